@@ -1,0 +1,295 @@
+import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import type { PublicUser } from "~/models/user.server";
+import { navItemsFor, isActive, mobileBarItemsFor, type NavItem } from "~/utils/nav";
+import {
+  BuildingIcon,
+  CalendarIcon,
+  ChartIcon,
+  FileIcon,
+  HomeIcon,
+  LogoutIcon,
+  MenuIcon,
+  MoonIcon,
+  MoreIcon,
+  PanelIcon,
+  SettingsIcon,
+  SunIcon,
+  TruckIcon,
+  UsersIcon,
+  WalletIcon,
+} from "./icons";
+
+const ICONS: Record<NavItem["icon"], typeof HomeIcon> = {
+  home: HomeIcon,
+  truck: TruckIcon,
+  calendar: CalendarIcon,
+  file: FileIcon,
+  wallet: WalletIcon,
+  users: UsersIcon,
+  building: BuildingIcon,
+  settings: SettingsIcon,
+  chart: ChartIcon,
+  more: MoreIcon,
+};
+
+export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+
+function writeCookie(name: string, value: string, maxAgeSeconds: number) {
+  document.cookie = `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax`;
+}
+
+export function initials(name: string) {
+  return name.replace(/[^\p{L}\p{N}]/gu, "").slice(0, 2).toUpperCase() || "U";
+}
+
+export function roleBadgeClass(role: string) {
+  if (role === "admin") return "bg-purple-100 text-purple-800 dark:bg-purple-900/50 dark:text-purple-200";
+  if (role === "manager") return "bg-blue-100 text-blue-800 dark:bg-blue-900/50 dark:text-blue-200";
+  return "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200";
+}
+
+export function AppShell({
+  user,
+  sidebarOpen: initialOpen,
+  theme,
+  headerExtra,
+  children,
+}: {
+  user: PublicUser;
+  sidebarOpen: boolean;
+  theme: "light" | "dark";
+  headerExtra?: ReactNode;
+  children: ReactNode;
+}) {
+  const location = useLocation();
+  const [open, setOpen] = useState(initialOpen);
+  const items = navItemsFor(user.role);
+
+  useEffect(() => setOpen(initialOpen), [initialOpen]);
+
+  const toggle = useCallback(() => {
+    setOpen((value) => {
+      writeCookie("sidebar_state", String(!value), SIDEBAR_COOKIE_MAX_AGE_SECONDS);
+      return !value;
+    });
+  }, []);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() === "b" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        if (window.matchMedia("(max-width: 767px)").matches) {
+          const sheet = document.getElementById("sidebar-sheet") as HTMLInputElement | null;
+          if (sheet) sheet.checked = !sheet.checked;
+        } else {
+          toggle();
+        }
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [toggle]);
+
+  // Close the mobile sheet after navigating.
+  useEffect(() => {
+    const sheet = document.getElementById("sidebar-sheet") as HTMLInputElement | null;
+    if (sheet) sheet.checked = false;
+  }, [location.pathname]);
+
+  const redirectTo = location.pathname + location.search;
+
+  return (
+    <div className="flex min-h-screen" data-sidebar-state={open ? "expanded" : "collapsed"}>
+      {/* The mobile sheet opens through this checkbox, so it works without JavaScript. */}
+      <input type="checkbox" id="sidebar-sheet" className="peer sr-only" aria-hidden="true" tabIndex={-1} />
+      <label
+        htmlFor="sidebar-sheet"
+        className="fixed inset-0 z-40 hidden bg-black/50 peer-checked:block md:!hidden"
+        aria-hidden="true"
+      />
+      <aside
+        aria-label="Sidebar"
+        className={
+          "fixed inset-y-0 left-0 z-50 flex w-sidebar-mobile -translate-x-full flex-col border-r border-slate-200 bg-white transition-transform peer-checked:translate-x-0 dark:border-slate-800 dark:bg-slate-900 " +
+          "md:sticky md:top-0 md:h-screen md:translate-x-0 md:transition-[width] " +
+          (open ? "md:w-sidebar" : "md:w-sidebar-icon")
+        }
+      >
+        <div className="flex h-14 items-center gap-2 border-b border-slate-200 px-3 dark:border-slate-800">
+          <span className="grid h-8 w-8 shrink-0 place-items-center rounded-md bg-green-700 font-bold text-white">P</span>
+          <span className={"truncate font-semibold " + (open ? "" : "md:hidden")}>Management</span>
+        </div>
+        <nav aria-label="Main" className="flex-1 overflow-y-auto p-2">
+          <ul className="flex flex-col gap-1">
+            {items.map((item) => {
+              const Icon = ICONS[item.icon];
+              const active = isActive(item.to, location.pathname);
+              return (
+                <li key={item.to} className="group relative">
+                  <Link
+                    to={item.to}
+                    prefetch="intent"
+                    aria-current={active ? "page" : undefined}
+                    aria-label={open ? undefined : item.label}
+                    className={
+                      "flex h-9 items-center gap-3 rounded-md px-2 text-sm font-medium " +
+                      (active
+                        ? "bg-green-50 text-green-800 dark:bg-green-900/40 dark:text-green-200"
+                        : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800")
+                    }
+                  >
+                    <Icon className="shrink-0" />
+                    <span className={open ? "" : "md:hidden"}>{item.label}</span>
+                  </Link>
+                  {open ? null : (
+                    <span
+                      role="tooltip"
+                      className="pointer-events-none absolute left-full top-1/2 z-50 ml-2 hidden -translate-y-1/2 whitespace-nowrap rounded bg-slate-900 px-2 py-1 text-xs text-white opacity-0 transition-opacity delay-700 group-hover:opacity-100 md:block"
+                    >
+                      {item.label}
+                    </span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <UserMenu user={user} compact={!open} />
+      </aside>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+          <Form method="post" action="/resources/sidebar" className="hidden md:block">
+            <input type="hidden" name="open" value={String(!open)} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <button
+              type="submit"
+              className="btn-ghost px-2"
+              aria-label="Toggle sidebar"
+              aria-expanded={open}
+              title="Toggle sidebar (Ctrl+B)"
+              onClick={(event) => {
+                event.preventDefault();
+                toggle();
+              }}
+            >
+              <PanelIcon />
+            </button>
+          </Form>
+          <label htmlFor="sidebar-sheet" className="btn-ghost cursor-pointer px-2 md:hidden" aria-label="Open menu">
+            <MenuIcon />
+          </label>
+          <div className="flex flex-1 items-center gap-2">{headerExtra}</div>
+          <ThemeToggle theme={theme} redirectTo={redirectTo} />
+        </header>
+        <main className="flex-1 p-4 pb-24 md:p-6 md:pb-6">{children}</main>
+      </div>
+
+      <MobileBar user={user} pathname={location.pathname} />
+    </div>
+  );
+}
+
+function ThemeToggle({ theme, redirectTo }: { theme: "light" | "dark"; redirectTo: string }) {
+  const fetcher = useFetcher();
+  const [current, setCurrent] = useState(theme);
+  useEffect(() => setCurrent(theme), [theme]);
+  return (
+    <fetcher.Form
+      method="post"
+      action="/resources/theme"
+      onSubmit={() => {
+        // Apply at once; the server confirms through the cookie.
+        const value = current === "dark" ? "light" : "dark";
+        document.documentElement.classList.toggle("dark", value === "dark");
+        try {
+          window.localStorage.setItem("theme", value);
+        } catch {
+          // ignore: the cookie carries the choice
+        }
+        setCurrent(value);
+      }}
+    >
+      <input type="hidden" name="theme" value={current === "dark" ? "light" : "dark"} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <button type="submit" className="btn-ghost px-2" aria-label={`Switch to ${current === "dark" ? "light" : "dark"} theme`}>
+        {current === "dark" ? <SunIcon /> : <MoonIcon />}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function UserMenu({ user, compact }: { user: PublicUser; compact: boolean }) {
+  // <details> opens and closes without JavaScript; Logout is a real form post.
+  return (
+    <details className="group relative border-t border-slate-200 p-2 dark:border-slate-800">
+      <summary
+        className="flex cursor-pointer list-none items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
+        aria-label="User menu"
+      >
+        <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-green-700 text-xs font-semibold text-white">
+          {initials(user.displayName)}
+        </span>
+        <span className={"min-w-0 flex-1 " + (compact ? "md:hidden" : "")}>
+          <span className="block truncate text-sm font-medium">{user.displayName}</span>
+          <span className={"badge mt-0.5 capitalize " + roleBadgeClass(user.role)} data-testid="role-badge">
+            {user.role}
+          </span>
+        </span>
+      </summary>
+      <div className="absolute bottom-full left-2 z-50 mb-1 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <p className="truncate px-2 py-1.5 text-xs text-slate-500">{user.email}</p>
+        <Link to="/settings" className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+          <SettingsIcon width={16} height={16} /> Profile Settings
+        </Link>
+        <Link to="/settings" className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+          <SettingsIcon width={16} height={16} /> Security
+        </Link>
+        <Form method="post" action="/logout" reloadDocument>
+          <button type="submit" className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+            <LogoutIcon width={16} height={16} /> Logout
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+function MobileBar({ user, pathname }: { user: PublicUser; pathname: string }) {
+  const items = mobileBarItemsFor(user.role);
+  return (
+    <nav
+      aria-label="Mobile"
+      className="fixed inset-x-0 bottom-0 z-30 flex h-16 items-center justify-around border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 md:hidden"
+    >
+      {items.map((item) => {
+        if (item.kind === "menu") {
+          return (
+            <label
+              key="menu"
+              htmlFor="sidebar-sheet"
+              className="-mt-6 grid h-12 w-12 cursor-pointer place-items-center rounded-full bg-green-700 text-white shadow-lg"
+              aria-label="Menu"
+            >
+              <MenuIcon />
+            </label>
+          );
+        }
+        const Icon = ICONS[item.icon];
+        const active = isActive(item.to, pathname);
+        return (
+          <Link
+            key={item.label}
+            to={item.to}
+            aria-current={active ? "page" : undefined}
+            className={"flex flex-col items-center gap-0.5 text-xs " + (active ? "text-green-700 dark:text-green-400" : "text-slate-600 dark:text-slate-300")}
+          >
+            <Icon />
+            {item.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useRef, useState } from "react";
+import { XIcon } from "./icons";
+
+export type ToastData = { title: string; description?: string; variant?: "default" | "destructive" };
+
+export const TOAST_DURATION_MS = 5000;
+const SWIPE_THRESHOLD_PX = 50;
+
+/**
+ * One toast at a time (spec section 9). The toast arrives as flash data from the server, so
+ * it shows after a no-JavaScript redirect too; with JavaScript it leaves after 5 s, on a
+ * swipe right or on its close button, and F8 focuses the region.
+ */
+export function Toaster({ toast }: { toast: ToastData | null }) {
+  const [current, setCurrent] = useState(toast);
+  const regionRef = useRef<HTMLOListElement>(null);
+  const startX = useRef<number | null>(null);
+
+  useEffect(() => setCurrent(toast), [toast]);
+
+  useEffect(() => {
+    if (!current) return;
+    const timer = window.setTimeout(() => setCurrent(null), TOAST_DURATION_MS);
+    return () => window.clearTimeout(timer);
+  }, [current]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "F8") regionRef.current?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <ol
+      ref={regionRef}
+      tabIndex={-1}
+      aria-label="Notifications (F8)"
+      className="pointer-events-none fixed bottom-20 right-0 z-[100] flex w-full flex-col gap-2 p-4 outline-none sm:bottom-4 sm:max-w-sm"
+    >
+      {current ? (
+        <li
+          role="status"
+          aria-live="polite"
+          data-variant={current.variant ?? "default"}
+          onPointerDown={(e) => (startX.current = e.clientX)}
+          onPointerUp={(e) => {
+            if (startX.current !== null && e.clientX - startX.current > SWIPE_THRESHOLD_PX) setCurrent(null);
+            startX.current = null;
+          }}
+          className={
+            "pointer-events-auto flex items-start justify-between gap-3 rounded-md border p-4 shadow-lg " +
+            (current.variant === "destructive"
+              ? "border-red-700 bg-red-600 text-white"
+              : "border-slate-200 bg-white text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100")
+          }
+        >
+          <div>
+            <p className="text-sm font-semibold">{current.title}</p>
+            {current.description ? <p className="mt-1 text-sm opacity-90">{current.description}</p> : null}
+          </div>
+          <button type="button" aria-label="Close notification" className="opacity-70 hover:opacity-100" onClick={() => setCurrent(null)}>
+            <XIcon width={16} height={16} />
+          </button>
+        </li>
+      ) : null}
+    </ol>
+  );
+}

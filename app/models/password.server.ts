@@ -1,0 +1,45 @@
+import type { User } from "~/db.server";
+import { ChangePasswordSchema } from "~/schemas/auth";
+import { endUserSessions } from "~/utils/session.server";
+import { checkUserPassword, setPassword } from "./user.server";
+
+export type ChangePasswordResult =
+  | { ok: true }
+  | { ok: false; status: 400; fieldErrors: Record<string, string[]>; message: string };
+
+/**
+ * Changes the user's own password: the current one must match, the new one follow the rules
+ * of spec section 5. Every other session of the user ends; `keepSid` stays signed in.
+ */
+export async function changeOwnPassword(
+  user: User,
+  input: { currentPassword?: unknown; newPassword?: unknown; confirmPassword?: unknown },
+  keepSid: string | null,
+): Promise<ChangePasswordResult> {
+  const parsed = ChangePasswordSchema.safeParse({
+    currentPassword: input.currentPassword,
+    newPassword: input.newPassword,
+    // The JSON call sends no confirmation (spec section 7): then there is nothing to mismatch.
+    confirmPassword: input.confirmPassword === undefined ? input.newPassword : input.confirmPassword,
+  });
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "");
+      (fieldErrors[key] ??= []).push(issue.message);
+    }
+    const first = parsed.error.issues[0]?.message ?? "Invalid input";
+    return { ok: false, status: 400, fieldErrors, message: first };
+  }
+  if (!(await checkUserPassword(user, parsed.data.currentPassword))) {
+    const message = "Current password is incorrect. Please check your current password.";
+    return { ok: false, status: 400, fieldErrors: { currentPassword: [message] }, message };
+  }
+  if (parsed.data.currentPassword === parsed.data.newPassword) {
+    const message = "The new password must be different from the current one";
+    return { ok: false, status: 400, fieldErrors: { newPassword: [message] }, message };
+  }
+  await setPassword(user.id, parsed.data.newPassword);
+  await endUserSessions(user.id, keepSid);
+  return { ok: true };
+}

@@ -1,0 +1,156 @@
+import { randomInt } from "node:crypto";
+import bcrypt from "bcryptjs";
+import { eq, sql } from "drizzle-orm";
+import { getDb, schema, type Executor, type Role, type User } from "~/db.server";
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;
+export const TEMP_PASSWORD_LENGTH = 16;
+// Cost 10 is ~110 ms on these machines (STACK.md): slow for guessing, fine for a sign-in.
+const BCRYPT_COST = 10;
+// Without a user to compare against we still spend a bcrypt compare, so timing tells nothing.
+const sqlLock = sql`select pg_advisory_xact_lock(7261001)`;
+let dummyHash: string | undefined;
+const getDummyHash = () => (dummyHash ??= bcrypt.hashSync("not-a-real-password", BCRYPT_COST));
+
+export type PublicUser = {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  profileImageUrl: string | null;
+  displayName: string;
+  role: Role;
+  status: User["status"];
+  mustChangePassword: number;
+  totpEnabled: boolean;
+  createdAt: string;
+};
+
+export function displayName(user: Pick<User, "firstName" | "lastName" | "email">) {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(" ").trim();
+  return name || user.email || "User";
+}
+
+export function toPublicUser(user: User): PublicUser {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    profileImageUrl: user.profileImageUrl,
+    displayName: displayName(user),
+    role: user.role,
+    status: user.status,
+    mustChangePassword: user.mustChangePassword,
+    totpEnabled: user.totpEnabled,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export async function getUserById(id: string, db?: Executor): Promise<User | null> {
+  db ??= await getDb();
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, id));
+  return user ?? null;
+}
+
+export async function getUserByEmail(email: string, db?: Executor): Promise<User | null> {
+  db ??= await getDb();
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email)));
+  return user ?? null;
+}
+
+export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+
+export function generateTemporaryPassword(length = TEMP_PASSWORD_LENGTH) {
+  // No look-alikes (0/O, 1/l/I): these are read off a screen and typed on a phone.
+  const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+  let out = "";
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+export type PasswordCheck =
+  | { ok: true; user: User }
+  | { ok: false; reason: "invalid" | "inactive"; user?: User };
+
+/** Checks an e-mail and password. Frozen and deleted accounts never pass. */
+export async function verifyPassword(email: string, password: string): Promise<PasswordCheck> {
+  const user = await getUserByEmail(email);
+  const matches = await bcrypt.compare(password, user?.password ?? getDummyHash());
+  if (!user || !matches) return { ok: false, reason: "invalid", user: user ?? undefined };
+  if (user.status !== "active") return { ok: false, reason: "inactive", user };
+  return { ok: true, user };
+}
+
+export async function checkUserPassword(user: User, password: string) {
+  return bcrypt.compare(password, user.password);
+}
+
+export async function setPassword(userId: string, password: string, { mustChange = false } = {}, db?: Executor) {
+  db ??= await getDb();
+  await db
+    .update(schema.users)
+    .set({ password: await hashPassword(password), mustChangePassword: mustChange ? 1 : 0, updatedAt: new Date() })
+    .where(eq(schema.users.id, userId));
+}
+
+export type NewUser = {
+  email: string;
+  role: Role;
+  firstName?: string | null;
+  lastName?: string | null;
+  password: string;
+  mustChangePassword?: boolean;
+  status?: User["status"];
+};
+
+export async function insertUser(input: NewUser, db?: Executor): Promise<User> {
+  db ??= await getDb();
+  const [user] = await db
+    .insert(schema.users)
+    .values({
+      email: normalizeEmail(input.email),
+      role: input.role,
+      firstName: input.firstName || null,
+      lastName: input.lastName || null,
+      password: await hashPassword(input.password),
+      mustChangePassword: input.mustChangePassword ? 1 : 0,
+      status: input.status ?? "active",
+    })
+    .returning();
+  return user;
+}
+
+/**
+ * On an empty database, creates the first admin: from ADMIN_EMAIL/ADMIN_PASSWORD, or
+ * admin@example.com with a random temporary password printed once. Either must change it.
+ */
+export async function ensureFirstAdmin(
+  options: { email?: string; password?: string; log?: (message: string) => void } = {},
+  db?: Executor,
+): Promise<{ created: false } | { created: true; email: string; temporaryPassword?: string }> {
+  db ??= await getDb();
+  const log = options.log ?? console.log;
+  return db.transaction(async (tx) => {
+    // Two instances starting together must not both create an admin.
+    await tx.execute(sqlLock);
+    const [existing] = await tx.select({ id: schema.users.id }).from(schema.users).limit(1);
+    if (existing) return { created: false as const };
+    const email = options.email?.trim() || "admin@example.com";
+    const generated = options.password ? undefined : generateTemporaryPassword();
+    await insertUser({ email, role: "admin", password: options.password ?? generated!, mustChangePassword: true }, tx);
+    if (generated) {
+      log(
+        `\n  First admin created: ${email}\n  Temporary password (shown once): ${generated}\n` +
+          `  Sign in and choose a new password.\n`,
+      );
+    } else {
+      log(`First admin created: ${email} (must change the password at first sign-in)`);
+    }
+    return { created: true as const, email, temporaryPassword: generated };
+  });
+}
+

@@ -1,0 +1,38 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useRouteError } from "@remix-run/react";
+import { AppShell } from "~/components/app-shell";
+import { ErrorView, useRootData } from "~/root";
+import { requireUser } from "~/utils/auth.server";
+
+// Every page below this layout needs a signed-in, active user whose password is not pending.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return null;
+}
+
+export default function AppLayout() {
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  if (!root?.user) return <>{children}</>;
+  return (
+    <AppShell user={root.user} sidebarOpen={root.sidebarOpen} theme={root.theme}>
+      {children}
+    </AppShell>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <Shell>
+      <ErrorView error={error} />
+    </Shell>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { toPublicUser } from "~/models/user.server";
+import { attemptPasswordLogin, jsonError, startSession } from "~/utils/auth.server";
+import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const body = await readJsonBody(request);
+  const result = await attemptPasswordLogin(body.email, body.password);
+  if (result.kind === "error") return jsonError(result.status, result.message);
+  const { cookie } = await startSession(request, result);
+  const headers = { "Set-Cookie": cookie };
+  if (result.kind === "totp-required") return Response.json({ requiresTOTP: true }, { headers });
+  return Response.json({ ...toPublicUser(result.user), requiresTOTP: false }, { headers });
+}
+
+export const loader = () => methodNotAllowed();

@@ -1,0 +1,10 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { logout } from "~/utils/auth.server";
+import { methodNotAllowed } from "~/utils/http.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  return Response.json({ success: true }, { headers: { "Set-Cookie": await logout(request) } });
+}
+
+export const loader = () => methodNotAllowed();

@@ -1,0 +1,12 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { logout } from "~/utils/auth.server";
+
+// Logging out always ends at the root, even when there was no session to end (spec section 4).
+export async function action({ request }: ActionFunctionArgs) {
+  return redirect("/", { headers: { "Set-Cookie": await logout(request) } });
+}
+
+export async function loader() {
+  return redirect("/");
+}

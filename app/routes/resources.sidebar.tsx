@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { safeRedirect } from "~/schemas/auth";
+import { plainCookie, SIDEBAR_COOKIE_MAX_AGE_SECONDS } from "~/utils/cookies.server";
+
+// Without JavaScript the sidebar toggle posts here; with it, the browser writes the cookie.
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const open = form.get("open") === "false" ? "false" : "true";
+  return redirect(safeRedirect(form.get("redirectTo")), {
+    headers: { "Set-Cookie": plainCookie("sidebar_state", open, SIDEBAR_COOKIE_MAX_AGE_SECONDS) },
+  });
+}

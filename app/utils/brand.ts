@@ -1,0 +1,2 @@
+export const PRODUCT_NAME = "Management";
+export const COMPANY_LINE = "PKS Trading & Logistics";

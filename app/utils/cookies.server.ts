@@ -1,0 +1,54 @@
+import { createCookie } from "@remix-run/node";
+import { env, sessionSecrets } from "./env.server";
+
+export const SESSION_COOKIE_NAME = "__session";
+export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+export const THEME_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+export const TOAST_COOKIE_MAX_AGE_SECONDS = 60;
+
+function lazy<T>(make: () => T) {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+const secure = () => env().NODE_ENV === "production" && !env().APP_ORIGIN?.startsWith("http://");
+
+export const sessionCookie = lazy(() =>
+  createCookie(SESSION_COOKIE_NAME, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: secure(),
+    path: "/",
+    secrets: sessionSecrets(),
+    maxAge: SESSION_ABSOLUTE_MS / 1000,
+  }),
+);
+
+// Flash messages: signed, short-lived, read and cleared by the root loader.
+export const toastCookie = lazy(() =>
+  createCookie("__toast", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: secure(),
+    path: "/",
+    secrets: sessionSecrets(),
+    maxAge: TOAST_COOKIE_MAX_AGE_SECONDS,
+  }),
+);
+
+// Plain cookies the browser script also writes (theme, sidebar_state): not secret, not signed.
+export function readPlainCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("Cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return undefined;
+}
+
+export function plainCookie(name: string, value: string, maxAgeSeconds: number) {
+  return `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax`;
+}

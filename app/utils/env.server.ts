@@ -1,0 +1,51 @@
+import * as z from "zod";
+
+const DEV_SECRET = "dev-only-secret-change-me";
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().positive().default(3000),
+  DATABASE_URL: z.string().optional(),
+  PGLITE_DIR: z.string().default("./data/pglite"),
+  // Comma-separated so secrets can rotate: the first signs, all verify.
+  SESSION_SECRET: z.string().default(DEV_SECRET),
+  ADMIN_EMAIL: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  OWNER_EMAIL: z.string().optional(),
+  DELIVERY_CLIENT_NAME: z.string().default("Kodan"),
+  APP_ORIGIN: z.string().optional(),
+  APP_TIME_ZONE: z.string().default("Africa/Lagos"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+/** Environment read once and validated. */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    throw new Error(`Invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  cached = parsed.data;
+  if (cached.SESSION_SECRET === DEV_SECRET && cached.NODE_ENV !== "test") {
+    console.warn(
+      "\n  WARNING: SESSION_SECRET is not set; using the development default.\n" +
+        "  Anyone can forge sessions. Set SESSION_SECRET before real use.\n",
+    );
+  }
+  return cached;
+}
+
+/** For tests: forget the cached environment after changing process.env. */
+export function resetEnv() {
+  cached = undefined;
+}
+
+export function sessionSecrets() {
+  return env()
+    .SESSION_SECRET.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,47 @@
+import type { Role } from "../../db/schema";
+
+export type NavItem = {
+  to: string;
+  label: string;
+  icon: "home" | "truck" | "calendar" | "file" | "wallet" | "users" | "building" | "settings" | "chart" | "more";
+};
+
+const DASHBOARD: NavItem = { to: "/", label: "Dashboard", icon: "home" };
+const DELIVERIES: NavItem = { to: "/deliveries", label: "Deliveries", icon: "truck" };
+const SETTINGS: NavItem = { to: "/settings", label: "Settings", icon: "settings" };
+
+const ADMIN_ITEMS: NavItem[] = [
+  DASHBOARD,
+  DELIVERIES,
+  { to: "/reconciliation", label: "Reconciliation", icon: "calendar" },
+  { to: "/invoices", label: "Invoices", icon: "file" },
+  { to: "/payments", label: "Payments", icon: "wallet" },
+  { to: "/agents", label: "Agents", icon: "users" },
+  { to: "/clients", label: "Clients", icon: "building" },
+  SETTINGS,
+];
+
+/** Spec section 2: admins see 8 items; staff and managers see 3. */
+export function navItemsFor(role: Role): NavItem[] {
+  return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
+}
+
+/** Active on exact match for the root, on path prefix for the others. */
+export function isActive(to: string, pathname: string) {
+  if (to === "/") return pathname === "/";
+  return pathname === to || pathname.startsWith(to + "/");
+}
+
+export type MobileBarItem = ({ kind: "link" } & NavItem) | { kind: "menu" };
+
+/** Below 768px: Dashboard, Deliveries, Menu, Invoices (admins only), More. */
+export function mobileBarItemsFor(role: Role): MobileBarItem[] {
+  const items: MobileBarItem[] = [
+    { kind: "link", ...DASHBOARD },
+    { kind: "link", ...DELIVERIES },
+    { kind: "menu" },
+  ];
+  if (role === "admin") items.push({ kind: "link", to: "/invoices", label: "Invoices", icon: "file" });
+  items.push({ kind: "link", to: "/settings", label: "More", icon: "more" });
+  return items;
+}

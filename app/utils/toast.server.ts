@@ -1,0 +1,22 @@
+import { redirect } from "@remix-run/node";
+import { toastCookie } from "./cookies.server";
+
+export type Toast = { title: string; description?: string; variant?: "default" | "destructive" };
+
+export async function toastHeader(toast: Toast) {
+  return toastCookie().serialize(toast);
+}
+
+/** Redirects with a flash toast that the next page shows once, with or without JavaScript. */
+export async function redirectWithToast(url: string, toast: Toast, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await toastHeader(toast));
+  return redirect(url, { ...init, headers });
+}
+
+/** Reads the flash toast and the header that clears it. */
+export async function readToast(request: Request): Promise<{ toast: Toast | null; clear: string | null }> {
+  const value = await toastCookie().parse(request.headers.get("Cookie"));
+  if (!value || typeof value !== "object" || typeof value.title !== "string") return { toast: null, clear: null };
+  return { toast: value as Toast, clear: await toastCookie().serialize("", { maxAge: 0 }) };
+}

@@ -1,0 +1,277 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+// Money, tons and percentages are `numeric`: drizzle reads them as strings and we keep
+// them as decimal strings end to end (see app/utils/money.ts).
+const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
+const percent = (name: string) => numeric(name, { precision: 5, scale: 2 });
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const ROLES = ["staff", "manager", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+export const USER_STATUSES = ["active", "frozen", "deleted"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+export const DELIVERY_STATUSES = ["draft", "confirmed", "invoiced"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const PAYMENT_STATUSES = ["pending", "partial", "paid", "overdue"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    // Stored lower-cased; the unique index makes sign-in case-insensitive and exact.
+    email: text("email").notNull(),
+    password: text("password").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    profileImageUrl: text("profile_image_url"),
+    role: text("role", { enum: ROLES }).notNull().default("staff"),
+    status: text("status", { enum: USER_STATUSES }).notNull().default("active"),
+    mustChangePassword: integer("must_change_password").notNull().default(0),
+    totpSecret: text("totp_secret"),
+    totpEnabled: boolean("totp_enabled").notNull().default(false),
+    // The last accepted TOTP time step: a code from this step or earlier is a replay.
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    check("users_role_check", sql`${t.role} in ('staff','manager','admin')`),
+    check("users_status_check", sql`${t.status} in ('active','frozen','deleted')`),
+    check("users_email_lower_check", sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    sid: text("sid").primaryKey(),
+    sess: jsonb("sess").notNull().$type<SessionData>().default({}),
+    // Idle expiry, pushed forward while the session is used.
+    expire: timestamp("expire", { withTimezone: true }).notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    // Absolute expiry is measured from here.
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_expire_idx").on(t.expire), index("sessions_user_idx").on(t.userId)],
+);
+
+export type SessionData = {
+  // Set after a correct password when the account has two-factor on; not yet signed in.
+  pendingTotpUserId?: string;
+  pendingTotpAt?: number;
+};
+
+export const agents = pgTable("agents", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  name: text("name").notNull(),
+  contact: text("contact"),
+  createdAt: createdAt(),
+});
+
+export const clients = pgTable(
+  "clients",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    name: text("name").notNull(),
+    taxRate: percent("tax_rate").notNull().default("0"),
+    paymentTermsDays: integer("payment_terms_days").notNull().default(30),
+    createdAt: createdAt(),
+  },
+  (t) => [index("clients_name_lower_idx").on(sql`lower(${t.name})`)],
+);
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    invoiceNo: text("invoice_no").notNull(),
+    // The first delivery of the invoice (spec's deliveryId); every covered delivery points back via invoiceId.
+    deliveryId: integer("delivery_id")
+      .notNull()
+      .references((): AnyPgColumn => deliveries.id, { onDelete: "restrict" }),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "restrict" }),
+    amount: money("amount").notNull(),
+    taxRate: percent("tax_rate").notNull(),
+    profit: money("profit").notNull(),
+    expectedPaymentDate: date("expected_payment_date").notNull(),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
+    amountPaid: money("amount_paid").notNull().default("0"),
+    createdBy: uuid("created_by").references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("invoices_invoice_no_unique").on(t.invoiceNo),
+    index("invoices_status_idx").on(t.paymentStatus, t.expectedPaymentDate),
+    index("invoices_client_idx").on(t.clientId),
+    index("invoices_created_idx").on(t.createdAt, t.id),
+    check("invoices_invoice_no_numeric", sql`${t.invoiceNo} ~ '^[0-9]{1,18}$'`),
+    check("invoices_paid_within_amount", sql`${t.amountPaid} >= 0 and ${t.amountPaid} <= ${t.amount}`),
+    check("invoices_status_check", sql`${t.paymentStatus} in ('pending','partial','paid','overdue')`),
+  ],
+);
+
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    date: date("date").notNull(),
+    agentId: integer("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "restrict" }),
+    clientId: integer("client_id").references(() => clients.id, { onDelete: "restrict" }),
+    tons: numeric("tons", { precision: 10, scale: 2 }).notNull(),
+    truckNo: text("truck_no"),
+    location: text("location").notNull(),
+    moisture: percent("moisture"),
+    remarks: text("remarks"),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("draft"),
+    createdBy: uuid("created_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    buyingRate: money("buying_rate"),
+    sellingRate: money("selling_rate"),
+    logisticsCost: money("logistics_cost"),
+    otherCosts: money("other_costs"),
+    otherCostsDescription: text("other_costs_description"),
+    mobilizationPayment: money("mobilization_payment"),
+    offloadingCost: money("offloading_cost"),
+    invoiceId: integer("invoice_id").references(() => invoices.id, { onDelete: "restrict" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Keyset pagination: newest first, id breaks ties.
+    index("deliveries_date_idx").on(t.date.desc(), t.id.desc()),
+    index("deliveries_creator_date_idx").on(t.createdBy, t.date.desc(), t.id.desc()),
+    index("deliveries_status_idx").on(t.status, t.date),
+    index("deliveries_agent_idx").on(t.agentId),
+    index("deliveries_client_idx").on(t.clientId),
+    index("deliveries_invoice_idx").on(t.invoiceId),
+    check("deliveries_status_check", sql`${t.status} in ('draft','confirmed','invoiced')`),
+    check("deliveries_tons_positive", sql`${t.tons} > 0`),
+  ],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "restrict" }),
+    amount: money("amount").notNull(),
+    paymentDate: date("payment_date").notNull(),
+    reference: text("reference"),
+    createdBy: uuid("created_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("payments_invoice_idx").on(t.invoiceId),
+    index("payments_date_idx").on(t.paymentDate.desc(), t.id.desc()),
+    check("payments_amount_positive", sql`${t.amount} > 0`),
+  ],
+);
+
+export const settings = pgTable("settings", {
+  id: integer("id").primaryKey().default(1),
+  buyingRate: money("buying_rate").notNull().default("0"),
+  sellingRate: money("selling_rate").notNull().default("0"),
+  taxRate: percent("tax_rate").notNull().default("0"),
+  offloadingCost: money("offloading_cost").notNull().default("0"),
+  // Null until an admin sets it: then DELIVERY_CLIENT_NAME applies.
+  deliveryClientName: text("delivery_client_name"),
+  updatedAt: updatedAt(),
+  updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id").notNull(),
+    credentialPublicKey: text("credential_public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports"),
+    deviceName: text("device_name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("passkeys_credential_unique").on(t.credentialId), index("passkeys_user_idx").on(t.userId)],
+);
+
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    challenge: text("challenge").notNull(),
+    purpose: text("purpose", { enum: ["register", "authenticate"] }).notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("webauthn_challenge_unique").on(t.challenge), index("webauthn_expires_idx").on(t.expiresAt)],
+);
+
+// One row per (user, key): the first result of a create is stored and replayed for repeats.
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    scope: text("scope").notNull(),
+    requestHash: text("request_hash").notNull(),
+    resourceId: text("resource_id"),
+    response: jsonb("response"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_created_idx").on(t.createdAt)],
+);
+
+// Failed sign-in attempts, kept in the database so the limit holds across instances.
+export const authAttempts = pgTable(
+  "auth_attempts",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    identifier: text("identifier").notNull(),
+    kind: text("kind", { enum: ["password", "totp"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("auth_attempts_identifier_idx").on(t.identifier, t.createdAt)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Agent = typeof agents.$inferSelect;
+export type Client = typeof clients.$inferSelect;
+export type Delivery = typeof deliveries.$inferSelect;
+export type Invoice = typeof invoices.$inferSelect;
+export type Payment = typeof payments.$inferSelect;
+export type Settings = typeof settings.$inferSelect;
+export type Passkey = typeof passkeys.$inferSelect;
