@@ -199,9 +199,12 @@ function ThemeToggle({ theme, redirectTo }: { theme: "light" | "dark"; redirectT
     <fetcher.Form
       method="post"
       action="/resources/theme"
-      onSubmit={() => {
-        // Apply at once; the server confirms through the cookie.
+      onSubmit={(event) => {
+        // Apply at once and save in the background; without JavaScript the form posts and
+        // the server redirects back.
+        event.preventDefault();
         const value = current === "dark" ? "light" : "dark";
+        fetcher.submit({ theme: value }, { method: "post", action: "/resources/theme" });
         document.documentElement.classList.toggle("dark", value === "dark");
         try {
           window.localStorage.setItem("theme", value);

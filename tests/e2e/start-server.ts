@@ -1,0 +1,47 @@
+// Starts the built app on a fresh embedded database for the end-to-end tests. The data
+// directory is prepared first (migrations, first admin, fixture users), then handed to the
+// server: PGlite allows one process per directory.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { connect, setConnection } from "../../db/client.server";
+import { ensureFirstAdmin } from "../../app/models/user.server";
+import { createAgent, createClient, createUser } from "../factories";
+import { BOOTSTRAP_ADMIN, DELIVERY_CLIENT, E2E_PASSWORD, FIXTURE_USERS, FRESH_ADMINS } from "./users";
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "pks-e2e-"));
+const connection = connect({ driver: "pglite", dataDir });
+setConnection(connection);
+const { db, close } = await connection;
+await ensureFirstAdmin({ ...BOOTSTRAP_ADMIN, log: () => {} }, db);
+for (const user of Object.values(FIXTURE_USERS)) {
+  await createUser({ ...user, password: E2E_PASSWORD }, db);
+}
+for (const admin of Object.values(FRESH_ADMINS)) {
+  if (admin === BOOTSTRAP_ADMIN) continue;
+  await createUser({ email: admin.email, password: admin.password, role: "admin", mustChangePassword: true }, db);
+}
+await createClient({ name: DELIVERY_CLIENT, taxRate: "7.50", paymentTermsDays: 30 }, db);
+await createAgent({ name: "Musa Ibrahim", contact: "08031234567" }, db);
+await createAgent({ name: "Chinedu Okafor", contact: "08087654321" }, db);
+await close();
+setConnection(undefined);
+
+const port = process.env.PORT ?? "3210";
+const child = spawn("node", ["server.js"], {
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: port,
+    PGLITE_DIR: dataDir,
+    DATABASE_URL: "",
+    SESSION_SECRET: "e2e-session-secret",
+    APP_ORIGIN: `http://localhost:${port}`,
+    DELIVERY_CLIENT_NAME: DELIVERY_CLIENT,
+    OWNER_EMAIL: "",
+  },
+});
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 0));
