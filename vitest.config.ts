@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve("app") };
-const env = { NODE_ENV: "test", SESSION_SECRET: "test-secret", APP_TIME_ZONE: "Africa/Lagos" };
+const env: Record<string, string> = { NODE_ENV: "test", SESSION_SECRET: "test-secret", APP_TIME_ZONE: "Africa/Lagos" };
 
 export default defineConfig({
   resolve: { alias },

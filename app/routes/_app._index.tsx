@@ -1,28 +1,21 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { ManagerDashboard } from "~/components/dashboard/manager-dashboard";
+import { StaffDashboard } from "~/components/dashboard/staff-dashboard";
+import { loadManagerDashboard } from "~/models/manager-dashboard.server";
+import { loadStaffDashboard } from "~/models/staff-dashboard.server";
 import { requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Management" }];
 
+// Staff see the Staff Dashboard; managers and admins the Manager Dashboard (spec section 2).
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { role: user.role };
+  if (user.role === "staff") return { kind: "staff" as const, staff: await loadStaffDashboard(user), manager: null };
+  return { kind: "manager" as const, staff: null, manager: await loadManagerDashboard(user) };
 }
 
 export default function Dashboard() {
-  const { role } = useLoaderData<typeof loader>();
-  if (role === "staff") {
-    return (
-      <div>
-        <h1 className="page-title">Staff Dashboard</h1>
-        <p className="page-subtitle">Record and track your deliveries</p>
-      </div>
-    );
-  }
-  return (
-    <div>
-      <h1 className="page-title">Manager Dashboard</h1>
-      <p className="page-subtitle">Overview of operations and finances</p>
-    </div>
-  );
+  const data = useLoaderData<typeof loader>();
+  return data.kind === "staff" ? <StaffDashboard data={data.staff!} /> : <ManagerDashboard data={data.manager!} />;
 }

@@ -12,7 +12,7 @@ let cleanup: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   const template = inject("dbTemplate");
   if (template.driver === "pglite") {
-    const blob = new Blob([readFileSync(template.location)]);
+    const blob = new Blob([new Uint8Array(readFileSync(template.location))]);
     const connection = connect({ driver: "pglite", loadDataDir: blob });
     setConnection(connection);
     const c = await connection;

@@ -1,0 +1,48 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { SecurityCards } from "~/components/settings/security-cards";
+import { ProfileCard, SystemSettingsCards } from "~/components/settings/system-cards";
+import { loadSecurityCards } from "~/models/security.server";
+import { loadSystemSettings } from "~/models/settings.server";
+import { toPublicUser } from "~/models/user.server";
+import { requireUser } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Settings · Management" }];
+
+// Admins see System Settings; everyone else their own Settings page (spec section 2). Each
+// card's forms post to their own child routes (/settings/...), which also render the dialogs.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const [system, security] = await Promise.all([
+    user.role === "admin" ? loadSystemSettings() : Promise.resolve(null),
+    loadSecurityCards(user),
+  ]);
+  return { profile: toPublicUser(user), system, security };
+}
+
+export default function SettingsPage() {
+  const { profile, system, security } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      {system ? (
+        <>
+          <header>
+            <h1 className="page-title">System Settings</h1>
+            <p className="page-subtitle">Rates, users and security</p>
+          </header>
+          <SystemSettingsCards system={system} />
+        </>
+      ) : (
+        <>
+          <header>
+            <h1 className="page-title">Settings</h1>
+            <p className="page-subtitle">Your profile and security</p>
+          </header>
+          <ProfileCard profile={profile} />
+        </>
+      )}
+      <SecurityCards security={security} profile={profile} />
+      <Outlet />
+    </div>
+  );
+}
