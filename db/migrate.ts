@@ -1,0 +1,7 @@
+// Applies pending migrations to the configured database (the app also does this at start).
+import { connect, optionsFromEnv } from "./client.server";
+
+const options = optionsFromEnv();
+const { close } = await connect(options);
+await close();
+console.log(`Migrations applied (${options.driver}).`);

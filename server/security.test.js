@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, isAllowedWrite } from "./security.js";
+
+const expectedOrigin = "https://pks.example";
+
+describe("cross-site write check", () => {
+  it("lets reads through and same-origin writes", () => {
+    expect(isAllowedWrite({ method: "GET", origin: "https://evil.example", expectedOrigin })).toBe(true);
+    expect(isAllowedWrite({ method: "POST", origin: expectedOrigin, expectedOrigin })).toBe(true);
+    expect(isAllowedWrite({ method: "PATCH", secFetchSite: "same-origin", expectedOrigin })).toBe(true);
+  });
+
+  it("refuses writes from another origin, /api included", () => {
+    expect(isAllowedWrite({ method: "POST", origin: "https://evil.example", expectedOrigin })).toBe(false);
+    expect(isAllowedWrite({ method: "DELETE", origin: "null", expectedOrigin })).toBe(false);
+    expect(isAllowedWrite({ method: "POST", secFetchSite: "cross-site", expectedOrigin })).toBe(false);
+    expect(isAllowedWrite({ method: "POST", secFetchSite: "same-site", expectedOrigin })).toBe(false);
+  });
+
+  it("allows non-browser clients, which carry no victim's cookie", () => {
+    expect(isAllowedWrite({ method: "POST", expectedOrigin })).toBe(true);
+  });
+});
+
+describe("content security policy", () => {
+  it("is nonce-based and forbids framing", () => {
+    const csp = contentSecurityPolicy("abc123");
+    expect(csp).toContain("script-src 'nonce-abc123' 'strict-dynamic'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).not.toContain("ws:");
+  });
+});
