@@ -37,7 +37,7 @@ export default function ChangePasswordPage() {
   const { constraint, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({ lastResult: actionData?.result, constraint, shouldRevalidate: "onInput" });
+  const [form, fields] = useForm({ lastResult: actionData?.result, constraint, shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" });
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <main className="flex min-h-screen items-center justify-center p-4">

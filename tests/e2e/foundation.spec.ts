@@ -126,3 +126,23 @@ test("pages carry the security headers", async ({ page }) => {
   expect(headers["referrer-policy"]).toBeTruthy();
   expect(headers["cache-control"]).toBe("no-store");
 });
+
+test("cross-site writes are refused, same-origin ones are not", async ({ page, baseURL }) => {
+  const foreign = await page.request.post("/api/auth/password/login", {
+    data: { email: "x@example.com", password: "whatever-123" },
+    headers: { Origin: "http://evil.example" },
+  });
+  expect(foreign.status()).toBe(403);
+  const own = await page.request.post("/api/auth/password/login", {
+    data: { email: "x@example.com", password: "whatever-123" },
+    headers: { Origin: baseURL! },
+  });
+  expect(own.status()).toBe(401);
+});
+
+test("fingerprinted build assets are cached for a year", async ({ page }) => {
+  await page.goto("/login");
+  const href = await page.locator('link[rel="stylesheet"]').first().getAttribute("href");
+  const response = await page.request.get(href!);
+  expect(response.headers()["cache-control"]).toContain("max-age=31536000");
+});
