@@ -34,7 +34,7 @@ async function seed() {
     { role: "manager" as const, email: "manager@example.com", firstName: "Musa", lastName: "Abubakar" },
     { role: "staff" as const, email: "staff@example.com", firstName: "Sade", lastName: "Adeyemi" },
   ];
-  const created = [];
+  const created: { id: string }[] = [];
   for (const person of people) {
     const existing = await db.select().from(schema.users).where(sql`${schema.users.email} = ${person.email}`);
     if (existing.length) {
@@ -53,7 +53,7 @@ async function seed() {
   const settings = await getSettings(db);
   const client = await createClient({ name: clientName, taxRate: "7.50", paymentTermsDays: 30 }, db);
   await createClient({ name: "Lafarge Ewekoro", taxRate: "7.50", paymentTermsDays: 45 }, db);
-  const agents = [];
+  const agents: { id: number }[] = [];
   for (const name of AGENT_NAMES.slice(0, 6)) agents.push(await createAgent({ name }, db));
 
   // Deterministic "randomness" so every newcomer sees the same demo.
