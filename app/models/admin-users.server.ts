@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { getDb, schema, type Executor, type Role, type User, type UserStatus } from "~/db.server";
+import { env } from "~/utils/env.server";
 import { CreateUserSchema } from "~/schemas/users";
 import { displayName, generateTemporaryPassword, getUserByEmail, hashPassword, insertUser } from "./user.server";
 
@@ -232,4 +233,46 @@ export function bulkMessage(result: BulkResult, verb: "updated" | "deleted") {
   const n = result.success.length;
   const noun = n === 1 ? "user" : "users";
   return result.failed.length ? `${n} ${noun} ${verb}, ${result.failed.length} failed` : `${n} ${noun} ${verb} successfully`;
+}
+
+// ---- Development role switcher -------------------------------------------------------------
+
+const ownerEmail = () => env().OWNER_EMAIL?.trim().toLowerCase() || null;
+
+/** Who sees the role switcher: admins, and the owner e-mail whatever their current role. */
+export function canSwitchRole(user: Pick<User, "role" | "email">) {
+  const owner = ownerEmail();
+  return user.role === "admin" || (!!owner && user.email === owner);
+}
+
+/**
+ * Changes the caller's own role (testing aid of spec section 2). Never another user's; and an
+ * admin other than the owner cannot step down when no other active admin would remain.
+ */
+export async function switchOwnRole(caller: User, targetId: string, role: unknown): Promise<AdminResult<{ user: User }>> {
+  if (targetId !== caller.id) return { ok: false, status: 403, message: "You can only change your own role" };
+  if (!canSwitchRole(caller)) return { ok: false, status: 403, message: "You do not have permission to do this" };
+  if (typeof role !== "string" || !(schema.ROLES as readonly string[]).includes(role)) {
+    return { ok: false, status: 400, message: "Role must be staff, manager or admin" };
+  }
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    if (role !== "admin" && caller.role === "admin" && caller.email !== ownerEmail()) {
+      // Lock the admin rows so two admins stepping down at once cannot both succeed.
+      const others = await tx
+        .select({ id: schema.users.id })
+        .from(schema.users)
+        .where(and(eq(schema.users.role, "admin"), eq(schema.users.status, "active"), ne(schema.users.id, caller.id)))
+        .for("update");
+      if (others.length === 0) {
+        return { ok: false as const, status: 409 as const, message: "You are the only active admin: add another admin before changing your role" };
+      }
+    }
+    const [user] = await tx
+      .update(schema.users)
+      .set({ role: role as Role, updatedAt: new Date() })
+      .where(eq(schema.users.id, caller.id))
+      .returning();
+    return { ok: true as const, user };
+  });
 }

@@ -194,3 +194,34 @@ test("a user registers a passkey and signs in with it, with and without the e-ma
   await expect(page.getByRole("status")).toContainText("Passkey deleted successfully");
   await expect(page.getByText("No passkeys registered yet.")).toBeVisible();
 });
+
+test("the role switcher shows for admins only, and Switch needs a different role", async ({ page, loginAs, javaScript, browser, baseURL }) => {
+  await loginAs("admin");
+  await page.goto("/settings");
+  await page.getByLabel("Role switcher", { exact: true }).click();
+  const card = page.getByRole("region", { name: "Development Role Switcher" });
+  await expect(card.getByText("testing only")).toBeVisible();
+  await expect(card.getByLabel("Admin (+ User Management)")).toBeChecked();
+  await expect(card.getByLabel("Staff (Operations Only)")).toBeVisible();
+  await expect(card.getByLabel("Manager (Full Access)")).toBeVisible();
+  if (javaScript) {
+    await expect(card.getByRole("button", { name: "Switch" })).toBeDisabled();
+    await card.getByLabel("Manager (Full Access)").check();
+    await expect(card.getByRole("button", { name: "Switch" })).toBeEnabled();
+  } else {
+    await card.getByRole("button", { name: "Switch" }).click();
+    await expect(page.getByRole("status")).toContainText("Role unchanged");
+  }
+
+  const other = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
+  const staffPage = await other.newPage();
+  const response = await staffPage.request.post("/api/auth/password/login", {
+    data: { email: FIXTURE_USERS.staff.email, password: E2E_PASSWORD },
+    headers: { Origin: baseURL! },
+  });
+  expect(response.status()).toBe(200);
+  await staffPage.goto("/settings");
+  await expect(staffPage.getByRole("heading", { name: "Settings", exact: true })).toBeVisible();
+  await expect(staffPage.getByLabel("Role switcher", { exact: true })).toHaveCount(0);
+  await other.close();
+});
