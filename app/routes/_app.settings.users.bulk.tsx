@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const intent = url.searchParams.get("intent");
   if (!isIntent(intent)) throw await redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
   const rows = url.searchParams.get("all")
-    ? (await listUsers()).filter((u) => u.id !== admin.id)
+    ? (await listUsers()).filter((u) => u.id !== admin.id && u.status !== "deleted")
     : await getUserRows(url.searchParams.getAll("userIds"));
   if (!rows.length) throw await redirectWithToast("/settings", { title: "Please select at least one user", variant: "destructive" });
   return { intent, users: rows.map((u) => ({ id: u.id, displayName: u.displayName, email: u.email, own: u.id === admin.id })) };

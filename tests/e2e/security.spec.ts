@@ -225,3 +225,16 @@ test("the role switcher shows for admins only, and Switch needs a different role
   await expect(staffPage.getByLabel("Role switcher", { exact: true })).toHaveCount(0);
   await other.close();
 });
+
+test("the bulk admin calls reach their own routes (static segments beat :id)", async ({ page, loginAs, javaScript }) => {
+  test.skip(!javaScript, "a JSON API check: once is enough");
+  await loginAs("admin");
+  const me = await (await page.request.get("/api/auth/user")).json();
+  const bulk = await page.request.delete("/api/admin/users/bulk", { data: { userIds: [me.id] } });
+  expect(bulk.status()).toBe(200);
+  expect(await bulk.json()).toMatchObject({ success: [], failed: [me.id] });
+  const bulkStatus = await page.request.patch("/api/admin/users/bulk/status", { data: { userIds: [me.id], status: "frozen" } });
+  expect(await bulkStatus.json()).toMatchObject({ success: [], failed: [me.id] });
+  const list = await page.request.get("/api/admin/users");
+  expect((await list.json()).some((u: { id: string }) => u.id === me.id)).toBe(true);
+});
