@@ -31,6 +31,12 @@ test("an admin adds a staff user who must change the temporary password; freezin
   await loginAs("admin");
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
+  // The admin's own row: no checkbox and no buttons.
+  const ownRow = page.getByRole("listitem", { name: "Ada Admin" });
+  await expect(ownRow).toContainText(FIXTURE_USERS.admin.email);
+  await expect(ownRow.getByRole("checkbox")).toHaveCount(0);
+  await expect(ownRow.getByRole("button")).toHaveCount(0);
+  await expect(ownRow.getByRole("link")).toHaveCount(0);
 
   await page.getByRole("link", { name: "Add User" }).click();
   const dialog = page.getByRole("dialog", { name: "Add User" });
