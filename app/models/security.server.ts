@@ -1,8 +1,14 @@
 import type { User } from "~/db.server";
+import { listUsers } from "./admin-users.server";
+import { listPasskeys } from "./passkey.server";
 
-// Issue 6 fills this in: password, two-factor, passkeys and (for admins) user management.
+/** Data of the Password, Two-factor, Passkey and (admins only) User Management cards. */
 export async function loadSecurityCards(user: User) {
-  return { totpEnabled: user.totpEnabled };
+  const [passkeys, users] = await Promise.all([
+    listPasskeys(user.id),
+    user.role === "admin" ? listUsers() : Promise.resolve(null),
+  ]);
+  return { totpEnabled: user.totpEnabled, passkeys, users, currentUserId: user.id };
 }
 
 export type SecurityCardsData = Awaited<ReturnType<typeof loadSecurityCards>>;

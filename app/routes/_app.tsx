@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useRouteError } from "@remix-run/react";
 import { AppShell } from "~/components/app-shell";
+import { RoleSwitcher } from "~/components/role-switcher";
 import { ErrorView, useRootData } from "~/root";
 import { requireUser } from "~/utils/auth.server";
 
@@ -22,7 +23,12 @@ function Shell({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   if (!root?.user) return <>{children}</>;
   return (
-    <AppShell user={root.user} sidebarOpen={root.sidebarOpen} theme={root.theme}>
+    <AppShell
+      user={root.user}
+      sidebarOpen={root.sidebarOpen}
+      theme={root.theme}
+      headerExtra={root.canSwitchRole ? <RoleSwitcher role={root.user.role} /> : null}
+    >
       {children}
     </AppShell>
   );

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, Outlet, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { CountUp } from "~/components/count-up";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { ChartIcon, FileIcon, KeyIcon, ShieldIcon, TruckIcon } from "~/components/icons";
@@ -129,6 +129,7 @@ export default function LoginPage() {
           <PasskeySignIn />
         </Dialog>
       ) : null}
+      <Outlet />
     </div>
   );
 }

@@ -32,8 +32,10 @@ export async function attemptPasswordLogin(email: unknown, password: unknown): P
     await recordFailure(identifier, "password");
     return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
   }
-  await clearFailures(identifier);
+  // With two-factor on, the counter is cleared only once the code is right too: a known
+  // password must not reset the count of wrong codes.
   if (check.user.totpEnabled) return { kind: "totp-required", user: check.user };
+  await clearFailures(identifier);
   return { kind: "signed-in", user: check.user };
 }
 

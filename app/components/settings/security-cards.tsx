@@ -1,7 +1,270 @@
-import type { PublicUser } from "~/models/user.server";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { KeyIcon, PlusIcon, ShieldIcon, UsersIcon } from "~/components/icons";
+import { roleBadgeClass } from "~/components/app-shell";
+import type { AdminUserRow } from "~/models/admin-users.server";
 import type { SecurityCardsData } from "~/models/security.server";
+import type { PublicUser } from "~/models/user.server";
+import { formatShortDate } from "~/utils/dates";
 
-// Issue 6: Password, Two-factor, Passkeys and (admins) User Management cards.
-export function SecurityCards(_props: { security: SecurityCardsData; profile: PublicUser }) {
+export function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export function SecurityCards({ security, profile }: { security: SecurityCardsData; profile: PublicUser }) {
+  return (
+    <>
+      <PasswordCard />
+      <TwoFactorCard enabled={security.totpEnabled} />
+      {security.users ? <UserManagementCard users={security.users} currentUserId={profile.id} /> : null}
+      <PasskeyCard passkeys={security.passkeys} />
+    </>
+  );
+}
+
+function PasswordCard() {
+  return (
+    <section className="card p-5" aria-labelledby="password-card-title">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="password-card-title" className="font-semibold">
+            Password
+          </h2>
+          <p className="page-subtitle">Change the password you sign in with. Your other devices will be signed out.</p>
+        </div>
+        <Link to="/settings/password" preventScrollReset className="btn-outline">
+          Change Password
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function TwoFactorCard({ enabled }: { enabled: boolean }) {
+  return (
+    <section className="card p-5" aria-labelledby="totp-card-title">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="totp-card-title" className="flex items-center gap-2 font-semibold">
+            <ShieldIcon width={18} height={18} /> Two-factor authentication
+          </h2>
+          <p className="page-subtitle">
+            {enabled
+              ? "On: signing in with your password also asks for a 6-digit code from your authenticator app."
+              : "Off: add a 6-digit code from an authenticator app to your password sign-in."}
+          </p>
+        </div>
+        {enabled ? (
+          <Link to="/settings/two-factor/disable" preventScrollReset className="btn-outline">
+            Turn Off Two-factor
+          </Link>
+        ) : (
+          <Link to="/settings/two-factor" preventScrollReset className="btn-primary">
+            Set Up Two-factor
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) {
+  return (
+    <section className="card p-5" aria-labelledby="passkey-card-title">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="passkey-card-title" className="flex items-center gap-2 font-semibold">
+            <KeyIcon width={18} height={18} /> Passkey Authentication
+          </h2>
+          <p className="page-subtitle">Sign in with your fingerprint, face or device PIN instead of a password.</p>
+        </div>
+        <Link to="/settings/passkeys/new" preventScrollReset className="btn-outline">
+          <PlusIcon width={16} height={16} /> Add Passkey
+        </Link>
+      </div>
+      {passkeys.length ? (
+        <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Passkeys">
+          {passkeys.map((p) => (
+            <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+              <div>
+                <p className="font-medium">{p.deviceName}</p>
+                <p className="text-xs text-slate-500">
+                  Added {formatShortDate(p.createdAt)} · {p.lastUsedAt ? `Last used ${formatShortDate(p.lastUsedAt)}` : "Never used"}
+                </p>
+              </div>
+              <Link to={`/settings/passkeys/${p.id}/delete`} preventScrollReset className="btn-ghost btn-sm text-red-600" aria-label={`Delete passkey ${p.deviceName}`}>
+                Delete
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-4 text-sm text-slate-500">No passkeys registered yet.</p>
+      )}
+    </section>
+  );
+}
+
+function statusBadge(status: AdminUserRow["status"]) {
+  if (status === "frozen") return <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Frozen</span>;
+  if (status === "deleted") return <span className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200">Deleted</span>;
   return null;
+}
+
+function UserManagementCard({ users, currentUserId }: { users: AdminUserRow[]; currentUserId: string }) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const selectable = users.filter((u) => u.id !== currentUserId);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const userKey = users.map((u) => `${u.id}:${u.status}`).join(",");
+  // The list changed (an action finished): the selection is cleared (spec section 8).
+  useEffect(() => setSelected(new Set()), [userKey]);
+  const allSelected = selectable.length > 0 && selectable.every((u) => selected.has(u.id));
+  const toggle = (id: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const busy = navigation.state !== "idle";
+  const showBulk = !hydrated || selected.size > 0;
+  return (
+    <section className="card p-5" aria-labelledby="users-card-title">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="users-card-title" className="flex items-center gap-2 font-semibold">
+            <UsersIcon width={18} height={18} /> User Management
+          </h2>
+          <p className="page-subtitle">Add staff and managers, reset passwords, freeze or delete accounts.</p>
+        </div>
+        <Link to="/settings/users/new" preventScrollReset className="btn-primary">
+          <PlusIcon width={16} height={16} /> Add User
+        </Link>
+      </div>
+
+      {selectable.length === 0 ? (
+        <div className="mt-6 rounded-md border border-dashed border-slate-300 p-6 text-center dark:border-slate-700">
+          <p className="font-medium">No users found</p>
+          <p className="page-subtitle">Add your first staff or manager account</p>
+        </div>
+      ) : (
+        <>
+          <Form method="get" action="/settings/users/bulk" id="bulk-users" preventScrollReset className="mt-4 flex flex-wrap items-center gap-2">
+            <label className="mr-auto flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                name="all"
+                value="1"
+                className="h-4 w-4"
+                checked={allSelected}
+                onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((u) => u.id)) : new Set())}
+              />
+              {hydrated ? `Select All (${selected.size} selected)` : "Select All"}
+            </label>
+            {showBulk ? (
+              <>
+                <button type="submit" name="intent" value="freeze" className="btn-outline btn-sm" disabled={busy}>
+                  Freeze Selected
+                </button>
+                <button type="submit" name="intent" value="unfreeze" className="btn-outline btn-sm" disabled={busy}>
+                  Unfreeze Selected
+                </button>
+                <button type="submit" name="intent" value="delete" className="btn-destructive btn-sm" disabled={busy}>
+                  Delete Selected
+                </button>
+              </>
+            ) : null}
+          </Form>
+          <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Users">
+            {users.map((u) => (
+              <UserRow key={u.id} user={u} own={u.id === currentUserId} checked={selected.has(u.id)} onToggle={toggle} />
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+function UserRow({
+  user,
+  own,
+  checked,
+  onToggle,
+}: {
+  user: AdminUserRow;
+  own: boolean;
+  checked: boolean;
+  onToggle: (id: string, on: boolean) => void;
+}) {
+  const label = user.displayName;
+  return (
+    <li className="flex flex-wrap items-center gap-3 py-3" aria-label={label}>
+      {own ? (
+        <span className="w-4" />
+      ) : (
+        <input
+          type="checkbox"
+          form="bulk-users"
+          name="userIds"
+          value={user.id}
+          className="h-4 w-4"
+          aria-label={`Select ${label}`}
+          checked={checked}
+          onChange={(e) => onToggle(user.id, e.target.checked)}
+        />
+      )}
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-center gap-2 font-medium">
+          <span className="truncate">{label}</span>
+          <span className={"badge capitalize " + roleBadgeClass(user.role)}>{user.role}</span>
+          {statusBadge(user.status)}
+          {own ? <span className="text-xs text-slate-500">(you)</span> : null}
+        </p>
+        <p className="truncate text-sm text-slate-500">{user.email}</p>
+        <p className="text-xs text-slate-500">Added {formatShortDate(user.createdAt)}</p>
+      </div>
+      {own || user.status === "deleted" ? null : (
+        <div className="flex flex-wrap gap-2">
+          <Link to={`/settings/users/${user.id}/reset`} preventScrollReset className="btn-outline btn-sm" aria-label={`Reset Password for ${label}`}>
+            Reset Password
+          </Link>
+          <Form method="post" action={`/settings/users/${user.id}/status`} preventScrollReset>
+            <input type="hidden" name="status" value={user.status === "frozen" ? "active" : "frozen"} />
+            <button type="submit" className="btn-outline btn-sm" aria-label={`${user.status === "frozen" ? "Unfreeze" : "Freeze"} ${label}`}>
+              {user.status === "frozen" ? "Unfreeze" : "Freeze"}
+            </button>
+          </Form>
+          <Link to={`/settings/users/${user.id}/delete`} preventScrollReset className="btn-destructive btn-sm" aria-label={`Delete ${label}`}>
+            Delete
+          </Link>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Shows a temporary password once; only Done closes it (spec section 4). */
+export function TemporaryPasswordDialogBody({ email, temporaryPassword }: { email: string; temporaryPassword: string }) {
+  return (
+    <div className="space-y-4">
+      <p className="text-sm">
+        Give this temporary password to <strong>{email}</strong>. It is shown only once; they must choose a new password when they sign in.
+      </p>
+      <div>
+        <p className="label" id="temp-password-label">
+          Temporary password
+        </p>
+        <output aria-labelledby="temp-password-label" data-testid="temporary-password" className="block select-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-lg tracking-wider dark:border-slate-700 dark:bg-slate-800">
+          {temporaryPassword}
+        </output>
+      </div>
+      <Link to="/settings" className="btn-primary w-full" preventScrollReset>
+        Done
+      </Link>
+    </div>
+  );
 }

@@ -1,0 +1,278 @@
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { getDb, schema, type Executor, type Role, type User, type UserStatus } from "~/db.server";
+import { env } from "~/utils/env.server";
+import { CreateUserSchema } from "~/schemas/users";
+import { displayName, generateTemporaryPassword, getUserByEmail, hashPassword, insertUser } from "./user.server";
+
+// User management for admins (spec sections 2, 4, 6 and 7). Every call refuses the admin's own
+// account, never removes a row (Delete is a status), and ends the target's sessions in the
+// same transaction as the change that should sign them out.
+
+export type AdminUserRow = {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string;
+  role: Role;
+  status: UserStatus;
+  mustChangePassword: number;
+  createdAt: string;
+};
+
+export type AdminResult<T = object> = ({ ok: true } & T) | { ok: false; status: 400 | 403 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
+
+export type BulkResult = { success: string[]; failed: string[] };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
+
+function toRow(user: User): AdminUserRow {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    displayName: displayName(user),
+    role: user.role,
+    status: user.status,
+    mustChangePassword: user.mustChangePassword,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export async function listUsers(): Promise<AdminUserRow[]> {
+  const db = await getDb();
+  const rows = await db.select().from(schema.users).orderBy(asc(schema.users.createdAt), asc(schema.users.email));
+  return rows.map(toRow);
+}
+
+export async function getUserRow(id: string): Promise<AdminUserRow | null> {
+  if (!isUuid(id)) return null;
+  const db = await getDb();
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, id));
+  return user ? toRow(user) : null;
+}
+
+export async function getUserRows(ids: string[]): Promise<AdminUserRow[]> {
+  const valid = ids.filter(isUuid);
+  if (!valid.length) return [];
+  const db = await getDb();
+  const rows = await db.select().from(schema.users).where(inArray(schema.users.id, valid)).orderBy(asc(schema.users.createdAt));
+  return rows.map(toRow);
+}
+
+function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]) {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of issues) (fieldErrors[String(issue.path[0] ?? "")] ??= []).push(issue.message);
+  return fieldErrors;
+}
+
+/** Creates a staff or manager account with a random temporary password, shown once. */
+export async function createUserByAdmin(
+  input: { email?: unknown; role?: unknown; firstName?: unknown; lastName?: unknown },
+): Promise<AdminResult<{ user: AdminUserRow; temporaryPassword: string }>> {
+  const parsed = CreateUserSchema.safeParse({
+    email: input.email ?? undefined,
+    role: input.role === "" ? undefined : input.role ?? undefined,
+    firstName: input.firstName ?? undefined,
+    lastName: input.lastName ?? undefined,
+  });
+  if (!parsed.success) {
+    const fieldErrors = fieldErrorsOf(parsed.error.issues);
+    const missing = input.email == null || input.email === "" || input.role == null || input.role === "";
+    const message = missing ? "Email and role are required" : parsed.error.issues[0]?.message ?? "Invalid input";
+    return { ok: false, status: 400, message, fieldErrors };
+  }
+  if (await getUserByEmail(parsed.data.email)) {
+    const message = "A user with this email already exists";
+    return { ok: false, status: 409, message, fieldErrors: { email: [message] } };
+  }
+  const temporaryPassword = generateTemporaryPassword();
+  try {
+    const user = await insertUser({ ...parsed.data, password: temporaryPassword, mustChangePassword: true });
+    return { ok: true, user: toRow(user), temporaryPassword };
+  } catch (error) {
+    // Two admins adding the same e-mail at once: the unique index decides.
+    if (String((error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code) === "23505") {
+      const message = "A user with this email already exists";
+      return { ok: false, status: 409, message, fieldErrors: { email: [message] } };
+    }
+    throw error;
+  }
+}
+
+type Target = { ok: true; user: User } | { ok: false; status: 400 | 404 | 409; message: string };
+
+async function loadTarget(admin: User, id: string, tx: Executor, { allowDeleted = false } = {}): Promise<Target> {
+  if (id === admin.id) return { ok: false, status: 400, message: "You cannot change your own account here" };
+  if (!isUuid(id)) return { ok: false, status: 404, message: "User not found" };
+  const [user] = await tx.select().from(schema.users).where(eq(schema.users.id, id)).for("update");
+  if (!user) return { ok: false, status: 404, message: "User not found" };
+  if (user.status === "deleted" && !allowDeleted) return { ok: false, status: 409, message: "This user has been deleted" };
+  return { ok: true, user };
+}
+
+async function endSessions(tx: Executor, userIds: string[]) {
+  if (userIds.length) await tx.delete(schema.sessions).where(inArray(schema.sessions.userId, userIds));
+}
+
+export const STATUS_CHOICES = ["active", "frozen"] as const;
+export const isStatusChoice = (v: unknown): v is "active" | "frozen" => v === "active" || v === "frozen";
+
+/** Freeze (active → frozen, sessions end at once) or unfreeze (frozen → active). */
+export async function setUserStatus(admin: User, id: string, status: unknown): Promise<AdminResult<{ user: AdminUserRow }>> {
+  if (!isStatusChoice(status)) return { ok: false, status: 400, message: "Status must be active or frozen" };
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const target = await loadTarget(admin, id, tx);
+    if (!target.ok) return target;
+    const [user] = await tx
+      .update(schema.users)
+      .set({ status, updatedAt: new Date() })
+      .where(eq(schema.users.id, id))
+      .returning();
+    if (status === "frozen") await endSessions(tx, [id]);
+    return { ok: true as const, user: toRow(user) };
+  });
+}
+
+/** Marks the user deleted (the row stays: deliveries and invoices point at it) and signs them out. */
+export async function deleteUserByAdmin(admin: User, id: string): Promise<AdminResult<{ user: AdminUserRow }>> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const target = await loadTarget(admin, id, tx);
+    if (!target.ok) return target;
+    const [user] = await tx
+      .update(schema.users)
+      .set({ status: "deleted", totpEnabled: false, totpSecret: null, updatedAt: new Date() })
+      .where(eq(schema.users.id, id))
+      .returning();
+    await endSessions(tx, [id]);
+    await tx.delete(schema.passkeys).where(eq(schema.passkeys.userId, id));
+    return { ok: true as const, user: toRow(user) };
+  });
+}
+
+/** A new random temporary password that must be changed at next sign-in; open sessions end. */
+export async function resetUserPassword(admin: User, id: string): Promise<AdminResult<{ user: AdminUserRow; temporaryPassword: string }>> {
+  const temporaryPassword = generateTemporaryPassword();
+  const hash = await hashPassword(temporaryPassword);
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const target = await loadTarget(admin, id, tx);
+    if (!target.ok) return target;
+    const [user] = await tx
+      .update(schema.users)
+      .set({ password: hash, mustChangePassword: 1, updatedAt: new Date() })
+      .where(eq(schema.users.id, id))
+      .returning();
+    await endSessions(tx, [id]);
+    return { ok: true as const, user: toRow(user), temporaryPassword };
+  });
+}
+
+function cleanIds(userIds: unknown): string[] | null {
+  if (!Array.isArray(userIds) || userIds.length === 0 || userIds.length > 1000) return null;
+  if (!userIds.every((id) => typeof id === "string")) return null;
+  return [...new Set(userIds as string[])];
+}
+
+/**
+ * Bulk freeze/unfreeze in one transaction. The admin's own id, unknown ids and deleted users
+ * are listed under `failed`; the rest under `success`.
+ */
+export async function bulkSetStatus(admin: User, userIds: unknown, status: unknown): Promise<AdminResult<BulkResult>> {
+  const ids = cleanIds(userIds);
+  if (!ids) return { ok: false, status: 400, message: "Please select at least one user" };
+  if (!isStatusChoice(status)) return { ok: false, status: 400, message: "Status must be active or frozen" };
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const { success, failed } = await partition(admin, ids, tx);
+    if (success.length) {
+      await tx.update(schema.users).set({ status, updatedAt: new Date() }).where(inArray(schema.users.id, success));
+      if (status === "frozen") await endSessions(tx, success);
+    }
+    return { ok: true as const, success, failed };
+  });
+}
+
+export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<AdminResult<BulkResult>> {
+  const ids = cleanIds(userIds);
+  if (!ids) return { ok: false, status: 400, message: "Please select at least one user" };
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const { success, failed } = await partition(admin, ids, tx);
+    if (success.length) {
+      await tx
+        .update(schema.users)
+        .set({ status: "deleted", totpEnabled: false, totpSecret: null, updatedAt: new Date() })
+        .where(inArray(schema.users.id, success));
+      await endSessions(tx, success);
+      await tx.delete(schema.passkeys).where(inArray(schema.passkeys.userId, success));
+    }
+    return { ok: true as const, success, failed };
+  });
+}
+
+async function partition(admin: User, ids: string[], tx: Executor): Promise<BulkResult> {
+  const candidates = ids.filter((id) => id !== admin.id && isUuid(id));
+  const rows = candidates.length
+    ? await tx
+        .select({ id: schema.users.id })
+        .from(schema.users)
+        .where(and(inArray(schema.users.id, candidates), ne(schema.users.status, "deleted")))
+        .for("update")
+    : [];
+  const ok = new Set(rows.map((r) => r.id));
+  return { success: ids.filter((id) => ok.has(id)), failed: ids.filter((id) => !ok.has(id)) };
+}
+
+/** 'N users updated successfully' or 'N users updated, M failed' (spec section 8). */
+export function bulkMessage(result: BulkResult, verb: "updated" | "deleted") {
+  const n = result.success.length;
+  const noun = n === 1 ? "user" : "users";
+  return result.failed.length ? `${n} ${noun} ${verb}, ${result.failed.length} failed` : `${n} ${noun} ${verb} successfully`;
+}
+
+// ---- Development role switcher -------------------------------------------------------------
+
+const ownerEmail = () => env().OWNER_EMAIL?.trim().toLowerCase() || null;
+
+/** Who sees the role switcher: admins, and the owner e-mail whatever their current role. */
+export function canSwitchRole(user: Pick<User, "role" | "email">) {
+  const owner = ownerEmail();
+  return user.role === "admin" || (!!owner && user.email === owner);
+}
+
+/**
+ * Changes the caller's own role (testing aid of spec section 2). Never another user's; and an
+ * admin other than the owner cannot step down when no other active admin would remain.
+ */
+export async function switchOwnRole(caller: User, targetId: string, role: unknown): Promise<AdminResult<{ user: User }>> {
+  if (targetId !== caller.id) return { ok: false, status: 403, message: "You can only change your own role" };
+  if (!canSwitchRole(caller)) return { ok: false, status: 403, message: "You do not have permission to do this" };
+  if (typeof role !== "string" || !(schema.ROLES as readonly string[]).includes(role)) {
+    return { ok: false, status: 400, message: "Role must be staff, manager or admin" };
+  }
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    if (role !== "admin" && caller.role === "admin" && caller.email !== ownerEmail()) {
+      // Lock the admin rows so two admins stepping down at once cannot both succeed.
+      const others = await tx
+        .select({ id: schema.users.id })
+        .from(schema.users)
+        .where(and(eq(schema.users.role, "admin"), eq(schema.users.status, "active"), ne(schema.users.id, caller.id)))
+        .for("update");
+      if (others.length === 0) {
+        return { ok: false as const, status: 409 as const, message: "You are the only active admin: add another admin before changing your role" };
+      }
+    }
+    const [user] = await tx
+      .update(schema.users)
+      .set({ role: role as Role, updatedAt: new Date() })
+      .where(eq(schema.users.id, caller.id))
+      .returning();
+    return { ok: true as const, user };
+  });
+}

@@ -1,0 +1,118 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { generateSecret, generateURI, verify } from "otplib";
+import QRCode from "qrcode";
+import { getDb, schema, type User } from "~/db.server";
+import { TOTP_CODE_MESSAGE } from "~/schemas/users";
+import { PRODUCT_NAME } from "~/utils/brand";
+import { checkThrottle, clearFailures, recordFailure, throttledMessage } from "~/utils/throttle.server";
+import { createSession, destroySession, readSession } from "~/utils/session.server";
+import { checkUserPassword, getUserById } from "./user.server";
+
+// Two-factor codes (RFC 6238, 30-second steps). A code is accepted once: the step it matched is
+// stored in users.totpLastStep and any code of that step or earlier is refused afterwards.
+
+/** How long the half-way session (password right, code still missing) stays usable. */
+export const TOTP_PENDING_TTL_MS = 5 * 60 * 1000;
+/** One step either side, for phone clocks that drift. */
+const TOTP_TOLERANCE_SECONDS = 30;
+export const INVALID_CODE = "Invalid authenticator code";
+
+const isCode = (token: unknown): token is string => typeof token === "string" && /^\d{6}$/.test(token);
+
+async function matchStep(secret: string, token: string, lastStep: number | null, now: Date) {
+  const result = await verify({
+    secret,
+    token,
+    epoch: Math.floor(now.getTime() / 1000),
+    epochTolerance: TOTP_TOLERANCE_SECONDS,
+    ...(lastStep != null ? { afterTimeStep: lastStep } : {}),
+  });
+  return result.valid && "timeStep" in result ? (result.timeStep as number) : null;
+}
+
+/** Stores the step if it is newer than the last one: two requests with one code cannot both win. */
+async function claimStep(userId: string, step: number) {
+  const db = await getDb();
+  const rows = await db
+    .update(schema.users)
+    .set({ totpLastStep: step })
+    .where(and(eq(schema.users.id, userId), or(isNull(schema.users.totpLastStep), lt(schema.users.totpLastStep, step))))
+    .returning({ id: schema.users.id });
+  return rows.length === 1;
+}
+
+export type TotpEnrolment = { secret: string; uri: string; qrDataUrl: string };
+
+/** The secret being set up (kept between page loads until confirmed) with its QR code. */
+export async function getTotpEnrolment(user: User): Promise<TotpEnrolment | null> {
+  if (user.totpEnabled) return null;
+  let secret = user.totpSecret;
+  if (!secret) {
+    secret = generateSecret();
+    const db = await getDb();
+    await db.update(schema.users).set({ totpSecret: secret, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
+  }
+  const uri = generateURI({ issuer: PRODUCT_NAME, label: user.email, secret });
+  const qrDataUrl = await QRCode.toDataURL(uri, { margin: 1, width: 200, errorCorrectionLevel: "M" });
+  return { secret, uri, qrDataUrl };
+}
+
+export type TotpResult = { ok: true } | { ok: false; status: 400 | 401 | 409; message: string };
+
+/** Turns two-factor on once the user proves their app produces the right code. */
+export async function confirmTotpEnrolment(user: User, token: unknown, now = new Date()): Promise<TotpResult> {
+  if (user.totpEnabled) return { ok: false, status: 409, message: "Two-factor authentication is already on" };
+  if (!user.totpSecret) return { ok: false, status: 400, message: "Please start the set-up again" };
+  const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
+  if (!isCode(code)) return { ok: false, status: 400, message: TOTP_CODE_MESSAGE };
+  const step = await matchStep(user.totpSecret, code, null, now);
+  if (step == null) return { ok: false, status: 400, message: `${INVALID_CODE}. Check the time on your phone and try the newest code.` };
+  const db = await getDb();
+  await db.update(schema.users).set({ totpEnabled: true, totpLastStep: step, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
+  return { ok: true };
+}
+
+/** Turns two-factor off; the password is asked again so a borrowed phone cannot do it. */
+export async function disableTotp(user: User, password: unknown): Promise<TotpResult> {
+  if (typeof password !== "string" || !password) return { ok: false, status: 400, message: "Please enter your password" };
+  if (!(await checkUserPassword(user, password))) return { ok: false, status: 400, message: "Password is incorrect" };
+  const db = await getDb();
+  await db
+    .update(schema.users)
+    .set({ totpEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() })
+    .where(eq(schema.users.id, user.id));
+  return { ok: true };
+}
+
+export type TotpLoginResult =
+  | { ok: true; user: User; cookie: string }
+  | { ok: false; status: 400 | 401 | 403 | 429; message: string; cookie?: string };
+
+/** The user half-way through signing in on this request's session, if still within its time. */
+export async function getPendingTotpUser(request: Request, now = new Date()): Promise<User | null> {
+  const session = await readSession(request, now);
+  if (!session || session.userId || !session.sess.pendingTotpUserId) return null;
+  if (!session.sess.pendingTotpAt || now.getTime() - session.sess.pendingTotpAt > TOTP_PENDING_TTL_MS) return null;
+  const user = await getUserById(session.sess.pendingTotpUserId);
+  return user && user.status === "active" && user.totpEnabled ? user : null;
+}
+
+/** The code step of signing in, shared by /login/verify and POST /api/totp/verify-login. */
+export async function completeTotpLogin(request: Request, token: unknown, now = new Date()): Promise<TotpLoginResult> {
+  const user = await getPendingTotpUser(request, now);
+  if (!user || !user.totpSecret) {
+    return { ok: false, status: 401, message: "Your sign-in has expired. Please sign in again.", cookie: await destroySession(request) };
+  }
+  const throttle = await checkThrottle(user.email, now);
+  if (throttle.limited) return { ok: false, status: 429, message: throttledMessage(throttle.retryAfterSeconds) };
+  const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
+  if (!isCode(code)) return { ok: false, status: 400, message: TOTP_CODE_MESSAGE };
+  const step = await matchStep(user.totpSecret, code, user.totpLastStep, now);
+  if (step == null || !(await claimStep(user.id, step))) {
+    await recordFailure(user.email, "totp", now);
+    return { ok: false, status: 401, message: INVALID_CODE };
+  }
+  await clearFailures(user.email);
+  const { cookie } = await createSession(request, user.id, {}, now);
+  return { ok: true, user, cookie };
+}

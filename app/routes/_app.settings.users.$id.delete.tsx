@@ -1,0 +1,45 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { deleteUserByAdmin, getUserRow } from "~/models/admin-users.server";
+import { requireRole } from "~/utils/auth.server";
+import { invariantResponse } from "~/utils/http.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Delete User · Management" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const admin = await requireRole(request, ["admin"]);
+  if (params.id === admin.id) throw redirect("/settings");
+  const user = await getUserRow(params.id ?? "");
+  invariantResponse(user && user.status !== "deleted", "User not found");
+  return { user: { displayName: user.displayName, email: user.email } };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireRole(request, ["admin"]);
+  const result = await deleteUserByAdmin(admin, params.id ?? "");
+  if (!result.ok) return redirectWithToast("/settings", { title: "Failed to delete user", description: result.message, variant: "destructive" });
+  return redirectWithToast("/settings", { title: "User deleted successfully", description: `${result.user.email} can no longer sign in.` });
+}
+
+export default function DeleteUserDialog() {
+  const { user } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <Dialog title="Delete User" description={`Delete ${user.displayName} (${user.email})?`} closeTo="/settings" size="sm">
+      <Form method="post" preventScrollReset className="space-y-4">
+        <p className="text-sm">This cannot be undone. They are signed out at once and can no longer sign in; their records stay.</p>
+        <div className="flex justify-end gap-2">
+          <Link to="/settings" preventScrollReset className="btn-outline">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-destructive" disabled={busy}>
+            Delete User
+          </button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,54 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Dialog, FormError } from "~/components/dialog";
+import { TemporaryPasswordDialogBody } from "~/components/settings/security-cards";
+import { getUserRow, resetUserPassword } from "~/models/admin-users.server";
+import { requireRole } from "~/utils/auth.server";
+import { invariantResponse } from "~/utils/http.server";
+
+export const meta: MetaFunction = () => [{ title: "Reset Password · Management" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const admin = await requireRole(request, ["admin"]);
+  if (params.id === admin.id) throw redirect("/settings");
+  const user = await getUserRow(params.id ?? "");
+  invariantResponse(user && user.status !== "deleted", "User not found");
+  return { user: { displayName: user.displayName, email: user.email } };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireRole(request, ["admin"]);
+  const result = await resetUserPassword(admin, params.id ?? "");
+  if (!result.ok) return data({ error: `Failed to reset password: ${result.message}`, reset: null }, { status: result.status });
+  return { error: null, reset: { email: result.user.email, temporaryPassword: result.temporaryPassword } };
+}
+
+export default function ResetPasswordDialog() {
+  const { user } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  if (actionData?.reset) {
+    return (
+      <Dialog title="Password Reset Successful" description="The user has been signed out everywhere." closeTo="/settings" dismissible={false}>
+        <TemporaryPasswordDialogBody {...actionData.reset} />
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog title="Reset Password" description={`Give ${user.displayName} (${user.email}) a new temporary password?`} closeTo="/settings" size="sm">
+      <Form method="post" preventScrollReset className="space-y-4">
+        <FormError errors={actionData?.error ? [actionData.error] : null} />
+        <p className="text-sm">Their current password stops working and they are signed out of every device.</p>
+        <div className="flex justify-end gap-2">
+          <Link to="/settings" preventScrollReset className="btn-outline">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            Reset Password
+          </button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,99 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Dialog, FieldError, FormError } from "~/components/dialog";
+import { TemporaryPasswordDialogBody } from "~/components/settings/security-cards";
+import { createUserByAdmin } from "~/models/admin-users.server";
+import { CreateUserSchema, MISSING_FIELDS } from "~/schemas/users";
+import { requireRole } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Add User · Management" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, ["admin"]);
+  return { constraint: getZodConstraint(CreateUserSchema) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, ["admin"]);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: CreateUserSchema });
+  if (submission.status !== "success") {
+    const missing = !formData.get("email") || !formData.get("role");
+    return data({ result: submission.reply(missing ? { formErrors: [MISSING_FIELDS] } : undefined), created: null }, { status: 400 });
+  }
+  const result = await createUserByAdmin(submission.value);
+  if (!result.ok) {
+    return data(
+      { result: submission.reply({ formErrors: [`Failed to create user: ${result.message}`], fieldErrors: result.fieldErrors }), created: null },
+      { status: result.status },
+    );
+  }
+  return { result: null, created: { email: result.user.email, temporaryPassword: result.temporaryPassword } };
+}
+
+export default function NewUserDialog() {
+  const { constraint } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  if (actionData?.created) {
+    return (
+      <Dialog title="User Created" description="The account is ready." closeTo="/settings" dismissible={false}>
+        <TemporaryPasswordDialogBody {...actionData.created} />
+      </Dialog>
+    );
+  }
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <Dialog title="Add User" description="Create a staff or manager account with a temporary password." closeTo="/settings">
+      <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
+        <FormError errors={form.errors} id={form.errorId} />
+        <div>
+          <label className="label" htmlFor={fields.email.id}>
+            Email *
+          </label>
+          <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
+          <FieldError errors={fields.email.errors} id={fields.email.errorId} />
+        </div>
+        <div>
+          <label className="label" htmlFor={fields.role.id}>
+            Role *
+          </label>
+          <select className="input" {...getSelectProps(fields.role)}>
+            <option value="">Select a role</option>
+            <option value="staff">Staff</option>
+            <option value="manager">Manager</option>
+          </select>
+          <FieldError errors={fields.role.errors} id={fields.role.errorId} />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label className="label" htmlFor={fields.firstName.id}>
+              First name
+            </label>
+            <input className="input" {...getInputProps(fields.firstName, { type: "text" })} autoComplete="off" />
+            <FieldError errors={fields.firstName.errors} id={fields.firstName.errorId} />
+          </div>
+          <div>
+            <label className="label" htmlFor={fields.lastName.id}>
+              Last name
+            </label>
+            <input className="input" {...getInputProps(fields.lastName, { type: "text" })} autoComplete="off" />
+            <FieldError errors={fields.lastName.errors} id={fields.lastName.errorId} />
+          </div>
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Creating..." : "Create User"}
+        </button>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,39 @@
+import * as z from "zod";
+
+// Shared by the HTML actions and the JSON calls of user management and two-factor sign-in.
+
+export const MISSING_FIELDS = "Missing required fields: Email and role are required";
+
+export const CreateUserSchema = z.object({
+  email: z
+    .string({ error: MISSING_FIELDS })
+    .trim()
+    .min(1, MISSING_FIELDS)
+    .max(254, "Email is too long")
+    .pipe(z.email("Please enter a valid email address")),
+  role: z.enum(["staff", "manager"], { error: "Role must be Staff or Manager" }),
+  firstName: z.string().trim().max(100, "First name is too long").optional(),
+  lastName: z.string().trim().max(100, "Last name is too long").optional(),
+});
+
+export const TOTP_CODE_MESSAGE = "Please enter the 6-digit code from your authenticator app";
+
+export const TotpCodeSchema = z.object({
+  token: z
+    .string({ error: TOTP_CODE_MESSAGE })
+    .transform((v) => v.replace(/\D/g, ""))
+    .pipe(z.string().regex(/^\d{6}$/, TOTP_CODE_MESSAGE)),
+  redirectTo: z.string().optional(),
+});
+
+export const DeviceNameSchema = z.object({
+  deviceName: z
+    .string({ error: "Please enter a name for this device" })
+    .trim()
+    .min(1, "Please enter a name for this device")
+    .max(100, "Device name is too long"),
+});
+
+export const DisableTotpSchema = z.object({
+  password: z.string({ error: "Please enter your password" }).min(1, "Please enter your password"),
+});

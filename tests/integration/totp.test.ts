@@ -1,0 +1,125 @@
+import { generate } from "otplib";
+import { describe, expect, it } from "vitest";
+import { getUserById } from "../../app/models/user.server";
+import { completeTotpLogin, confirmTotpEnrolment, disableTotp, getTotpEnrolment, TOTP_PENDING_TTL_MS } from "../../app/models/totp.server";
+import * as loginRoute from "../../app/routes/api.auth.password.login";
+import * as meRoute from "../../app/routes/api.auth.user";
+import * as verifyRoute from "../../app/routes/api.totp.verify-login";
+import * as setupPage from "../../app/routes/_app.settings.two-factor";
+import * as disablePage from "../../app/routes/_app.settings.two-factor_.disable";
+import * as loginVerifyPage from "../../app/routes/login.verify";
+import { describeAccess } from "../access";
+import { createUser } from "../factories";
+import { call, makeRequest } from "../http";
+
+describeAccess("two-factor settings need a signed-in user", [
+  { name: "set-up page", handler: setupPage.loader, method: "GET", path: "/settings/two-factor", allowed: ["staff", "manager", "admin"], page: true },
+  { name: "set-up form", handler: setupPage.action, method: "POST", path: "/settings/two-factor", form: { token: "123456" }, allowed: ["staff", "manager", "admin"], page: true },
+  { name: "turn-off form", handler: disablePage.action, method: "POST", path: "/settings/two-factor/disable", form: { password: "x" }, allowed: ["staff", "manager", "admin"], page: true },
+]);
+
+const cookieOf = (headers: Headers) => headers.get("Set-Cookie")?.split(";")[0] ?? "";
+const codeAt = (secret: string, date: Date) => generate({ secret, epoch: Math.floor(date.getTime() / 1000) });
+
+async function enrolledUser() {
+  const user = await createUser({ role: "staff" });
+  const enrolment = await getTotpEnrolment(user);
+  const fresh = (await getUserById(user.id))!;
+  // Confirm with the previous step's code, so codes of the current step are still unused.
+  const past = new Date(Date.now() - 30_000);
+  expect(await confirmTotpEnrolment(fresh, await codeAt(enrolment!.secret, past), past)).toEqual({ ok: true });
+  return { ...user, secret: enrolment!.secret };
+}
+
+async function passwordStep(email: string, password: string) {
+  const res = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email, password } }));
+  expect(res).toMatchObject({ status: 200, body: { requiresTOTP: true } });
+  return cookieOf(res.headers);
+}
+
+describe("two-factor codes", () => {
+  it("enrolment needs a right code; the half-way session is not signed in", async () => {
+    const user = await createUser({ role: "staff" });
+    const enrolment = await getTotpEnrolment(user);
+    expect(enrolment?.qrDataUrl).toMatch(/^data:image\/png;base64,/);
+    expect(enrolment?.uri).toContain(`secret=${enrolment?.secret}`);
+    const fresh = (await getUserById(user.id))!;
+    expect(await confirmTotpEnrolment(fresh, "000000")).toMatchObject({ ok: false, status: 400 });
+    expect((await getUserById(user.id))!.totpEnabled).toBe(false);
+    const enrolled = await enrolledUser();
+    const pending = await passwordStep(enrolled.email, enrolled.plainPassword);
+    expect((await call(meRoute.loader, makeRequest("/api/auth/user", { cookie: pending }))).status).toBe(401);
+  });
+
+  it("a code signs in once; the same code replayed is refused", async () => {
+    const user = await enrolledUser();
+    const code = await codeAt(user.secret, new Date());
+    const pending = await passwordStep(user.email, user.plainPassword);
+    const bad = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: "12345" } }));
+    expect(bad).toMatchObject({ status: 400, body: { message: "Please enter the 6-digit code from your authenticator app" } });
+    const ok = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: code } }));
+    expect(ok).toMatchObject({ status: 200, body: { id: user.id, mustChangePassword: 0 } });
+    const session = cookieOf(ok.headers);
+    expect((await call(meRoute.loader, makeRequest("/api/auth/user", { cookie: session }))).status).toBe(200);
+
+    const pendingAgain = await passwordStep(user.email, user.plainPassword);
+    const replay = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pendingAgain, json: { token: code } }));
+    expect(replay).toMatchObject({ status: 401, body: { message: "Invalid authenticator code" } });
+  });
+
+  it("the half-way session expires after five minutes", async () => {
+    const user = await enrolledUser();
+    const pending = await passwordStep(user.email, user.plainPassword);
+    const later = new Date(Date.now() + TOTP_PENDING_TTL_MS + 1000);
+    const code = await codeAt(user.secret, later);
+    const result = await completeTotpLogin(makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending }), code, later);
+    expect(result).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it("five wrong codes in 15 minutes lock the account with 429, even for the right code", async () => {
+    const user = await enrolledUser();
+    const pending = await passwordStep(user.email, user.plainPassword);
+    const post = (token: string) => call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token } }));
+    const right = await codeAt(user.secret, new Date());
+    const wrong = right === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) expect((await post(wrong)).status).toBe(401);
+    expect((await post(right)).status).toBe(429);
+    const passwordAgain = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password: user.plainPassword } }));
+    expect(passwordAgain.status).toBe(429);
+  });
+
+  it("the sixth wrong password in 15 minutes gets 429", async () => {
+    const user = await createUser({ role: "manager" });
+    const post = (password: string) => call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password } }));
+    for (let i = 0; i < 5; i++) expect((await post("wrong-password")).status).toBe(401);
+    const sixth = await post(user.plainPassword);
+    expect(sixth.status).toBe(429);
+    expect((sixth.body as { message: string }).message).toMatch(/Too many failed attempts/);
+  });
+
+  it("frozen users cannot finish the code step", async () => {
+    const user = await enrolledUser();
+    const pending = await passwordStep(user.email, user.plainPassword);
+    const { getDb, schema } = await import("../../app/db.server");
+    const { eq } = await import("drizzle-orm");
+    await (await getDb()).update(schema.users).set({ status: "frozen" }).where(eq(schema.users.id, user.id));
+    const res = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: await codeAt(user.secret, new Date()) } }));
+    expect(res.status).toBe(401);
+  });
+
+  it("the HTML code step signs in and goes home; turning off needs the password", async () => {
+    const user = await enrolledUser();
+    const pending = await passwordStep(user.email, user.plainPassword);
+    const page = await call(loginVerifyPage.loader, makeRequest("/login/verify", { cookie: pending }));
+    expect(page.status).toBe(200);
+    const short = await call(loginVerifyPage.action, makeRequest("/login/verify", { method: "POST", cookie: pending, form: { token: "12a" } }));
+    expect(short.status).toBe(400);
+    const ok = await call(loginVerifyPage.action, makeRequest("/login/verify", { method: "POST", cookie: pending, form: { token: await codeAt(user.secret, new Date()) } }));
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toBe("/");
+    const fresh = (await getUserById(user.id))!;
+    expect(await disableTotp(fresh, "wrong")).toMatchObject({ ok: false });
+    expect(await disableTotp(fresh, user.plainPassword)).toEqual({ ok: true });
+    expect((await getUserById(user.id))!.totpEnabled).toBe(false);
+  });
+});
