@@ -164,8 +164,8 @@ export const deliveries = pgTable(
   },
   (t) => [
     // Keyset pagination: newest first, id breaks ties.
-    index("deliveries_date_idx").on(t.date.desc(), t.id.desc()),
-    index("deliveries_creator_date_idx").on(t.createdBy, t.date.desc(), t.id.desc()),
+    index("deliveries_date_idx").on(t.date.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("deliveries_creator_date_idx").on(t.createdBy, t.date.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("deliveries_status_idx").on(t.status, t.date),
     index("deliveries_agent_idx").on(t.agentId),
     index("deliveries_client_idx").on(t.clientId),
@@ -190,7 +190,7 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
-    index("payments_date_idx").on(t.paymentDate.desc(), t.id.desc()),
+    index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check("payments_amount_positive", sql`${t.amount} > 0`),
   ],
 );

@@ -1,8 +1,38 @@
-import type { User } from "~/db.server";
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { getDb, schema, type User } from "~/db.server";
+import { addDays, startOfWeek, todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { listDeliveries } from "./delivery.server";
 
-// Issue 3 fills this in: the three stat cards and Recent Deliveries (no financial columns).
-export async function loadStaffDashboard(user: User) {
-  return { userId: user.id };
+export const RECENT_DELIVERIES = 10;
+
+/**
+ * The staff member's own numbers: deliveries today, this week (from Sunday) and tons this
+ * week, all in the business time zone, counted in SQL; and their latest deliveries.
+ */
+export async function loadStaffDashboard(user: User, now = new Date()) {
+  const db = await getDb();
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const weekStart = startOfWeek(today);
+  const weekEnd = addDays(weekStart, 6);
+  const counted = inArray(schema.deliveries.status, ["confirmed", "invoiced"]);
+  const [stats] = await db
+    .select({
+      today: sql<number>`count(*) filter (where ${schema.deliveries.date} = ${today})::int`,
+      week: sql<number>`count(*)::int`,
+      weekTons: sql<string>`coalesce(sum(${schema.deliveries.tons}), 0)::numeric(12,2)::text`,
+    })
+    .from(schema.deliveries)
+    .where(
+      and(
+        eq(schema.deliveries.createdBy, user.id),
+        gte(schema.deliveries.date, weekStart),
+        lte(schema.deliveries.date, weekEnd),
+        counted,
+      ),
+    );
+  const { deliveries } = await listDeliveries(user, { from: undefined, to: undefined, agentId: undefined }, { limit: RECENT_DELIVERIES });
+  return { today: stats.today, week: stats.week, weekTons: stats.weekTons, recent: deliveries };
 }
 
 export type StaffDashboardData = Awaited<ReturnType<typeof loadStaffDashboard>>;

@@ -1,10 +1,80 @@
+import { Link } from "@remix-run/react";
+import { CountUp } from "~/components/count-up";
+import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { CalendarIcon, PlusIcon, TruckIcon } from "~/components/icons";
 import type { StaffDashboardData } from "~/models/staff-dashboard.server";
+import { formatDeliveryDate } from "~/utils/dates";
+import { formatAmount } from "~/utils/money";
 
-export function StaffDashboard(_props: { data: StaffDashboardData }) {
+export function StaffDashboard({ data }: { data: StaffDashboardData }) {
   return (
-    <div>
-      <h1 className="page-title">Staff Dashboard</h1>
-      <p className="page-subtitle">Record and track your deliveries</p>
+    <div className="space-y-6">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Staff Dashboard</h1>
+          <p className="page-subtitle">Record and track your deliveries</p>
+        </div>
+        <Link to="/deliveries/new?from=dashboard" className="btn-primary">
+          <PlusIcon width={16} height={16} /> Add Delivery
+        </Link>
+      </header>
+      <section className="grid gap-4 sm:grid-cols-3" aria-label="Your numbers">
+        <Stat label="Today's Deliveries" icon={<TruckIcon />} testId="stat-today">
+          <CountUp value={data.today} />
+        </Stat>
+        <Stat label="This Week" icon={<CalendarIcon />} testId="stat-week">
+          <CountUp value={data.week} />
+        </Stat>
+        <Stat label="Total Tons (Week)" icon={<TruckIcon />} testId="stat-tons">
+          {formatAmount(data.weekTons)}
+        </Stat>
+      </section>
+      <section className="space-y-3">
+        <h2 className="text-lg font-semibold">Recent Deliveries</h2>
+        {data.recent.length === 0 ? (
+          <div className="card p-8 text-center">
+            <p className="font-semibold">No Deliveries</p>
+            <p className="page-subtitle mt-1">Your recorded deliveries will appear here.</p>
+          </div>
+        ) : (
+          <div className="card overflow-x-auto">
+            <table className="w-full min-w-[480px] text-left text-sm">
+              <thead className="bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
+                <tr>
+                  <th className="px-3 py-2">Date</th>
+                  <th className="px-3 py-2">Agent</th>
+                  <th className="px-3 py-2 text-right">Tons</th>
+                  <th className="px-3 py-2">Location</th>
+                  <th className="px-3 py-2">Status</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {data.recent.map((d) => (
+                  <tr key={d.id}>
+                    <td className="whitespace-nowrap px-3 py-2">{formatDeliveryDate(d.date)}</td>
+                    <td className="px-3 py-2">{d.agentName}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{formatAmount(d.tons)}</td>
+                    <td className="px-3 py-2">{d.location}</td>
+                    <td className="px-3 py-2"><DeliveryStatusBadge status={d.status} /></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Stat({ label, icon, testId, children }: { label: string; icon: React.ReactNode; testId: string; children: React.ReactNode }) {
+  return (
+    <div className="card p-5">
+      <div className="flex items-center justify-between text-sm text-slate-500 dark:text-slate-400">
+        <span>{label}</span>
+        {icon}
+      </div>
+      <p className="mt-2 text-3xl font-bold tabular-nums" data-testid={testId}>{children}</p>
     </div>
   );
 }

@@ -1,0 +1,312 @@
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { getDb, schema, type Delivery, type Role, type User } from "~/db.server";
+import { ADMIN_ONLY_FIELDS, DeliveryFiltersSchema, EditDeliverySchema, NewDeliverySchema, type DeliveryFilters } from "~/schemas/delivery";
+import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
+import { deliveryProfit, netPaymentToAgent } from "~/utils/delivery-math";
+import { todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { claimKey, completeKey, deleteOldKeys, IdempotencyConflict, isUsableKey, requestHash } from "~/utils/idempotency.server";
+import { findClientByName } from "./client.server";
+import { deliveryClientName, getSettings } from "./settings.server";
+
+export const PAGE_SIZE = 50;
+
+type Viewer = Pick<User, "id" | "role">;
+
+export type DeliveryView = {
+  id: number;
+  date: string;
+  agentId: number;
+  agentName: string | null;
+  clientId: number | null;
+  clientName: string | null;
+  tons: string;
+  truckNo: string | null;
+  location: string;
+  moisture: string | null;
+  remarks: string | null;
+  status: Delivery["status"];
+  createdBy: string;
+  invoiceId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  // Managers and admins only:
+  buyingRate?: string | null;
+  sellingRate?: string | null;
+  logisticsCost?: string | null;
+  otherCosts?: string | null;
+  otherCostsDescription?: string | null;
+  mobilizationPayment?: string | null;
+  offloadingCost?: string | null;
+  profit?: string | null;
+  // Admins only:
+  netPaymentToAgent?: string;
+};
+
+export type Failure = { ok: false; status: 400 | 403 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
+
+export const canSeeFinancials = (role: Role) => role === "manager" || role === "admin";
+
+type Row = Delivery & { agentName: string | null; clientName: string | null };
+
+/**
+ * What a role may see of a delivery: staff never receive rates, costs, profit or net payment,
+ * in HTML or JSON; net payment to agent is for admins.
+ */
+export function toView(row: Row, role: Role): DeliveryView {
+  const view: DeliveryView = {
+    id: row.id,
+    date: row.date,
+    agentId: row.agentId,
+    agentName: row.agentName,
+    clientId: row.clientId,
+    clientName: row.clientName,
+    tons: row.tons,
+    truckNo: row.truckNo,
+    location: row.location,
+    moisture: row.moisture,
+    remarks: row.remarks,
+    status: row.status,
+    createdBy: row.createdBy,
+    invoiceId: row.invoiceId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+  if (!canSeeFinancials(role)) return view;
+  Object.assign(view, {
+    buyingRate: row.buyingRate,
+    sellingRate: row.sellingRate,
+    logisticsCost: row.logisticsCost,
+    otherCosts: row.otherCosts,
+    otherCostsDescription: row.otherCostsDescription,
+    mobilizationPayment: row.mobilizationPayment,
+    offloadingCost: row.offloadingCost,
+    profit: deliveryProfit(row),
+  });
+  if (role === "admin") view.netPaymentToAgent = netPaymentToAgent(row);
+  return view;
+}
+
+function baseSelect(db: Awaited<ReturnType<typeof getDb>>) {
+  return db
+    .select({ delivery: schema.deliveries, agentName: schema.agents.name, clientName: schema.clients.name })
+    .from(schema.deliveries)
+    .leftJoin(schema.agents, eq(schema.agents.id, schema.deliveries.agentId))
+    .leftJoin(schema.clients, eq(schema.clients.id, schema.deliveries.clientId));
+}
+
+const flatten = (r: { delivery: Delivery; agentName: string | null; clientName: string | null }): Row => ({
+  ...r.delivery,
+  agentName: r.agentName,
+  clientName: r.clientName,
+});
+
+export function parseFilters(input: Record<string, unknown>): DeliveryFilters {
+  const parsed = DeliveryFiltersSchema.safeParse(input);
+  return parsed.success ? parsed.data : { from: undefined, to: undefined, agentId: undefined };
+}
+
+/**
+ * Newest first, `limit` rows a page, keyset pagination on (date, id): a page costs the same
+ * with a hundred deliveries or a million. Staff see only the deliveries they created.
+ */
+export async function listDeliveries(viewer: Viewer, filters: DeliveryFilters, { limit }: { limit: number | null } = { limit: PAGE_SIZE }) {
+  const db = await getDb();
+  const where: SQL[] = [];
+  if (viewer.role === "staff") where.push(eq(schema.deliveries.createdBy, viewer.id));
+  if (filters.from) where.push(gte(schema.deliveries.date, filters.from));
+  if (filters.to) where.push(lte(schema.deliveries.date, filters.to));
+  if (filters.status) where.push(eq(schema.deliveries.status, filters.status));
+  if (filters.agentId) where.push(eq(schema.deliveries.agentId, filters.agentId));
+  if (filters.cursor) {
+    const [date, id] = filters.cursor.split("_");
+    where.push(sql`(${schema.deliveries.date}, ${schema.deliveries.id}) < (${date}::date, ${Number(id)})`);
+  }
+  const query = baseSelect(db)
+    .where(and(...where))
+    .orderBy(desc(schema.deliveries.date), desc(schema.deliveries.id));
+  const rows = (limit === null ? await query : await query.limit(limit + 1)).map(flatten);
+  const hasMore = limit !== null && rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit!) : rows;
+  const last = page[page.length - 1];
+  return {
+    deliveries: page.map((row) => toView(row, viewer.role)),
+    nextCursor: hasMore && last ? `${last.date}_${last.id}` : null,
+  };
+}
+
+export async function getDeliveryRow(id: number): Promise<Row | null> {
+  const db = await getDb();
+  const [row] = await baseSelect(db).where(eq(schema.deliveries.id, id));
+  return row ? flatten(row) : null;
+}
+
+/** A delivery the viewer may see (staff: their own), or null. */
+export async function getDelivery(viewer: Viewer, id: number): Promise<DeliveryView | null> {
+  const row = await getDeliveryRow(id);
+  if (!row || (viewer.role === "staff" && row.createdBy !== viewer.id)) return null;
+  return toView(row, viewer.role);
+}
+
+export async function getDeliveryClient() {
+  const settings = await getSettings();
+  const name = deliveryClientName(settings);
+  const client = await findClientByName(name);
+  return { name, client, missingMessage: client ? null : `${name} client not found. Please contact administrator.` };
+}
+
+async function agentExists(id: number) {
+  const db = await getDb();
+  const [row] = await db.select({ id: schema.agents.id }).from(schema.agents).where(eq(schema.agents.id, id));
+  return !!row;
+}
+
+async function clientExists(id: number) {
+  const db = await getDb();
+  const [row] = await db.select({ id: schema.clients.id }).from(schema.clients).where(eq(schema.clients.id, id));
+  return !!row;
+}
+
+export type CreateResult = { ok: true; delivery: DeliveryView; replayed: boolean } | Failure;
+
+/**
+ * Records a delivery as confirmed, copying buying rate, selling rate and offloading cost from
+ * the settings of this moment. With an idempotency key, a repeat of the same submission
+ * returns the first delivery and records nothing new.
+ */
+export async function createDelivery(
+  viewer: Viewer,
+  input: Record<string, unknown>,
+  { idempotencyKey, now = new Date() }: { idempotencyKey?: string | null; now?: Date } = {},
+): Promise<CreateResult> {
+  const parsed = safeParseFields(NewDeliverySchema, input);
+  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+  const { idempotencyKey: formKey, ...data } = parsed.data;
+  const key = idempotencyKey ?? formKey;
+  if (key !== undefined && key !== null && !isUsableKey(key)) {
+    return { ok: false, status: 400, message: "The request key is not valid", fieldErrors: {} };
+  }
+
+  let clientId = data.clientId ?? null;
+  if (clientId === null) {
+    const fixed = await getDeliveryClient();
+    if (!fixed.client) return { ok: false, status: 400, message: fixed.missingMessage!, fieldErrors: { clientId: [fixed.missingMessage!] } };
+    clientId = fixed.client.id;
+  } else if (!(await clientExists(clientId))) {
+    return { ok: false, status: 400, message: "Client not found", fieldErrors: { clientId: ["Client not found"] } };
+  }
+  if (!(await agentExists(data.agentId))) {
+    return { ok: false, status: 400, message: "Agent not found", fieldErrors: { agentId: ["Agent not found"] } };
+  }
+
+  const db = await getDb();
+  const settings = await getSettings();
+  const values = {
+    date: data.date ?? todayIn(env().APP_TIME_ZONE, now),
+    agentId: data.agentId,
+    clientId,
+    tons: data.tons,
+    truckNo: data.truckNo ?? null,
+    location: data.location,
+    remarks: data.remarks ?? null,
+    status: "confirmed" as const,
+    createdBy: viewer.id,
+    buyingRate: settings.buyingRate,
+    sellingRate: settings.sellingRate,
+    offloadingCost: settings.offloadingCost,
+    logisticsCost: data.logisticsCost ?? null,
+    mobilizationPayment: data.mobilizationPayment ?? null,
+    otherCosts: data.otherCosts ?? null,
+    otherCostsDescription: data.otherCostsDescription ?? null,
+  };
+
+  let outcome: { id: number; replayed: boolean };
+  try {
+    outcome = await db.transaction(async (tx) => {
+    if (key) {
+      const hash = requestHash({ ...data, clientId });
+      const existing = await claimKey(tx, { userId: viewer.id, key, scope: "delivery.create", hash });
+      if (existing) return { id: Number(existing), replayed: true };
+    }
+    const [created] = await tx.insert(schema.deliveries).values(values).returning({ id: schema.deliveries.id });
+    if (key) {
+      await completeKey(tx, { userId: viewer.id, key, resourceId: String(created.id) });
+      await deleteOldKeys(tx, now);
+    }
+    return { id: created.id, replayed: false };
+    });
+  } catch (error) {
+    if (error instanceof IdempotencyConflict) return { ok: false, status: 409, message: error.message };
+    throw error;
+  }
+  const row = await getDeliveryRow(outcome.id);
+  if (!row) return { ok: false, status: 409, message: "This delivery was already recorded and has since been deleted" };
+  return { ok: true, delivery: toView(row, viewer.role), replayed: outcome.replayed };
+}
+
+export type UpdateResult = { ok: true; delivery: DeliveryView } | Failure;
+
+const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"] as const;
+
+/**
+ * Managers and admins edit agent, client, rates and costs; only admins change date, tons and
+ * location. An invoiced delivery keeps its tons, rates and client.
+ */
+export async function updateDelivery(viewer: Viewer, id: number, input: Record<string, unknown>): Promise<UpdateResult> {
+  if (!canSeeFinancials(viewer.role)) return { ok: false, status: 403, message: "You do not have permission to edit deliveries" };
+  const parsed = safeParseFields(EditDeliverySchema, input);
+  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+  const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<Record<string, string | number | null>>;
+  if (viewer.role !== "admin") {
+    const forbidden = ADMIN_ONLY_FIELDS.filter((f) => f in changes);
+    if (forbidden.length) return { ok: false, status: 403, message: "Only admins can change the date, tons or location of a delivery" };
+  }
+  if (changes.tons === null || changes.location === null || changes.date === null || changes.agentId === null) {
+    return { ok: false, status: 400, message: "Date, tons, location and agent cannot be empty" };
+  }
+  if (typeof changes.agentId === "number" && !(await agentExists(changes.agentId))) {
+    return { ok: false, status: 400, message: "Agent not found", fieldErrors: { agentId: ["Agent not found"] } };
+  }
+  if (typeof changes.clientId === "number" && !(await clientExists(changes.clientId))) {
+    return { ok: false, status: 400, message: "Client not found", fieldErrors: { clientId: ["Client not found"] } };
+  }
+
+  const db = await getDb();
+  const result = await db.transaction(async (tx): Promise<Failure | null> => {
+    const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
+    if (!current) return { ok: false, status: 404, message: "Delivery not found" };
+    if (current.status === "invoiced" || current.invoiceId !== null) {
+      const locked = INVOICED_LOCKED.filter((f) => f in changes && String(changes[f] ?? "") !== String(current[f] ?? ""));
+      if (locked.length) {
+        return { ok: false, status: 409, message: "This delivery is invoiced: its tons, rates and client can no longer change" };
+      }
+    }
+    if (Object.keys(changes).length === 0) return null;
+    await tx
+      .update(schema.deliveries)
+      .set({ ...(changes as Partial<typeof schema.deliveries.$inferInsert>), updatedAt: new Date() })
+      .where(eq(schema.deliveries.id, id));
+    return null;
+  });
+  if (result) return result;
+  const row = await getDeliveryRow(id);
+  return { ok: true, delivery: toView(row!, viewer.role) };
+}
+
+export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: true } | Failure> {
+  if (viewer.role !== "admin") return { ok: false, status: 403, message: "Only admins can delete deliveries" };
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
+    if (!current) return { ok: false as const, status: 404 as const, message: "Delivery not found" };
+    if (current.status === "invoiced" || current.invoiceId !== null) {
+      return { ok: false as const, status: 409 as const, message: "This delivery is invoiced and cannot be deleted" };
+    }
+    await tx.delete(schema.deliveries).where(eq(schema.deliveries.id, id));
+    return { ok: true as const };
+  });
+}
+
+export function parseId(value: string | undefined): number | null {
+  return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}

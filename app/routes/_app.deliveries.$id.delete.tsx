@@ -1,0 +1,49 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { deleteDelivery, getDelivery, parseId } from "~/models/delivery.server";
+import { requireRole } from "~/utils/auth.server";
+import { formatDeliveryDate } from "~/utils/dates";
+import { invariantResponse } from "~/utils/http.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Delete Delivery · Management" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRole(request, ["admin"]);
+  const id = parseId(params.id);
+  invariantResponse(id, "Delivery not found");
+  const delivery = await getDelivery(user, id);
+  invariantResponse(delivery, "Delivery not found");
+  return { delivery };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRole(request, ["admin"]);
+  const id = parseId(params.id);
+  invariantResponse(id, "Delivery not found");
+  const result = await deleteDelivery(user, id);
+  if (!result.ok) {
+    return redirectWithToast(`/deliveries/${id}/edit`, { title: "Failed to delete delivery", description: result.message, variant: "destructive" });
+  }
+  return redirectWithToast("/deliveries", { title: "Delivery deleted successfully" });
+}
+
+export default function DeleteDeliveryRoute() {
+  const { delivery } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <Dialog title="Are you sure?" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        This will permanently delete this delivery record. This action cannot be undone.
+      </p>
+      <p className="mt-2 text-sm">
+        {formatDeliveryDate(delivery.date)} · {delivery.agentName} · {delivery.tons} tons
+      </p>
+      <Form method="post" className="mt-4 flex justify-end gap-2">
+        <Link to={`/deliveries/${delivery.id}/edit`} className="btn-outline">Cancel</Link>
+        <button type="submit" className="btn-destructive" disabled={busy}>Delete</button>
+      </Form>
+    </Dialog>
+  );
+}

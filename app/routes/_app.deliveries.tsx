@@ -1,0 +1,189 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { PlusIcon } from "~/components/icons";
+import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { listAgents } from "~/models/agent.server";
+import { canSeeFinancials, listDeliveries, parseFilters } from "~/models/delivery.server";
+import { requireUser } from "~/utils/auth.server";
+import { formatDeliveryDate } from "~/utils/dates";
+import { formatAmount, formatNaira } from "~/utils/money";
+
+export const meta: MetaFunction = () => [{ title: "Deliveries · Management" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  // Opening New Delivery as a document (no JavaScript, or a fresh load on a weak connection)
+  // renders the form alone: the 50 rows would only slow the page the yard staff need.
+  if (url.pathname === "/deliveries/new") return { skipped: true as const, role: user.role };
+  const filters = parseFilters(Object.fromEntries(url.searchParams));
+  const [{ deliveries, nextCursor }, agents] = await Promise.all([
+    listDeliveries(user, filters),
+    listAgents(),
+  ]);
+  return {
+    skipped: false as const,
+    role: user.role,
+    deliveries,
+    nextCursor,
+    agents: agents.map((a) => ({ id: a.id, name: a.name })),
+    filtered: Boolean(filters.from || filters.to || filters.status || filters.agentId),
+  };
+}
+
+export default function DeliveriesPage() {
+  const data = useLoaderData<typeof loader>();
+  if (data.skipped) return <Outlet />;
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Deliveries</h1>
+          <p className="page-subtitle">
+            {data.role === "staff" ? "The deliveries you recorded" : "Every delivery, newest first"}
+          </p>
+        </div>
+        <Link to="new" className="btn-primary" preventScrollReset>
+          <PlusIcon width={16} height={16} /> New Delivery
+        </Link>
+      </header>
+      <Filters agents={data.agents} />
+      <DeliveriesTable deliveries={data.deliveries} role={data.role} filtered={data.filtered} />
+      {data.nextCursor ? <NextPage cursor={data.nextCursor} /> : null}
+      <Outlet />
+    </div>
+  );
+}
+
+function Filters({ agents }: { agents: { id: number; name: string }[] }) {
+  const [params] = useSearchParams();
+  return (
+    <Form method="get" className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end" aria-label="Filter deliveries">
+      <div>
+        <label className="label" htmlFor="filter-from">From</label>
+        <input id="filter-from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
+      </div>
+      <div>
+        <label className="label" htmlFor="filter-to">To</label>
+        <input id="filter-to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
+      </div>
+      <div>
+        <label className="label" htmlFor="filter-status">Status</label>
+        <select id="filter-status" name="status" className="input" defaultValue={params.get("status") ?? ""}>
+          <option value="">All</option>
+          <option value="confirmed">Confirmed</option>
+          <option value="invoiced">Invoiced</option>
+          <option value="draft">Draft</option>
+        </select>
+      </div>
+      <div>
+        <label className="label" htmlFor="filter-agent">Agent</label>
+        <select id="filter-agent" name="agentId" className="input" defaultValue={params.get("agentId") ?? ""}>
+          <option value="">All agents</option>
+          {agents.map((a) => (
+            <option key={a.id} value={a.id}>{a.name}</option>
+          ))}
+        </select>
+      </div>
+      <div className="flex gap-2">
+        <button type="submit" className="btn-outline flex-1">Filter</button>
+        <Link to="/deliveries" className="btn-ghost">Clear</Link>
+      </div>
+    </Form>
+  );
+}
+
+type Row = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { skipped: false }>["deliveries"][number];
+
+export function DeliveriesTable({ deliveries, role, filtered, emptyTitle = "No Deliveries Yet" }: { deliveries: Row[]; role: string; filtered?: boolean; emptyTitle?: string }) {
+  const navigation = useNavigation();
+  const financial = role === "manager" || role === "admin";
+  const admin = role === "admin";
+  if (deliveries.length === 0) {
+    return (
+      <div className="card p-10 text-center">
+        <p className="font-semibold">{filtered ? "No Deliveries" : emptyTitle}</p>
+        <p className="page-subtitle mt-1">
+          {filtered ? "No deliveries match the current filter or date range." : "Recorded deliveries will appear here."}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="card max-h-table overflow-auto" aria-busy={navigation.state === "loading"}>
+      {navigation.state === "loading" && navigation.location.pathname === "/deliveries" ? (
+        <p className="sr-only" role="status">Loading deliveries...</p>
+      ) : null}
+      <table className="w-full min-w-[640px] text-left text-sm">
+        <thead className="sticky top-0 bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
+          <tr>
+            <th className="px-3 py-2">Date</th>
+            <th className="px-3 py-2">Agent</th>
+            <th className="px-3 py-2">Client</th>
+            <th className="px-3 py-2 text-right">Tons</th>
+            <th className="px-3 py-2">Truck No.</th>
+            <th className="px-3 py-2">Location</th>
+            <th className="px-3 py-2">Status</th>
+            {financial ? <th className="px-3 py-2 text-right">Profit</th> : null}
+            {admin ? <th className="px-3 py-2 text-right">Net Payment to Agent</th> : null}
+            {financial ? <th className="px-3 py-2"><span className="sr-only">Actions</span></th> : null}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {deliveries.map((d) => (
+            <tr key={d.id}>
+              <td className="whitespace-nowrap px-3 py-2">{formatDeliveryDate(d.date)}</td>
+              <td className="px-3 py-2">{d.agentName}</td>
+              <td className="px-3 py-2">{d.clientName ?? "-"}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{formatAmount(d.tons)}</td>
+              <td className="px-3 py-2">{d.truckNo ?? "-"}</td>
+              <td className="px-3 py-2">{d.location}</td>
+              <td className="px-3 py-2"><DeliveryStatusBadge status={d.status} /></td>
+              {financial ? (
+                <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{d.profit ? formatNaira(d.profit) : "-"}</td>
+              ) : null}
+              {admin ? (
+                <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>
+              ) : null}
+              {financial ? (
+                <td className="px-3 py-2">
+                  <Link to={`/deliveries/${d.id}/edit`} className="btn-ghost btn-sm" preventScrollReset aria-label={`Edit delivery of ${formatDeliveryDate(d.date)} from ${d.agentName}`}>
+                    Edit
+                  </Link>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function NextPage({ cursor }: { cursor: string }) {
+  const [params] = useSearchParams();
+  const next = new URLSearchParams(params);
+  next.set("cursor", cursor);
+  return (
+    <div className="flex justify-center gap-2">
+      {params.get("cursor") ? <Link to={`?${withoutCursor(params)}`} className="btn-ghost">Newest</Link> : null}
+      <Link to={`?${next}`} className="btn-outline">Older deliveries</Link>
+    </div>
+  );
+}
+
+function withoutCursor(params: URLSearchParams) {
+  const copy = new URLSearchParams(params);
+  copy.delete("cursor");
+  return copy.toString();
+}
+
+export function ErrorBoundary() {
+  useRouteError();
+  return (
+    <div className="card p-10 text-center" role="alert">
+      <p className="font-semibold">Failed to load deliveries. Please check your connection and try again.</p>
+      <a href="" className="btn-primary mt-4">Try Again</a>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { deleteDelivery, getDelivery, parseId, updateDelivery } from "~/models/delivery.server";
+import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
+import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = parseId(params.id);
+  if (!id) return jsonError(404, "Delivery not found");
+  const delivery = await getDelivery(user, id);
+  return delivery ? Response.json(delivery) : jsonError(404, "Delivery not found");
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method === "PATCH") {
+    const user = await requireRole(request, ["manager", "admin"]);
+    const id = parseId(params.id);
+    if (!id) return jsonError(404, "Delivery not found");
+    const result = await updateDelivery(user, id, await readJsonBody(request));
+    if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+    return Response.json(result.delivery);
+  }
+  if (request.method === "DELETE") {
+    const user = await requireRole(request, ["admin"]);
+    const id = parseId(params.id);
+    if (!id) return jsonError(404, "Delivery not found");
+    const result = await deleteDelivery(user, id);
+    if (!result.ok) return jsonError(result.status, result.message);
+    return Response.json({ success: true });
+  }
+  await requireUser(request);
+  return methodNotAllowed();
+}

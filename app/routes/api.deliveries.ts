@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { createDelivery, listDeliveries, parseFilters } from "~/models/delivery.server";
+import { jsonError, requireUser } from "~/utils/auth.server";
+import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+
+// GET: staff see their own deliveries without financial fields. With `limit` the list is a
+// page and the next page's cursor comes in the X-Next-Cursor header.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const filters = parseFilters(Object.fromEntries(url.searchParams));
+  const { deliveries, nextCursor } = await listDeliveries(user, filters, { limit: filters.limit ?? null });
+  return Response.json(deliveries, { headers: nextCursor ? { "X-Next-Cursor": nextCursor } : undefined });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const user = await requireUser(request);
+  const body = await readJsonBody(request);
+  const result = await createDelivery(user, body, { idempotencyKey: request.headers.get("Idempotency-Key") });
+  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  return Response.json(result.delivery, { status: result.replayed ? 200 : 201 });
+}

@@ -1,0 +1,53 @@
+import * as z from "zod";
+import { calendarDate, optionalDecimal, optionalId, optionalText, requiredDecimal, requiredId, requiredText } from "./fields";
+
+const TONS = { label: "Tons", precision: 10, positive: true };
+const money = (label: string) => ({ label, precision: 12 });
+
+export const NewDeliverySchema = z.object({
+  date: calendarDate("Date", { required: false }),
+  agentId: requiredId("Agent"),
+  clientId: optionalId("Client"),
+  tons: requiredDecimal(TONS),
+  truckNo: optionalText("Truck number", 50),
+  location: requiredText("Location", 200),
+  remarks: optionalText("Remarks", 1000),
+  logisticsCost: optionalDecimal(money("Logistics cost")),
+  mobilizationPayment: optionalDecimal(money("Mobilization payment")),
+  otherCosts: optionalDecimal(money("Other costs")),
+  otherCostsDescription: optionalText("Other cost explanation", 500),
+  idempotencyKey: optionalText("Request key", 200),
+});
+export type NewDeliveryInput = z.infer<typeof NewDeliverySchema>;
+
+export const EditDeliverySchema = z.object({
+  agentId: optionalId("Agent"),
+  clientId: optionalId("Client"),
+  buyingRate: optionalDecimal(money("Buying rate")),
+  sellingRate: optionalDecimal(money("Selling rate")),
+  logisticsCost: optionalDecimal(money("Logistics cost")),
+  otherCosts: optionalDecimal(money("Other costs")),
+  otherCostsDescription: optionalText("Other cost explanation", 500),
+  mobilizationPayment: optionalDecimal(money("Mobilization payment")),
+  // Admins only:
+  date: calendarDate("Date", { required: false }),
+  tons: optionalDecimal(TONS),
+  location: optionalText("Location", 200),
+});
+export type EditDeliveryInput = z.infer<typeof EditDeliverySchema>;
+
+export const ADMIN_ONLY_FIELDS = ["date", "tons", "location"] as const;
+
+export const DeliveryFiltersSchema = z.object({
+  from: calendarDate("From", { required: false }),
+  to: calendarDate("To", { required: false }),
+  status: z.enum(["draft", "confirmed", "invoiced"]).optional().catch(undefined),
+  agentId: optionalId("Agent").catch(undefined),
+  cursor: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}_\d{1,9}$/)
+    .optional()
+    .catch(undefined),
+  limit: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
+});
+export type DeliveryFilters = z.infer<typeof DeliveryFiltersSchema>;

@@ -1,0 +1,145 @@
+// Field parsers shared by the HTML forms and the JSON calls. Money and tons stay decimal
+// strings: a JSON number is read through its own string form and must still have at most two
+// decimals (0.1 + 0.2 arrives as "0.30000000000000004" and is refused, not rounded).
+import * as z from "zod";
+import { isValidDate } from "~/utils/dates";
+import { parseDecimalInput } from "~/utils/money";
+
+type DecimalOptions = { label: string; precision: number; places?: number; positive?: boolean; max?: string };
+
+function decimalFrom(value: unknown, options: DecimalOptions, ctx: z.RefinementCtx) {
+  const raw = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "x") : String(value);
+  const parsed = parseDecimalInput(raw, { places: options.places ?? 2, precision: options.precision, label: options.label });
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: parsed.message });
+    return z.NEVER;
+  }
+  if (options.positive && /^0*(\.0*)?$/.test(parsed.value)) {
+    ctx.addIssue({ code: "custom", message: `${options.label} must be greater than 0` });
+    return z.NEVER;
+  }
+  return parsed.value;
+}
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+
+/** A required decimal ("1,234.50", "65000", 65000.5). */
+export function requiredDecimal(options: DecimalOptions) {
+  return z.unknown().transform((value, ctx) => {
+    if (isBlank(value)) {
+      ctx.addIssue({ code: "custom", message: `${options.label} is required` });
+      return z.NEVER;
+    }
+    if (typeof value !== "string" && typeof value !== "number") {
+      ctx.addIssue({ code: "custom", message: `${options.label} must be a number` });
+      return z.NEVER;
+    }
+    return decimalFrom(value, options, ctx);
+  });
+}
+
+/** An optional decimal: blank means "not given" (undefined); JSON null means "clear" (null). */
+export function optionalDecimal(options: DecimalOptions) {
+  return z.unknown().transform((value, ctx): string | null | undefined => {
+    if (value === null) return null;
+    if (isBlank(value)) return undefined;
+    if (typeof value !== "string" && typeof value !== "number") {
+      ctx.addIssue({ code: "custom", message: `${options.label} must be a number` });
+      return z.NEVER;
+    }
+    return decimalFrom(value, options, ctx);
+  });
+}
+
+export function requiredText(label: string, max: number) {
+  return z.unknown().transform((value, ctx) => {
+    if (typeof value !== "string" || !value.trim()) {
+      ctx.addIssue({ code: "custom", message: `${label} is required` });
+      return z.NEVER;
+    }
+    if (value.trim().length > max) {
+      ctx.addIssue({ code: "custom", message: `${label} must be at most ${max} characters` });
+      return z.NEVER;
+    }
+    return value.trim();
+  });
+}
+
+export function optionalText(label: string, max: number) {
+  return z.unknown().transform((value, ctx): string | null | undefined => {
+    if (value === null) return null;
+    if (value === undefined) return undefined;
+    if (typeof value !== "string") {
+      ctx.addIssue({ code: "custom", message: `${label} must be text` });
+      return z.NEVER;
+    }
+    const trimmed = value.trim();
+    if (trimmed.length > max) {
+      ctx.addIssue({ code: "custom", message: `${label} must be at most ${max} characters` });
+      return z.NEVER;
+    }
+    return trimmed === "" ? undefined : trimmed;
+  });
+}
+
+export function requiredId(label: string) {
+  return z.unknown().transform((value, ctx) => {
+    const s = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+    if (!s) {
+      ctx.addIssue({ code: "custom", message: `${label} is required` });
+      return z.NEVER;
+    }
+    if (!/^\d{1,9}$/.test(s) || Number(s) < 1) {
+      ctx.addIssue({ code: "custom", message: `${label} is not valid` });
+      return z.NEVER;
+    }
+    return Number(s);
+  });
+}
+
+export function optionalId(label: string) {
+  return z.unknown().transform((value, ctx): number | null | undefined => {
+    if (value === null) return null;
+    if (isBlank(value)) return undefined;
+    const s = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+    if (!/^\d{1,9}$/.test(s) || Number(s) < 1) {
+      ctx.addIssue({ code: "custom", message: `${label} is not valid` });
+      return z.NEVER;
+    }
+    return Number(s);
+  });
+}
+
+export function calendarDate(label: string, { required }: { required: boolean }) {
+  return z.unknown().transform((value, ctx): string | undefined => {
+    if (isBlank(value)) {
+      if (required) ctx.addIssue({ code: "custom", message: `${label} is required` });
+      return required ? z.NEVER : undefined;
+    }
+    if (typeof value !== "string" || !isValidDate(value.trim().slice(0, 10)) || value.trim().length > 24) {
+      ctx.addIssue({ code: "custom", message: `${label} must be a real date (yyyy-mm-dd)` });
+      return z.NEVER;
+    }
+    return value.trim().slice(0, 10);
+  });
+}
+
+/** zod issues as a field -> messages map, and the first message. */
+export function fieldErrorsOf(error: z.ZodError) {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "");
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  return { fieldErrors, message: error.issues[0]?.message ?? "Invalid input" };
+}
+
+/**
+ * Parses with every key of the schema present: a missing field reads as blank, so it gets the
+ * field's own message ("Tons is required") rather than zod's generic one.
+ */
+export function safeParseFields<T extends z.ZodObject>(schema: T, input: Record<string, unknown>) {
+  const complete: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.shape)) complete[key] = key in input ? input[key] : "";
+  return schema.safeParse(complete);
+}
