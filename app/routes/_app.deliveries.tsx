@@ -3,7 +3,7 @@ import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSea
 import { PlusIcon } from "~/components/icons";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { listAgents } from "~/models/agent.server";
-import { canSeeFinancials, listDeliveries, parseFilters } from "~/models/delivery.server";
+import { listDeliveries, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
