@@ -81,6 +81,17 @@ test("an admin adds a staff user who must change the temporary password; freezin
   await signInWithForm(staffPage, email, "yinka-own-password");
   await expect(staffPage.getByRole("alert")).toContainText("not active");
 
+  if (javaScript) {
+    // Bulk buttons appear once something is selected; Select All counts.
+    await expect(page.getByRole("button", { name: "Freeze Selected", exact: true })).toHaveCount(0);
+    const boxes = page.getByRole("list", { name: "Users" }).getByRole("checkbox");
+    const count = await boxes.count();
+    await page.getByLabel(/^Select All/).check();
+    await expect(page.getByText(`Select All (${count} selected)`)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Freeze Selected", exact: true })).toBeVisible();
+    await page.getByLabel(/^Select All/).uncheck();
+    await expect(page.getByText("Select All (0 selected)")).toBeVisible();
+  }
   // Bulk unfreeze through the confirmation (a GET form and a POST confirmation without JS).
   await row.getByRole("checkbox").check();
   if (javaScript) await expect(page.getByText("Select All (1 selected)")).toBeVisible();
