@@ -8,7 +8,7 @@ export async function loadSecurityCards(user: User) {
     listPasskeys(user.id),
     user.role === "admin" ? listUsers() : Promise.resolve(null),
   ]);
-  return { totpEnabled: user.totpEnabled, passkeys, users, currentUserId: user.id };
+  return { totpEnabled: user.totpEnabled, passkeys, users };
 }
 
 export type SecurityCardsData = Awaited<ReturnType<typeof loadSecurityCards>>;

@@ -1,18 +1,26 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { useHydrated } from "~/components/settings/security-cards";
-import { verifyPasskeyRegistration } from "~/models/passkey.server";
+import type { User } from "~/db.server";
+import { PASSKEY_MESSAGES, verifyPasskeyRegistration } from "~/models/passkey.server";
 import { requireUser } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Passkey · Management" }];
 
+// The spec words two messages differently on the admin page and on everyone else's.
+function messagesFor(user: User) {
+  return user.role === "admin"
+    ? { deviceName: PASSKEY_MESSAGES.deviceName, verifyFailed: PASSKEY_MESSAGES.registrationFailed }
+    : { deviceName: "Please enter a device name", verifyFailed: "Failed to verify passkey" };
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return { messages: messagesFor(user) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -27,10 +35,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = await verifyPasskeyRegistration(user, { credential, deviceName });
   if (!result.ok) {
+    const messages = messagesFor(user);
+    const message = result.message === PASSKEY_MESSAGES.registrationFailed ? messages.verifyFailed : result.message;
     return data(
       result.field
-        ? { formError: null, deviceNameError: `Device name required: ${result.message}` }
-        : { formError: `Registration failed: ${result.message}`, deviceNameError: null },
+        ? { formError: null, deviceNameError: `Device name required: ${result.message === PASSKEY_MESSAGES.deviceName ? messages.deviceName : result.message}` }
+        : { formError: `Registration failed: ${message}`, deviceNameError: null },
       { status: result.status },
     );
   }
@@ -38,6 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AddPasskeyDialog() {
+  const { messages } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -52,7 +63,7 @@ export default function AddPasskeyDialog() {
     const form = event.currentTarget;
     const deviceName = String(new FormData(form).get("deviceName") ?? "").trim();
     if (!deviceName) {
-      setClientError({ deviceName: "Device name required: Please enter a name for this device" });
+      setClientError({ deviceName: `Device name required: ${messages.deviceName}` });
       return;
     }
     setClientError(null);

@@ -140,7 +140,8 @@ function EmailDialog({ constraint, redirectTo }: { constraint: ReturnType<typeof
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint,
-    shouldValidate: "onSubmit", shouldRevalidate: "onSubmit",
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
   });
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (

@@ -17,23 +17,3 @@ export const CreateUserSchema = z.object({
 });
 
 export const TOTP_CODE_MESSAGE = "Please enter the 6-digit code from your authenticator app";
-
-export const TotpCodeSchema = z.object({
-  token: z
-    .string({ error: TOTP_CODE_MESSAGE })
-    .transform((v) => v.replace(/\D/g, ""))
-    .pipe(z.string().regex(/^\d{6}$/, TOTP_CODE_MESSAGE)),
-  redirectTo: z.string().optional(),
-});
-
-export const DeviceNameSchema = z.object({
-  deviceName: z
-    .string({ error: "Please enter a name for this device" })
-    .trim()
-    .min(1, "Please enter a name for this device")
-    .max(100, "Device name is too long"),
-});
-
-export const DisableTotpSchema = z.object({
-  password: z.string({ error: "Please enter your password" }).min(1, "Please enter your password"),
-});

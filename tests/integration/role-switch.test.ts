@@ -63,4 +63,13 @@ describe("PATCH /api/users/{id}/role", () => {
     const js = await call(rolePage.action, makeRequest("/settings/role", { method: "POST", cookie, form: { role: "staff", js: "1" } }));
     expect(js.status).toBe(403);
   });
+
+  it("with JavaScript the switch answers ok with the toast, for the page to reload", async () => {
+    await createUser({ role: "admin" });
+    const { user, cookie } = await loginAs("admin");
+    const res = await call(rolePage.action, makeRequest("/settings/role", { method: "POST", cookie, form: { role: "staff", js: "1" } }));
+    expect(res).toMatchObject({ status: 200, body: { ok: true } });
+    expect(res.headers.get("Set-Cookie")).toBeTruthy();
+    expect((await getUserById(user.id))!.role).toBe("staff");
+  });
 });
