@@ -1,0 +1,140 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, schema } from "../../app/db.server";
+import { createInvoiceForDelivery, createInvoicesForMonth, getInvoice, invoiceSummary, listEligibleDeliveries, previewInvoice } from "../../app/models/invoice.server";
+import { listPayments, paymentTotals, recordPayment } from "../../app/models/payment.server";
+import { listMonths, monthDetails } from "../../app/models/reconciliation.server";
+import { add, toFixed } from "../../app/utils/money";
+import { createAgent, createClient, createDelivery, createUser } from "../factories";
+
+let agentId: number;
+let clientId: number;
+let user: { id: string };
+
+beforeAll(async () => {
+  agentId = (await createAgent()).id;
+  clientId = (await createClient({ name: "Kodan", taxRate: "7.50", paymentTermsDays: 45 })).id;
+  user = await createUser({ role: "manager" });
+});
+
+const delivery = (overrides: Parameters<typeof createDelivery>[0] extends infer T ? Partial<T> : never = {}) =>
+  createDelivery({ agentId, clientId, createdBy: user.id, ...overrides });
+
+describe("invoices", () => {
+  it("numbers from 127, recomputes figures and moves the delivery to invoiced", async () => {
+    const d = await delivery({ date: "2026-01-10", tons: "30.55", buyingRate: "52000.00", sellingRate: "65000.50", logisticsCost: "150000.10", otherCosts: "12500.05" });
+    const preview = await previewInvoice(d.id);
+    expect(preview).toMatchObject({ invoiceNo: "127", amount: "1985765.28", profit: "234665.13", taxRate: "7.50", expectedPaymentDate: "2026-02-24" });
+    const result = await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: undefined });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.invoice).toMatchObject({ invoiceNo: "127", amount: "1985765.28", paymentStatus: "pending", amountPaid: "0.00" });
+    const db = await getDb();
+    const [after] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, d.id));
+    expect(after).toMatchObject({ status: "invoiced", invoiceId: result.invoice.id });
+    expect(await createInvoiceForDelivery(user, { deliveryId: d.id })).toMatchObject({ ok: false, status: 409 });
+    expect((await listEligibleDeliveries()).map((e) => e.id)).not.toContain(d.id);
+  });
+
+  it("refuses deliveries without a client, unknown ones and taken numbers", async () => {
+    const noClient = await delivery({ clientId: null });
+    expect(await createInvoiceForDelivery(user, { deliveryId: noClient.id })).toMatchObject({ ok: false, status: 409 });
+    expect(await createInvoiceForDelivery(user, { deliveryId: 999999 })).toMatchObject({ ok: false, status: 404 });
+    expect(await createInvoiceForDelivery(user, {})).toMatchObject({ ok: false, status: 400, message: "Please select a delivery" });
+    const d = await delivery();
+    expect(await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: "INV-1" })).toMatchObject({ ok: false, status: 400 });
+    expect(await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: "127" })).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it("gives 20 invoices created at once 20 contiguous numbers", async () => {
+    const db = await getDb();
+    const before = Number((await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max ?? "126");
+    const ds = await Promise.all(Array.from({ length: 20 }, () => delivery()));
+    const results = await Promise.all(ds.map((d) => createInvoiceForDelivery(user, { deliveryId: d.id })));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const numbers = results.map((r) => (r.ok ? Number(r.invoice.invoiceNo) : 0)).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => before + 1 + i));
+  });
+});
+
+describe("payments", () => {
+  it("goes pending, partial, paid and never over-pays", async () => {
+    const d = await delivery({ tons: "10.00", sellingRate: "1000.10" });
+    const created = await createInvoiceForDelivery(user, { deliveryId: d.id });
+    if (!created.ok) throw new Error(created.message);
+    const id = created.invoice.id;
+    expect(await recordPayment(user, { invoiceId: id, amount: "0" })).toMatchObject({ ok: false, status: 400, message: "Please enter a valid payment amount" });
+    expect(await recordPayment(user, { invoiceId: id, amount: "-5" })).toMatchObject({ ok: false, status: 400 });
+    expect(await recordPayment(user, { invoiceId: id, amount: "1.001" })).toMatchObject({ ok: false, status: 400 });
+    expect(await recordPayment(user, { invoiceId: 999999, amount: "1" })).toMatchObject({ ok: false, status: 404 });
+    expect(await recordPayment(user, { invoiceId: id, amount: "4,000.50", paymentDate: "2026-02-01", reference: "TRF-1" })).toMatchObject({ ok: true, paymentStatus: "partial", amountPaid: "4000.50" });
+    expect(await recordPayment(user, { invoiceId: id, amount: "6000.51" })).toMatchObject({ ok: false, status: 409, message: "Amount exceeds the remaining balance of ₦6,000.50" });
+    expect(await recordPayment(user, { invoiceId: id, amount: "6000.50" })).toMatchObject({ ok: true, paymentStatus: "paid", amountPaid: "10001.00" });
+    expect(await recordPayment(user, { invoiceId: id, amount: "0.01" })).toMatchObject({ ok: false, status: 409 });
+    expect(await getInvoice(id)).toMatchObject({ paymentStatus: "paid", balance: "0.00" });
+  });
+
+  it("lets exactly one of five racing payments take the last balance", async () => {
+    const d = await delivery({ tons: "1.00", sellingRate: "5000.00" });
+    const created = await createInvoiceForDelivery(user, { deliveryId: d.id });
+    if (!created.ok) throw new Error(created.message);
+    const id = created.invoice.id;
+    await recordPayment(user, { invoiceId: id, amount: "3000" });
+    const results = await Promise.all(Array.from({ length: 5 }, () => recordPayment(user, { invoiceId: id, amount: "2000" })));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.status === 409)).toHaveLength(4);
+    const invoice = await getInvoice(id);
+    expect(invoice).toMatchObject({ amountPaid: "5000.00", paymentStatus: "paid" });
+    const db = await getDb();
+    const rows = await db.select().from(schema.payments).where(eq(schema.payments.invoiceId, id));
+    expect(toFixed(add(...rows.map((r) => r.amount)))).toBe("5000.00");
+  });
+
+  it("counts an invoice past its expected date with money owed as overdue", async () => {
+    const d = await delivery({ date: "2020-01-01", tons: "2.00", sellingRate: "100.00" });
+    const created = await createInvoiceForDelivery(user, { deliveryId: d.id });
+    if (!created.ok) throw new Error(created.message);
+    expect(await getInvoice(created.invoice.id)).toMatchObject({ paymentStatus: "overdue" });
+    const summary = await invoiceSummary();
+    expect(summary.overdue).toBeGreaterThanOrEqual(1);
+  });
+
+  it("totals payments to the kobo", async () => {
+    const totals = await paymentTotals();
+    const listed = await listPayments();
+    expect(totals.count).toBe(listed.length);
+    expect(totals.total).toBe(toFixed(add(...listed.map((p) => p.amount))));
+  });
+});
+
+describe("monthly reconciliation", () => {
+  it("groups by month, numbers prospective invoices from the oldest month and invoices a month per client", async () => {
+    const other = await createClient({ name: "Lafarge", paymentTermsDays: 10 });
+    await delivery({ date: "2019-03-05", tons: "10.00", sellingRate: "100.00" });
+    await delivery({ date: "2019-03-20", tons: "5.50", sellingRate: "200.00" });
+    await delivery({ date: "2019-03-21", tons: "1.00", sellingRate: "50.00", clientId: other.id });
+    await delivery({ date: "2019-04-02", tons: "3.00", sellingRate: null });
+    const db = await getDb();
+    const highest = Number((await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max);
+    const months = await listMonths();
+    const march = months.find((m) => m.month === "2019-03")!;
+    const april = months.find((m) => m.month === "2019-04")!;
+    expect(march).toMatchObject({ count: 3, confirmedCount: 3, totalTons: "16.50", revenue: "2150.00", invoiced: false, canGenerate: true });
+    // Oldest uninvoiced month first: 2019-03 before 2019-04, and before the 2020+ months.
+    expect(march.prospectiveNumber).toBe(highest + 1);
+    expect(april.prospectiveNumber).toBe(highest + 2);
+    expect(months[0].month >= months[months.length - 1].month).toBe(true);
+
+    const result = await createInvoicesForMonth(user, "2019-03");
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.invoices.map((i) => i.amount)).toEqual(["2100.00", "50.00"]);
+    expect(result.invoices[0].expectedPaymentDate).toBe("2019-05-04"); // latest (20 Mar) + 45 days
+    const after = (await listMonths()).find((m) => m.month === "2019-03")!;
+    expect(after).toMatchObject({ invoiced: true, canGenerate: false, prospectiveNumber: null });
+    expect(after.invoiceNumbers).toHaveLength(2);
+    const details = await monthDetails("2019-04");
+    expect(details[0]).toMatchObject({ tons: "3.00", revenue: null });
+    expect(await createInvoicesForMonth(user, "2019-03")).toMatchObject({ ok: false, status: 409 });
+  });
+});
