@@ -138,3 +138,65 @@ describe("monthly reconciliation", () => {
     expect(await createInvoicesForMonth(user, "2019-03")).toMatchObject({ ok: false, status: 409 });
   });
 });
+
+import * as invoicesPage from "../../app/routes/_app.invoices";
+import * as newInvoice from "../../app/routes/_app.invoices.new";
+import * as payRoute from "../../app/routes/_app.invoices.$id.pay";
+import * as paymentsPage from "../../app/routes/_app.payments";
+import * as reconciliationPage from "../../app/routes/_app.reconciliation";
+import * as apiInvoices from "../../app/routes/api.invoices";
+import * as apiPayments from "../../app/routes/api.payments";
+import * as dashboard from "../../app/routes/_app._index";
+import { describeAccess } from "../access";
+import { loginAs } from "../factories";
+import { call, makeRequest } from "../http";
+
+describeAccess("invoice, payment and reconciliation routes", [
+  { name: "invoices page", handler: invoicesPage.loader, method: "GET", path: "/invoices", allowed: ["manager", "admin"], page: true },
+  { name: "generate invoice page", handler: newInvoice.loader, method: "GET", path: "/invoices/new", allowed: ["manager", "admin"], page: true },
+  { name: "generate invoice action", handler: newInvoice.action, method: "POST", path: "/invoices/new", form: {}, allowed: ["manager", "admin"], page: true },
+  { name: "record payment page", handler: payRoute.loader, method: "GET", path: "/invoices/1/pay", params: { id: "1" }, allowed: ["manager", "admin"], page: true },
+  { name: "record payment action", handler: payRoute.action, method: "POST", path: "/invoices/1/pay", params: { id: "1" }, form: { amount: "1" }, allowed: ["manager", "admin"], page: true },
+  { name: "payments page", handler: paymentsPage.loader, method: "GET", path: "/payments", allowed: ["manager", "admin"], page: true },
+  { name: "reconciliation page", handler: reconciliationPage.loader, method: "GET", path: "/reconciliation", allowed: ["manager", "admin"], page: true },
+  { name: "reconciliation action", handler: reconciliationPage.action, method: "POST", path: "/reconciliation", form: { month: "2001-01" }, allowed: ["manager", "admin"], page: true },
+  { name: "api invoices list", handler: apiInvoices.loader, method: "GET", path: "/api/invoices", allowed: ["manager", "admin"] },
+  { name: "api invoices create", handler: apiInvoices.action, method: "POST", path: "/api/invoices", json: {}, allowed: ["manager", "admin"] },
+  { name: "api payments list", handler: apiPayments.loader, method: "GET", path: "/api/payments", allowed: ["manager", "admin"] },
+  { name: "api payments create", handler: apiPayments.action, method: "POST", path: "/api/payments", json: {}, allowed: ["manager", "admin"] },
+]);
+
+describe("the JSON calls", () => {
+  it("recompute posted figures and answer 400, 404 and 409", async () => {
+    const { cookie } = await loginAs("manager");
+    const { todayIn } = await import("../../app/utils/dates");
+    const d = await delivery({ date: todayIn("Africa/Lagos"), tons: "3.00", sellingRate: "1000.00", buyingRate: "800.00" });
+    const post = (json: unknown) => call(apiInvoices.action, makeRequest("/api/invoices", { method: "POST", cookie, json }));
+    const created = await post({ deliveryId: d.id, amount: "1", profit: "999999", taxRate: "50" });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ amount: "3000.00", profit: "600.00", taxRate: "7.50", clientName: "Kodan", paymentStatus: "pending", amountPaid: "0.00" });
+    expect((await post({ deliveryId: d.id })).status).toBe(409);
+    expect((await post({ deliveryId: 987654 })).status).toBe(404);
+    expect((await post({})).status).toBe(400);
+    expect((await call(apiInvoices.action, makeRequest("/api/invoices", { method: "POST", cookie, json: "nope" }))).status).toBe(400);
+    const invoiceId = (created.body as { id: number }).id;
+    const pay = (json: unknown) => call(apiPayments.action, makeRequest("/api/payments", { method: "POST", cookie, json }));
+    expect((await pay({ invoiceId, amount: 0.1 + 0.2, paymentDate: "2026-01-01" })).status).toBe(400);
+    expect((await pay({ invoiceId, amount: "3000.01", paymentDate: "2026-01-01" })).status).toBe(409);
+    expect((await pay({ invoiceId, amount: "10", paymentDate: "2026-02-30" })).status).toBe(400);
+    expect(await pay({ invoiceId, amount: 3000, paymentDate: "2026-01-01", reference: "TRF" })).toMatchObject({ status: 201, body: { paymentStatus: "paid", amountPaid: "3000.00" } });
+    const list = await call(apiInvoices.loader, makeRequest("/api/invoices?status=paid", { cookie }));
+    expect((list.body as { id: number }[]).map((i) => i.id)).toContain(invoiceId);
+  });
+
+  it("the manager dashboard adds up in SQL", async () => {
+    const { cookie } = await loginAs("manager");
+    const res = await call(dashboard.loader, makeRequest("/", { cookie }));
+    const body = res.body as { kind: string; manager: { totalDeliveries: number; profitSeries: string[]; outstanding: string; overdue: number } };
+    expect(body.kind).toBe("manager");
+    expect(body.manager.profitSeries).toHaveLength(7);
+    expect(body.manager.totalDeliveries).toBeGreaterThan(0);
+    expect(body.manager.overdue).toBeGreaterThanOrEqual(1);
+    expect(body.manager.outstanding).toMatch(/^\d+\.\d{2}$/);
+  });
+});

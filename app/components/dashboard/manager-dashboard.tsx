@@ -1,10 +1,120 @@
+import { Link } from "@remix-run/react";
+import { CountUp } from "~/components/count-up";
+import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import type { ManagerDashboardData } from "~/models/manager-dashboard.server";
+import { formatDeliveryDate } from "~/utils/dates";
+import { formatAmount, formatNaira, formatNairaCompact } from "~/utils/money";
+import { Sparkline } from "./sparkline";
 
-export function ManagerDashboard(_props: { data: ManagerDashboardData }) {
+const QUICK_LINKS = [
+  { to: "/invoices", label: "Invoices" },
+  { to: "/payments", label: "Payments" },
+  { to: "/reconciliation", label: "Reconciliation" },
+  { to: "/agents", label: "Agents" },
+  { to: "/clients", label: "Clients" },
+];
+
+export function ManagerDashboard({ data }: { data: ManagerDashboardData }) {
   return (
-    <div>
-      <h1 className="page-title">Manager Dashboard</h1>
-      <p className="page-subtitle">Overview of operations and finances</p>
+    <div className="space-y-6">
+      <header>
+        <h1 className="page-title">Manager Dashboard</h1>
+        <p className="page-subtitle">Overview of operations and finances</p>
+      </header>
+      <nav aria-label="Quick links" className="flex flex-wrap gap-2">
+        {QUICK_LINKS.map((l) => (
+          <Link key={l.to} to={l.to} className="btn-outline btn-sm">{l.label}</Link>
+        ))}
+      </nav>
+      <section className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Key figures">
+        <Card label="Total Deliveries" testId="stat-deliveries" value={<CountUp value={data.totalDeliveries} />}>
+          <Progress value={data.deliveriesProgress} label={`${data.deliveriesProgress}% invoiced`} />
+        </Card>
+        <Card label="Total Profit (All time)" testId="stat-profit" value={formatNairaCompact(data.totalProfit)}>
+          <Sparkline values={data.profitSeries} label="Profit over the last 7 days" />
+        </Card>
+        <Card label="Outstanding" testId="stat-outstanding" value={formatNairaCompact(data.outstanding)}>
+          <Progress value={data.outstandingProgress} label={`${data.outstandingProgress}% of invoiced paid`} />
+          <Sparkline values={data.outstandingSeries} label="Owed on invoices of the last 7 days" />
+        </Card>
+        <Card label="Overdue" testId="stat-overdue" value={<CountUp value={data.overdue} />}>
+          <p className="page-subtitle mt-2">invoices past their due date</p>
+        </Card>
+      </section>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <section className="space-y-3 lg:col-span-2">
+          <h2 className="text-lg font-semibold">Recent Deliveries</h2>
+          {data.recent.length === 0 ? (
+            <div className="card p-8 text-center"><p className="font-semibold">No Deliveries</p></div>
+          ) : (
+            <div className="card overflow-x-auto">
+              <table className="w-full min-w-[560px] text-left text-sm">
+                <thead className="bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
+                  <tr>
+                    <th className="px-3 py-2">Date</th>
+                    <th className="px-3 py-2">Agent</th>
+                    <th className="px-3 py-2 text-right">Tons</th>
+                    <th className="px-3 py-2">Status</th>
+                    <th className="px-3 py-2 text-right">Profit</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                  {data.recent.map((d) => (
+                    <tr key={d.id}>
+                      <td className="whitespace-nowrap px-3 py-2">{formatDeliveryDate(d.date)}</td>
+                      <td className="px-3 py-2">{d.agentName}</td>
+                      <td className="px-3 py-2 text-right tabular-nums">{formatAmount(d.tons)}</td>
+                      <td className="px-3 py-2"><DeliveryStatusBadge status={d.status} /></td>
+                      <td className="px-3 py-2 text-right tabular-nums">{d.profit ? formatNaira(d.profit) : "-"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        <section className="space-y-3">
+          <h2 className="text-lg font-semibold">Pending Invoices</h2>
+          {data.pendingInvoices.length === 0 ? (
+            <div className="card p-6 text-center"><p className="page-subtitle">No invoices waiting for payment.</p></div>
+          ) : (
+            <ul className="space-y-2">
+              {data.pendingInvoices.map((inv) => (
+                <li key={inv.id} className="card flex items-center justify-between gap-2 p-3">
+                  <div>
+                    <p className="font-medium">#{inv.invoiceNo} · {inv.clientName}</p>
+                    <p className="page-subtitle">Due {formatDeliveryDate(inv.expectedPaymentDate)} · {formatNaira(inv.balance)} left</p>
+                  </div>
+                  <PaymentStatusBadge status={inv.paymentStatus} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function Card({ label, value, testId, children }: { label: string; value: React.ReactNode; testId: string; children?: React.ReactNode }) {
+  return (
+    <div className="card p-5">
+      <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
+      <p className="mt-1 text-2xl font-bold tabular-nums" data-testid={testId}>{value}</p>
+      {children}
+    </div>
+  );
+}
+
+function Progress({ value, label }: { value: number; label: string }) {
+  const clamped = Math.max(0, Math.min(100, value));
+  return (
+    <div className="mt-2">
+      <div className="h-1.5 rounded-full bg-slate-100 dark:bg-slate-800" role="progressbar" aria-valuenow={clamped} aria-valuemin={0} aria-valuemax={100} aria-label={label}>
+        <div className="h-1.5 rounded-full bg-green-600" style={{ width: `${clamped}%` }} />
+      </div>
+      <p className="page-subtitle mt-1 text-xs">{label}</p>
     </div>
   );
 }

@@ -1,0 +1,135 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, Outlet, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { PlusIcon } from "~/components/icons";
+import { PaymentStatusBadge } from "~/components/invoices/status-badge";
+import { listClients } from "~/models/client.server";
+import { invoiceSummary, listInvoices } from "~/models/invoice.server";
+import { requireRole } from "~/utils/auth.server";
+import { formatDeliveryDate } from "~/utils/dates";
+import { formatNaira } from "~/utils/money";
+
+export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, ["manager", "admin"]);
+  const params = new URL(request.url).searchParams;
+  const clientId = Number(params.get("clientId")) || null;
+  const filters = { status: params.get("status"), clientId, from: params.get("from"), to: params.get("to") };
+  const [invoices, summary, clients] = await Promise.all([listInvoices(filters), invoiceSummary(), listClients()]);
+  return {
+    invoices,
+    summary,
+    clients: clients.map((c) => ({ id: c.id, name: c.name })),
+    filtered: Boolean(filters.status || filters.clientId || filters.from || filters.to),
+  };
+}
+
+export default function InvoicesPage() {
+  const { invoices, summary, clients, filtered } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/invoices";
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Invoices</h1>
+          <p className="page-subtitle">Invoice confirmed deliveries and record payments</p>
+        </div>
+        <Link to="new" className="btn-primary" preventScrollReset>
+          <PlusIcon width={16} height={16} /> Generate Invoice
+        </Link>
+      </header>
+      <section className="grid grid-cols-3 gap-3" aria-label="Invoice summary">
+        <Summary label="Pending" value={summary.pending} testId="summary-pending" />
+        <Summary label="Overdue" value={summary.overdue} testId="summary-overdue" />
+        <Summary label="Paid" value={summary.paid} testId="summary-paid" />
+      </section>
+      <Form method="get" className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end" aria-label="Filter invoices">
+        <div>
+          <label className="label" htmlFor="status">Status</label>
+          <select id="status" name="status" className="input" defaultValue={params.get("status") ?? ""}>
+            <option value="">All</option>
+            <option value="pending">Pending</option>
+            <option value="partial">Partial</option>
+            <option value="overdue">Overdue</option>
+            <option value="paid">Paid</option>
+          </select>
+        </div>
+        <div>
+          <label className="label" htmlFor="clientId">Client</label>
+          <select id="clientId" name="clientId" className="input" defaultValue={params.get("clientId") ?? ""}>
+            <option value="">All clients</option>
+            {clients.map((c) => (
+              <option key={c.id} value={c.id}>{c.name}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label className="label" htmlFor="from">Due from</label>
+          <input id="from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
+        </div>
+        <div>
+          <label className="label" htmlFor="to">Due to</label>
+          <input id="to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
+        </div>
+        <div className="flex gap-2">
+          <button type="submit" className="btn-outline flex-1">Filter</button>
+          <Link to="/invoices" className="btn-ghost">Clear</Link>
+        </div>
+      </Form>
+      <section aria-labelledby="all-invoices" className="space-y-3">
+        <h2 id="all-invoices" className="text-lg font-semibold">All Invoices</h2>
+        {loading ? <p role="status" className="page-subtitle">Loading invoices...</p> : null}
+        {invoices.length === 0 ? (
+          <div className="card p-10 text-center">
+            <p className="font-semibold">No Invoices</p>
+            <p className="page-subtitle mt-1">{filtered ? "No invoices match the current filter" : "Generate an invoice from a confirmed delivery."}</p>
+          </div>
+        ) : (
+          <ul className="grid gap-3 md:grid-cols-2">
+            {invoices.map((inv) => (
+              <li key={inv.id} className="card p-4" aria-label={`Invoice #${inv.invoiceNo}`}>
+                <div className="flex items-start justify-between gap-2">
+                  <div>
+                    <p className="font-semibold">Invoice #{inv.invoiceNo}</p>
+                    <p className="page-subtitle">{inv.clientName}</p>
+                  </div>
+                  <PaymentStatusBadge status={inv.paymentStatus} />
+                </div>
+                <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                  <div><dt className="text-slate-500">Amount</dt><dd className="tabular-nums">{formatNaira(inv.amount)}</dd></div>
+                  <div><dt className="text-slate-500">Paid</dt><dd className="tabular-nums">{formatNaira(inv.amountPaid)}</dd></div>
+                  <div><dt className="text-slate-500">Due Date</dt><dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd></div>
+                  <div><dt className="text-slate-500">Profit</dt><dd className="tabular-nums">{formatNaira(inv.profit)}</dd></div>
+                </dl>
+                {inv.storedStatus !== "paid" ? (
+                  <Link to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm mt-3" preventScrollReset>Record Payment</Link>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <Outlet />
+    </div>
+  );
+}
+
+function Summary({ label, value, testId }: { label: string; value: number; testId: string }) {
+  return (
+    <div className="card p-4">
+      <p className="text-sm text-slate-500">{label}</p>
+      <p className="text-2xl font-bold tabular-nums" data-testid={testId}>{value}</p>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <div className="card p-10 text-center" role="alert">
+      <p className="font-semibold">Failed to load invoices. Please try again.</p>
+      <a href="" className="btn-primary mt-4">Try Again</a>
+    </div>
+  );
+}
