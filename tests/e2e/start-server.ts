@@ -7,7 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { connect, setConnection } from "../../db/client.server";
 import { ensureFirstAdmin } from "../../app/models/user.server";
-import { createAgent, createClient, createUser } from "../factories";
+import { eq } from "drizzle-orm";
+import { schema } from "../../app/db.server";
+import { addDays, todayIn } from "../../app/utils/dates";
+import { createAgent, createClient, createDelivery, createUser } from "../factories";
 import { BOOTSTRAP_ADMIN, DELIVERY_CLIENT, E2E_PASSWORD, FIXTURE_USERS, FRESH_ADMINS } from "./users";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "pks-e2e-"));
@@ -22,9 +25,20 @@ for (const admin of Object.values(FRESH_ADMINS)) {
   if (admin === BOOTSTRAP_ADMIN) continue;
   await createUser({ email: admin.email, password: admin.password, role: "admin", mustChangePassword: true }, db);
 }
-await createClient({ name: DELIVERY_CLIENT, taxRate: "7.50", paymentTermsDays: 30 }, db);
+const kodan = await createClient({ name: DELIVERY_CLIENT, taxRate: "7.50", paymentTermsDays: 30 }, db);
 await createAgent({ name: "Musa Ibrahim", contact: "08031234567" }, db);
 await createAgent({ name: "Chinedu Okafor", contact: "08087654321" }, db);
+
+// Invoices: each project invoices its own deliveries, a recent one and one long overdue.
+const staffUser = (await db.select().from(schema.users).where(eq(schema.users.email, FIXTURE_USERS.staff.email)))[0];
+const today = todayIn("Africa/Lagos");
+for (const project of ["js", "nojs"]) {
+  const agent = await createAgent({ name: `Invoice Agent ${project}` }, db);
+  const old = await createAgent({ name: `Overdue Agent ${project}` }, db);
+  const common = { clientId: kodan.id, createdBy: staffUser.id, buyingRate: "52000.00", sellingRate: "65000.00", offloadingCost: "0" };
+  await createDelivery({ ...common, agentId: agent.id, date: addDays(today, -2), tons: "20.00" }, db);
+  await createDelivery({ ...common, agentId: old.id, date: addDays(today, -120), tons: "5.00" }, db);
+}
 await close();
 setConnection(undefined);
 

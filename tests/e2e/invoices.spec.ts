@@ -1,0 +1,90 @@
+import type { Page } from "@playwright/test";
+import { addDays, formatMonth, todayIn } from "../../app/utils/dates";
+import { expect, test } from "./fixtures";
+
+async function count(page: Page, testId: string) {
+  return Number(await page.getByTestId(testId).textContent());
+}
+
+async function generateInvoiceFor(page: Page, agentName: string, javaScript: boolean) {
+  await page.goto("/invoices");
+  await page.getByRole("link", { name: "Generate Invoice" }).click();
+  const dialog = page.getByRole("dialog", { name: "Generate Invoice" });
+  const option = dialog.locator("option", { hasText: agentName });
+  await dialog.getByLabel("Delivery").selectOption(await option.getAttribute("value"));
+  if (!javaScript) await dialog.getByRole("button", { name: "Fill in" }).click();
+  await expect(dialog.getByText("₦1,300,000.00").first().or(dialog.getByText("₦325,000.00").first())).toBeVisible();
+  await dialog.getByRole("button", { name: "Generate Invoice" }).click();
+  await expect(page.getByRole("status")).toContainText("Invoice created successfully");
+  const description = await page.getByRole("status").textContent();
+  return /#(\d+)/.exec(description ?? "")![1];
+}
+
+test("a manager invoices a delivery and records a partial then a final payment", async ({ page, loginAs, javaScript }) => {
+  await loginAs("manager");
+  const project = javaScript ? "js" : "nojs";
+  await page.goto("/invoices");
+  const pending = await count(page, "summary-pending");
+  const paid = await count(page, "summary-paid");
+
+  // 20 t x ₦65,000 = ₦1,300,000.00
+  const number = await generateInvoiceFor(page, `Invoice Agent ${project}`, javaScript);
+  const card = page.getByRole("listitem", { name: `Invoice #${number}` });
+  await expect(card).toContainText("₦1,300,000.00");
+  await expect(card).toContainText("pending");
+  // The js and nojs runs invoice at the same time: counts grow by at least our own.
+  expect(await count(page, "summary-pending")).toBeGreaterThanOrEqual(pending + 1);
+
+  await page.goto("/");
+  const outstandingBefore = await page.getByTestId("stat-outstanding").textContent();
+
+  await page.goto("/invoices");
+  await card.getByRole("link", { name: "Record Payment" }).click();
+  const dialog = page.getByRole("dialog", { name: "Record Payment" });
+  await expect(dialog.getByTestId("balance")).toHaveText("₦1,300,000.00");
+  await dialog.getByLabel("Amount (₦)").fill("300,000.50");
+  await dialog.getByLabel("Reference (optional)").fill(`TRF-${project}-1`);
+  await dialog.getByRole("button", { name: "Record Payment" }).click();
+  await expect(page.getByRole("status")).toContainText("Payment recorded successfully");
+  await expect(card).toContainText("partial");
+  await expect(card).toContainText("₦300,000.50");
+
+  await card.getByRole("link", { name: "Record Payment" }).click();
+  await expect(dialog.getByTestId("balance")).toHaveText("₦999,999.50");
+  await dialog.getByLabel("Amount (₦)").fill("1000000");
+  await dialog.getByRole("button", { name: "Record Payment" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("Amount exceeds the remaining balance of ₦999,999.50");
+  await dialog.getByLabel("Amount (₦)").fill("999999.50");
+  await dialog.getByRole("button", { name: "Record Payment" }).click();
+  await expect(page.getByRole("status")).toContainText("Payment recorded successfully");
+  await expect(card).toContainText("paid");
+  await expect(card.getByRole("link", { name: "Record Payment" })).toHaveCount(0);
+  expect(await count(page, "summary-paid")).toBeGreaterThanOrEqual(paid + 1);
+
+  await page.goto("/payments");
+  await expect(page.getByText(`Ref: TRF-${project}-1`)).toBeVisible();
+
+  await page.goto("/");
+  await expect(page.getByTestId("stat-outstanding")).not.toHaveText(outstandingBefore ?? "");
+
+  // The delivery was two days ago: its month's details list it as invoiced.
+  const month = addDays(todayIn("Africa/Lagos"), -2).slice(0, 7);
+  await page.goto("/reconciliation");
+  const monthCard = page.getByRole("listitem", { name: formatMonth(month) });
+  await monthCard.getByRole("link", { name: "View Details" }).click();
+  await expect(monthCard.getByRole("link", { name: "Hide Details" })).toBeVisible();
+  await expect(monthCard.getByRole("row", { name: new RegExp(`Invoice Agent ${project}`) })).toContainText("invoiced");
+});
+
+test("an invoice past its expected date counts as overdue", async ({ page, loginAs, javaScript }) => {
+  await loginAs("admin");
+  const project = javaScript ? "js" : "nojs";
+  await page.goto("/invoices");
+  const overdue = await count(page, "summary-overdue");
+  // Delivered 120 days ago with 30-day terms.
+  const number = await generateInvoiceFor(page, `Overdue Agent ${project}`, javaScript);
+  await expect(page.getByRole("listitem", { name: `Invoice #${number}` })).toContainText("overdue");
+  expect(await count(page, "summary-overdue")).toBeGreaterThanOrEqual(overdue + 1);
+  await page.goto("/invoices?status=overdue");
+  await expect(page.getByRole("listitem", { name: `Invoice #${number}` })).toBeVisible();
+});
