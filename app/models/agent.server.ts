@@ -1,5 +1,8 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { getDb, schema, type Agent, type Executor } from "~/db.server";
+import { AgentSchema } from "~/schemas/directory";
+import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
+import type { DirectoryFailure } from "./directory-errors";
 
 export async function listAgents(db?: Executor): Promise<Agent[]> {
   db ??= await getDb();
@@ -10,4 +13,41 @@ export async function getAgent(id: number, db?: Executor): Promise<Agent | null>
   db ??= await getDb();
   const [agent] = await db.select().from(schema.agents).where(eq(schema.agents.id, id));
   return agent ?? null;
+}
+
+type Result = { ok: true; agent: Agent } | DirectoryFailure;
+
+export async function createAgent(input: Record<string, unknown>): Promise<Result> {
+  const parsed = safeParseFields(AgentSchema, input);
+  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+  const db = await getDb();
+  const [agent] = await db.insert(schema.agents).values({ name: parsed.data.name, contact: parsed.data.contact ?? null }).returning();
+  return { ok: true, agent };
+}
+
+export async function updateAgent(id: number, input: Record<string, unknown>): Promise<Result> {
+  const parsed = safeParseFields(AgentSchema, input);
+  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+  const db = await getDb();
+  const [agent] = await db
+    .update(schema.agents)
+    .set({ name: parsed.data.name, contact: parsed.data.contact ?? null })
+    .where(eq(schema.agents.id, id))
+    .returning();
+  return agent ? { ok: true, agent } : { ok: false, status: 404, message: "Agent not found" };
+}
+
+/** Refused while any delivery refers to the agent: history must keep its names. */
+export async function deleteAgent(id: number): Promise<{ ok: true } | DirectoryFailure> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [agent] = await tx.select().from(schema.agents).where(eq(schema.agents.id, id)).for("update");
+    if (!agent) return { ok: false as const, status: 404 as const, message: "Agent not found" };
+    const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(schema.deliveries).where(eq(schema.deliveries.agentId, id));
+    if (count > 0) {
+      return { ok: false as const, status: 409 as const, message: `Cannot delete "${agent.name}": ${count} ${count === 1 ? "delivery refers" : "deliveries refer"} to this agent.` };
+    }
+    await tx.delete(schema.agents).where(eq(schema.agents.id, id));
+    return { ok: true as const };
+  });
 }

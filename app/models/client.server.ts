@@ -1,5 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, schema, type Client, type Executor } from "~/db.server";
+import { clientSchema } from "~/schemas/directory";
+import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
+import type { DirectoryFailure } from "./directory-errors";
 
 export async function listClients(db?: Executor): Promise<Client[]> {
   db ??= await getDb();
@@ -22,4 +25,40 @@ export async function findClientByName(name: string, db?: Executor): Promise<Cli
     .orderBy(asc(schema.clients.id))
     .limit(1);
   return client ?? null;
+}
+
+type Result = { ok: true; client: Client } | DirectoryFailure;
+
+/** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */
+export async function createClient(input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+  const parsed = safeParseFields(clientSchema(lenient), input);
+  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+  const db = await getDb();
+  const [client] = await db.insert(schema.clients).values(parsed.data).returning();
+  return { ok: true, client };
+}
+
+export async function updateClient(id: number, input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+  const parsed = safeParseFields(clientSchema(lenient), input);
+  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+  const db = await getDb();
+  const [client] = await db.update(schema.clients).set(parsed.data).where(eq(schema.clients.id, id)).returning();
+  return client ? { ok: true, client } : { ok: false, status: 404, message: "Client not found" };
+}
+
+/** Refused while deliveries or invoices refer to the client. */
+export async function deleteClient(id: number): Promise<{ ok: true } | DirectoryFailure> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [client] = await tx.select().from(schema.clients).where(eq(schema.clients.id, id)).for("update");
+    if (!client) return { ok: false as const, status: 404 as const, message: "Client not found" };
+    const [{ deliveries }] = await tx.select({ deliveries: sql<number>`count(*)::int` }).from(schema.deliveries).where(eq(schema.deliveries.clientId, id));
+    const [{ invoices }] = await tx.select({ invoices: sql<number>`count(*)::int` }).from(schema.invoices).where(eq(schema.invoices.clientId, id));
+    if (deliveries + invoices > 0) {
+      const parts = [deliveries ? `${deliveries} ${deliveries === 1 ? "delivery" : "deliveries"}` : "", invoices ? `${invoices} ${invoices === 1 ? "invoice" : "invoices"}` : ""].filter(Boolean);
+      return { ok: false as const, status: 409 as const, message: `Cannot delete "${client.name}": ${parts.join(" and ")} refer to this client.` };
+    }
+    await tx.delete(schema.clients).where(eq(schema.clients.id, id));
+    return { ok: true as const };
+  });
 }

@@ -1,4 +1,7 @@
 import { eq } from "drizzle-orm";
+import * as z from "zod";
+import { optionalTaxRate } from "~/schemas/directory";
+import { fieldErrorsOf, optionalDecimal, optionalText } from "~/schemas/fields";
 import { getDb, schema, type Executor, type Settings } from "~/db.server";
 import { env } from "~/utils/env.server";
 
@@ -32,3 +35,30 @@ export async function loadSystemSettings() {
 }
 
 export type SystemSettingsData = Awaited<ReturnType<typeof loadSystemSettings>>;
+
+const SettingsSchema = z.object({
+  buyingRate: optionalDecimal({ label: "Buying rate", precision: 12 }),
+  sellingRate: optionalDecimal({ label: "Selling rate", precision: 12 }),
+  offloadingCost: optionalDecimal({ label: "Offloading cost", precision: 12 }),
+  taxRate: optionalTaxRate,
+  deliveryClientName: optionalText("Delivery client name", 200),
+});
+
+export type SettingsUpdate = { ok: true; settings: SystemSettingsData } | { ok: false; status: 400; message: string; fieldErrors: Record<string, string[]> };
+
+/**
+ * Saves the default rates (only the fields given). Deliveries copy rates when they are created,
+ * so a change here never rewrites an existing delivery.
+ */
+export async function updateSettings(input: Record<string, unknown>, userId: string): Promise<SettingsUpdate> {
+  const parsed = SettingsSchema.safeParse(Object.fromEntries(Object.keys(SettingsSchema.shape).map((k) => [k, input[k]])));
+  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+  const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null));
+  const db = await getDb();
+  const current = await getSettings(db);
+  await db
+    .update(schema.settings)
+    .set({ ...changes, updatedAt: new Date(), updatedBy: userId })
+    .where(eq(schema.settings.id, current.id));
+  return { ok: true, settings: await loadSystemSettings() };
+}

@@ -1,0 +1,40 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { deleteAgent, getAgent } from "~/models/agent.server";
+import { parseId } from "~/models/delivery.server";
+import { requireRole } from "~/utils/auth.server";
+import { invariantResponse } from "~/utils/http.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRole(request, ["manager", "admin"]);
+  const id = parseId(params.id);
+  invariantResponse(id, "Agent not found");
+  const agent = await getAgent(id);
+  invariantResponse(agent, "Agent not found");
+  return { agent: { id: agent.id, name: agent.name } };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireRole(request, ["manager", "admin"]);
+  const id = parseId(params.id);
+  invariantResponse(id, "Agent not found");
+  const result = await deleteAgent(id);
+  if (!result.ok) return redirectWithToast("/agents", { title: "Failed to delete agent", description: result.message, variant: "destructive" });
+  return redirectWithToast("/agents", { title: "Agent deleted successfully" });
+}
+
+export default function DeleteAgent() {
+  const { agent } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <Dialog title="Delete Agent" closeTo="/agents" size="sm">
+      <p className="text-sm">Are you sure you want to delete &quot;{agent.name}&quot;? This action cannot be undone.</p>
+      <Form method="post" className="mt-4 flex justify-end gap-2">
+        <Link to="/agents" className="btn-outline">Cancel</Link>
+        <button type="submit" className="btn-destructive" disabled={busy}>Delete</button>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { deleteAgent, getAgent, updateAgent } from "~/models/agent.server";
+import { parseId } from "~/models/delivery.server";
+import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
+import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const id = parseId(params.id);
+  if (!id) return jsonError(400, "Agent id must be a number");
+  const agent = await getAgent(id);
+  return agent ? Response.json(agent) : jsonError(404, "Agent not found");
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "PATCH" && request.method !== "DELETE") return methodNotAllowed();
+  await requireRole(request, ["manager", "admin"]);
+  const id = parseId(params.id);
+  if (!id) return jsonError(400, "Agent id must be a number");
+  if (request.method === "DELETE") {
+    const result = await deleteAgent(id);
+    return result.ok ? Response.json({ success: true }) : jsonError(result.status, result.message);
+  }
+  const result = await updateAgent(id, await readJsonBody(request));
+  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  return Response.json(result.agent);
+}

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { loadSystemSettings, updateSettings } from "~/models/settings.server";
+import { jsonError, requireRole } from "~/utils/auth.server";
+import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, ["admin"]);
+  return Response.json(await loadSystemSettings());
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "PATCH") return methodNotAllowed();
+  const user = await requireRole(request, ["admin"]);
+  const result = await updateSettings(await readJsonBody(request), user.id);
+  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  return Response.json(result.settings);
+}

@@ -1,0 +1,56 @@
+import * as z from "zod";
+import { compare, parseDecimalInput } from "~/utils/money";
+import { optionalText, requiredText } from "./fields";
+
+export const NAME_MAX = 200;
+
+export const AgentSchema = z.object({
+  name: requiredText("Agent name", NAME_MAX),
+  contact: optionalText("Contact", NAME_MAX),
+});
+
+/** Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec). */
+export function paymentTerms({ lenient }: { lenient: boolean }) {
+  return z.unknown().transform((value, ctx) => {
+    if (value === undefined || value === null || value === "") return 30;
+    const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+    if (!/^-?\d+$/.test(text)) {
+      if (lenient && typeof value === "string") return 0;
+      ctx.addIssue({ code: "custom", message: "Payment terms must be a whole number of days" });
+      return z.NEVER;
+    }
+    const days = Number(text);
+    if (days < 0 || days > 3650) {
+      ctx.addIssue({ code: "custom", message: "Payment terms must be between 0 and 3650 days" });
+      return z.NEVER;
+    }
+    return days;
+  });
+}
+
+/** Tax rate: a percent from 0 to 100 with at most 2 decimals, kept as a decimal string. */
+export const taxRate = percentField("0");
+export const optionalTaxRate = percentField(undefined);
+
+function percentField<Blank extends string | undefined>(blank: Blank) {
+  return z.unknown().transform((value, ctx): string | Blank => {
+  if (value === undefined || value === null || value === "") return blank;
+  const parsed = parseDecimalInput(typeof value === "number" ? String(value) : String(value), { label: "Tax rate", precision: 5 });
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: parsed.message });
+    return z.NEVER;
+  }
+  if (compare(parsed.value, "100") > 0) {
+    ctx.addIssue({ code: "custom", message: "Tax rate must be between 0 and 100" });
+    return z.NEVER;
+  }
+  return parsed.value;
+  });
+}
+
+export const clientSchema = (lenient: boolean) =>
+  z.object({
+    name: requiredText("Client name", NAME_MAX),
+    taxRate,
+    paymentTermsDays: paymentTerms({ lenient }),
+  });
