@@ -79,6 +79,10 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const { toast, theme } = useLoaderData<typeof loader>();
   useEffect(() => {
+    // Lets tests (and scripts) tell when the page has become interactive.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  useEffect(() => {
     // The server renders from the cookie; localStorage mirrors it (spec section 4).
     try {
       window.localStorage.setItem("theme", theme);

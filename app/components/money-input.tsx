@@ -1,13 +1,13 @@
-import { useState, type InputHTMLAttributes } from "react";
+import type { InputHTMLAttributes } from "react";
 import { formatMoneyWhileTyping } from "~/utils/money";
 
 /**
  * A money field: with JavaScript it keeps digits and one dot, groups thousands with commas and
  * allows two decimals while typing; the server accepts the grouped text ("1,234.50") either
- * way, so the form also works without JavaScript.
+ * way, so the form also works without JavaScript. It stays uncontrolled, so whatever was typed
+ * on a slow connection before the page's JavaScript arrived survives hydration.
  */
-export function MoneyInput({ defaultValue, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "defaultValue" | "value" | "onChange"> & { defaultValue?: string | null }) {
-  const [value, setValue] = useState(defaultValue ? formatMoneyWhileTyping(defaultValue) : "");
+export function MoneyInput({ defaultValue, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "defaultValue" | "value" | "onChange" | "onInput"> & { defaultValue?: string | null }) {
   return (
     <input
       {...props}
@@ -15,8 +15,12 @@ export function MoneyInput({ defaultValue, ...props }: Omit<InputHTMLAttributes<
       inputMode="decimal"
       autoComplete="off"
       pattern="[0-9,]*(\.[0-9]{0,2})?"
-      value={value}
-      onChange={(event) => setValue(formatMoneyWhileTyping(event.target.value))}
+      defaultValue={defaultValue ? formatMoneyWhileTyping(defaultValue) : ""}
+      onInput={(event) => {
+        const input = event.currentTarget;
+        const formatted = formatMoneyWhileTyping(input.value);
+        if (formatted !== input.value) input.value = formatted;
+      }}
       className={props.className ?? "input"}
     />
   );

@@ -112,7 +112,7 @@ export function DeliveriesTable({ deliveries, role, filtered, emptyTitle = "No D
   return (
     <div className="card max-h-table overflow-auto" aria-busy={navigation.state === "loading"}>
       {navigation.state === "loading" && navigation.location.pathname === "/deliveries" ? (
-        <p className="sr-only" role="status">Loading deliveries...</p>
+        <p className="px-3 py-2 text-sm text-slate-500">Loading deliveries...</p>
       ) : null}
       <table className="w-full min-w-[640px] text-left text-sm">
         <thead className="sticky top-0 bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">

@@ -80,7 +80,7 @@ export default function InvoicesPage() {
       </Form>
       <section aria-labelledby="all-invoices" className="space-y-3">
         <h2 id="all-invoices" className="text-lg font-semibold">All Invoices</h2>
-        {loading ? <p role="status" className="page-subtitle">Loading invoices...</p> : null}
+        {loading ? <p className="page-subtitle">Loading invoices...</p> : null}
         {invoices.length === 0 ? (
           <div className="card p-10 text-center">
             <p className="font-semibold">No Invoices</p>

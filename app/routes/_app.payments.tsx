@@ -34,7 +34,7 @@ export default function PaymentsPage() {
       </section>
       <section className="space-y-3" aria-labelledby="history">
         <h2 id="history" className="text-lg font-semibold">Payment History</h2>
-        {navigation.state === "loading" && navigation.location.pathname === "/payments" ? <p role="status" className="page-subtitle">Loading payments...</p> : null}
+        {navigation.state === "loading" && navigation.location.pathname === "/payments" ? <p className="page-subtitle">Loading payments...</p> : null}
         {payments.length === 0 ? (
           <div className="card p-10 text-center">
             <p className="font-semibold">No Payments Yet</p>

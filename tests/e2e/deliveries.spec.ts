@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, hydrated, test } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -64,7 +64,7 @@ async function todayOnServer(page: import("@playwright/test").Page) {
   return deliveries[0].date;
 }
 
-test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, baseURL }) => {
+test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, baseURL, javaScript }) => {
   await loginAs("staff");
   const location = `Edit ${unique()}`;
   const created = await page.request.post("/api/deliveries", {
@@ -79,6 +79,7 @@ test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, b
   const { E2E_PASSWORD, FIXTURE_USERS } = await import("./users");
   await manager.request.post("/api/auth/password/login", { data: { email: FIXTURE_USERS.manager.email, password: E2E_PASSWORD }, headers: { Origin: baseURL! } });
   await manager.goto(`/deliveries/${id}/edit`);
+  await hydrated(manager, javaScript);
   const managerDialog = manager.getByRole("dialog", { name: "Edit Delivery" });
   await expect(managerDialog.getByTestId("readonly-tons")).toHaveText("10.00");
   await expect(managerDialog.getByLabel("Tons *")).toHaveCount(0);
@@ -92,6 +93,7 @@ test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, b
   await page.context().clearCookies();
   await loginAs("admin");
   await page.goto(`/deliveries/${id}/edit`);
+  await hydrated(page, javaScript);
   const dialog = page.getByRole("dialog", { name: "Edit Delivery" });
   await expect(dialog).toContainText("Net Payment to Agent");
   await dialog.getByLabel("Tons *").fill("11.75");

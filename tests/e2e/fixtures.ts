@@ -36,6 +36,11 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
+/** With JavaScript, waits until React has hydrated the page; without it, returns at once. */
+export async function hydrated(page: Page, javaScript: boolean) {
+  if (javaScript) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 export async function signInWithForm(page: Page, email: string, password: string) {
   await page.goto("/login?dialog=email");
   await page.getByLabel("Email").fill(email);
