@@ -102,7 +102,8 @@ const flatten = (r: { delivery: Delivery; agentName: string | null; clientName: 
 });
 
 export function parseFilters(input: Record<string, unknown>): DeliveryFilters {
-  const parsed = DeliveryFiltersSchema.safeParse(input);
+  // Query strings name only some filters; a bad value is ignored rather than failing the page.
+  const parsed = safeParseFields(DeliveryFiltersSchema, input);
   return parsed.success ? parsed.data : { from: undefined, to: undefined, agentId: undefined };
 }
 

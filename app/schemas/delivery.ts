@@ -39,8 +39,8 @@ export type EditDeliveryInput = z.infer<typeof EditDeliverySchema>;
 export const ADMIN_ONLY_FIELDS = ["date", "tons", "location"] as const;
 
 export const DeliveryFiltersSchema = z.object({
-  from: calendarDate("From", { required: false }),
-  to: calendarDate("To", { required: false }),
+  from: calendarDate("From", { required: false }).catch(undefined),
+  to: calendarDate("To", { required: false }).catch(undefined),
   status: z.enum(["draft", "confirmed", "invoiced"]).optional().catch(undefined),
   agentId: optionalId("Agent").catch(undefined),
   cursor: z

@@ -252,3 +252,27 @@ describe("a page costs the same with 20,000 deliveries", () => {
     expect(staffPage.deliveries).toHaveLength(PAGE_SIZE);
   });
 });
+
+describe("filters and pages from the query string", () => {
+  it("applies from, to, status, agent, limit and cursor as the URL gives them", async () => {
+    const { cookie, user } = await loginAs("manager");
+    const agent = await createAgent({ name: "Filter Agent" });
+    for (let day = 1; day <= 5; day++) {
+      await createDelivery({ agentId: agent.id, clientId, createdBy: user.id, date: `2031-01-0${day}`, location: `Filter ${day}` });
+    }
+    const get = async (query: string) => (await call(api.loader, makeRequest(`/api/deliveries?${query}`, { cookie }))) as { body: { location: string }[]; headers: Headers };
+    const firstTwo = await get(`agentId=${agent.id}&limit=2`);
+    expect(firstTwo.body.map((d) => d.location)).toEqual(["Filter 5", "Filter 4"]);
+    const cursor = firstTwo.headers.get("X-Next-Cursor")!;
+    expect((await get(`agentId=${agent.id}&limit=2&cursor=${cursor}`)).body.map((d) => d.location)).toEqual(["Filter 3", "Filter 2"]);
+    expect((await get(`agentId=${agent.id}&from=2031-01-02&to=2031-01-03`)).body.map((d) => d.location)).toEqual(["Filter 3", "Filter 2"]);
+    expect((await get(`agentId=${agent.id}&status=invoiced`)).body).toHaveLength(0);
+    // A bad value is ignored, not a failure.
+    expect((await get(`agentId=${agent.id}&from=2031-02-30&limit=1`)).body).toHaveLength(1);
+
+    const page = await call(deliveriesPage.loader, makeRequest(`/deliveries?agentId=${agent.id}`, { cookie }));
+    const body = page.body as { deliveries: { location: string }[]; nextCursor: string | null };
+    expect(body.deliveries).toHaveLength(5);
+    expect(body.nextCursor).toBeNull();
+  });
+});
