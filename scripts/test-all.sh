@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund || exit 1
+  bash scripts/install.sh || exit 1
 fi
 
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
