@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs the locked packages. npm 11 on these machines writes lock files that leave out
-# rollup's platform-specific optional packages, and `npm ci` then refuses the lock as out of
-# sync; `npm install` installs the same locked versions and fills the gap.
+# Installs exactly the locked packages. rollup is pinned (package.json overrides) to a version
+# whose platform packages the registry has for every platform, so the lock lists them all and
+# `npm ci` accepts it on any machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npm ci --no-audit --no-fund 2>/dev/null || npm install --no-audit --no-fund
+npm ci --no-audit --no-fund

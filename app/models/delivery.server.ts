@@ -1,10 +1,12 @@
-import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { getDb, schema, type Delivery, type Role, type User } from "~/db.server";
 import { ADMIN_ONLY_FIELDS, DeliveryFiltersSchema, EditDeliverySchema, NewDeliverySchema, type DeliveryFilters } from "~/schemas/delivery";
 import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
 import { deliveryProfit, netPaymentToAgent } from "~/utils/delivery-math";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import type { PageRequest } from "~/utils/params";
 import { claimKey, completeKey, deleteOldKeys, IdempotencyConflict, isUsableKey, requestHash } from "~/utils/idempotency.server";
 import { findClientByName } from "./client.server";
 import { deliveryClientName, getSettings } from "./settings.server";
@@ -110,31 +112,34 @@ export function parseFilters(input: Record<string, unknown>): DeliveryFilters {
 /**
  * Newest first, `limit` rows a page, keyset pagination on (date, id): a page costs the same
  * with a hundred deliveries or a million. Staff see only the deliveries they created.
+ * `limit: null` is the whole filtered list (the spec's `GET /api/deliveries`).
  */
-export async function listDeliveries(viewer: Viewer, filters: DeliveryFilters, { limit }: { limit: number | null } = { limit: PAGE_SIZE }) {
+export async function listDeliveries(
+  viewer: Viewer,
+  filters: DeliveryFilters,
+  { limit = PAGE_SIZE, page = FIRST_PAGE }: { limit?: number | null; page?: PageRequest } = {},
+) {
   const db = await getDb();
-  const where: SQL[] = [];
+  const where: (SQL | undefined)[] = [];
   if (viewer.role === "staff") where.push(eq(schema.deliveries.createdBy, viewer.id));
   if (filters.from) where.push(gte(schema.deliveries.date, filters.from));
   if (filters.to) where.push(lte(schema.deliveries.date, filters.to));
   if (filters.status) where.push(eq(schema.deliveries.status, filters.status));
   if (filters.agentId) where.push(eq(schema.deliveries.agentId, filters.agentId));
-  if (filters.cursor) {
-    const [date, id] = filters.cursor.split("_");
-    where.push(sql`(${schema.deliveries.date}, ${schema.deliveries.id}) < (${date}::date, ${Number(id)})`);
-  }
+  where.push(keysetWhere(KEYSET, page));
   const query = baseSelect(db)
     .where(and(...where))
-    .orderBy(desc(schema.deliveries.date), desc(schema.deliveries.id));
-  const rows = (limit === null ? await query : await query.limit(limit + 1)).map(flatten);
-  const hasMore = limit !== null && rows.length > limit;
-  const page = hasMore ? rows.slice(0, limit!) : rows;
-  const last = page[page.length - 1];
-  return {
-    deliveries: page.map((row) => toView(row, viewer.role)),
-    nextCursor: hasMore && last ? `${last.date}_${last.id}` : null,
-  };
+    .orderBy(...keysetOrder(KEYSET, page));
+  if (limit === null) {
+    return { deliveries: (await query).map((r) => toView(flatten(r), viewer.role)), olderCursor: null, newerCursor: null };
+  }
+  const rows = (await query.limit(limit + 1)).map(flatten);
+  const { items, olderCursor, newerCursor } = toPage(rows, limit, page, (r) => ({ key: r.date, id: r.id }));
+  return { deliveries: items.map((row) => toView(row, viewer.role)), olderCursor, newerCursor };
 }
+
+const KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
+const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
 
 export async function getDeliveryRow(id: number): Promise<Row | null> {
   const db = await getDb();
@@ -308,6 +313,3 @@ export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: 
   });
 }
 
-export function parseId(value: string | undefined): number | null {
-  return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null;
-}

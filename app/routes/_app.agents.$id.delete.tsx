@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { deleteAgent, getAgent } from "~/models/agent.server";
-import { parseId } from "~/models/delivery.server";
+import { parseId } from "~/utils/params";
 import { requireRole } from "~/utils/auth.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { AgentForm } from "~/components/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { getAgent, updateAgent } from "~/models/agent.server";
-import { parseId } from "~/models/delivery.server";
+import { parseId } from "~/utils/params";
 import { requireRole } from "~/utils/auth.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";

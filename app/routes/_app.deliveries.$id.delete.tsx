@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
-import { deleteDelivery, getDelivery, parseId } from "~/models/delivery.server";
+import { deleteDelivery, getDelivery } from "~/models/delivery.server";
+import { parseId } from "~/utils/params";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";

@@ -2,11 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { PlusIcon } from "~/components/icons";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { Pager } from "~/components/pager";
 import { listAgents } from "~/models/agent.server";
 import { listDeliveries, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
+import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Deliveries · Management" }];
 
@@ -17,15 +19,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // renders the form alone: the 50 rows would only slow the page the yard staff need.
   if (url.pathname === "/deliveries/new") return { skipped: true as const, role: user.role };
   const filters = parseFilters(Object.fromEntries(url.searchParams));
-  const [{ deliveries, nextCursor }, agents] = await Promise.all([
-    listDeliveries(user, filters),
+  // A cursor that does not parse shows the first page.
+  const page = readPageRequest(url.searchParams, "date");
+  const [{ deliveries, olderCursor, newerCursor }, agents] = await Promise.all([
+    listDeliveries(user, filters, { page }),
     listAgents(),
   ]);
   return {
     skipped: false as const,
     role: user.role,
     deliveries,
-    nextCursor,
+    olderCursor,
+    newerCursor,
     agents: agents.map((a) => ({ id: a.id, name: a.name })),
     filtered: Boolean(filters.from || filters.to || filters.status || filters.agentId),
   };
@@ -49,7 +54,7 @@ export default function DeliveriesPage() {
       </header>
       <Filters agents={data.agents} />
       <DeliveriesTable deliveries={data.deliveries} role={data.role} filtered={data.filtered} />
-      {data.nextCursor ? <NextPage cursor={data.nextCursor} /> : null}
+      <Pager label="Pages of deliveries" olderCursor={data.olderCursor} newerCursor={data.newerCursor} />
       <Outlet />
     </div>
   );
@@ -158,24 +163,6 @@ export function DeliveriesTable({ deliveries, role, filtered, emptyTitle = "No D
       </table>
     </div>
   );
-}
-
-function NextPage({ cursor }: { cursor: string }) {
-  const [params] = useSearchParams();
-  const next = new URLSearchParams(params);
-  next.set("cursor", cursor);
-  return (
-    <div className="flex justify-center gap-2">
-      {params.get("cursor") ? <Link to={`?${withoutCursor(params)}`} className="btn-ghost">Newest</Link> : null}
-      <Link to={`?${next}`} className="btn-outline">Older deliveries</Link>
-    </div>
-  );
-}
-
-function withoutCursor(params: URLSearchParams) {
-  const copy = new URLSearchParams(params);
-  copy.delete("cursor");
-  return copy.toString();
 }
 
 export function ErrorBoundary() {

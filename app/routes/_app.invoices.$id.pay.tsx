@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { MoneyInput } from "~/components/money-input";
-import { parseId } from "~/models/delivery.server";
+import { parseId } from "~/utils/params";
 import { getInvoice } from "~/models/invoice.server";
 import { recordPayment } from "~/models/payment.server";
 import { requireRole } from "~/utils/auth.server";

@@ -6,13 +6,14 @@ import { createInvoiceForDelivery, listEligibleDeliveries, nextInvoiceNumber, pr
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
+import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
-  const deliveryId = Number(new URL(request.url).searchParams.get("deliveryId")) || null;
+  const deliveryId = parseId(new URL(request.url).searchParams.get("deliveryId"));
   const [eligible, preview, invoiceNo] = await Promise.all([
     listEligibleDeliveries(),
     deliveryId ? previewInvoice(deliveryId) : Promise.resolve(null),

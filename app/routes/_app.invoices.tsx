@@ -7,13 +7,14 @@ import { invoiceSummary, listInvoices } from "~/models/invoice.server";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
+import { parseId } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
   const params = new URL(request.url).searchParams;
-  const clientId = Number(params.get("clientId")) || null;
+  const clientId = parseId(params.get("clientId"));
   const filters = { status: params.get("status"), clientId, from: params.get("from"), to: params.get("to") };
   const [invoices, summary, clients] = await Promise.all([listInvoices(filters), invoiceSummary(), listClients()]);
   return {

@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { deletePasskey, getPasskey } from "~/models/passkey.server";
 import { requireUser } from "~/utils/auth.server";
+import { parseId } from "~/utils/params";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -10,14 +11,14 @@ export const meta: MetaFunction = () => [{ title: "Delete Passkey · Management"
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const passkey = await getPasskey(user.id, Number(params.id));
+  const passkey = await getPasskey(user.id, parseId(params.id) ?? 0);
   invariantResponse(passkey, "Passkey not found");
   return { passkey };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  if (!(await deletePasskey(user.id, Number(params.id)))) {
+  if (!(await deletePasskey(user.id, parseId(params.id) ?? 0))) {
     return redirectWithToast("/settings", { title: "Failed to delete passkey", description: "Passkey not found", variant: "destructive" });
   }
   return redirectWithToast("/settings", { title: "Passkey deleted successfully" });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteAgent, getAgent, updateAgent } from "~/models/agent.server";
-import { parseId } from "~/models/delivery.server";
+import { parseId } from "~/utils/params";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 

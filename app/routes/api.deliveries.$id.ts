@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteDelivery, getDelivery, parseId, updateDelivery } from "~/models/delivery.server";
+import { deleteDelivery, getDelivery, updateDelivery } from "~/models/delivery.server";
+import { parseId } from "~/utils/params";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createDelivery, listDeliveries, parseFilters } from "~/models/delivery.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { readPageRequest } from "~/utils/params";
 
 // GET: staff see their own deliveries without financial fields. With `limit` the list is a
 // page and the next page's cursor comes in the X-Next-Cursor header.
@@ -9,8 +10,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const filters = parseFilters(Object.fromEntries(url.searchParams));
-  const { deliveries, nextCursor } = await listDeliveries(user, filters, { limit: filters.limit ?? null });
-  return Response.json(deliveries, { headers: nextCursor ? { "X-Next-Cursor": nextCursor } : undefined });
+  const page = readPageRequest(url.searchParams, "date");
+  if (page.invalid) return jsonError(400, "The cursor is not valid");
+  const { deliveries, olderCursor } = await listDeliveries(user, filters, { limit: filters.limit ?? null, page });
+  return Response.json(deliveries, { headers: olderCursor ? { "X-Next-Cursor": olderCursor } : undefined });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

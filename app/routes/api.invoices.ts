@@ -2,13 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createInvoiceForDelivery, getInvoice, listInvoices } from "~/models/invoice.server";
 import { jsonError, requireRole } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { parseId } from "~/utils/params";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
   const params = new URL(request.url).searchParams;
+  const clientId = params.get("clientId") ? parseId(params.get("clientId")) : null;
+  if (params.get("clientId") && clientId === null) return jsonError(400, "The client id is not valid");
   const invoices = await listInvoices({
     status: params.get("status"),
-    clientId: Number(params.get("clientId")) || null,
+    clientId,
     from: params.get("from"),
     to: params.get("to"),
   });

@@ -43,11 +43,6 @@ export const DeliveryFiltersSchema = z.object({
   to: calendarDate("To", { required: false }).catch(undefined),
   status: z.enum(["draft", "confirmed", "invoiced"]).optional().catch(undefined),
   agentId: optionalId("Agent").catch(undefined),
-  cursor: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}_\d{1,9}$/)
-    .optional()
-    .catch(undefined),
   limit: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
 });
 export type DeliveryFilters = z.infer<typeof DeliveryFiltersSchema>;

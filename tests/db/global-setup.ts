@@ -1,8 +1,9 @@
 import { prepareTemplate } from "./template";
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
-  const template = await prepareTemplate();
+  const { dispose, ...template } = await prepareTemplate();
   provide("dbTemplate", template);
+  return dispose;
 }
 
 declare module "vitest" {

@@ -1,10 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { connect } from "../../db/client.server";
 
-export const TEMPLATE_DB = "pks_test_template";
+// One template per run: several checkouts can test against the same server at once.
+const TEMPLATE_PREFIX = "pks_test_template_";
 
 export function testDriver(): "pglite" | "postgres" {
   const driver = process.env.TEST_DB_DRIVER ?? "pglite";
@@ -20,7 +22,11 @@ export function withDatabase(url: string, database: string) {
 }
 
 /** Migrates once; returns what each test file needs to clone a fresh database. */
-export async function prepareTemplate(): Promise<{ driver: "pglite" | "postgres"; location: string }> {
+export async function prepareTemplate(): Promise<{
+  driver: "pglite" | "postgres";
+  location: string;
+  dispose: () => Promise<void>;
+}> {
   const driver = testDriver();
   if (driver === "pglite") {
     const connection = await connect({ driver: "pglite" });
@@ -31,13 +37,19 @@ export async function prepareTemplate(): Promise<{ driver: "pglite" | "postgres"
     const file = path.join(dir, "template.tar.gz");
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
     await connection.close();
-    return { driver, location: file };
+    return { driver, location: file, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
   }
+  const name = `${TEMPLATE_PREFIX}${randomBytes(4).toString("hex")}`;
   const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${TEMPLATE_DB} with (force)`);
-  await admin.unsafe(`create database ${TEMPLATE_DB}`);
-  await admin.end();
-  const connection = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, TEMPLATE_DB), max: 1 });
+  await admin.unsafe(`create database ${name}`);
+  const connection = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
   await connection.close();
-  return { driver, location: TEMPLATE_DB };
+  return {
+    driver,
+    location: name,
+    dispose: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }

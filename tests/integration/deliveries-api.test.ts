@@ -11,6 +11,7 @@ import * as apiOne from "../../app/routes/api.deliveries.$id";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import { parseCursor } from "../../app/utils/params";
 
 const FINANCIAL_KEYS = ["buyingRate", "sellingRate", "logisticsCost", "otherCosts", "otherCostsDescription", "mobilizationPayment", "offloadingCost", "profit", "netPaymentToAgent"];
 
@@ -228,11 +229,13 @@ describe("a page costs the same with 20,000 deliveries", () => {
     await db.execute(sql`analyze deliveries`);
     const { listDeliveries } = await import("../../app/models/delivery.server");
     const admin = { id: "00000000-0000-0000-0000-000000000000", role: "admin" as const };
-    const first = await listDeliveries(admin, { from: undefined, to: undefined, agentId: undefined });
+    const noFilters = { from: undefined, to: undefined, agentId: undefined };
+    const older = (cursor: string) => ({ page: { cursor: parseCursor(cursor, "date"), direction: "older" as const } });
+    const first = await listDeliveries(admin, noFilters);
     expect(first.deliveries).toHaveLength(PAGE_SIZE);
-    let cursor = first.nextCursor;
-    for (let i = 0; i < 5; i++) cursor = (await listDeliveries(admin, { from: undefined, to: undefined, agentId: undefined, cursor: cursor! })).nextCursor;
-    const later = await listDeliveries(admin, { from: undefined, to: undefined, agentId: undefined, cursor: cursor! });
+    let cursor = first.olderCursor;
+    for (let i = 0; i < 5; i++) cursor = (await listDeliveries(admin, noFilters, older(cursor!))).olderCursor;
+    const later = await listDeliveries(admin, noFilters, older(cursor!));
     expect(later.deliveries).toHaveLength(PAGE_SIZE);
     expect(later.deliveries[0].date <= first.deliveries[49].date).toBe(true);
 
@@ -271,8 +274,8 @@ describe("filters and pages from the query string", () => {
     expect((await get(`agentId=${agent.id}&from=2031-02-30&limit=1`)).body).toHaveLength(1);
 
     const page = await call(deliveriesPage.loader, makeRequest(`/deliveries?agentId=${agent.id}`, { cookie }));
-    const body = page.body as { deliveries: { location: string }[]; nextCursor: string | null };
+    const body = page.body as { deliveries: { location: string }[]; olderCursor: string | null };
     expect(body.deliveries).toHaveLength(5);
-    expect(body.nextCursor).toBeNull();
+    expect(body.olderCursor).toBeNull();
   });
 });

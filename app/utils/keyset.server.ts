@@ -1,0 +1,44 @@
+// Keyset pagination for newest-first lists: a page is found through the index on
+// (key, id) from where the last one ended, so it costs the same a million rows deep as on
+// the first page. Models pass their sort columns; the cursor comes from utils/params.
+import { asc, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { formatCursor, type Cursor, type Page, type PageRequest } from "./params";
+
+export type KeysetColumns = { key?: AnyColumn; id: AnyColumn };
+
+/** The condition that starts a page after (older) or before (newer) the cursor. */
+export function keysetWhere(columns: KeysetColumns, request: PageRequest): SQL | undefined {
+  const { cursor, direction } = request;
+  if (!cursor) return undefined;
+  const op = direction === "older" ? sql`<` : sql`>`;
+  if (!columns.key || cursor.key === null) return sql`${columns.id} ${op} ${cursor.id}`;
+  return sql`(${columns.key}, ${columns.id}) ${op} (${cursor.key}::date, ${cursor.id})`;
+}
+
+/** Newest first; a page of newer rows is read oldest first and turned round by `toPage`. */
+export function keysetOrder(columns: KeysetColumns, request: PageRequest): SQL[] {
+  const dir = request.direction === "newer" ? asc : desc;
+  return columns.key ? [dir(columns.key), dir(columns.id)] : [dir(columns.id)];
+}
+
+/**
+ * Shapes `limit + 1` rows read with `keysetWhere`/`keysetOrder` into a page, newest first,
+ * with the cursors of the pages either side.
+ */
+export function toPage<T>(rows: T[], limit: number, request: PageRequest, cursorOf: (row: T) => Cursor): Page<T> {
+  const more = rows.length > limit;
+  const taken = rows.slice(0, limit);
+  if (request.direction === "newer") {
+    const items = taken.reverse();
+    return {
+      items,
+      newerCursor: more && items.length ? formatCursor(cursorOf(items[0])) : null,
+      olderCursor: items.length ? formatCursor(cursorOf(items[items.length - 1])) : null,
+    };
+  }
+  return {
+    items: taken,
+    newerCursor: request.cursor && taken.length ? formatCursor(cursorOf(taken[0])) : null,
+    olderCursor: more && taken.length ? formatCursor(cursorOf(taken[taken.length - 1])) : null,
+  };
+}
