@@ -1,0 +1,176 @@
+// Walks every page and dialog route of the app for the accessibility and phone-width checks.
+// axe-core is injected into each page (the app's CSP would refuse a script tag, so it goes in
+// through the browser's debugging channel). Without JavaScript, Playwright cannot evaluate in
+// the page at all, so the "no JavaScript" walk loads the same server HTML with every page
+// script refused by a `script-src 'none'` policy: what a reader without JavaScript gets.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { request as playwrightRequest, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { generate } from "otplib";
+import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+export type Width = keyof typeof WIDTHS;
+export type Theme = "light" | "dark";
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function api(baseURL: string, email: string, password: string) {
+  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  const response = await context.post("/api/auth/password/login", { data: { email, password } });
+  if (!response.ok()) throw new Error(`sign-in of ${email} failed: ${response.status()}`);
+  return context;
+}
+
+async function ok<T>(response: Awaited<ReturnType<Awaited<ReturnType<typeof api>>["get"]>>): Promise<T> {
+  if (!response.ok()) throw new Error(`${response.url()}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export type WalkData = {
+  admin: string[];
+  staff: string[];
+  signedOut: string[];
+  mustChange: { email: string; password: string };
+  totp: { email: string; password: string; secret: string };
+  /** The session cookies of the two-factor user who turned it on (for Turn Off Two-factor). */
+  totpSession: Cookie[];
+};
+
+type Cookie = Parameters<BrowserContext["addCookies"]>[0][number];
+
+/**
+ * Records what the dialog routes need (an agent, a client, a delivery to edit, an invoice to
+ * pay, users to reset and freeze, a user with two-factor on, one who must change the
+ * password) through the JSON calls, and lists every page by who can open it.
+ */
+export async function prepareWalk(baseURL: string): Promise<WalkData> {
+  const admin = await api(baseURL, FIXTURE_USERS.admin.email, E2E_PASSWORD);
+  const tag = unique();
+  const agent = await ok<{ id: number }>(await admin.post("/api/agents", { data: { name: `Walk Agent ${tag}`, contact: "0803" } }));
+  const client = await ok<{ id: number }>(await admin.post("/api/clients", { data: { name: `Walk Client ${tag}`, taxRate: "7.5", paymentTermsDays: 30 } }));
+  const delivery = await ok<{ id: number }>(await admin.post("/api/deliveries", { data: { agentId: agent.id, clientId: client.id, tons: "12.50", location: `Walk yard ${tag}` } }));
+  const invoiced = await ok<{ id: number }>(await admin.post("/api/deliveries", { data: { agentId: agent.id, clientId: client.id, tons: "8.00", location: `Walk yard ${tag}` } }));
+  const invoice = await ok<{ id: number }>(await admin.post("/api/invoices", { data: { deliveryId: invoiced.id } }));
+  const users = await ok<{ id: string; email: string }[]>(await admin.get("/api/admin/users"));
+  const staff2 = users.find((u) => u.email === FIXTURE_USERS.staff2.email)!;
+
+  const mustChangeEmail = `walk-new-${tag}@e2e.test`;
+  const created = await ok<{ temporaryPassword: string }>(await admin.post("/api/admin/users", { data: { email: mustChangeEmail, role: "staff" } }));
+  const totpEmail = `walk-totp-${tag}@e2e.test`;
+  const totpCreated = await ok<{ temporaryPassword: string }>(await admin.post("/api/admin/users", { data: { email: totpEmail, role: "manager" } }));
+  await admin.dispose();
+
+  const totpPassword = "walk-totp-password";
+  const totpUser = await api(baseURL, totpEmail, totpCreated.temporaryPassword);
+  await ok(await totpUser.post("/api/auth/password/change", { data: { currentPassword: totpCreated.temporaryPassword, newPassword: totpPassword } }));
+  const signedIn = await api(baseURL, totpEmail, totpPassword);
+  const setup = await (await signedIn.get("/settings/two-factor")).text();
+  const secret = /data-secret="([A-Z2-7]+)"/.exec(setup)?.[1];
+  if (!secret) throw new Error("no two-factor secret on the set-up page");
+  const confirmed = await signedIn.post("/settings/two-factor", { form: { token: await generate({ secret }) }, maxRedirects: 0 });
+  if (confirmed.status() !== 302) throw new Error(`two-factor set-up failed: ${confirmed.status()}`);
+  const totpSession = (await signedIn.storageState()).cookies;
+  await signedIn.dispose();
+  await totpUser.dispose();
+
+  const adminPages = [
+    "/",
+    "/deliveries",
+    "/deliveries?status=draft",
+    "/deliveries/new",
+    `/deliveries/${delivery.id}/edit`,
+    `/deliveries/${invoiced.id}/edit`,
+    `/deliveries/${delivery.id}/delete`,
+    "/invoices",
+    "/invoices/new",
+    `/invoices/new?deliveryId=${delivery.id}`,
+    `/invoices/${invoice.id}/pay`,
+    "/payments",
+    "/reconciliation",
+    "/agents",
+    "/agents/new",
+    `/agents/${agent.id}/edit`,
+    `/agents/${agent.id}/delete`,
+    "/clients",
+    "/clients/new",
+    `/clients/${client.id}/edit`,
+    `/clients/${client.id}/delete`,
+    "/settings",
+    "/settings/password",
+    "/settings/two-factor",
+    "/settings/passkeys/new",
+    "/settings/users/new",
+    `/settings/users/${staff2.id}/reset`,
+    `/settings/users/${staff2.id}/delete`,
+    `/settings/users/bulk?intent=freeze&userIds=${staff2.id}`,
+    "/no-such-page",
+  ];
+  const staffPages = ["/", "/deliveries", "/deliveries/new", "/settings", "/settings/password", "/invoices"];
+  const signedOut = ["/login", "/login?dialog=email", "/login?dialog=passkey"];
+  return {
+    admin: adminPages,
+    staff: staffPages,
+    signedOut,
+    mustChange: { email: mustChangeEmail, password: created.temporaryPassword },
+    totp: { email: totpEmail, password: totpPassword, secret },
+    totpSession,
+  };
+}
+
+/**
+ * A browser context in the given theme and width. `javaScript: false` keeps the browser able to
+ * run axe but refuses every script of the page.
+ */
+export async function walkContext(browser: Browser, baseURL: string, { theme, width, javaScript }: { theme: Theme; width: Width; javaScript: boolean }) {
+  const context = await browser.newContext({ baseURL, viewport: WIDTHS[width], javaScriptEnabled: true });
+  const { hostname } = new URL(baseURL);
+  await context.addCookies([{ name: "theme", value: theme, domain: hostname, path: "/" }]);
+  if (!javaScript) {
+    await context.route("**/*", async (route) => {
+      if (route.request().resourceType() !== "document") return route.continue();
+      const response = await route.fetch({ maxRedirects: 0 });
+      const headers = { ...response.headers(), "content-security-policy": "script-src 'none'" };
+      await route.fulfill({ response, headers });
+    });
+  }
+  return context;
+}
+
+export async function signIn(context: BrowserContext, baseURL: string, role: FixtureRole | { email: string; password: string }) {
+  const who = typeof role === "string" ? { email: FIXTURE_USERS[role].email, password: E2E_PASSWORD } : role;
+  const response = await context.request.post("/api/auth/password/login", { data: who, headers: { Origin: baseURL } });
+  if (response.status() !== 200) throw new Error(`sign-in of ${who.email} failed: ${response.status()}`);
+}
+
+export type Finding = { url: string; problem: string };
+
+/** Opens a page once and reports serious or critical axe violations and sideways scroll at phone width. */
+export async function checkPage(page: Page, url: string, { javaScript, width }: { javaScript: boolean; width: Width }): Promise<Finding[]> {
+  await page.goto(url);
+  if (javaScript) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  // Let the counters and the dialog's focus settle; axe reads the page as it stands.
+  await page.waitForLoadState("load");
+  const findings: Finding[] = [];
+  if (width === "phone") {
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    if (scrollWidth > innerWidth) findings.push({ url, problem: `scrolls sideways: ${scrollWidth}px wide in a ${innerWidth}px viewport` });
+  }
+  const hasAxe = await page.evaluate(() => "axe" in window);
+  if (!hasAxe) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
+    const result = await w.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+  });
+  for (const v of violations) {
+    if (v.impact === "serious" || v.impact === "critical") {
+      findings.push({ url, problem: `axe ${v.impact} ${v.id}: ${v.help} (${v.targets.join(", ")})` });
+    }
+  }
+  return findings;
+}
+
