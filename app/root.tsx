@@ -1,7 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -12,6 +11,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import { ErrorView } from "~/components/error-view";
 import { Toaster } from "~/components/toaster";
 import { toPublicUser } from "~/models/user.server";
 import { getUser } from "~/utils/auth.server";
@@ -100,49 +100,9 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  return <ErrorView error={error} />;
-}
-
-export function ErrorView({ error }: { error: unknown }) {
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <main className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center">
-        <h1 className="text-4xl font-bold">404 Page Not Found</h1>
-        <p className="page-subtitle">The page you are looking for does not exist.</p>
-        <a className="btn-primary" href="/">
-          Go to Dashboard
-        </a>
-      </main>
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return (
-      <main className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center">
-        <h1 className="text-3xl font-bold">403 Forbidden</h1>
-        <p className="page-subtitle">You do not have permission to view this page.</p>
-        <a className="btn-primary" href="/">
-          Go to Dashboard
-        </a>
-      </main>
-    );
-  }
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
-    <main className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" role="alert">
-      <h1 className="text-3xl font-bold">Something went wrong</h1>
-      <p className="page-subtitle">
-        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "An unexpected error occurred."}
-      </p>
-      <TryAgain />
+    <main>
+      <ErrorView error={error} />
     </main>
-  );
-}
-
-function TryAgain() {
-  // A plain link reloads the page without JavaScript; with it, a full reload clears bad state.
-  return (
-    <a className="btn-primary" href="">
-      Try Again
-    </a>
   );
 }

@@ -81,12 +81,18 @@ export type SessionData = {
   pendingTotpAt?: number;
 };
 
-export const agents = pgTable("agents", {
-  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
-  name: text("name").notNull(),
-  contact: text("contact"),
-  createdAt: createdAt(),
-});
+export const agents = pgTable(
+  "agents",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    name: text("name").notNull(),
+    contact: text("contact"),
+    createdAt: createdAt(),
+  },
+  // Names are stored trimmed; one agent per name, whatever its case (two "Musa Ibrahim"s in the
+  // New Delivery list cannot be told apart).
+  (t) => [uniqueIndex("agents_name_lower_unique").on(sql`lower(${t.name})`)],
+);
 
 export const clients = pgTable(
   "clients",
@@ -97,7 +103,7 @@ export const clients = pgTable(
     paymentTermsDays: integer("payment_terms_days").notNull().default(30),
     createdAt: createdAt(),
   },
-  (t) => [index("clients_name_lower_idx").on(sql`lower(${t.name})`)],
+  (t) => [uniqueIndex("clients_name_lower_unique").on(sql`lower(${t.name})`)],
 );
 
 export const invoices = pgTable(

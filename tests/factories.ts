@@ -45,7 +45,8 @@ export async function createAgent(overrides: Partial<typeof schema.agents.$infer
   db ??= await getDb();
   const [agent] = await db
     .insert(schema.agents)
-    .values({ name: AGENT_NAMES[counter++ % AGENT_NAMES.length], contact: `080${String(10000000 + counter).slice(-8)}`, ...overrides })
+    // Agent names are unique (ignoring case): the default adds a short tag to a believable name.
+    .values({ name: `${AGENT_NAMES[counter % AGENT_NAMES.length]} ${unique().slice(-6)}`, contact: `080${String(10000000 + counter).slice(-8)}`, ...overrides })
     .returning();
   return agent;
 }

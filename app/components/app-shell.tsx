@@ -109,6 +109,7 @@ export function AppShell({
         aria-hidden="true"
       />
       <aside
+        id="app-sidebar"
         aria-label="Sidebar"
         className={
           "fixed inset-y-0 left-0 z-50 flex w-sidebar-mobile -translate-x-full flex-col border-r border-slate-200 bg-white transition-transform peer-checked:translate-x-0 dark:border-slate-800 dark:bg-slate-900 " +
@@ -120,7 +121,8 @@ export function AppShell({
           <span className="grid h-8 w-8 shrink-0 place-items-center rounded-md bg-green-700 font-bold text-white">P</span>
           <span className={"truncate font-semibold " + (open ? "" : "md:hidden")}>Management</span>
         </div>
-        <nav aria-label="Main" className="flex-1 overflow-y-auto p-2">
+        {/* Collapsed, the nav must not clip: its tooltips stand outside it, to the right. */}
+        <nav aria-label="Main" className={"flex-1 overflow-y-auto p-2 " + (open ? "" : "md:overflow-visible")}>
           <ul className="flex flex-col gap-1">
             {items.map((item) => {
               const Icon = ICONS[item.icon];
@@ -144,8 +146,8 @@ export function AppShell({
                   </Link>
                   {open ? null : (
                     <span
-                      role="tooltip"
-                      className="pointer-events-none absolute left-full top-1/2 z-50 ml-2 hidden -translate-y-1/2 whitespace-nowrap rounded bg-slate-900 px-2 py-1 text-xs text-white opacity-0 transition-opacity delay-700 group-hover:opacity-100 md:block"
+                      aria-hidden="true"
+                      className="pointer-events-none absolute left-full top-1/2 z-50 ml-2 hidden -translate-y-1/2 whitespace-nowrap rounded bg-slate-900 px-2 py-1 text-xs text-white opacity-0 transition-opacity delay-0 group-focus-within:opacity-100 group-hover:opacity-100 group-hover:delay-700 md:block dark:bg-slate-700"
                     >
                       {item.label}
                     </span>
@@ -177,9 +179,9 @@ export function AppShell({
               <PanelIcon />
             </button>
           </Form>
-          <label htmlFor="sidebar-sheet" className="btn-ghost cursor-pointer px-2 md:hidden" aria-label="Open menu">
+          <SheetToggle className="btn-ghost cursor-pointer px-2 md:hidden" label="Open menu">
             <MenuIcon />
-          </label>
+          </SheetToggle>
           <div className="flex flex-1 items-center gap-2">{headerExtra}</div>
           <ThemeToggle theme={theme} redirectTo={redirectTo} />
         </header>
@@ -188,6 +190,31 @@ export function AppShell({
 
       <MobileBar user={user} pathname={location.pathname} />
     </div>
+  );
+}
+
+/**
+ * Opens the phone side sheet. A label for the sheet's checkbox, so a tap works without
+ * JavaScript; announced as a button, and Enter or Space work once JavaScript runs.
+ */
+function SheetToggle({ label, className, children }: { label: string; className: string; children: ReactNode }) {
+  return (
+    <label
+      htmlFor="sidebar-sheet"
+      role="button"
+      tabIndex={0}
+      aria-label={label}
+      aria-controls="app-sidebar"
+      className={className}
+      onKeyDown={(event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        const sheet = document.getElementById("sidebar-sheet") as HTMLInputElement | null;
+        if (sheet) sheet.checked = !sheet.checked;
+      }}
+    >
+      {children}
+    </label>
   );
 }
 
@@ -227,22 +254,24 @@ function UserMenu({ user, compact }: { user: PublicUser; compact: boolean }) {
   // <details> opens and closes without JavaScript; Logout is a real form post.
   return (
     <details className="group relative border-t border-slate-200 p-2 dark:border-slate-800">
+      {/* The name includes what the summary shows (the person and the role), so speech input
+          users can say what they see. */}
       <summary
         className="flex cursor-pointer list-none items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
-        aria-label="User menu"
+        aria-label={`User menu: ${user.displayName}, ${user.role}`}
       >
-        <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-green-700 text-xs font-semibold text-white">
+        <span aria-hidden="true" className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-green-700 text-xs font-semibold text-white">
           {initials(user.displayName)}
         </span>
         <span className={"min-w-0 flex-1 " + (compact ? "md:hidden" : "")}>
-          <span className="block truncate text-sm font-medium">{user.displayName}</span>
+          <span className="block truncate text-sm font-medium" title={user.displayName}>{user.displayName}</span>
           <span className={"badge mt-0.5 capitalize " + roleBadgeClass(user.role)} data-testid="role-badge">
             {user.role}
           </span>
         </span>
       </summary>
       <div className="absolute bottom-full left-2 z-50 mb-1 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-        <p className="truncate px-2 py-1.5 text-xs text-slate-500">{user.email}</p>
+        <p className="truncate px-2 py-1.5 text-xs text-slate-500 dark:text-slate-400" title={user.email}>{user.email}</p>
         <Link to="/settings" className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
           <SettingsIcon width={16} height={16} /> Profile Settings
         </Link>
@@ -269,14 +298,9 @@ function MobileBar({ user, pathname }: { user: PublicUser; pathname: string }) {
       {items.map((item) => {
         if (item.kind === "menu") {
           return (
-            <label
-              key="menu"
-              htmlFor="sidebar-sheet"
-              className="-mt-6 grid h-12 w-12 cursor-pointer place-items-center rounded-full bg-green-700 text-white shadow-lg"
-              aria-label="Menu"
-            >
+            <SheetToggle key="menu" className="-mt-6 grid h-12 w-12 cursor-pointer place-items-center rounded-full bg-green-700 text-white shadow-lg" label="Menu">
               <MenuIcon />
-            </label>
+            </SheetToggle>
           );
         }
         const Icon = ICONS[item.icon];

@@ -1,5 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { ErrorList, FormErrors } from "./forms";
 import { XIcon } from "./icons";
 
 /**
@@ -36,7 +37,9 @@ export function Dialog({
   }, [closeTo, dismissible, navigate]);
   const width = size === "sm" ? "max-w-sm" : size === "lg" ? "max-w-2xl" : "max-w-lg";
   return (
-    <div className="fixed inset-0 z-[60] flex items-end justify-center bg-black/50 p-0 sm:items-center sm:p-4">
+    // !m-0: a dialog route renders inside its list's `space-y-*` stack, whose top margin would
+    // otherwise push the fixed overlay down and leave an undimmed strip at the top.
+    <div className="fixed inset-0 z-[60] !m-0 flex items-end justify-center bg-black/50 p-0 sm:items-center sm:p-4">
       <div
         ref={ref}
         role="dialog"
@@ -63,22 +66,12 @@ export function Dialog({
   );
 }
 
+/** The form-level summary; see `FormErrors` in ./forms. */
 export function FormError({ errors, id }: { errors?: string[] | null; id?: string }) {
-  if (!errors?.length) return null;
-  return (
-    <div id={id} role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300">
-      {errors.map((e) => (
-        <p key={e}>{e}</p>
-      ))}
-    </div>
-  );
+  return <FormErrors errors={errors} id={id} />;
 }
 
+/** A field's messages; see `ErrorList` in ./forms. */
 export function FieldError({ errors, id }: { errors?: string[] | null; id?: string }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className="field-error">
-      {errors[0]}
-    </p>
-  );
+  return <ErrorList errors={errors} id={id} />;
 }

@@ -13,7 +13,7 @@ const SWIPE_THRESHOLD_PX = 50;
  */
 export function Toaster({ toast }: { toast: ToastData | null }) {
   const [current, setCurrent] = useState(toast);
-  const regionRef = useRef<HTMLOListElement>(null);
+  const regionRef = useRef<HTMLElement>(null);
   const startX = useRef<number | null>(null);
 
   useEffect(() => setCurrent(toast), [toast]);
@@ -33,14 +33,15 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   }, []);
 
   return (
-    <ol
+    // A labelled region (F8 focuses it) holding at most one status message.
+    <section
       ref={regionRef}
       tabIndex={-1}
       aria-label="Notifications (F8)"
       className="pointer-events-none fixed bottom-20 right-0 z-[100] flex w-full flex-col gap-2 p-4 outline-none sm:bottom-4 sm:max-w-sm"
     >
       {current ? (
-        <li
+        <div
           role="status"
           aria-live="polite"
           data-variant={current.variant ?? "default"}
@@ -63,8 +64,8 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
           <button type="button" aria-label="Close notification" className="opacity-70 hover:opacity-100" onClick={() => setCurrent(null)}>
             <XIcon width={16} height={16} />
           </button>
-        </li>
+        </div>
       ) : null}
-    </ol>
+    </section>
   );
 }

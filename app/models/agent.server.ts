@@ -1,8 +1,19 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Agent, type Executor } from "~/db.server";
 import { AgentSchema } from "~/schemas/directory";
 import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
-import type { DirectoryFailure } from "./directory-errors";
+import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
+
+/** Another agent with this name, ignoring case (names are stored trimmed). */
+async function nameTaken(name: string, exceptId: number | null, db: Executor) {
+  const same = sql`lower(${schema.agents.name}) = lower(${name})`;
+  const [row] = await db
+    .select({ id: schema.agents.id })
+    .from(schema.agents)
+    .where(exceptId === null ? same : and(same, ne(schema.agents.id, exceptId)))
+    .limit(1);
+  return Boolean(row);
+}
 
 export async function listAgents(db?: Executor): Promise<Agent[]> {
   db ??= await getDb();
@@ -21,20 +32,33 @@ export async function createAgent(input: Record<string, unknown>): Promise<Resul
   const parsed = safeParseFields(AgentSchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
-  const [agent] = await db.insert(schema.agents).values({ name: parsed.data.name, contact: parsed.data.contact ?? null }).returning();
-  return { ok: true, agent };
+  if (await nameTaken(parsed.data.name, null, db)) return duplicateName("agent", parsed.data.name);
+  try {
+    const [agent] = await db.insert(schema.agents).values({ name: parsed.data.name, contact: parsed.data.contact ?? null }).returning();
+    return { ok: true, agent };
+  } catch (error) {
+    // Two people adding the same name at once: the unique index decides.
+    if (isUniqueViolation(error)) return duplicateName("agent", parsed.data.name);
+    throw error;
+  }
 }
 
 export async function updateAgent(id: number, input: Record<string, unknown>): Promise<Result> {
   const parsed = safeParseFields(AgentSchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
-  const [agent] = await db
-    .update(schema.agents)
-    .set({ name: parsed.data.name, contact: parsed.data.contact ?? null })
-    .where(eq(schema.agents.id, id))
-    .returning();
-  return agent ? { ok: true, agent } : { ok: false, status: 404, message: "Agent not found" };
+  if (await nameTaken(parsed.data.name, id, db)) return duplicateName("agent", parsed.data.name);
+  try {
+    const [agent] = await db
+      .update(schema.agents)
+      .set({ name: parsed.data.name, contact: parsed.data.contact ?? null })
+      .where(eq(schema.agents.id, id))
+      .returning();
+    return agent ? { ok: true, agent } : { ok: false, status: 404, message: "Agent not found" };
+  } catch (error) {
+    if (isUniqueViolation(error)) return duplicateName("agent", parsed.data.name);
+    throw error;
+  }
 }
 
 /** Refused while any delivery refers to the agent: history must keep its names. */

@@ -1,8 +1,19 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Client, type Executor } from "~/db.server";
 import { clientSchema } from "~/schemas/directory";
 import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
-import type { DirectoryFailure } from "./directory-errors";
+import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
+
+/** Another client with this name, ignoring case (names are stored trimmed). */
+async function nameTaken(name: string, exceptId: number | null, db: Executor) {
+  const same = sql`lower(${schema.clients.name}) = lower(${name})`;
+  const [row] = await db
+    .select({ id: schema.clients.id })
+    .from(schema.clients)
+    .where(exceptId === null ? same : and(same, ne(schema.clients.id, exceptId)))
+    .limit(1);
+  return Boolean(row);
+}
 
 export async function listClients(db?: Executor): Promise<Client[]> {
   db ??= await getDb();
@@ -34,16 +45,29 @@ export async function createClient(input: Record<string, unknown>, { lenient = f
   const parsed = safeParseFields(clientSchema(lenient), input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
-  const [client] = await db.insert(schema.clients).values(parsed.data).returning();
-  return { ok: true, client };
+  if (await nameTaken(parsed.data.name, null, db)) return duplicateName("client", parsed.data.name);
+  try {
+    const [client] = await db.insert(schema.clients).values(parsed.data).returning();
+    return { ok: true, client };
+  } catch (error) {
+    // Two people adding the same name at once: the unique index decides.
+    if (isUniqueViolation(error)) return duplicateName("client", parsed.data.name);
+    throw error;
+  }
 }
 
 export async function updateClient(id: number, input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
   const parsed = safeParseFields(clientSchema(lenient), input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
-  const [client] = await db.update(schema.clients).set(parsed.data).where(eq(schema.clients.id, id)).returning();
-  return client ? { ok: true, client } : { ok: false, status: 404, message: "Client not found" };
+  if (await nameTaken(parsed.data.name, id, db)) return duplicateName("client", parsed.data.name);
+  try {
+    const [client] = await db.update(schema.clients).set(parsed.data).where(eq(schema.clients.id, id)).returning();
+    return client ? { ok: true, client } : { ok: false, status: 404, message: "Client not found" };
+  } catch (error) {
+    if (isUniqueViolation(error)) return duplicateName("client", parsed.data.name);
+    throw error;
+  }
 }
 
 /** Refused while deliveries or invoices refer to the client. */

@@ -252,7 +252,18 @@ export async function createDelivery(
 
 export type UpdateResult = { ok: true; delivery: DeliveryView } | Failure;
 
-const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"] as const;
+/** What an invoiced delivery keeps: the form shows these read-only and the server refuses a change. */
+export const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"] as const;
+
+export const isInvoiced = (d: Pick<Delivery, "status" | "invoiceId">) => d.status === "invoiced" || d.invoiceId !== null;
+
+/** The number of the invoice a delivery is on, for the edit form's notice. */
+export async function invoiceNumberOf(invoiceId: number | null): Promise<string | null> {
+  if (invoiceId === null) return null;
+  const db = await getDb();
+  const [row] = await db.select({ invoiceNo: schema.invoices.invoiceNo }).from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
+  return row?.invoiceNo ?? null;
+}
 
 /**
  * Managers and admins edit agent, client, rates and costs; only admins change date, tons and
@@ -281,7 +292,7 @@ export async function updateDelivery(viewer: Viewer, id: number, input: Record<s
   const result = await db.transaction(async (tx): Promise<Failure | null> => {
     const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
     if (!current) return { ok: false, status: 404, message: "Delivery not found" };
-    if (current.status === "invoiced" || current.invoiceId !== null) {
+    if (isInvoiced(current)) {
       const locked = INVOICED_LOCKED.filter((f) => f in changes && String(changes[f] ?? "") !== String(current[f] ?? ""));
       if (locked.length) {
         return { ok: false, status: 409, message: "This delivery is invoiced: its tons, rates and client can no longer change" };
@@ -305,7 +316,7 @@ export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: 
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
     if (!current) return { ok: false as const, status: 404 as const, message: "Delivery not found" };
-    if (current.status === "invoiced" || current.invoiceId !== null) {
+    if (isInvoiced(current)) {
       return { ok: false as const, status: 409 as const, message: "This delivery is invoiced and cannot be deleted" };
     }
     await tx.delete(schema.deliveries).where(eq(schema.deliveries.id, id));

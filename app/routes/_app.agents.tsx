@@ -36,8 +36,8 @@ export default function AgentsPage() {
           {agents.map((a) => (
             <li key={a.id} className="card flex items-start justify-between gap-2 p-4" aria-label={a.name}>
               <div className="min-w-0">
-                <p className="truncate font-semibold">{a.name}</p>
-                <p className="page-subtitle truncate">{a.contact || "No contact"}</p>
+                <p className="truncate font-semibold" title={a.name}>{a.name}</p>
+                <p className="page-subtitle truncate" title={a.contact ?? undefined}>{a.contact || "No contact"}</p>
               </div>
               <div className="flex shrink-0 gap-1">
                 <Link to={`${a.id}/edit`} className="btn-ghost btn-sm" preventScrollReset aria-label={`Edit ${a.name}`}>Edit</Link>

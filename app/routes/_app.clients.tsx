@@ -36,7 +36,7 @@ export default function ClientsPage() {
           {clients.map((a) => (
             <li key={a.id} className="card flex items-start justify-between gap-2 p-4" aria-label={a.name}>
               <div className="min-w-0">
-                <p className="truncate font-semibold">{a.name}</p>
+                <p className="truncate font-semibold" title={a.name}>{a.name}</p>
                 <p className="page-subtitle">Tax Rate: {a.taxRate}% · Payment Terms: {a.paymentTermsDays} days</p>
               </div>
               <div className="flex shrink-0 gap-1">

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
-import { deleteDelivery, getDelivery } from "~/models/delivery.server";
+import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
 import { parseId } from "~/utils/params";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
@@ -16,7 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Delivery not found");
   const delivery = await getDelivery(user, id);
   invariantResponse(delivery, "Delivery not found");
-  return { delivery };
+  return { delivery, invoiceNo: isInvoiced(delivery) ? ((await invoiceNumberOf(delivery.invoiceId)) ?? "") : null };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -31,8 +31,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function DeleteDeliveryRoute() {
-  const { delivery } = useLoaderData<typeof loader>();
+  const { delivery, invoiceNo } = useLoaderData<typeof loader>();
   const busy = useNavigation().state !== "idle";
+  if (invoiceNo !== null) {
+    return (
+      <Dialog title="Cannot delete this delivery" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
+        <p className="text-sm">It is invoiced on Invoice #{invoiceNo}; invoiced deliveries are kept.</p>
+        <div className="mt-4 flex justify-end">
+          <Link to={`/deliveries/${delivery.id}/edit`} className="btn-outline">Back</Link>
+        </div>
+      </Dialog>
+    );
+  }
   return (
     <Dialog title="Are you sure?" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
       <p className="text-sm text-slate-600 dark:text-slate-300">

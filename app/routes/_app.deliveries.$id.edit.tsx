@@ -5,7 +5,7 @@ import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { MoneyInput } from "~/components/money-input";
 import { listAgents } from "~/models/agent.server";
 import { listClients } from "~/models/client.server";
-import { getDelivery, updateDelivery } from "~/models/delivery.server";
+import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
 import { parseId } from "~/utils/params";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
@@ -23,6 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(delivery, "Delivery not found");
   return {
     delivery,
+    // An invoiced delivery keeps its tons, rates and client, and cannot be deleted: the form
+    // says so up front instead of after Save.
+    invoiceNo: isInvoiced(delivery) ? ((await invoiceNumberOf(delivery.invoiceId)) ?? "") : null,
     isAdmin: user.role === "admin",
     agents: agents.map((a) => ({ id: a.id, name: a.name })),
     clients: clients.map((c) => ({ id: c.id, name: c.name })),
@@ -44,7 +47,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditDeliveryRoute() {
-  const { delivery, isAdmin, agents, clients } = useLoaderData<typeof loader>();
+  const { delivery, isAdmin, agents, clients, invoiceNo } = useLoaderData<typeof loader>();
+  const locked = invoiceNo !== null;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -55,6 +59,11 @@ export default function EditDeliveryRoute() {
     <Dialog title="Edit Delivery" description={`${formatDeliveryDate(delivery.date)} · ${delivery.agentName}`} closeTo="/deliveries" size="lg">
       <Form method="post" className="space-y-4">
         {actionData?.message ? <FormError errors={[`Failed to update delivery: ${actionData.message}`]} /> : null}
+        {locked ? (
+          <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+            Invoiced on <strong>Invoice #{invoiceNo}</strong>: its tons, rates and client can no longer change, and it cannot be deleted.
+          </p>
+        ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
           {isAdmin ? (
             <>
@@ -63,11 +72,15 @@ export default function EditDeliveryRoute() {
                 <input id="date" name="date" type="date" className="input" required defaultValue={v("date", delivery.date)} />
                 <FieldError errors={errors.date} />
               </div>
-              <div>
-                <label className="label" htmlFor="tons">Tons *</label>
-                <input id="tons" name="tons" type="number" step="0.01" min="0.01" inputMode="decimal" className="input" required defaultValue={v("tons", delivery.tons)} />
-                <FieldError errors={errors.tons} />
-              </div>
+              {locked ? (
+                <ReadOnlyValue label="Tons *" value={formatAmount(delivery.tons)} testId="readonly-tons" />
+              ) : (
+                <div>
+                  <label className="label" htmlFor="tons">Tons *</label>
+                  <input id="tons" name="tons" type="number" step="0.01" min="0.01" inputMode="decimal" className="input" required defaultValue={v("tons", delivery.tons)} />
+                  <FieldError errors={errors.tons} />
+                </div>
+              )}
               <div className="sm:col-span-2">
                 <label className="label" htmlFor="location">Location *</label>
                 <input id="location" name="location" className="input" required maxLength={200} defaultValue={v("location", delivery.location)} />
@@ -90,16 +103,20 @@ export default function EditDeliveryRoute() {
             </select>
             <FieldError errors={errors.agentId} />
           </div>
-          <div>
-            <label className="label" htmlFor="clientId">Client</label>
-            <select id="clientId" name="clientId" className="input" defaultValue={v("clientId", delivery.clientId ? String(delivery.clientId) : "")}>
-              <option value="">No client</option>
-              {clients.map((c) => (
-                <option key={c.id} value={c.id}>{c.name}</option>
-              ))}
-            </select>
-            <FieldError errors={errors.clientId} />
-          </div>
+          {locked ? (
+            <ReadOnlyValue label="Client" value={delivery.clientName ?? "-"} testId="readonly-client" />
+          ) : (
+            <div>
+              <label className="label" htmlFor="clientId">Client</label>
+              <select id="clientId" name="clientId" className="input" defaultValue={v("clientId", delivery.clientId ? String(delivery.clientId) : "")}>
+                <option value="">No client</option>
+                {clients.map((c) => (
+                  <option key={c.id} value={c.id}>{c.name}</option>
+                ))}
+              </select>
+              <FieldError errors={errors.clientId} />
+            </div>
+          )}
           {(
             [
               ["buyingRate", "Buying rate (₦/ton)"],
@@ -108,13 +125,17 @@ export default function EditDeliveryRoute() {
               ["otherCosts", "Other costs (₦)"],
               ["mobilizationPayment", "Mobilization payment (₦)"],
             ] as const
-          ).map(([name, label]) => (
+          ).map(([name, label]) =>
+            locked && (name === "buyingRate" || name === "sellingRate") ? (
+              <ReadOnlyValue key={name} label={label} value={delivery[name] ? formatNaira(delivery[name]) : "-"} testId={`readonly-${name}`} />
+            ) : (
             <div key={name}>
               <label className="label" htmlFor={name}>{label}</label>
               <MoneyInput id={name} name={name} defaultValue={v(name, delivery[name])} />
               <FieldError errors={errors[name]} />
             </div>
-          ))}
+            ),
+          )}
           <div>
             <label className="label" htmlFor="otherCostsDescription">Other cost explanation</label>
             <input id="otherCostsDescription" name="otherCostsDescription" className="input" maxLength={500} defaultValue={v("otherCostsDescription", delivery.otherCostsDescription)} />
@@ -127,7 +148,7 @@ export default function EditDeliveryRoute() {
           </p>
         ) : null}
         <div className="flex flex-wrap justify-between gap-2">
-          {isAdmin ? (
+          {isAdmin && !locked ? (
             <Link to={`/deliveries/${delivery.id}/delete`} className="btn-destructive" preventScrollReset>
               Delete
             </Link>
@@ -138,5 +159,16 @@ export default function EditDeliveryRoute() {
         </div>
       </Form>
     </Dialog>
+  );
+}
+
+function ReadOnlyValue({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div>
+      <p className="label">{label}</p>
+      <p className="rounded-md border border-dashed border-slate-300 px-3 py-2 text-sm tabular-nums dark:border-slate-700" data-testid={testId}>
+        {value}
+      </p>
+    </div>
   );
 }

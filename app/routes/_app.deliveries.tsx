@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { ErrorView } from "~/components/error-view";
 import { PlusIcon } from "~/components/icons";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { Pager } from "~/components/pager";
+import { TableScroll } from "~/components/table-scroll";
 import { listAgents } from "~/models/agent.server";
 import { listDeliveries, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
@@ -115,9 +117,9 @@ export function DeliveriesTable({ deliveries, role, filtered, emptyTitle = "No D
     );
   }
   return (
-    <div className="card max-h-table overflow-auto" aria-busy={navigation.state === "loading"}>
+    <TableScroll label="Deliveries" className="max-h-table" busy={navigation.state === "loading"}>
       {navigation.state === "loading" && navigation.location.pathname === "/deliveries" ? (
-        <p className="px-3 py-2 text-sm text-slate-500">Loading deliveries...</p>
+        <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">Loading deliveries...</p>
       ) : null}
       <table className="w-full min-w-[640px] text-left text-sm">
         <thead className="sticky top-0 bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
@@ -161,16 +163,11 @@ export function DeliveriesTable({ deliveries, role, filtered, emptyTitle = "No D
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
 export function ErrorBoundary() {
-  useRouteError();
-  return (
-    <div className="card p-10 text-center" role="alert">
-      <p className="font-semibold">Failed to load deliveries. Please check your connection and try again.</p>
-      <a href="" className="btn-primary mt-4">Try Again</a>
-    </div>
-  );
+  // A missing or forbidden dialog route below the list bubbles up here: it keeps its status.
+  return <ErrorView error={useRouteError()} failure="Failed to load deliveries. Please check your connection and try again." />;
 }

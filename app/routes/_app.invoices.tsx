@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { ErrorView } from "~/components/error-view";
 import { PlusIcon } from "~/components/icons";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { listClients } from "~/models/client.server";
@@ -127,10 +128,6 @@ function Summary({ label, value, testId }: { label: string; value: number; testI
 }
 
 export function ErrorBoundary() {
-  return (
-    <div className="card p-10 text-center" role="alert">
-      <p className="font-semibold">Failed to load invoices. Please try again.</p>
-      <a href="" className="btn-primary mt-4">Try Again</a>
-    </div>
-  );
+  // A 403 (staff) or a missing invoice keeps its own view; only real failures read as such.
+  return <ErrorView error={useRouteError()} failure="Failed to load invoices. Please try again." />;
 }

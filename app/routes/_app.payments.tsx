@@ -4,6 +4,7 @@ import { listPayments, paymentTotals } from "~/models/payment.server";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
+import { SummaryAmount } from "~/components/money";
 
 export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
 
@@ -29,7 +30,7 @@ export default function PaymentsPage() {
         </div>
         <div className="card p-4">
           <p className="text-sm text-slate-500">Total Amount</p>
-          <p className="text-2xl font-bold tabular-nums" data-testid="total-amount">{formatNaira(totals.total)}</p>
+          <p className="text-2xl font-bold tabular-nums" data-testid="total-amount"><SummaryAmount value={totals.total} /></p>
         </div>
       </section>
       <section className="space-y-3" aria-labelledby="history">

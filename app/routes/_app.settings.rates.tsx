@@ -1,6 +1,10 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { RatesForm } from "~/components/settings/system-cards";
 import { updateSettings } from "~/models/settings.server";
+import { RatesFormSchema } from "~/schemas/settings";
 import { requireRole } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -11,10 +15,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, ["admin"]);
-  const form = Object.fromEntries(await request.formData());
-  const result = await updateSettings(form, user.id);
-  if (!result.ok) {
-    return redirectWithToast("/settings", { title: "Failed to update settings", description: result.message, variant: "destructive" });
-  }
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: RatesFormSchema });
+  // Every message goes under its own field, all at once (not only the first, not as a toast).
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const result = await updateSettings(Object.fromEntries(formData), user.id);
+  if (!result.ok) return data({ result: submission.reply({ fieldErrors: result.fieldErrors }) }, { status: 400 });
   return redirectWithToast("/settings", { title: "Settings updated successfully" });
+}
+
+/** Rendered by System Settings in place of its rates card, with this answer's messages. */
+export default function RatesAnswer() {
+  const actionData = useActionData<typeof action>();
+  return <RatesForm lastResult={actionData?.result} />;
 }

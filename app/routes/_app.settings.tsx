@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { useLoaderData, useMatches, useOutlet } from "@remix-run/react";
 import { SecurityCards } from "~/components/settings/security-cards";
-import { ProfileCard, SystemSettingsCards } from "~/components/settings/system-cards";
+import { ProfileCard, RatesForm, SystemSettingsCards } from "~/components/settings/system-cards";
 import { loadSecurityCards } from "~/models/security.server";
 import { loadSystemSettings } from "~/models/settings.server";
 import { toPublicUser } from "~/models/user.server";
@@ -22,6 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function SettingsPage() {
   const { profile, system, security } = useLoaderData<typeof loader>();
+  const outlet = useOutlet();
+  // After a rates post with errors, /settings/rates renders the rates form with its messages
+  // in the rates card's place; every other child route is a dialog over the page.
+  const ratesAnswer = useMatches().some((m) => m.id === "routes/_app.settings.rates");
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       {system ? (
@@ -30,7 +34,7 @@ export default function SettingsPage() {
             <h1 className="page-title">System Settings</h1>
             <p className="page-subtitle">Rates, users and security</p>
           </header>
-          <SystemSettingsCards system={system} />
+          <SystemSettingsCards ratesCard={ratesAnswer ? outlet : <RatesForm />} />
         </>
       ) : (
         <>
@@ -42,7 +46,7 @@ export default function SettingsPage() {
         </>
       )}
       <SecurityCards security={security} profile={profile} />
-      <Outlet />
+      {ratesAnswer ? null : outlet}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { CopyButton } from "~/components/copy-button";
 import { Dialog, FieldError } from "~/components/dialog";
 import { confirmTotpEnrolment, getTotpEnrolment } from "~/models/totp.server";
 import { requireUser } from "~/utils/auth.server";
@@ -41,9 +42,12 @@ export default function TwoFactorSetupDialog() {
           <p className="label" id="totp-key-label">
             Or enter this key
           </p>
-          <code aria-labelledby="totp-key-label" data-testid="totp-secret" data-secret={secret} className="block select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-800">
-            {grouped}
-          </code>
+          <div className="flex items-center gap-2">
+            <code aria-labelledby="totp-key-label" data-testid="totp-secret" data-secret={secret} className="block min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-800">
+              {grouped}
+            </code>
+            <CopyButton text={secret} label="Copy key to clipboard" />
+          </div>
         </div>
         <Form method="post" preventScrollReset className="space-y-4">
           <div>

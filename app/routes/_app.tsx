@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useRouteError } from "@remix-run/react";
 import { AppShell } from "~/components/app-shell";
 import { RoleSwitcher } from "~/components/role-switcher";
-import { ErrorView, useRootData } from "~/root";
+import { ErrorView } from "~/components/error-view";
+import { useRootData } from "~/root";
 import { requireUser } from "~/utils/auth.server";
 
 // Every page below this layout needs a signed-in, active user whose password is not pending.

@@ -1,9 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { FieldError, FormError } from "~/components/dialog";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ChangePasswordForm } from "~/components/change-password-form";
 import { changeOwnPassword } from "~/models/password.server";
 import { ChangePasswordSchema } from "~/schemas/auth";
 import { getCurrent, requireUser } from "~/utils/auth.server";
@@ -36,9 +35,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ChangePasswordPage() {
   const { constraint, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({ lastResult: actionData?.result, constraint, shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" });
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
       <div className="card w-full max-w-md p-6">
@@ -46,35 +42,15 @@ export default function ChangePasswordPage() {
         <p className="page-subtitle mt-1">
           You are signed in as {email} with a temporary password. Choose a new password of at least 8 characters to continue.
         </p>
-        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
-          <FormError errors={form.errors} id={form.errorId} />
-          <PasswordField label="Current password" meta={fields.currentPassword} autoComplete="current-password" />
-          <PasswordField label="New password" meta={fields.newPassword} autoComplete="new-password" />
-          <PasswordField label="Confirm new password" meta={fields.confirmPassword} autoComplete="new-password" />
-          <button type="submit" className="btn-primary w-full" disabled={busy}>
-            {busy ? "Changing password..." : "Change Password"}
-          </button>
-        </Form>
+        <div className="mt-6">
+          <ChangePasswordForm lastResult={actionData?.result} constraint={constraint} submitLabel="Change Password" busyLabel="Changing password..." />
+        </div>
         <Form method="post" action="/logout" reloadDocument className="mt-4 text-center">
-          <button type="submit" className="text-sm text-slate-500 underline">
+          <button type="submit" className="text-sm text-slate-600 underline dark:text-slate-300">
             Log out
           </button>
         </Form>
       </div>
     </main>
-  );
-}
-
-type FieldMeta = Parameters<typeof getInputProps>[0];
-
-function PasswordField({ label, meta, autoComplete }: { label: string; meta: FieldMeta; autoComplete: string }) {
-  return (
-    <div>
-      <label className="label" htmlFor={meta.id}>
-        {label}
-      </label>
-      <input className="input" {...getInputProps(meta, { type: "password" })} autoComplete={autoComplete} />
-      <FieldError errors={meta.errors} id={meta.errorId} />
-    </div>
   );
 }

@@ -1,15 +1,17 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, Outlet, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { CountUp } from "~/components/count-up";
-import { Dialog, FieldError, FormError } from "~/components/dialog";
+import { Dialog } from "~/components/dialog";
+import { FormErrors, InputField } from "~/components/forms";
 import { ChartIcon, FileIcon, KeyIcon, ShieldIcon, TruckIcon } from "~/components/icons";
 import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { LoginSchema, safeRedirect } from "~/schemas/auth";
 import { authenticator, requireAnonymous, startSession } from "~/utils/auth.server";
 import { COMPANY_LINE, PRODUCT_NAME } from "~/utils/brand";
+import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: `Sign in · ${PRODUCT_NAME}` }];
 
@@ -23,12 +25,8 @@ export async function action({ request }: ActionFunctionArgs) {
   // remix-auth reads the body itself: validate a clone first (STACK.md).
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: LoginSchema });
-  if (submission.status !== "success") {
-    return data(
-      { result: submission.reply({ formErrors: ["Missing credentials: Please enter both email and password"] }) },
-      { status: 400 },
-    );
-  }
+  // Each empty field says so under itself; no summary repeats it.
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const result = await authenticator.authenticate("form", request);
   if (result.kind === "error") {
     return data(
@@ -37,12 +35,13 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   }
   const { cookie } = await startSession(request, result);
-  const headers = { "Set-Cookie": cookie };
+  const headers = new Headers({ "Set-Cookie": cookie });
   if (result.kind === "totp-required") {
     const to = submission.value.redirectTo ? `?redirectTo=${encodeURIComponent(submission.value.redirectTo)}` : "";
     throw redirect(`/login/verify${to}`, { headers });
   }
   if (result.user.mustChangePassword === 1) throw redirect("/change-password", { headers });
+  headers.append("Set-Cookie", await toastHeader(SIGNED_IN_TOAST));
   throw redirect(safeRedirect(submission.value.redirectTo), { headers });
 }
 
@@ -71,7 +70,7 @@ export default function LoginPage() {
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
           <div>
             <p className="text-lg font-bold">{PRODUCT_NAME}</p>
-            <p className="text-xs text-slate-500 dark:text-slate-400">{COMPANY_LINE}</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">{COMPANY_LINE}</p>
           </div>
           <div className="flex gap-2">
             <Link to={`?dialog=passkey${keep}`} className="btn-outline">
@@ -119,7 +118,7 @@ export default function LoginPage() {
         </section>
       </main>
 
-      <footer className="border-t border-slate-200 py-6 text-center text-sm text-slate-500 dark:border-slate-800">
+      <footer className="border-t border-slate-200 py-6 text-center text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
         © {new Date().getFullYear()} {COMPANY_LINE}. All rights reserved.
       </footer>
 
@@ -147,22 +146,10 @@ function EmailDialog({ constraint, redirectTo }: { constraint: ReturnType<typeof
   return (
     <Dialog title="Sign in" description="Sign in with your email and password." closeTo=".">
       <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <FormError errors={form.errors} id={form.errorId} />
+        <FormErrors errors={busy ? null : form.errors} id={form.errorId} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <div>
-          <label className="label" htmlFor={fields.email.id}>
-            Email
-          </label>
-          <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="username" />
-          <FieldError errors={fields.email.errors} id={fields.email.errorId} />
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.password.id}>
-            Password
-          </label>
-          <input className="input" {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
-          <FieldError errors={fields.password.errors} id={fields.password.errorId} />
-        </div>
+        <InputField meta={fields.email} label="Email" type="email" autoComplete="username" hideErrors={busy} />
+        <InputField meta={fields.password} label="Password" type="password" autoComplete="current-password" hideErrors={busy} />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Signing in..." : "Sign in"}
         </button>

@@ -9,6 +9,7 @@ import { safeRedirect } from "~/schemas/auth";
 import { TOTP_CODE_MESSAGE } from "~/schemas/users";
 import { requireAnonymous } from "~/utils/auth.server";
 import { PRODUCT_NAME } from "~/utils/brand";
+import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: `Two-factor code · ${PRODUCT_NAME}` }];
 
@@ -30,8 +31,9 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return data({ error: `Verification failed: ${result.message}`, fieldError: null }, { status: result.status });
   }
-  const headers = { "Set-Cookie": result.cookie };
+  const headers = new Headers({ "Set-Cookie": result.cookie });
   if (result.user.mustChangePassword === 1) throw redirect("/change-password", { headers });
+  headers.append("Set-Cookie", await toastHeader(SIGNED_IN_TOAST));
   throw redirect(safeRedirect(form.get("redirectTo")), { headers });
 }
 
@@ -72,7 +74,7 @@ export default function VerifyCodeDialog() {
           {busy ? "Verifying..." : "Verify"}
         </button>
         <p className="text-center text-sm">
-          <Link to="/login?dialog=email" className="text-slate-500 underline">
+          <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
             Back to sign in
           </Link>
         </p>

@@ -3,19 +3,25 @@ import * as z from "zod";
 // Shared by the HTML actions and the JSON calls; the browser gets only the constraints
 // (computed on the server), never zod itself: every kilobyte counts on a yard connection.
 
+// Each missing field says so under itself (docs/decisions/0011-form-errors.md); the spec's
+// "Missing credentials" pair message stays the JSON call's answer.
+export const EMAIL_MISSING = "Please enter your email";
+export const PASSWORD_MISSING = "Please enter your password";
+
 export const LoginSchema = z.object({
-  email: z.string({ error: "Please enter both email and password" }).trim().min(1, "Please enter both email and password"),
-  password: z.string({ error: "Please enter both email and password" }).min(1, "Please enter both email and password"),
+  email: z.string({ error: EMAIL_MISSING }).trim().min(1, EMAIL_MISSING),
+  password: z.string({ error: PASSWORD_MISSING }).min(1, PASSWORD_MISSING),
   redirectTo: z.string().optional(),
 });
 
-export const PASSWORD_TOO_SHORT = "Password must be at least 8 characters";
+// The spec's titles and texts (section 5), shown as one message under the field.
+export const PASSWORD_TOO_SHORT = "Password too short: Password must be at least 8 characters";
 export const PASSWORDS_DONT_MATCH = "Passwords don't match: make sure the new passwords match";
 
 export const ChangePasswordSchema = z
   .object({
     currentPassword: z.string({ error: "Current password is required" }).min(1, "Current password is required"),
-    newPassword: z.string({ error: PASSWORD_TOO_SHORT }).min(8, PASSWORD_TOO_SHORT).max(200, "Password is too long"),
+    newPassword: z.string({ error: "New password is required" }).min(8, PASSWORD_TOO_SHORT).max(200, "Password is too long"),
     confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
   })
   // Length first, then match (spec section 5): the refinement runs only when lengths pass.

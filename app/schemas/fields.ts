@@ -4,6 +4,7 @@
 import * as z from "zod";
 import { isValidDate } from "~/utils/dates";
 import { parseDecimalInput } from "~/utils/money";
+import { parseId } from "~/utils/params";
 
 type DecimalOptions = { label: string; precision: number; places?: number; positive?: boolean; max?: string };
 
@@ -89,11 +90,12 @@ export function requiredId(label: string) {
       ctx.addIssue({ code: "custom", message: `${label} is required` });
       return z.NEVER;
     }
-    if (!/^\d{1,9}$/.test(s) || Number(s) < 1) {
+    const id = parseId(s);
+    if (id === null) {
       ctx.addIssue({ code: "custom", message: `${label} is not valid` });
       return z.NEVER;
     }
-    return Number(s);
+    return id;
   });
 }
 
@@ -101,12 +103,12 @@ export function optionalId(label: string) {
   return z.unknown().transform((value, ctx): number | null | undefined => {
     if (value === null) return null;
     if (isBlank(value)) return undefined;
-    const s = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-    if (!/^\d{1,9}$/.test(s) || Number(s) < 1) {
+    const id = parseId(value);
+    if (id === null) {
       ctx.addIssue({ code: "custom", message: `${label} is not valid` });
       return z.NEVER;
     }
-    return Number(s);
+    return id;
   });
 }
 

@@ -3,6 +3,9 @@ import { toastCookie } from "./cookies.server";
 
 export type Toast = { title: string; description?: string; variant?: "default" | "destructive" };
 
+/** Spec section 8: shown after an e-mail, code or passkey sign-in. */
+export const SIGNED_IN_TOAST: Toast = { title: "Success", description: "You have been logged in successfully" };
+
 export async function toastHeader(toast: Toast) {
   return toastCookie().serialize(toast);
 }

@@ -46,7 +46,7 @@ describe("JSON auth calls", () => {
     const mine = await login();
     const other = await login();
     const post = (json: unknown) => call(changeRoute.action, makeRequest("/api/auth/password/change", { method: "POST", cookie: mine, json }));
-    expect(await post({ currentPassword: user.plainPassword, newPassword: "short" })).toMatchObject({ status: 400, body: { message: "Password must be at least 8 characters" } });
+    expect(await post({ currentPassword: user.plainPassword, newPassword: "short" })).toMatchObject({ status: 400, body: { message: "Password too short: Password must be at least 8 characters" } });
     expect(await post({ currentPassword: "wrong-password", newPassword: "a-new-password" })).toMatchObject({ status: 400 });
     expect(await post({ currentPassword: user.plainPassword, newPassword: "a-new-password" })).toMatchObject({ status: 200 });
     const me = await call(userRoute.loader, makeRequest("/api/auth/user", { cookie: mine }));

@@ -1,10 +1,12 @@
 import { Link } from "@remix-run/react";
+import { TableScroll } from "~/components/table-scroll";
 import { CountUp } from "~/components/count-up";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import type { ManagerDashboardData } from "~/models/manager-dashboard.server";
 import { formatDeliveryDate } from "~/utils/dates";
-import { formatAmount, formatNaira, formatNairaCompact } from "~/utils/money";
+import { SummaryAmount } from "~/components/money";
+import { formatAmount, formatNaira } from "~/utils/money";
 import { Sparkline } from "./sparkline";
 
 const QUICK_LINKS = [
@@ -31,10 +33,10 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardData }) {
         <Card label="Total Deliveries" testId="stat-deliveries" value={<CountUp value={data.totalDeliveries} />}>
           <Progress value={data.deliveriesProgress} label={`${data.deliveriesProgress}% invoiced`} />
         </Card>
-        <Card label="Total Profit (All time)" testId="stat-profit" value={formatNairaCompact(data.totalProfit)}>
+        <Card label="Total Profit (All time)" testId="stat-profit" value={<SummaryAmount value={data.totalProfit} />}>
           <Sparkline values={data.profitSeries} label="Profit over the last 7 days" />
         </Card>
-        <Card label="Outstanding" testId="stat-outstanding" value={formatNairaCompact(data.outstanding)}>
+        <Card label="Outstanding" testId="stat-outstanding" value={<SummaryAmount value={data.outstanding} />}>
           <Progress value={data.outstandingProgress} label={`${data.outstandingProgress}% of invoiced paid`} />
           <Sparkline values={data.outstandingSeries} label="Owed on invoices of the last 7 days" />
         </Card>
@@ -48,7 +50,7 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardData }) {
           {data.recent.length === 0 ? (
             <div className="card p-8 text-center"><p className="font-semibold">No Deliveries</p></div>
           ) : (
-            <div className="card overflow-x-auto">
+            <TableScroll label="Recent deliveries">
               <table className="w-full min-w-[560px] text-left text-sm">
                 <thead className="bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
                   <tr>
@@ -71,7 +73,7 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardData }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
         </section>
         <section className="space-y-3">

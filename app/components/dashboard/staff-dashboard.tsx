@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { TableScroll } from "~/components/table-scroll";
 import { CountUp } from "~/components/count-up";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { CalendarIcon, PlusIcon, TruckIcon } from "~/components/icons";
@@ -37,8 +38,8 @@ export function StaffDashboard({ data }: { data: StaffDashboardData }) {
             <p className="page-subtitle mt-1">Your recorded deliveries will appear here.</p>
           </div>
         ) : (
-          <div className="card overflow-x-auto">
-            <table className="w-full min-w-[480px] text-left text-sm">
+          <TableScroll label="Recent deliveries">
+            <table className="w-full text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
                 <tr>
                   <th className="px-3 py-2">Date</th>
@@ -60,7 +61,7 @@ export function StaffDashboard({ data }: { data: StaffDashboardData }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
     </div>

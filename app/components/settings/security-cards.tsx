@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { KeyIcon, PlusIcon, ShieldIcon, UsersIcon } from "~/components/icons";
 import { roleBadgeClass } from "~/components/app-shell";
+import { CopyButton } from "~/components/copy-button";
 import type { AdminUserRow } from "~/models/admin-users.server";
 import type { SecurityCardsData } from "~/models/security.server";
 import type { PublicUser } from "~/models/user.server";
@@ -219,12 +220,12 @@ function UserRow({
       )}
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-2 font-medium">
-          <span className="truncate">{label}</span>
+          <span className="truncate" title={label}>{label}</span>
           <span className={"badge capitalize " + roleBadgeClass(user.role)}>{user.role}</span>
           {statusBadge(user.status)}
           {own ? <span className="text-xs text-slate-500">(you)</span> : null}
         </p>
-        <p className="truncate text-sm text-slate-500">{user.email}</p>
+        <p className="truncate text-sm text-slate-500" title={user.email}>{user.email}</p>
         <p className="text-xs text-slate-500">Added {formatShortDate(user.createdAt)}</p>
       </div>
       {own || user.status === "deleted" ? null : (
@@ -258,9 +259,12 @@ export function TemporaryPasswordDialogBody({ email, temporaryPassword }: { emai
         <p className="label" id="temp-password-label">
           Temporary password
         </p>
-        <output aria-labelledby="temp-password-label" data-testid="temporary-password" className="block select-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-lg tracking-wider dark:border-slate-700 dark:bg-slate-800">
-          {temporaryPassword}
-        </output>
+        <div className="flex items-center gap-2">
+          <output aria-labelledby="temp-password-label" data-testid="temporary-password" className="block min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-lg tracking-wider dark:border-slate-700 dark:bg-slate-800">
+            {temporaryPassword}
+          </output>
+          <CopyButton text={temporaryPassword} label="Copy password to clipboard" />
+        </div>
       </div>
       <Link to="/settings" className="btn-primary w-full" preventScrollReset>
         Done

@@ -1,43 +1,69 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Field, FormErrors, InputField } from "~/components/forms";
 import { MoneyInput } from "~/components/money-input";
 import type { SystemSettingsData } from "~/models/settings.server";
 import type { PublicUser } from "~/models/user.server";
 
-export function SystemSettingsCards({ system }: { system: SystemSettingsData }) {
+type RatesMeta = Parameters<typeof getInputProps>[0];
+
+function MoneyField({ meta, label, busy }: { meta: RatesMeta; label: string; busy: boolean }) {
+  const { key, type: _type, defaultValue, ...props } = getInputProps(meta, { type: "text", ariaAttributes: !busy });
+  return (
+    <Field meta={meta} label={label} hideErrors={busy}>
+      <MoneyInput key={key} {...props} defaultValue={typeof defaultValue === "string" ? defaultValue : null} />
+    </Field>
+  );
+}
+
+/**
+ * Default Rates Configuration. It posts to /settings/rates; an answer with errors renders this
+ * same form there, every message under its field.
+ */
+export function RatesForm({ lastResult }: { lastResult?: SubmissionResult<string[]> | null }) {
+  const settings = useRouteLoaderData<{ system: SystemSettingsData | null }>("routes/_app.settings");
+  const system = settings?.system;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/settings/rates";
+  const [form, fields] = useForm({
+    id: "rates",
+    lastResult,
+    defaultValue: system ?? undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  return (
+    <section className="card p-5" aria-labelledby="rates-title">
+      <h2 id="rates-title" className="font-semibold">Default Rates Configuration</h2>
+      <p className="page-subtitle">New deliveries copy these rates when they are recorded; existing deliveries keep their own.</p>
+      <Form method="post" action="/settings/rates" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2" preventScrollReset>
+        <FormErrors errors={busy ? null : form.errors} id={form.errorId} />
+        <MoneyField meta={fields.buyingRate} label="Buying Rate (₦ per ton)" busy={busy} />
+        <MoneyField meta={fields.sellingRate} label="Selling Rate (₦ per ton)" busy={busy} />
+        <InputField meta={fields.taxRate} label="Tax Rate (%)" type="number" step="0.01" min="0" max="100" inputMode="decimal" hideErrors={busy} />
+        <MoneyField meta={fields.offloadingCost} label="Offloading Cost (₦ per delivery)" busy={busy} />
+        <InputField
+          meta={fields.deliveryClientName}
+          label="Delivery client"
+          description="The client the New Delivery form is fixed to (matched by name, ignoring case)."
+          className="sm:col-span-2"
+          maxLength={200}
+          hideErrors={busy}
+        />
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn-primary" disabled={busy}>{busy ? "Saving..." : "Save Rates"}</button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+/** System Settings' cards; `ratesCard` is the rates form (with the last answer's messages). */
+export function SystemSettingsCards({ ratesCard }: { ratesCard: ReactNode }) {
   return (
     <>
-      <section className="card p-5" aria-labelledby="rates-title">
-        <h2 id="rates-title" className="font-semibold">Default Rates Configuration</h2>
-        <p className="page-subtitle">New deliveries copy these rates when they are recorded; existing deliveries keep their own.</p>
-        <Form method="post" action="/settings/rates" className="mt-4 grid gap-4 sm:grid-cols-2">
-          <div>
-            <label className="label" htmlFor="buyingRate">Buying Rate (₦ per ton)</label>
-            <MoneyInput id="buyingRate" name="buyingRate" required defaultValue={system.buyingRate} />
-          </div>
-          <div>
-            <label className="label" htmlFor="sellingRate">Selling Rate (₦ per ton)</label>
-            <MoneyInput id="sellingRate" name="sellingRate" required defaultValue={system.sellingRate} />
-          </div>
-          <div>
-            <label className="label" htmlFor="taxRate">Tax Rate (%)</label>
-            <input id="taxRate" name="taxRate" type="number" step="0.01" min="0" max="100" inputMode="decimal" className="input" required defaultValue={system.taxRate} />
-          </div>
-          <div>
-            <label className="label" htmlFor="offloadingCost">Offloading Cost (₦ per delivery)</label>
-            <MoneyInput id="offloadingCost" name="offloadingCost" required defaultValue={system.offloadingCost} />
-          </div>
-          <div className="sm:col-span-2">
-            <label className="label" htmlFor="deliveryClientName">Delivery client</label>
-            <input id="deliveryClientName" name="deliveryClientName" className="input" maxLength={200} defaultValue={system.deliveryClientName} />
-            <p className="page-subtitle mt-1">The client the New Delivery form is fixed to (matched by name, ignoring case).</p>
-          </div>
-          <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary" disabled={busy}>{busy ? "Saving..." : "Save Rates"}</button>
-          </div>
-        </Form>
-      </section>
+      {ratesCard}
       <section className="card p-5" aria-labelledby="how-title">
         <h2 id="how-title" className="font-semibold">How It Works</h2>
         <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-600 dark:text-slate-300">
@@ -57,7 +83,7 @@ export function ProfileCard({ profile }: { profile: PublicUser }) {
     <section className="card p-5">
       <h2 className="font-semibold">Profile Information</h2>
       <dl className="mt-3 grid gap-2 text-sm sm:grid-cols-3">
-        <div><dt className="text-slate-500">Name</dt><dd>{profile.displayName}</dd></div>
+        <div><dt className="text-slate-500 dark:text-slate-400">Name</dt><dd>{profile.displayName}</dd></div>
         <div><dt className="text-slate-500">Email</dt><dd>{profile.email}</dd></div>
         <div><dt className="text-slate-500">Role</dt><dd className="capitalize">{profile.role}</dd></div>
       </dl>

@@ -1,0 +1,176 @@
+// The one way a form shows its errors (docs/decisions/0011-form-errors.md): each message under
+// its own field, the field outlined (aria-invalid) and pointing at its message
+// (aria-describedby); a summary at the top only for errors that belong to no field. The pieces
+// take Conform's field metadata, and equally any object of the same shape, so a form that is
+// not on Conform yet can use them.
+import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+
+/** What a field needs to present itself; Conform's `FieldMetadata` has all of it. */
+export type FieldMeta = {
+  id: string;
+  name: string;
+  errorId: string;
+  descriptionId: string;
+  errors?: string[] | null;
+};
+
+/** Messages of one field (or of the form), one per line; nothing when there are none. */
+export function ErrorList({ id, errors, className = "" }: { id?: string; errors?: string[] | null; className?: string }) {
+  const list = (errors ?? []).filter(Boolean);
+  if (!list.length) return null;
+  return (
+    <ul id={id} className={`field-error space-y-0.5 ${className}`}>
+      {[...new Set(list)].map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The summary at the top of a form: only for errors that belong to no field. */
+export function FormErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
+  const list = (errors ?? []).filter(Boolean);
+  if (!list.length) return null;
+  return (
+    <div
+      id={id}
+      role="alert"
+      className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300"
+    >
+      {[...new Set(list)].map((message) => (
+        <p key={message}>{message}</p>
+      ))}
+    </div>
+  );
+}
+
+/** The attributes that tie a control to its label, hint and messages. */
+export function fieldAria(meta: FieldMeta, { description = false }: { description?: boolean } = {}) {
+  const invalid = Boolean(meta.errors?.length);
+  const describedBy = [description ? meta.descriptionId : null, invalid ? meta.errorId : null].filter(Boolean).join(" ");
+  return {
+    id: meta.id,
+    name: meta.name,
+    "aria-invalid": invalid || undefined,
+    "aria-describedby": describedBy || undefined,
+  } as const;
+}
+
+/**
+ * A labelled field around any control: the label, the control, an optional hint and the
+ * field's messages. The control gets its attributes from `fieldAria(meta)` or Conform's
+ * `getInputProps(meta)`.
+ */
+export function Field({
+  meta,
+  label,
+  description,
+  className,
+  hideErrors = false,
+  children,
+}: {
+  meta: FieldMeta;
+  label: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  /** While a new submission is on its way the last one's messages are stale. */
+  hideErrors?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <label className="label" htmlFor={meta.id}>
+        {label}
+      </label>
+      {children}
+      {description ? (
+        <p id={meta.descriptionId} className="page-subtitle mt-1">
+          {description}
+        </p>
+      ) : null}
+      <ErrorList id={meta.errorId} errors={hideErrors ? null : meta.errors} />
+    </div>
+  );
+}
+
+type ConformMeta = Parameters<typeof getInputProps>[0];
+
+/** Conform's aria options: the hint joins the description, and stale errors mark nothing. */
+function aria(meta: ConformMeta, description: ReactNode, hideErrors = false) {
+  const ariaDescribedBy = description ? meta.descriptionId : undefined;
+  return hideErrors ? { ariaAttributes: false as const } : { ariaDescribedBy };
+}
+
+/** A text-like input on a Conform field. */
+export function InputField({
+  meta,
+  label,
+  description,
+  className,
+  hideErrors,
+  type = "text",
+  ...props
+}: {
+  meta: ConformMeta;
+  label: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  hideErrors?: boolean;
+  type?: "text" | "email" | "password" | "number" | "date" | "tel" | "search" | "url";
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form" | "defaultValue">) {
+  const { key, ...inputProps } = getInputProps(meta, { type, ...aria(meta, description, hideErrors) });
+  return (
+    <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
+      <input key={key} className="input" {...inputProps} {...props} />
+    </Field>
+  );
+}
+
+export function SelectField({
+  meta,
+  label,
+  description,
+  className,
+  hideErrors,
+  children,
+  ...props
+}: {
+  meta: ConformMeta;
+  label: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  hideErrors?: boolean;
+  children: ReactNode;
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "form" | "defaultValue">) {
+  const { key, ...selectProps } = getSelectProps(meta, aria(meta, description, hideErrors));
+  return (
+    <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
+      <select key={key} className="input" {...selectProps} {...props}>
+        {children}
+      </select>
+    </Field>
+  );
+}
+
+export function TextareaField({
+  meta,
+  label,
+  description,
+  className,
+  hideErrors,
+  ...props
+}: {
+  meta: ConformMeta;
+  label: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  hideErrors?: boolean;
+} & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "form" | "defaultValue">) {
+  const { key, ...textareaProps } = getTextareaProps(meta, aria(meta, description, hideErrors));
+  return (
+    <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
+      <textarea key={key} className="input" {...textareaProps} {...props} />
+    </Field>
+  );
+}
