@@ -254,17 +254,19 @@ function UserMenu({ user, compact }: { user: PublicUser; compact: boolean }) {
   // <details> opens and closes without JavaScript; Logout is a real form post.
   return (
     <details className="group relative border-t border-slate-200 p-2 dark:border-slate-800">
-      {/* The name includes what the summary shows (the person and the role), so speech input
-          users can say what they see. */}
+      {/* The name holds what the summary shows (the person and the role), so speech-input users
+          can say what they see; the initials are drawn from an attribute and are not text. */}
       <summary
         className="flex cursor-pointer list-none items-center gap-2 rounded-md p-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
         aria-label={`User menu: ${user.displayName}, ${user.role}`}
       >
-        <span aria-hidden="true" className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-green-700 text-xs font-semibold text-white">
-          {initials(user.displayName)}
-        </span>
+        <span
+          aria-hidden="true"
+          data-initials={initials(user.displayName)}
+          className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-green-700 text-xs font-semibold text-white before:content-[attr(data-initials)]"
+        />
         <span className={"min-w-0 flex-1 " + (compact ? "md:hidden" : "")}>
-          <span className="block truncate text-sm font-medium" title={user.displayName}>{user.displayName}</span>
+          <span className="block truncate text-sm font-medium" title={user.displayName}>{user.displayName}</span>{" "}
           <span className={"badge mt-0.5 capitalize " + roleBadgeClass(user.role)} data-testid="role-badge">
             {user.role}
           </span>

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { RatesForm } from "~/components/settings/system-cards";
 import { updateSettings } from "~/models/settings.server";
@@ -8,15 +8,17 @@ import { RatesFormSchema } from "~/schemas/settings";
 import { requireRole } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
+// A page route (it renders the answer to a post); opened directly it is System Settings.
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["admin"]);
-  return redirect("/settings");
+  return null;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, ["admin"]);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: RatesFormSchema });
+  // No coercion: an emptied box must reach its field's rule as "" (an absent key would skip it).
+  const submission = parseWithZod(formData, { schema: RatesFormSchema, disableAutoCoercion: true });
   // Every message goes under its own field, all at once (not only the first, not as a toast).
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const result = await updateSettings(Object.fromEntries(formData), user.id);

@@ -24,8 +24,12 @@ export const ChangePasswordSchema = z
     newPassword: z.string({ error: "New password is required" }).min(8, PASSWORD_TOO_SHORT).max(200, "Password is too long"),
     confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
   })
-  // Length first, then match (spec section 5): the refinement runs only when lengths pass.
-  .refine((v) => v.newPassword === v.confirmPassword, { message: PASSWORDS_DONT_MATCH, path: ["confirmPassword"] });
+  // Length first, then match (spec section 5): zod runs this refinement even when the length
+  // check failed, so a password that is too short is not also called a mismatch.
+  .refine((v) => typeof v.newPassword !== "string" || v.newPassword.length < 8 || v.newPassword === v.confirmPassword, {
+    message: PASSWORDS_DONT_MATCH,
+    path: ["confirmPassword"],
+  });
 
 /** Where a sign-in may send the user afterwards: only paths on this site. */
 export function safeRedirect(to: unknown, fallback = "/") {

@@ -22,5 +22,5 @@ export const RatesFormSchema = z.object({
     return parsed.data;
   }),
   offloadingCost: requiredDecimal({ label: "Offloading cost", precision: 12 }),
-  deliveryClientName: optionalText("Delivery client name", 200),
+  deliveryClientName: optionalText("Delivery client name", 200).optional(),
 });

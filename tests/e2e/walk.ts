@@ -18,14 +18,14 @@ export type Theme = "light" | "dark";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-async function api(baseURL: string, email: string, password: string) {
+export async function api(baseURL: string, email: string, password: string) {
   const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
   const response = await context.post("/api/auth/password/login", { data: { email, password } });
   if (!response.ok()) throw new Error(`sign-in of ${email} failed: ${response.status()}`);
   return context;
 }
 
-async function ok<T>(response: Awaited<ReturnType<Awaited<ReturnType<typeof api>>["get"]>>): Promise<T> {
+export async function ok<T>(response: Awaited<ReturnType<Awaited<ReturnType<typeof api>>["get"]>>): Promise<T> {
   if (!response.ok()) throw new Error(`${response.url()}: ${response.status()} ${await response.text()}`);
   return (await response.json()) as T;
 }
