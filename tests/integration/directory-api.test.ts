@@ -91,6 +91,29 @@ describe("agents and clients calls", () => {
     expect(row).toMatchObject({ paymentTermsDays: 0, taxRate: "0.00" });
   });
 
+  it("refuses a name that differs only in case or surrounding spaces, on create and rename", async () => {
+    const { cookie } = await loginAs("manager");
+    const post = (handler: typeof apiAgents.action, path: string, json: unknown) => call(handler, makeRequest(path, { method: "POST", cookie, json }));
+    expect((await post(apiAgents.action, "/api/agents", { name: "Twin Agent" })).status).toBe(201);
+    const again = await post(apiAgents.action, "/api/agents", { name: "  twin AGENT " });
+    expect(again).toMatchObject({ status: 409, body: { message: 'An agent named "twin AGENT" already exists. Choose a different name.' } });
+    const other = await post(apiAgents.action, "/api/agents", { name: "Other Agent" });
+    const otherId = String((other.body as { id: number }).id);
+    const rename = await call(apiAgent.action, makeRequest(`/api/agents/${otherId}`, { method: "PATCH", cookie, json: { name: "TWIN agent" } }), { id: otherId });
+    expect(rename.status).toBe(409);
+    // Renaming an agent to its own name in another case is no clash.
+    expect((await call(apiAgent.action, makeRequest(`/api/agents/${otherId}`, { method: "PATCH", cookie, json: { name: "OTHER AGENT" } }), { id: otherId })).status).toBe(200);
+    // The HTML form says it under the name field.
+    const form = await call(agentNew.action, makeRequest("/agents/new", { method: "POST", cookie, form: { name: "twin agent" } }));
+    expect(form).toMatchObject({ status: 409, body: { fieldErrors: { name: ['An agent named "twin agent" already exists. Choose a different name.'] } } });
+
+    expect((await post(apiClients.action, "/api/clients", { name: "Twin Client" })).status).toBe(201);
+    expect(await post(apiClients.action, "/api/clients", { name: "twin client " })).toMatchObject({ status: 409, body: { message: expect.stringContaining("already exists") } });
+    // The database refuses a duplicate that slips past the check (two adds at once).
+    const db = await getDb();
+    await expect(db.insert(schema.agents).values({ name: "TWIN AGENT" })).rejects.toThrow();
+  });
+
   it("refuses to delete an agent or client in use, with the count", async () => {
     const { cookie, user } = await loginAs("admin");
     const agent = await createAgent({ name: "Busy Agent" });
