@@ -42,21 +42,25 @@ export function StaffDashboard({ data }: { data: StaffDashboardData }) {
             <table className="w-full text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
                 <tr>
-                  <th className="px-3 py-2">Date</th>
-                  <th className="px-3 py-2">Agent</th>
-                  <th className="px-3 py-2 text-right">Tons</th>
-                  <th className="px-3 py-2">Location</th>
-                  <th className="px-3 py-2">Status</th>
+                  <th className="px-2 py-2 sm:px-3">Date</th>
+                  <th className="px-2 py-2 sm:px-3">Agent</th>
+                  <th className="px-2 py-2 text-right sm:px-3">Tons</th>
+                  <th className="hidden px-2 py-2 sm:table-cell sm:px-3">Location</th>
+                  <th className="px-2 py-2 sm:px-3">Status</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {data.recent.map((d) => (
                   <tr key={d.id}>
-                    <td className="whitespace-nowrap px-3 py-2">{formatDeliveryDate(d.date)}</td>
-                    <td className="px-3 py-2">{d.agentName}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{formatAmount(d.tons)}</td>
-                    <td className="px-3 py-2">{d.location}</td>
-                    <td className="px-3 py-2"><DeliveryStatusBadge status={d.status} /></td>
+                    <td className="whitespace-nowrap px-2 py-2 sm:px-3">{formatDeliveryDate(d.date)}</td>
+                    <td className="px-2 py-2 sm:px-3">
+                      {d.agentName}
+                      {/* On a phone the location rides under the agent, so Status stays on screen. */}
+                      <span className="block text-xs text-slate-500 sm:hidden">{d.location}</span>
+                    </td>
+                    <td className="px-2 py-2 text-right tabular-nums sm:px-3">{formatAmount(d.tons)}</td>
+                    <td className="hidden px-2 py-2 sm:table-cell sm:px-3">{d.location}</td>
+                    <td className="px-2 py-2 sm:px-3"><DeliveryStatusBadge status={d.status} /></td>
                   </tr>
                 ))}
               </tbody>
