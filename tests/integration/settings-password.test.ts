@@ -23,7 +23,8 @@ describe("Change Password from Settings", () => {
     expect(JSON.stringify(mismatch.body)).toContain("Passwords don't match");
     const wrong = await post({ currentPassword: "not-my-password", newPassword: "long-enough-1", confirmPassword: "long-enough-1" });
     expect(wrong.status).toBe(400);
-    expect(JSON.stringify(wrong.body)).toContain("Failed to change password");
+    // The reason sits under its field; no summary repeats it (docs/decisions/0011).
+    expect(wrong.body).toMatchObject({ result: { error: { currentPassword: [expect.stringContaining("Please check your current password")] } } });
     expect(await countSessions(user.id)).toBe(2);
 
     const ok = await post({ currentPassword: user.plainPassword, newPassword: "long-enough-1", confirmPassword: "long-enough-1" });
