@@ -53,7 +53,7 @@ export function StaffDashboard({ data }: { data: StaffDashboardData }) {
                 {data.recent.map((d) => (
                   <tr key={d.id}>
                     <td className="whitespace-nowrap px-2 py-2 sm:px-3">{formatDeliveryDate(d.date)}</td>
-                    <td className="px-2 py-2 sm:px-3">
+                    <td className="px-2 py-2 [overflow-wrap:anywhere] sm:px-3">
                       {d.agentName}
                       {/* On a phone the location rides under the agent, so Status stays on screen. */}
                       <span className="block text-xs text-slate-500 sm:hidden">{d.location}</span>
