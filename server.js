@@ -1,9 +1,12 @@
 // The production server: Remix behind Express, with per-request CSP nonces, the same-origin
-// check for writes, long-lived caching of fingerprinted assets and a clean shutdown.
+// check for writes, long-lived caching of fingerprinted assets, health checks and a graceful
+// drain (server/operations.js).
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { loadContext } from "./server/context.js";
+import { createDrain, drainTimeoutFromEnv, healthRoutes, retryAfterOn503 } from "./server/operations.js";
 import { isAllowedWrite, makeNonce, securityHeaders } from "./server/security.js";
 
 const development = process.env.NODE_ENV !== "production";
@@ -13,12 +16,27 @@ const BUILD_PATH = path.resolve("build/index.js");
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", true);
+
+let build = await import(BUILD_PATH);
+const drain = createDrain({
+  server: { close: (done) => server.close(done), closeIdleConnections: () => server.closeIdleConnections(), closeAllConnections: () => server.closeAllConnections() },
+  closeDatabase: async () => build.entry.module.shutdown?.(),
+  timeoutMs: drainTimeoutFromEnv(),
+});
+// Health first: no logging, sessions or Remix in front of it.
+app.use(healthRoutes({ isDraining: drain.isDraining, checkDatabase: async () => (await build.entry.module.readiness?.()) ?? true }));
+app.use(drain.track);
+app.use(retryAfterOn503());
 app.use(compression());
 
 app.use((req, res, next) => {
   const nonce = makeNonce();
   res.locals.cspNonce = nonce;
   res.set(securityHeaders(nonce, { development }));
+  // Remix's adapter appends the headers a page or route sets: a Cache-Control of its own
+  // replaces the no-store default above instead of sending both.
+  const append = res.append.bind(res);
+  res.append = (field, value) => (String(field).toLowerCase() === "cache-control" ? res.set(field, value) : append(field, value));
   const expectedOrigin = process.env.APP_ORIGIN || `${req.protocol}://${req.get("host")}`;
   const allowed = isAllowedWrite({
     method: req.method,
@@ -34,17 +52,20 @@ app.use((req, res, next) => {
 });
 
 // Fingerprinted build assets never change: cache for a year.
-app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-app.use(express.static("public", { maxAge: "1h" }));
+// (serve-static leaves a Cache-Control already set alone, so each replaces the no-store default.)
+const cacheFor = (value) => (res) => res.setHeader("Cache-Control", value);
+app.use("/build", express.static("public/build", { setHeaders: cacheFor("public, max-age=31536000, immutable") }));
+app.use(express.static("public", { setHeaders: cacheFor("public, max-age=3600") }));
 
-let build = await import(BUILD_PATH);
 if (development) {
   const { broadcastDevReady } = await import("@remix-run/node");
   broadcastDevReady(build);
 }
 await build.entry.module.bootstrap?.();
+// Every loader and action answers 503 when the database cannot (app/utils/unavailable.server.ts).
+const guard = (b) => (b.entry.module.guardRoutes ? { ...b, routes: b.entry.module.guardRoutes(b.routes) } : b);
 
-const getLoadContext = (_req, res) => ({ cspNonce: res.locals.cspNonce });
+const getLoadContext = loadContext;
 
 app.all(
   "*",
@@ -52,30 +73,17 @@ app.all(
     ? async (req, res, next) => {
         try {
           build = await import(`${BUILD_PATH}?t=${Date.now()}`);
-          return createRequestHandler({ build, mode: "development", getLoadContext })(req, res, next);
+          return createRequestHandler({ build: guard(build), mode: "development", getLoadContext })(req, res, next);
         } catch (error) {
           next(error);
         }
       }
-    : createRequestHandler({ build, mode: "production", getLoadContext }),
+    : createRequestHandler({ build: guard(build), mode: "production", getLoadContext }),
 );
 
 const server = app.listen(port, () => {
   console.log(`PKS back office listening on http://localhost:${port}`);
 });
 
-let stopping = false;
-async function shutdown(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal} received: closing`);
-  server.close();
-  server.closeAllConnections?.();
-  try {
-    await build.entry.module.shutdown?.();
-  } finally {
-    process.exit(0);
-  }
-}
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => drain.drain("SIGTERM"));
+process.on("SIGINT", () => drain.drain("SIGINT"));

@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve("app") };
 const env: Record<string, string> = { NODE_ENV: "test", SESSION_SECRET: "test-secret", APP_TIME_ZONE: "Africa/Lagos" };
+// Database tests check behaviour, not timing: on a busy machine the request bounds (ADR 0700)
+// would turn a slow bulk insert or a queue of concurrent writes into a spurious 503. The ops
+// tests run the real bounds.
+const dbEnv: Record<string, string> = { ...env, DB_POOL_WAIT_MS: "60000", DB_STATEMENT_TIMEOUT_MS: "120000", DB_LOCK_TIMEOUT_MS: "60000" };
 
 export default defineConfig({
   resolve: { alias },
@@ -25,12 +29,27 @@ export default defineConfig({
           name: "db",
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
-          env,
+          env: dbEnv,
           globalSetup: ["tests/db/global-setup.ts"],
           setupFiles: ["tests/db/setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Operations tests (tests/ops): the built app as child processes, private PostgreSQL
+          // clusters, faults, drains, backups. One file at a time: they start servers.
+          name: "ops",
+          include: ["tests/ops/**/*.test.ts"],
+          environment: "node",
+          env,
+          testTimeout: 240_000,
+          hookTimeout: 180_000,
+          pool: "forks",
+          fileParallelism: false,
         },
       },
     ],

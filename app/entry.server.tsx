@@ -1,28 +1,66 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { closeDb, getDb } from "~/db.server";
+import { closeDb, getDb, getDriver, isDatabaseUnavailable, pingDb } from "~/db.server";
+import { startOpsSocket, stopOpsSocket } from "~/utils/backup.server";
 import { ensureFirstAdmin } from "~/models/user.server";
 import { deleteExpiredSessions } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
+import { ErrorIdContext } from "~/utils/error-id";
+import { logEvent, safeError } from "~/utils/logger.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY_MS = 5_000;
 
-/** Called once by server.js before it takes requests: migrate, first admin, tidy sessions. */
+export { guardRoutes } from "~/utils/unavailable.server";
+export { backupInProcess } from "~/utils/backup.server";
+
+/**
+ * Called once by server.js before it takes requests: migrate, first admin, tidy sessions.
+ * A database that is not up yet is waited for (the orchestrator sees /readyz fail meanwhile
+ * only once we listen; until then the process simply has not started).
+ */
 export async function bootstrap() {
   const config = env();
-  await getDb();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await getDb();
+      break;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || attempt >= 60) throw error;
+      console.warn(`database not reachable yet (attempt ${attempt}): retrying in 2 s`);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  }
+  if ((await getDriver()) === "pglite") await startOpsSocket(config.PGLITE_DIR);
   await ensureFirstAdmin({ email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
   await deleteExpiredSessions();
 }
 
+/** /readyz: the database answers `select 1` within a second. */
+export function readiness() {
+  return pingDb(1_000);
+}
+
+/** Last step of the drain: the database closes after every request has finished. */
 export async function shutdown() {
+  await stopOpsSocket();
   await closeDb();
 }
+
+/**
+ * Every unexpected error is logged once, as one JSON line, under the request's id (also in the
+ * X-Request-Id header and on the error page). Its message is scrubbed of SQL parameters.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const errorId = typeof context?.requestId === "string" ? context.requestId : crypto.randomUUID();
+  const url = new URL(request.url);
+  logEvent("error", { event: "error.unexpected", errorId, method: request.method, route: url.pathname, error: safeError(error) });
+};
 
 // Every page may carry someone's data: never stored by browsers or proxies.
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
@@ -41,31 +79,46 @@ export default function handleRequest(
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    let abortTimer: ReturnType<typeof setTimeout> | undefined;
+    const respond = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      responseHeaders.set("Cache-Control", "no-store");
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+        <ErrorIdContext.Provider value={typeof loadContext.requestId === "string" ? loadContext.requestId : undefined}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+        </ErrorIdContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("Cache-Control", "no-store");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-          );
-          pipe(body);
+        onShellReady() {
+          if (waitForAll) return;
+          respond();
+          // The abort bounds deferred data only, counted from the shell: a render that waited
+          // behind other requests on a busy event loop is never cut off before its shell
+          // (that was a silent 500 under load, issue 10).
+          abortTimer = setTimeout(abort, ABORT_DELAY_MS);
+        },
+        onAllReady() {
+          clearTimeout(abortTimer);
+          if (waitForAll) respond();
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer);
+          console.error(error);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logEvent("error", { event: "error.render", route: new URL(request.url).pathname, error: safeError(error) });
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY_MS);
+    if (waitForAll) abortTimer = setTimeout(abort, ABORT_DELAY_MS);
   });
 }

@@ -6,6 +6,9 @@ declare module "@remix-run/node" {
   }
   interface AppLoadContext {
     cspNonce?: string;
+    // Set by server/context.js.
+    clientAddress?: string;
+    requestId?: string;
   }
 }
 

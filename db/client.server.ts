@@ -1,32 +1,108 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { sql, type ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import type { PGlite } from "@electric-sql/pglite";
 import * as schema from "./schema";
+import { ConnectionGate } from "./unavailable";
+
+export { admissionDeadline, ConnectionGate, DatabaseUnavailableError, isDatabaseUnavailable, unavailableReason } from "./unavailable";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 /** Either the database or an open transaction: models accept both so callers can compose. */
 export type Executor = Db | Tx;
 
-type Connection = { db: Db; driver: "postgres" | "pglite"; close: () => Promise<void> };
+type Connection = {
+  db: Db;
+  driver: "postgres" | "pglite";
+  close: () => Promise<void>;
+  /** The bounded queue in front of the connection(s). */
+  gate: ConnectionGate;
+  /** PGlite only: the ungated client and a drizzle over it, for the in-process backup. */
+  pglite?: { client: PGlite; db: Db };
+};
+
+/**
+ * How long a request may wait on the database (ADR 0700). Every bound is an environment
+ * variable so an operator can widen one without a release.
+ */
+export type DbLimits = {
+  /** PostgreSQL statement_timeout for the app's sessions. */
+  statementTimeoutMs: number;
+  /** PostgreSQL lock_timeout: a row or table lock held elsewhere fails fast instead of queueing. */
+  lockTimeoutMs: number;
+  /** PostgreSQL idle_in_transaction_session_timeout: a forgotten transaction frees its locks. */
+  idleInTransactionMs: number;
+  /** Longest wait for a free connection (PostgreSQL pool or PGlite's single connection). */
+  poolWaitMs: number;
+  /** Longest wait to open a PostgreSQL connection. */
+  connectTimeoutS: number;
+  /** PostgreSQL pool size. */
+  poolMax: number;
+};
+
+function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number) {
+  const value = Number(env[name]);
+  return env[name] && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): DbLimits {
+  return {
+    statementTimeoutMs: envNumber(env, "DB_STATEMENT_TIMEOUT_MS", 5_000),
+    lockTimeoutMs: envNumber(env, "DB_LOCK_TIMEOUT_MS", 2_000),
+    idleInTransactionMs: envNumber(env, "DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 10_000),
+    poolWaitMs: envNumber(env, "DB_POOL_WAIT_MS", 3_000),
+    connectTimeoutS: envNumber(env, "DB_CONNECT_TIMEOUT_S", 3),
+    poolMax: envNumber(env, "DB_POOL_MAX", 10) || 10,
+  };
+}
 
 export type ConnectOptions =
-  | { driver: "postgres"; url: string; max?: number }
-  | { driver: "pglite"; dataDir?: string; loadDataDir?: Blob };
+  | { driver: "postgres"; url: string; max?: number; limits?: Partial<DbLimits> }
+  | { driver: "pglite"; dataDir?: string; loadDataDir?: Blob; limits?: Partial<DbLimits> };
 
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
 
 /** Opens a connection and applies pending migrations. */
 export async function connect(options: ConnectOptions): Promise<Connection> {
+  const limits = { ...limitsFromEnv(), ...options.limits };
   if (options.driver === "postgres") {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    const client = postgres(options.url, { max: options.max ?? 10, onnotice: () => {} });
-    const db = drizzle(client, { schema });
-    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-    return { db: db as unknown as Db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
+    // Migrations on their own connection, without the request timeouts: an index build on a
+    // big table may rightly take longer than any request.
+    const migrator = postgres(options.url, { max: 1, onnotice: () => {}, connect_timeout: limits.connectTimeoutS });
+    try {
+      // Several instances may start at once: one migrates, the others wait, then find nothing to do.
+      await migrator`select pg_advisory_lock(7261012)`;
+      await migrate(drizzle(migrator, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await migrator.end({ timeout: 5 });
+    }
+    const max = options.max ?? limits.poolMax;
+    ignorePostgresJsWriteAfterClose();
+    const client = postgres(options.url, {
+      max,
+      onnotice: () => {},
+      connect_timeout: limits.connectTimeoutS,
+      // postgres.js waits up to 20 s (exponential) before reusing a connection that failed;
+      // at most 1 s here, so the app is back within seconds of the database (issue 12).
+      backoff: (retries: number) => Math.min(0.1 * retries, 1),
+      connection: {
+        application_name: "pks-back-office",
+        statement_timeout: limits.statementTimeoutMs,
+        lock_timeout: limits.lockTimeoutMs,
+        idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+      },
+    });
+    // postgres.js queues without limit once every connection is busy: the gate bounds that
+    // wait. Only the entry points drizzle uses are gated; queries inside a transaction run on
+    // its reserved connection and pass straight through.
+    const gate = new ConnectionGate(max, limits.poolWaitMs);
+    const db = drizzle(gateClient(client, gate), { schema });
+    return { db: db as unknown as Db, driver: "postgres", gate, close: () => client.end({ timeout: 5 }) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -34,9 +110,102 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   // PGlite does not create parent folders, and its error then reads like a failed CREATE SCHEMA.
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
+  await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+  // One connection: everyone queues on PGlite's own lock, without limit. The gate bounds the
+  // wait; a statement already running cannot be interrupted (no statement_timeout in WASM).
+  const gate = new ConnectionGate(1, limits.poolWaitMs);
+  // drizzle sees a gated stand-in; the client itself stays ungated for the backup, which
+  // holds the gate while it works.
+  const gatedMethods: Record<string, unknown> = {
+    query: ((...args: Parameters<PGlite["query"]>) => gate.run(() => client.query(...args))) as PGlite["query"],
+    exec: ((...args: Parameters<PGlite["exec"]>) => gate.run(() => client.exec(...args))) as PGlite["exec"],
+    transaction: ((...args: Parameters<PGlite["transaction"]>) => gate.run(() => client.transaction(...args))) as PGlite["transaction"],
+  };
+  // Everything else (dumpDataDir, close...) reaches the client itself, bound to it: PGlite
+  // keeps its state in private fields that a proxy receiver cannot reach.
+  const gated = new Proxy(client, {
+    get(target, property) {
+      if (typeof property === "string" && property in gatedMethods) return gatedMethods[property];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const db = drizzle({ client: gated, schema });
+  const raw = drizzle(client, { schema });
+  return {
+    db: db as unknown as Db,
+    driver: "pglite",
+    gate,
+    pglite: { client, db: raw as unknown as Db },
+    close: () => client.close(),
+  };
+}
+
+type PostgresClient = {
+  unsafe: (...args: never[]) => { values: () => Promise<unknown> } & Promise<unknown>;
+  begin: (...args: never[]) => Promise<unknown>;
+};
+
+/**
+ * postgres.js 3.4 can throw from a timer when the server closes a connection under it
+ * ("Cannot read properties of null (reading 'write')" in connection.js nextWrite): the query
+ * on that connection has already failed with CONNECTION_CLOSED, so the throw carries no
+ * information, but uncaught it would end the process on every database restart. That one
+ * throw is logged and ignored; anything else still ends the process as before. ADR 0700.
+ */
+function ignorePostgresJsWriteAfterClose() {
+  const store = globalThis as unknown as { __pksIgnoreWriteAfterClose?: boolean };
+  if (store.__pksIgnoreWriteAfterClose) return;
+  store.__pksIgnoreWriteAfterClose = true;
+  process.prependListener("uncaughtException", (error) => {
+    if (isPostgresJsWriteAfterClose(error)) return;
+    // Not ours: behave as Node does without a handler.
+    if (process.listenerCount("uncaughtException") === 1) {
+      console.error(error);
+      process.exit(1);
+    }
+  });
+}
+
+export function isPostgresJsWriteAfterClose(error: unknown) {
+  return (
+    error instanceof TypeError &&
+    error.message === "Cannot read properties of null (reading 'write')" &&
+    /postgres[\\/]src[\\/]connection\.js/.test(error.stack ?? "") &&
+    /nextWrite/.test(error.stack ?? "")
+  );
+}
+
+// A stand-in for drizzle: postgres.js itself keeps calling its own (ungated) methods inside.
+function gateClient<C extends object>(client: C, gate: ConnectionGate): C {
+  const sqlClient = client as unknown as PostgresClient;
+  const unsafe = sqlClient.unsafe.bind(sqlClient) as (...args: unknown[]) => { values: () => Promise<unknown> } & Promise<unknown>;
+  const begin = sqlClient.begin.bind(sqlClient) as (...args: unknown[]) => Promise<unknown>;
+  // postgres.js queries are lazy thenables; drizzle either awaits one or calls .values().
+  const gated: Record<string, unknown> = {
+    unsafe: (...args: unknown[]) => {
+      let started: Promise<unknown> | undefined;
+      const run = () => (started ??= gate.run(async () => await unsafe(...args)));
+      return {
+        values: () => gate.run(async () => await unsafe(...args).values()),
+        then: (onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => run().then(onFulfilled, onRejected),
+        catch: (onRejected?: (reason: unknown) => unknown) => run().catch(onRejected),
+        finally: (onFinally?: () => void) => run().finally(onFinally),
+      };
+    },
+    begin: (...args: unknown[]) => gate.run(() => begin(...args)),
+  };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (typeof property === "string" && property in gated) return gated[property];
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/** Inside a transaction: allow this one transaction a longer statement_timeout (a report). */
+export async function allowLongStatements(tx: Tx, ms: number) {
+  await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(0, Math.floor(ms))}`));
 }
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectOptions {
@@ -73,4 +242,29 @@ export async function closeDb() {
   const connection = globalStore.__pksDb;
   globalStore.__pksDb = undefined;
   if (connection) await (await connection).close();
+}
+
+/**
+ * `select 1` within `timeoutMs`: true when the database answers. For /readyz; never throws.
+ */
+export async function pingDb(timeoutMs = 1_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ping = (async () => {
+    const db = await getDb();
+    await db.execute(sql`select 1`);
+    return true;
+  })().catch(() => false);
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The open connection, if any (for the backup and for tests). */
+export async function currentConnection(): Promise<Connection | undefined> {
+  return globalStore.__pksDb;
 }

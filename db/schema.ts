@@ -50,6 +50,8 @@ export const users = pgTable(
     totpEnabled: boolean("totp_enabled").notNull().default(false),
     // The last accepted TOTP time step: a code from this step or earlier is a replay.
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    // Set with a temporary password (admin create or reset): it no longer signs in after this.
+    temporaryPasswordExpiresAt: timestamp("temporary_password_expires_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -79,6 +81,8 @@ export type SessionData = {
   // Set after a correct password when the account has two-factor on; not yet signed in.
   pendingTotpUserId?: string;
   pendingTotpAt?: number;
+  // When the password was last confirmed for a factor change (ms since epoch).
+  reauthAt?: number;
 };
 
 export const agents = pgTable(
@@ -131,8 +135,14 @@ export const invoices = pgTable(
   (t) => [
     uniqueIndex("invoices_invoice_no_unique").on(t.invoiceNo),
     index("invoices_status_idx").on(t.paymentStatus, t.expectedPaymentDate),
-    index("invoices_client_idx").on(t.clientId),
     index("invoices_created_idx").on(t.createdAt, t.id),
+    // Keyset pages of the Invoices list, newest first, per filter (docs/decisions/0500).
+    // (ids grow with creation: newest first is id descending).
+    index("invoices_client_id_idx").on(t.clientId, t.id),
+    index("invoices_status_id_idx").on(t.paymentStatus, t.id),
+    index("invoices_owed_id_idx").on(t.id).where(sql`${t.amountPaid} < ${t.amount}`),
+    // The dashboard's most urgent unpaid invoices.
+    index("invoices_owed_due_idx").on(t.expectedPaymentDate, t.id).where(sql`${t.amountPaid} < ${t.amount}`),
     check("invoices_invoice_no_numeric", sql`${t.invoiceNo} ~ '^[0-9]{1,18}$'`),
     check("invoices_paid_within_amount", sql`${t.amountPaid} >= 0 and ${t.amountPaid} <= ${t.amount}`),
     check("invoices_status_check", sql`${t.paymentStatus} in ('pending','partial','paid','overdue')`),
@@ -176,6 +186,10 @@ export const deliveries = pgTable(
     index("deliveries_agent_idx").on(t.agentId),
     index("deliveries_client_idx").on(t.clientId),
     index("deliveries_invoice_idx").on(t.invoiceId),
+    // Generate Invoice's picker: confirmed, uninvoiced deliveries newest first (docs/decisions/0502).
+    index("deliveries_invoiceable_idx")
+      .on(t.date.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.status} = 'confirmed' and ${t.invoiceId} is null`),
     check("deliveries_status_check", sql`${t.status} in ('draft','confirmed','invoiced')`),
     check("deliveries_tons_positive", sql`${t.tons} > 0`),
   ],
@@ -238,6 +252,8 @@ export const webauthnChallenges = pgTable(
     challenge: text("challenge").notNull(),
     purpose: text("purpose", { enum: ["register", "authenticate"] }).notNull(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    // sha256 of the browser-bound nonce cookie of the client that asked for it (sign-in options).
+    binding: text("binding"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
@@ -271,6 +287,88 @@ export const authAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("auth_attempts_identifier_idx").on(t.identifier, t.createdAt)],
+);
+
+// Sign-in throttle counters, one row per key ("acct:<email>|ip:<address>", "acct:<email>",
+// "ip:<address>", "passkey-options:<address>"). Incremented with one upsert before the
+// password is checked, so racing requests cannot slip past the limit.
+export const authThrottle = pgTable(
+  "auth_throttle",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull().default(0),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("auth_throttle_window_idx").on(t.windowStart)],
+);
+
+// Scale (docs/decisions/0500): totals kept up to date by triggers in the same transaction as
+// each write, so dashboards, summary cards and reconciliation read a few rows, never the tables.
+
+// The last invoice number handed out; its row lock orders concurrent invoices.
+export const invoiceCounter = pgTable(
+  "invoice_counter",
+  {
+    id: integer("id").primaryKey().default(1),
+    lastNo: bigint("last_no", { mode: "number" }).notNull(),
+  },
+  (t) => [check("invoice_counter_single_row", sql`${t.id} = 1`)],
+);
+
+const totalsColumns = () => ({
+  nAll: integer("n_all").notNull().default(0),
+  nConfirmed: integer("n_confirmed").notNull().default(0),
+  nInvoiced: integer("n_invoiced").notNull().default(0),
+  // Confirmed, with a client and no invoice: what Generate Invoice can still take.
+  nEligible: integer("n_eligible").notNull().default(0),
+  // Confirmed and invoiced deliveries only.
+  tons: numeric("tons").notNull().default("0"),
+  revenue: numeric("revenue").notNull().default("0"),
+  // Of counted deliveries that have a selling rate; exact, rounded only when shown.
+  profit: numeric("profit").notNull().default("0"),
+});
+
+export const deliveryDayTotals = pgTable("delivery_day_totals", {
+  day: date("day").primaryKey(),
+  ...totalsColumns(),
+});
+
+export const deliveryMonthTotals = pgTable(
+  "delivery_month_totals",
+  {
+    // First day of the month.
+    month: date("month").primaryKey(),
+    ...totalsColumns(),
+    // Invoices whose first delivery is in this month (an invoice never spans months).
+    invoiceCount: integer("invoice_count").notNull().default(0),
+    firstInvoiceNo: bigint("first_invoice_no", { mode: "number" }),
+    lastInvoiceNo: bigint("last_invoice_no", { mode: "number" }),
+  },
+  (t) => [index("delivery_month_totals_eligible_idx").on(t.month).where(sql`${t.nEligible} > 0`)],
+);
+
+export const invoiceStatusTotals = pgTable(
+  "invoice_status_totals",
+  {
+    paymentStatus: text("payment_status").notNull(),
+    dueDate: date("due_date").notNull(),
+    owed: boolean("owed").notNull(),
+    n: integer("n").notNull().default(0),
+    amount: numeric("amount").notNull().default("0"),
+    amountPaid: numeric("amount_paid").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.paymentStatus, t.dueDate, t.owed] })],
+);
+
+export const paymentDayTotals = pgTable(
+  "payment_day_totals",
+  {
+    paymentDate: date("payment_date").notNull(),
+    clientId: integer("client_id").notNull(),
+    n: integer("n").notNull().default(0),
+    amount: numeric("amount").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.paymentDate, t.clientId] })],
 );
 
 export type User = typeof users.$inferSelect;

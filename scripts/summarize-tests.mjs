@@ -19,7 +19,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
 }
-const expected = ["unit.json", "db-pglite.json", "e2e.json"].filter((f) => !existsSync(path.join(dir, f)));
+const expected = ["unit.json", "db-pglite.json", "ops.json", "e2e.json"].filter((f) => !existsSync(path.join(dir, f)));
 if (expected.length) {
   console.log(`missing reports: ${expected.join(", ")}`);
   failed += expected.length;

@@ -2,7 +2,7 @@
 # Every test of the project, from a fresh clone: installs what is missing (npm packages,
 # Debian's Chromium), then typecheck, lint, unit tests, database tests on PGlite (and on
 # PostgreSQL when DATABASE_URL is set), a production build and the browser tests with
-# JavaScript on and off. Ends with one line: "Tests: N passed, N failed, N skipped".
+# JavaScript on and off, and the operations tests. Ends with one line: "Tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,12 @@ else
   echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
 fi
 step "production build" npx remix build
+# Operations (tests/ops): the built app as child processes on private PostgreSQL clusters and
+# PGlite: faults, drain, restore drill, two instances. PostgreSQL parts skip with a printed
+# reason when its server binaries are missing.
+step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json"
 step "browser tests (JavaScript on and off)" env PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test --reporter=list,json
+step "no secrets in the browser-test server log" npx tsx scripts/check-e2e-log.ts
 
 echo
 node scripts/summarize-tests.mjs "$OUT" || status=1

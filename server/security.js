@@ -35,8 +35,16 @@ export function contentSecurityPolicy(nonce, { development = false } = {}) {
   ].join("; ");
 }
 
-export function securityHeaders(nonce, options) {
+/**
+ * Headers for every response. Cache-Control: no-store is the default (pages and JSON carry
+ * someone's data); fingerprinted and public static files set their own caching after this.
+ * Strict-Transport-Security whenever the app's origin is https.
+ */
+export function securityHeaders(nonce, options = {}) {
+  const origin = options.appOrigin ?? process.env.APP_ORIGIN ?? "";
   return {
+    "Cache-Control": "no-store",
+    ...(origin.startsWith("https://") ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
     "Content-Security-Policy": contentSecurityPolicy(nonce, options),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",

@@ -23,11 +23,11 @@ export function makeRequest(
 export type Result = { status: number; headers: Headers; body: unknown };
 
 /** Runs a loader or action and normalises what it returns or throws into status, headers, body. */
-export async function call(handler: Handler | undefined, request: Request, params: Record<string, string> = {}): Promise<Result> {
+export async function call(handler: Handler | undefined, request: Request, params: Record<string, string> = {}, context: Record<string, unknown> = {}): Promise<Result> {
   if (!handler) throw new Error("route has no such handler");
   let value: unknown;
   try {
-    value = await handler({ request, params, context: {} } as LoaderFunctionArgs & ActionFunctionArgs);
+    value = await handler({ request, params, context } as LoaderFunctionArgs & ActionFunctionArgs);
   } catch (thrown) {
     value = thrown;
   }

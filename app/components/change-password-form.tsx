@@ -57,6 +57,7 @@ export function ChangePasswordForm({
         meta={fields.newPassword}
         hideErrors={hideErrors}
         label="New password"
+        description="8 to 72 characters; not a common password or your e-mail. A few unrelated words work well."
         type="password"
         autoComplete="new-password"
         onInput={track("next")}

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse } from "@remix-run/react";
+import { useErrorId } from "~/utils/error-id";
 
 /**
  * The one error view. Each status gets its own message: 404 "not found", 403 "no permission",
@@ -6,6 +7,10 @@ import { isRouteErrorResponse } from "@remix-run/react";
  * text (spec section 8), or "Something went wrong", with Try Again.
  */
 export function ErrorView({ error, failure }: { error: unknown; failure?: string }) {
+  const errorId = useErrorId();
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    return <UnavailableView data={error.data} />;
+  }
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <ErrorPanel title="404 Page Not Found" status={404}>
@@ -27,13 +32,19 @@ export function ErrorView({ error, failure }: { error: unknown; failure?: string
       </ErrorPanel>
     );
   }
-  if (!isRouteErrorResponse(error)) console.error(error);
+  // On the server the error is logged by handleError; the browser keeps its own console.
+  if (!isRouteErrorResponse(error) && typeof document !== "undefined") console.error(error);
   return (
     <div className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" role="alert" data-status="failure">
       <h1 className="text-2xl font-bold">{failure ?? "Something went wrong"}</h1>
       {failure ? null : (
         <p className="page-subtitle">{isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "An unexpected error occurred."}</p>
       )}
+      {errorId ? (
+        <p className="text-xs text-slate-500" data-error-id={errorId}>
+          Error id: <code>{errorId}</code> (quote it when you report this)
+        </p>
+      ) : null}
       {/* A plain link reloads the page, with or without JavaScript. */}
       <a className="btn-primary" href="">
         Try Again
@@ -64,4 +75,67 @@ function shortMessage(data: unknown): string | null {
   }
   if (data && typeof data === "object" && "message" in data && typeof data.message === "string") return data.message;
   return null;
+}
+
+type Unavailable = {
+  message?: string;
+  action?: string;
+  values?: Record<string, string>;
+  omitted?: boolean;
+};
+
+// Fields that are the form's plumbing, not something the person typed.
+const HIDDEN_FIELDS = new Set(["idempotencyKey", "returnTo", "intent", "_action"]);
+
+/**
+ * The database did not answer (503). When a form was being sent, what was typed is shown again
+ * inside a plain form with the same fields and the same idempotency key: "Send again" is safe
+ * to press, with or without JavaScript, and is never recorded twice.
+ */
+function UnavailableView({ data }: { data: unknown }) {
+  const info: Unavailable = data && typeof data === "object" ? (data as Unavailable) : {};
+  const values = info.values ?? {};
+  const shown = Object.entries(values).filter(([name, value]) => !HIDDEN_FIELDS.has(name) && value !== "");
+  const canResend = !!info.action && !info.omitted && Object.keys(values).length > 0;
+  return (
+    <div className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" role="alert" data-status={503}>
+      <h1 className="text-2xl font-bold">Temporarily unavailable</h1>
+      <p className="page-subtitle">{info.message ?? "The service is busy. Please try again in a few seconds."}</p>
+      {canResend ? (
+        <form method="post" action={info.action} className="w-full max-w-md space-y-3 text-left">
+          {Object.entries(values).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          {shown.length ? (
+            <dl className="card grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 p-4 text-sm" data-testid="kept-values">
+              {shown.map(([name, value]) => (
+                <div key={name} className="contents">
+                  <dt className="font-medium">{labelFor(name)}</dt>
+                  <dd className="break-words">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
+          <p className="text-sm">Nothing you typed is lost. Sending it again will not record it twice.</p>
+          <button type="submit" className="btn-primary w-full">
+            Send again
+          </button>
+        </form>
+      ) : (
+        <>
+          {info.omitted ? <p className="text-sm">For your safety, passwords and codes are not kept: please type them again.</p> : null}
+          {/* A plain link reloads the page, with or without JavaScript. */}
+          <a className="btn-primary" href={info.action ?? ""}>
+            Try Again
+          </a>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** "mobilizationPayment" -> "Mobilization payment". */
+function labelFor(name: string) {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -4,6 +4,11 @@ import { XIcon } from "./icons";
 export type ToastData = { title: string; description?: string; variant?: "default" | "destructive" };
 
 export const TOAST_DURATION_MS = 5000;
+export const TOAST_EVENT = "pks:toast";
+
+export function showToast(toast: ToastData) {
+  window.dispatchEvent(new CustomEvent(TOAST_EVENT, { detail: toast }));
+}
 const SWIPE_THRESHOLD_PX = 50;
 
 /**
@@ -17,6 +22,13 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const startX = useRef<number | null>(null);
 
   useEffect(() => setCurrent(toast), [toast]);
+
+  // A toast raised in the browser (New Delivery sent from the phone's outbox).
+  useEffect(() => {
+    const onToast = (event: Event) => setCurrent((event as CustomEvent<ToastData>).detail);
+    window.addEventListener(TOAST_EVENT, onToast);
+    return () => window.removeEventListener(TOAST_EVENT, onToast);
+  }, []);
 
   useEffect(() => {
     if (!current) return;

@@ -1,8 +1,11 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { getDb, schema, type Executor, type Role, type User, type UserStatus } from "~/db.server";
 import { env } from "~/utils/env.server";
+import { logEvent } from "~/utils/logger.server";
+import { denied } from "~/utils/request-scope.server";
+import { accountLocks, clearAccountLock } from "~/utils/throttle.server";
 import { CreateUserSchema } from "~/schemas/users";
-import { displayName, generateTemporaryPassword, getUserByEmail, hashPassword, insertUser } from "./user.server";
+import { displayName, generateTemporaryPassword, getUserByEmail, hashPassword, insertUser, temporaryPasswordExpiry } from "./user.server";
 
 // User management for admins (spec sections 2, 4, 6 and 7). Every call refuses the admin's own
 // account, never removes a row (Delete is a status), and ends the target's sessions in the
@@ -18,6 +21,8 @@ export type AdminUserRow = {
   status: UserStatus;
   mustChangePassword: number;
   createdAt: string;
+  // Sign-in locked by the throttle until then (ISO), or null.
+  lockedUntil: string | null;
 };
 
 export type AdminResult<T = object> = ({ ok: true } & T) | { ok: false; status: 400 | 403 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
@@ -38,13 +43,26 @@ function toRow(user: User): AdminUserRow {
     status: user.status,
     mustChangePassword: user.mustChangePassword,
     createdAt: user.createdAt.toISOString(),
+    lockedUntil: null,
   };
 }
 
 export async function listUsers(): Promise<AdminUserRow[]> {
   const db = await getDb();
   const rows = await db.select().from(schema.users).orderBy(asc(schema.users.createdAt), asc(schema.users.email));
-  return rows.map(toRow);
+  const locks = await accountLocks(rows.map((u) => u.email));
+  return rows.map((u) => ({ ...toRow(u), lockedUntil: locks.get(u.email)?.lockedUntil.toISOString() ?? null }));
+}
+
+/** Clears the sign-in throttle of a user, from every address (the admin's Unlock). */
+export async function unlockUser(admin: User, id: string): Promise<AdminResult<{ user: AdminUserRow }>> {
+  if (!isUuid(id)) return { ok: false, status: 404, message: "User not found" };
+  const db = await getDb();
+  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, id));
+  if (!user) return { ok: false, status: 404, message: "User not found" };
+  await clearAccountLock(user.email);
+  logEvent("info", { event: "admin.user.unlocked", adminId: admin.id, userId: user.id });
+  return { ok: true, user: toRow(user) };
 }
 
 export async function getUserRow(id: string): Promise<AdminUserRow | null> {
@@ -90,7 +108,7 @@ export async function createUserByAdmin(
   }
   const temporaryPassword = generateTemporaryPassword();
   try {
-    const user = await insertUser({ ...parsed.data, password: temporaryPassword, mustChangePassword: true });
+    const user = await insertUser({ ...parsed.data, password: temporaryPassword, mustChangePassword: true, temporaryPasswordExpiresAt: temporaryPasswordExpiry() });
     return { ok: true, user: toRow(user), temporaryPassword };
   } catch (error) {
     // Two admins adding the same e-mail at once: the unique index decides.
@@ -164,7 +182,7 @@ export async function resetUserPassword(admin: User, id: string): Promise<AdminR
     if (!target.ok) return target;
     const [user] = await tx
       .update(schema.users)
-      .set({ password: hash, mustChangePassword: 1, updatedAt: new Date() })
+      .set({ password: hash, mustChangePassword: 1, temporaryPasswordExpiresAt: temporaryPasswordExpiry(), updatedAt: new Date() })
       .where(eq(schema.users.id, id))
       .returning();
     await endSessions(tx, [id]);
@@ -250,8 +268,8 @@ export function canSwitchRole(user: Pick<User, "role" | "email">) {
  * admin other than the owner cannot step down when no other active admin would remain.
  */
 export async function switchOwnRole(caller: User, targetId: string, role: unknown): Promise<AdminResult<{ user: User }>> {
-  if (targetId !== caller.id) return { ok: false, status: 403, message: "You can only change your own role" };
-  if (!canSwitchRole(caller)) return { ok: false, status: 403, message: "You do not have permission to do this" };
+  if (targetId !== caller.id) return denied(caller, `user/${targetId}`, "You can only change your own role");
+  if (!canSwitchRole(caller)) return denied(caller, `user/${targetId}`, "You do not have permission to do this");
   if (typeof role !== "string" || !(schema.ROLES as readonly string[]).includes(role)) {
     return { ok: false, status: 400, message: "Role must be staff, manager or admin" };
   }

@@ -7,7 +7,8 @@ import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { PageRequest } from "~/utils/params";
-import { claimKey, completeKey, deleteOldKeys, IdempotencyConflict, isUsableKey, requestHash } from "~/utils/idempotency.server";
+import { denied } from "~/utils/request-scope.server";
+import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, isUsableKey, requestHash } from "~/utils/idempotency.server";
 import { findClientByName } from "./client.server";
 import { deliveryClientName, getSettings } from "./settings.server";
 
@@ -45,7 +46,7 @@ export type DeliveryView = {
   netPaymentToAgent?: string;
 };
 
-export type Failure = { ok: false; status: 400 | 403 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
+export type Failure = { ok: false; status: 400 | 403 | 404 | 409 | 422; message: string; fieldErrors?: Record<string, string[]> };
 
 export const canSeeFinancials = (role: Role) => role === "manager" || role === "admin";
 
@@ -136,6 +137,18 @@ export async function listDeliveries(
   const rows = (await query.limit(limit + 1)).map(flatten);
   const { items, olderCursor, newerCursor } = toPage(rows, limit, page, (r) => ({ key: r.date, id: r.id }));
   return { deliveries: items.map((row) => toView(row, viewer.role)), olderCursor, newerCursor };
+}
+
+/** Every matching delivery, newest first, read in keyset batches: memory stays one batch. */
+export async function* deliveryBatches(viewer: Viewer, filters: DeliveryFilters, batchSize = 1000) {
+  let page: PageRequest = FIRST_PAGE;
+  for (;;) {
+    const { deliveries, olderCursor } = await listDeliveries(viewer, filters, { limit: batchSize, page });
+    if (deliveries.length) yield deliveries;
+    if (!olderCursor) return;
+    const last = deliveries[deliveries.length - 1];
+    page = { cursor: { key: last.date, id: last.id }, direction: "older" };
+  }
 }
 
 const KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
@@ -242,8 +255,7 @@ export async function createDelivery(
     return { id: created.id, replayed: false };
     });
   } catch (error) {
-    if (error instanceof IdempotencyConflict) return { ok: false, status: 409, message: error.message };
-    throw error;
+    return idempotencyFailure(error);
   }
   const row = await getDeliveryRow(outcome.id);
   if (!row) return { ok: false, status: 409, message: "This delivery was already recorded and has since been deleted" };
@@ -270,13 +282,13 @@ export async function invoiceNumberOf(invoiceId: number | null): Promise<string 
  * location. An invoiced delivery keeps its tons, rates and client.
  */
 export async function updateDelivery(viewer: Viewer, id: number, input: Record<string, unknown>): Promise<UpdateResult> {
-  if (!canSeeFinancials(viewer.role)) return { ok: false, status: 403, message: "You do not have permission to edit deliveries" };
+  if (!canSeeFinancials(viewer.role)) return denied(viewer, `delivery/${id}`, "You do not have permission to edit deliveries");
   const parsed = safeParseFields(EditDeliverySchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<Record<string, string | number | null>>;
   if (viewer.role !== "admin") {
     const forbidden = ADMIN_ONLY_FIELDS.filter((f) => f in changes);
-    if (forbidden.length) return { ok: false, status: 403, message: "Only admins can change the date, tons or location of a delivery" };
+    if (forbidden.length) return denied(viewer, `delivery/${id}`, "Only admins can change the date, tons or location of a delivery");
   }
   if (changes.tons === null || changes.location === null || changes.date === null || changes.agentId === null) {
     return { ok: false, status: 400, message: "Date, tons, location and agent cannot be empty" };
@@ -311,7 +323,7 @@ export async function updateDelivery(viewer: Viewer, id: number, input: Record<s
 }
 
 export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: true } | Failure> {
-  if (viewer.role !== "admin") return { ok: false, status: 403, message: "Only admins can delete deliveries" };
+  if (viewer.role !== "admin") return denied(viewer, `delivery/${id}`, "Only admins can delete deliveries");
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");

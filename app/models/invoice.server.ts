@@ -1,27 +1,48 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Executor, type Tx, type User } from "~/db.server";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
+import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { add, compare, mul, sub, toFixed } from "~/utils/money";
+import { parseId, type Page, type PageRequest } from "~/utils/params";
 
-// Invoice numbers are sequential numeric strings: the highest existing number plus one, 127
-// when none exist. They are allocated inside the invoice's transaction under an advisory
-// lock, so concurrent requests queue and numbers never repeat or skip.
+// Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
+// the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
+// takes makes concurrent invoices queue: numbers never repeat or skip, and finding the next one
+// costs the same with a million invoices as with none (docs/decisions/0501).
 export const FIRST_INVOICE_NUMBER = 127;
-const INVOICE_NUMBER_LOCK = sql`select pg_advisory_xact_lock(7261002)`;
 export const DEFAULT_PAYMENT_TERMS_DAYS = 30;
 
-type Failure = { ok: false; status: 400 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
+type Failure = { ok: false; status: 400 | 404 | 409 | 422; message: string; fieldErrors?: Record<string, string[]> };
 
-export async function highestInvoiceNumber(db: Executor): Promise<number | null> {
-  const [row] = await db.select({ max: sql<string | null>`max(${schema.invoices.invoiceNo}::bigint)::text` }).from(schema.invoices);
-  return row.max === null ? null : Number(row.max);
+/** The last number handed out (126 before the first invoice). */
+export async function highestInvoiceNumber(db: Executor): Promise<number> {
+  const [row] = await db.select({ lastNo: schema.invoiceCounter.lastNo }).from(schema.invoiceCounter).where(eq(schema.invoiceCounter.id, 1));
+  return row ? Number(row.lastNo) : FIRST_INVOICE_NUMBER - 1;
 }
 
 export async function nextInvoiceNumber(db?: Executor): Promise<string> {
   db ??= await getDb();
-  const highest = await highestInvoiceNumber(db);
-  return String(highest === null ? FIRST_INVOICE_NUMBER : highest + 1);
+  return String((await highestInvoiceNumber(db)) + 1);
+}
+
+/** Takes the next number, or records a chosen one, holding the counter row until commit. */
+async function claimInvoiceNumber(tx: Tx, requestedNo?: string): Promise<string> {
+  const [row] = await tx
+    .insert(schema.invoiceCounter)
+    .values({ id: 1, lastNo: requestedNo === undefined ? FIRST_INVOICE_NUMBER : Number(requestedNo) })
+    .onConflictDoUpdate({
+      target: schema.invoiceCounter.id,
+      set: {
+        lastNo:
+          requestedNo === undefined
+            ? sql`${schema.invoiceCounter.lastNo} + 1`
+            : sql`greatest(${schema.invoiceCounter.lastNo}, ${requestedNo}::bigint)`,
+      },
+    })
+    .returning({ lastNo: schema.invoiceCounter.lastNo });
+  return requestedNo ?? String(row.lastNo);
 }
 
 type EligibleRow = {
@@ -37,6 +58,7 @@ type EligibleRow = {
   taxRate: string;
   paymentTermsDays: number;
   agentName: string | null;
+  location: string;
 };
 
 const eligibleColumns = {
@@ -52,21 +74,56 @@ const eligibleColumns = {
   taxRate: sql<string>`${schema.clients.taxRate}`,
   paymentTermsDays: sql<number>`${schema.clients.paymentTermsDays}`,
   agentName: schema.agents.name,
+  location: schema.deliveries.location,
 };
 
 const isEligible = and(eq(schema.deliveries.status, "confirmed"), isNull(schema.deliveries.invoiceId));
 
-/** Confirmed deliveries with a client and no invoice: what the Generate Invoice dialog offers. */
-export async function listEligibleDeliveries(db?: Executor): Promise<EligibleRow[]> {
+export const PICKER_PAGE_SIZE = 10;
+export type PickerFilters = { agent?: string; date?: string; location?: string };
+
+export function parsePickerFilters(params: URLSearchParams): PickerFilters {
+  const filters: PickerFilters = {};
+  const agent = params.get("agent")?.trim();
+  if (agent) filters.agent = agent.slice(0, 200);
+  const location = params.get("location")?.trim();
+  if (location) filters.location = location.slice(0, 200);
+  const date = params.get("date");
+  if (date && isValidDate(date)) filters.date = date;
+  return filters;
+}
+
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const PICKER_KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
+
+/**
+ * Confirmed deliveries with a client and no invoice: what Generate Invoice offers, searched
+ * by agent, date and location and paged newest first through the partial index on exactly
+ * those deliveries (docs/decisions/0502).
+ */
+export async function listEligibleDeliveries(
+  filters: PickerFilters = {},
+  { limit = PICKER_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
+  db?: Executor,
+): Promise<Page<EligibleRow>> {
   db ??= await getDb();
-  return db
+  const rows = await db
     .select(eligibleColumns)
     .from(schema.deliveries)
     .innerJoin(schema.clients, eq(schema.clients.id, schema.deliveries.clientId))
     .leftJoin(schema.agents, eq(schema.agents.id, schema.deliveries.agentId))
-    .where(isEligible)
-    .orderBy(desc(schema.deliveries.date), desc(schema.deliveries.id))
-    .limit(500);
+    .where(
+      and(
+        isEligible,
+        filters.agent ? sql`${schema.agents.name} ilike ${contains(filters.agent)}` : undefined,
+        filters.location ? sql`${schema.deliveries.location} ilike ${contains(filters.location)}` : undefined,
+        filters.date ? eq(schema.deliveries.date, filters.date) : undefined,
+        keysetWhere(PICKER_KEYSET, page),
+      ),
+    )
+    .orderBy(...keysetOrder(PICKER_KEYSET, page))
+    .limit(limit + 1);
+  return toPage(rows, limit, page, (r) => ({ key: r.date, id: r.id }));
 }
 
 export type InvoiceFigures = {
@@ -116,13 +173,11 @@ export async function previewInvoice(deliveryId: number) {
 }
 
 async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">, requestedNo?: string) {
-  await tx.execute(INVOICE_NUMBER_LOCK);
   const figures = invoiceFigures(rows);
-  let invoiceNo = await nextInvoiceNumber(tx);
+  const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   if (requestedNo !== undefined) {
     const [taken] = await tx.select({ id: schema.invoices.id }).from(schema.invoices).where(eq(schema.invoices.invoiceNo, requestedNo));
     if (taken) throw new InvoiceConflict(`Invoice number ${requestedNo} is already used`);
-    invoiceNo = requestedNo;
   }
   const [invoice] = await tx
     .insert(schema.invoices)
@@ -149,13 +204,17 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
 
 class InvoiceConflict extends Error {}
 
-export type CreateInvoiceResult = { ok: true; invoice: typeof schema.invoices.$inferSelect } | Failure;
+export type CreateInvoiceResult = { ok: true; invoice: typeof schema.invoices.$inferSelect; replayed: boolean } | Failure;
+
+type KeyOption = { idempotencyKey?: string | null };
 
 /** One invoice for one confirmed delivery with a client (the Generate Invoice dialog, POST /api/invoices). */
 export async function createInvoiceForDelivery(
   user: Pick<User, "id">,
   input: { deliveryId?: unknown; invoiceNo?: unknown },
+  { idempotencyKey }: KeyOption = {},
 ): Promise<CreateInvoiceResult> {
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   const deliveryId = typeof input.deliveryId === "number" ? input.deliveryId : typeof input.deliveryId === "string" && /^\d{1,9}$/.test(input.deliveryId) ? Number(input.deliveryId) : null;
   if (!deliveryId) return { ok: false, status: 400, message: "Please select a delivery", fieldErrors: { deliveryId: ["Please select a delivery"] } };
   let requestedNo: string | undefined;
@@ -166,18 +225,32 @@ export async function createInvoiceForDelivery(
   }
   const db = await getDb();
   try {
-    const invoice = await db.transaction(async (tx) => {
+    return await db.transaction(async (tx): Promise<CreateInvoiceResult> => {
+      // The key is claimed first: a duplicate waits for the first to commit, then replays it.
+      if (idempotencyKey) {
+        const hash = requestHash({ deliveryId, invoiceNo: requestedNo });
+        const existing = await claimKey(tx, { userId: user.id, key: idempotencyKey, scope: "invoice.create", hash });
+        if (existing) {
+          const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, Number(existing)));
+          if (!invoice) throw new InvoiceConflict("This invoice was already created");
+          return { ok: true, invoice, replayed: true };
+        }
+      }
       const [locked] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, deliveryId)).for("update");
       if (!locked) throw new NotFound();
       const row = await eligibleById(tx, deliveryId);
       if (!row) throw new InvoiceConflict(locked.status === "invoiced" || locked.invoiceId ? "This delivery has already been invoiced" : "Only confirmed deliveries with a client can be invoiced");
-      return insertInvoice(tx, [row], user, requestedNo);
+      const invoice = await insertInvoice(tx, [row], user, requestedNo);
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(invoice.id) });
+        await deleteOldKeys(tx);
+      }
+      return { ok: true, invoice, replayed: false };
     });
-    return { ok: true, invoice };
   } catch (error) {
     if (error instanceof NotFound) return { ok: false, status: 404, message: "Delivery not found" };
     if (error instanceof InvoiceConflict) return { ok: false, status: 409, message: error.message };
-    throw error;
+    return idempotencyFailure(error);
   }
 }
 
@@ -187,13 +260,26 @@ class NotFound extends Error {}
  * One invoice per client for a month's confirmed, uninvoiced deliveries (the reconciliation
  * button "Generate Invoice #N"), all in one transaction.
  */
-export async function createInvoicesForMonth(user: Pick<User, "id">, yearMonth: string) {
+export async function createInvoicesForMonth(
+  user: Pick<User, "id">,
+  yearMonth: string,
+  { idempotencyKey }: KeyOption = {},
+): Promise<{ ok: true; invoices: (typeof schema.invoices.$inferSelect)[]; replayed: boolean } | Failure> {
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
   const from = `${yearMonth}-01`;
   const to = addDays(addDays(from, 31).slice(0, 8) + "01", -1);
   const db = await getDb();
   try {
-    const invoices = await db.transaction(async (tx) => {
+    return await db.transaction(async (tx) => {
+      if (idempotencyKey) {
+        const existing = await claimKey(tx, { userId: user.id, key: idempotencyKey, scope: "invoice.month", hash: requestHash({ month: yearMonth }) });
+        if (existing) {
+          const ids = existing.split(",").map(Number);
+          const invoices = await tx.select().from(schema.invoices).where(inArray(schema.invoices.id, ids)).orderBy(asc(schema.invoices.id));
+          return { ok: true as const, invoices, replayed: true };
+        }
+      }
       const rows = await tx
         .select(eligibleColumns)
         .from(schema.deliveries)
@@ -209,12 +295,15 @@ export async function createInvoicesForMonth(user: Pick<User, "id">, yearMonth: 
       for (const group of [...byClient.values()].sort((a, b) => a[0].clientName.localeCompare(b[0].clientName))) {
         created.push(await insertInvoice(tx, group, user));
       }
-      return created;
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: created.map((i) => i.id).join(",") });
+        await deleteOldKeys(tx);
+      }
+      return { ok: true as const, invoices: created, replayed: false };
     });
-    return { ok: true as const, invoices };
   } catch (error) {
     if (error instanceof InvoiceConflict) return { ok: false as const, status: 409 as const, message: error.message };
-    throw error;
+    return idempotencyFailure(error);
   }
 }
 
@@ -244,61 +333,190 @@ export function effectiveStatus(inv: { paymentStatus: InvoiceView["storedStatus"
   return inv.paymentStatus;
 }
 
-export async function listInvoices(
-  filters: { status?: string | null; clientId?: number | null; from?: string | null; to?: string | null; invoiceIds?: number[] } = {},
-  now = new Date(),
-): Promise<InvoiceView[]> {
-  const db = await getDb();
-  const today = todayIn(env().APP_TIME_ZONE, now);
+export const INVOICE_PAGE_SIZE = 50;
+export const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid"];
+
+export type InvoiceFilters = {
+  status?: InvoiceStatusFilter | null;
+  clientId?: number | null;
+  /** Due-date range. */
+  from?: string | null;
+  to?: string | null;
+  invoiceNo?: string | null;
+  invoiceIds?: number[];
+};
+
+/**
+ * Filters from a query string. Values that cannot match anything are dropped (a page shows
+ * the unfiltered list); `invalid` names the first so an /api route can answer 400.
+ */
+export function parseInvoiceFilters(params: URLSearchParams): { filters: InvoiceFilters; invalid: string | null } {
+  const filters: InvoiceFilters = {};
+  let invalid: string | null = null;
+  const status = params.get("status");
+  if (status) {
+    if ((INVOICE_STATUSES as string[]).includes(status)) filters.status = status as InvoiceStatusFilter;
+    else invalid ??= "The status is not valid";
+  }
+  const client = params.get("clientId");
+  if (client) {
+    filters.clientId = parseId(client);
+    if (filters.clientId === null) invalid ??= "The client id is not valid";
+  }
+  for (const key of ["from", "to"] as const) {
+    const value = params.get(key);
+    if (!value) continue;
+    if (isValidDate(value)) filters[key] = value;
+    else invalid ??= `The ${key} date is not valid`;
+  }
+  const no = params.get("invoiceNo")?.trim().replace(/^#/, "");
+  if (no) {
+    if (/^\d{1,18}$/.test(no)) filters.invoiceNo = String(BigInt(no));
+    else invalid ??= "The invoice number is not valid";
+  }
+  return { filters, invalid };
+}
+
+export const isFiltered = (f: InvoiceFilters) => Boolean(f.status || f.clientId || f.from || f.to || f.invoiceNo);
+
+const owed = sql`${schema.invoices.amountPaid} < ${schema.invoices.amount}`;
+
+function invoiceWhere(filters: InvoiceFilters, today: string): SQL[] {
   const where: SQL[] = [];
-  const owed = sql`${schema.invoices.amountPaid} < ${schema.invoices.amount}`;
-  if (filters.status === "overdue") where.push(and(owed, sql`${schema.invoices.expectedPaymentDate} < ${today}`)!);
+  const overdue = sql`${schema.invoices.expectedPaymentDate} < ${today}`;
+  if (filters.status === "overdue") where.push(owed, overdue);
   else if (filters.status === "pending" || filters.status === "partial") {
-    where.push(eq(schema.invoices.paymentStatus, filters.status), sql`not (${owed} and ${schema.invoices.expectedPaymentDate} < ${today})`);
+    where.push(eq(schema.invoices.paymentStatus, filters.status), sql`not (${owed} and ${overdue})`);
   } else if (filters.status === "paid") where.push(eq(schema.invoices.paymentStatus, "paid"));
   if (filters.clientId) where.push(eq(schema.invoices.clientId, filters.clientId));
-  if (filters.from && isValidDate(filters.from)) where.push(gte(schema.invoices.expectedPaymentDate, filters.from));
-  if (filters.to && isValidDate(filters.to)) where.push(lte(schema.invoices.expectedPaymentDate, filters.to));
+  if (filters.from) where.push(gte(schema.invoices.expectedPaymentDate, filters.from));
+  if (filters.to) where.push(lte(schema.invoices.expectedPaymentDate, filters.to));
+  if (filters.invoiceNo) where.push(eq(schema.invoices.invoiceNo, filters.invoiceNo));
   if (filters.invoiceIds) where.push(inArray(schema.invoices.id, filters.invoiceIds));
-  const rows = await db
-    .select({ invoice: schema.invoices, clientName: schema.clients.name })
+  return where;
+}
+
+const invoiceColumns = {
+  id: schema.invoices.id,
+  invoiceNo: schema.invoices.invoiceNo,
+  deliveryId: schema.invoices.deliveryId,
+  clientId: schema.invoices.clientId,
+  clientName: schema.clients.name,
+  amount: schema.invoices.amount,
+  amountPaid: schema.invoices.amountPaid,
+  taxRate: schema.invoices.taxRate,
+  profit: schema.invoices.profit,
+  expectedPaymentDate: schema.invoices.expectedPaymentDate,
+  paymentStatus: schema.invoices.paymentStatus,
+  createdAt: schema.invoices.createdAt,
+};
+type InvoiceRow = { [K in keyof typeof invoiceColumns]: (typeof invoiceColumns)[K]["_"]["data"] };
+
+function toInvoiceView(row: InvoiceRow, today: string): InvoiceView {
+  return {
+    id: row.id,
+    invoiceNo: row.invoiceNo,
+    deliveryId: row.deliveryId,
+    clientId: row.clientId,
+    clientName: row.clientName,
+    amount: row.amount,
+    amountPaid: row.amountPaid,
+    balance: toFixed(sub(row.amount, row.amountPaid)),
+    taxRate: row.taxRate,
+    profit: row.profit,
+    expectedPaymentDate: row.expectedPaymentDate,
+    paymentStatus: effectiveStatus(row, today),
+    storedStatus: row.paymentStatus,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const INVOICE_KEYSET = { id: schema.invoices.id };
+const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
+
+/**
+ * One page of invoices, newest first (id descending), keyset-paged: each filter has an index
+ * that yields its rows in that order, so a page reads about `limit` rows however many
+ * invoices there are (docs/decisions/0500).
+ */
+export async function listInvoices(
+  filters: InvoiceFilters = {},
+  { limit = INVOICE_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
+  now = new Date(),
+): Promise<Page<InvoiceView>> {
+  const db = await getDb();
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const rows = await invoicePageQuery(db, filters, page, limit, today);
+  const result = toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
+  return { ...result, items: result.items.map((r) => toInvoiceView(r, today)) };
+}
+
+/** The page query itself (the scale tests EXPLAIN it). */
+export function invoicePageQuery(db: Executor, filters: InvoiceFilters, page: PageRequest, limit: number, today: string) {
+  return db
+    .select(invoiceColumns)
     .from(schema.invoices)
     .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
-    .where(and(...where))
-    .orderBy(desc(schema.invoices.createdAt), desc(schema.invoices.id));
-  return rows.map(({ invoice, clientName }) => ({
-    id: invoice.id,
-    invoiceNo: invoice.invoiceNo,
-    deliveryId: invoice.deliveryId,
-    clientId: invoice.clientId,
-    clientName,
-    amount: invoice.amount,
-    amountPaid: invoice.amountPaid,
-    balance: toFixed(sub(invoice.amount, invoice.amountPaid)),
-    taxRate: invoice.taxRate,
-    profit: invoice.profit,
-    expectedPaymentDate: invoice.expectedPaymentDate,
-    paymentStatus: effectiveStatus(invoice, today),
-    storedStatus: invoice.paymentStatus,
-    createdAt: invoice.createdAt.toISOString(),
-  }));
+    .where(and(...invoiceWhere(filters, today), keysetWhere(INVOICE_KEYSET, page)))
+    .orderBy(...keysetOrder(INVOICE_KEYSET, page))
+    .limit(limit + 1);
+}
+
+/** Every matching invoice, newest first, read in keyset batches: memory stays one batch. */
+export async function* invoiceBatches(filters: InvoiceFilters = {}, batchSize = 1000, now = new Date()): AsyncGenerator<InvoiceView[]> {
+  let page: PageRequest = FIRST_PAGE;
+  for (;;) {
+    const { items, olderCursor } = await listInvoices(filters, { limit: batchSize, page }, now);
+    if (items.length) yield items;
+    if (!olderCursor) return;
+    page = { cursor: { key: null, id: items[items.length - 1].id }, direction: "older" };
+  }
 }
 
 export async function getInvoice(id: number, now = new Date()) {
-  const [invoice] = await listInvoices({ invoiceIds: [id] }, now);
-  return invoice ?? null;
+  const { items } = await listInvoices({ invoiceIds: [id] }, { limit: 1 }, now);
+  return items[0] ?? null;
 }
 
-/** Pending, Overdue and Paid counts for the summary cards, counted in SQL. */
+/**
+ * Pending, Partial, Overdue and Paid counts for the whole table, from the totals the invoice
+ * triggers keep per (status, due date, owed): a few hundred rows at most, never the invoices.
+ * Overdue is money owed past its due date; Pending and Partial are the rest of each status.
+ */
 export async function invoiceSummary(now = new Date()) {
-  const db = await getDb();
-  const today = todayIn(env().APP_TIME_ZONE, now);
-  const [row] = await db
-    .select({
-      pending: sql<number>`count(*) filter (where ${schema.invoices.paymentStatus} <> 'paid' and not ${schema.invoices.expectedPaymentDate} < ${today})::int`,
-      overdue: sql<number>`count(*) filter (where ${schema.invoices.amountPaid} < ${schema.invoices.amount} and ${schema.invoices.expectedPaymentDate} < ${today})::int`,
-      paid: sql<number>`count(*) filter (where ${schema.invoices.paymentStatus} = 'paid')::int`,
-    })
-    .from(schema.invoices);
+  const [row] = await invoiceSummaryQuery(await getDb(), todayIn(env().APP_TIME_ZONE, now));
   return row;
+}
+
+export function invoiceSummaryQuery(db: Executor, today: string) {
+  const t = schema.invoiceStatusTotals;
+  const late = sql`(${t.owed} and ${t.dueDate} < ${today})`;
+  return db
+    .select({
+      pending: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'pending' and not ${late}), 0)::int`,
+      partial: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'partial' and not ${late}), 0)::int`,
+      overdue: sql<number>`coalesce(sum(${t.n}) filter (where ${late}), 0)::int`,
+      paid: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'paid'), 0)::int`,
+      invoiced: sql<string>`coalesce(sum(${t.amount}), 0)::numeric(18,2)::text`,
+      paidAmount: sql<string>`coalesce(sum(${t.amountPaid}), 0)::numeric(18,2)::text`,
+      outstanding: sql<string>`coalesce(sum(${t.amount} - ${t.amountPaid}) filter (where ${t.owed}), 0)::numeric(18,2)::text`,
+    })
+    .from(t);
+}
+
+/** The most urgent unpaid invoices (earliest due first), through the owed-by-due-date index. */
+export async function urgentInvoices(limit: number, now = new Date()): Promise<InvoiceView[]> {
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const rows = await urgentInvoicesQuery(await getDb(), limit);
+  return rows.map((r) => toInvoiceView(r, today));
+}
+
+export function urgentInvoicesQuery(db: Executor, limit: number) {
+  return db
+    .select(invoiceColumns)
+    .from(schema.invoices)
+    .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
+    .where(owed)
+    .orderBy(asc(schema.invoices.expectedPaymentDate), asc(schema.invoices.id))
+    .limit(limit);
 }

@@ -4,54 +4,50 @@ import { addDays, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { round } from "~/utils/money";
 import { listDeliveries } from "./delivery.server";
-import { invoiceSummary, listInvoices } from "./invoice.server";
+import { invoiceSummary, urgentInvoices } from "./invoice.server";
 
 export const SPARKLINE_POINTS = 7;
 
-const profitExpr = sql`(${schema.deliveries.tons} * ${schema.deliveries.sellingRate}
-  - (${schema.deliveries.tons} * coalesce(${schema.deliveries.buyingRate}, 0)
-     + coalesce(${schema.deliveries.logisticsCost}, 0) + coalesce(${schema.deliveries.otherCosts}, 0)))`;
-const counted = sql`${schema.deliveries.status} in ('confirmed', 'invoiced')`;
+export const URGENT_INVOICES = 6;
 
 /**
- * The manager's overview, every figure aggregated in SQL with exact numerics: totals never load
- * the deliveries into the app. Sparklines are the last 7 days (business time zone).
+ * The manager's overview at a cost that does not grow with the tables (docs/decisions/0500):
+ * totals from the month and day totals and the invoice status totals the triggers keep;
+ * the week's money owed per day from the invoices created in those 7 days (index range);
+ * recent deliveries and the most urgent invoices through their indexes. Sparklines are the
+ * last 7 days (business time zone).
  */
 export async function loadManagerDashboard(user: User, now = new Date()) {
   const db = await getDb();
   const today = todayIn(env().APP_TIME_ZONE, now);
   const days = Array.from({ length: SPARKLINE_POINTS }, (_, i) => addDays(today, i - (SPARKLINE_POINTS - 1)));
+  const months = schema.deliveryMonthTotals;
+  const daily = schema.deliveryDayTotals;
 
   const createdDay = sql`(${schema.invoices.createdAt} at time zone ${env().APP_TIME_ZONE})::date`;
-  const [[deliveryStats], [invoiceStats], dailyProfit, dailyInvoiced, summary, recent, unpaid] = await Promise.all([
+  // Timestamps bounding the 7 days, a day wider either side of any time zone; the day test is exact.
+  const since = `${addDays(days[0], -1)}T00:00:00Z`;
+  const [[deliveryStats], dailyProfit, dailyInvoiced, summary, recent, urgent] = await Promise.all([
     db
       .select({
-        total: sql<number>`count(*) filter (where ${counted})::int`,
-        invoiced: sql<number>`count(*) filter (where ${schema.deliveries.status} = 'invoiced')::int`,
-        profit: sql<string>`coalesce(round(sum(${profitExpr}) filter (where ${counted} and ${schema.deliveries.sellingRate} is not null), 2), 0)::text`,
+        total: sql<number>`coalesce(sum(${months.nConfirmed} + ${months.nInvoiced}), 0)::int`,
+        invoiced: sql<number>`coalesce(sum(${months.nInvoiced}), 0)::int`,
+        profit: sql<string>`round(coalesce(sum(${months.profit}), 0), 2)::text`,
       })
-      .from(schema.deliveries),
+      .from(months),
     db
-      .select({
-        invoiced: sql<string>`coalesce(sum(${schema.invoices.amount}), 0)::text`,
-        paid: sql<string>`coalesce(sum(${schema.invoices.amountPaid}), 0)::text`,
-        outstanding: sql<string>`coalesce(sum(${schema.invoices.amount} - ${schema.invoices.amountPaid}) filter (where ${schema.invoices.amountPaid} < ${schema.invoices.amount}), 0)::text`,
-      })
-      .from(schema.invoices),
-    db
-      .select({ day: sql<string>`${schema.deliveries.date}::text`, value: sql<string>`coalesce(round(sum(${profitExpr}), 2), 0)::text` })
-      .from(schema.deliveries)
-      .where(sql`${counted} and ${schema.deliveries.sellingRate} is not null and ${schema.deliveries.date} between ${days[0]} and ${today}`)
-      .groupBy(schema.deliveries.date),
+      .select({ day: sql<string>`${daily.day}::text`, value: sql<string>`round(${daily.profit}, 2)::text` })
+      .from(daily)
+      .where(sql`${daily.day} between ${days[0]} and ${today}`),
     // Money still owed on the invoices raised on each of the last 7 days.
     db
       .select({ day: sql<string>`(${createdDay})::text`, value: sql<string>`coalesce(sum(${schema.invoices.amount} - ${schema.invoices.amountPaid}), 0)::text` })
       .from(schema.invoices)
-      .where(sql`${createdDay} between ${days[0]} and ${today}`)
+      .where(sql`${schema.invoices.createdAt} >= ${since}::timestamptz and ${createdDay} between ${days[0]} and ${today}`)
       .groupBy(sql`1`),
     invoiceSummary(now),
     listDeliveries(user, { from: undefined, to: undefined, agentId: undefined }, { limit: 8 }),
-    listInvoices({}, now),
+    urgentInvoices(URGENT_INVOICES, now),
   ]);
 
   const series = (rows: { day: string; value: string }[]) => days.map((d) => rows.find((r) => r.day === d)?.value ?? "0");
@@ -62,14 +58,15 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
     deliveriesProgress: deliveryStats.total ? Math.round((deliveryStats.invoiced * 100) / deliveryStats.total) : 0,
     totalProfit: deliveryStats.profit,
     profitSeries: series(dailyProfit),
-    outstanding: invoiceStats.outstanding,
-    totalInvoiced: invoiceStats.invoiced,
-    totalPaid: invoiceStats.paid,
-    outstandingProgress: percent(invoiceStats.paid, invoiceStats.invoiced),
+    outstanding: summary.outstanding,
+    totalInvoiced: summary.invoiced,
+    totalPaid: summary.paidAmount,
+    outstandingProgress: percent(summary.paidAmount, summary.invoiced),
     outstandingSeries: series(dailyInvoiced),
     overdue: summary.overdue,
+    unpaidCount: summary.pending + summary.partial + summary.overdue,
     recent: recent.deliveries,
-    pendingInvoices: unpaid.filter((i) => i.storedStatus !== "paid").slice(0, 6),
+    pendingInvoices: urgent,
   };
 }
 

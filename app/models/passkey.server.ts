@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { hasControlCharacters } from "~/utils/text";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -70,26 +72,32 @@ export function relyingParty() {
 
 type Purpose = "register" | "authenticate";
 
-async function storeChallenge(challenge: string, purpose: Purpose, userId: string | null, now: Date) {
+/** What is stored of a browser's binding value: its hash. */
+export const bindingHash = (value: string) => createHash("sha256").update(value).digest("base64url");
+
+async function storeChallenge(challenge: string, purpose: Purpose, userId: string | null, now: Date, binding: string | null = null) {
   const db = await getDb();
   await db.delete(schema.webauthnChallenges).where(lt(schema.webauthnChallenges.expiresAt, now));
   await db.insert(schema.webauthnChallenges).values({
     challenge,
     purpose,
     userId,
+    binding,
     createdAt: now,
     expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
   });
 }
 
 /** Takes a challenge out of the store: it works once, and only before it expires. */
-export async function consumeChallenge(challenge: string, purpose: Purpose, now = new Date()) {
+export async function consumeChallenge(challenge: string, purpose: Purpose, now = new Date(), binding: string | null = null) {
   const db = await getDb();
   const [row] = await db
     .delete(schema.webauthnChallenges)
     .where(and(eq(schema.webauthnChallenges.challenge, challenge), eq(schema.webauthnChallenges.purpose, purpose)))
-    .returning({ userId: schema.webauthnChallenges.userId, expiresAt: schema.webauthnChallenges.expiresAt });
+    .returning({ userId: schema.webauthnChallenges.userId, expiresAt: schema.webauthnChallenges.expiresAt, binding: schema.webauthnChallenges.binding });
   if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
+  // A challenge handed to one browser cannot be answered from another.
+  if (row.binding !== null && row.binding !== binding) return null;
   return { userId: row.userId };
 }
 
@@ -125,7 +133,7 @@ export async function passkeyRegistrationOptions(user: User, now = new Date()) {
     timeout: CHALLENGE_TTL_MS,
     excludeCredentials: existing.map((c) => ({ id: c.id, transports: transportsOf(c.transports) })),
     // Resident keys make sign-in without typing the e-mail possible.
-    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    authenticatorSelection: { residentKey: "required", userVerification: "required" },
   });
   await storeChallenge(options.challenge, "register", user.id, now);
   return options;
@@ -185,10 +193,10 @@ export async function verifyPasskeyRegistration(
  * it, the browser offers any passkey it holds for this site (discoverable credentials). An
  * unknown e-mail gets the same answer as one without passkeys, so accounts cannot be probed.
  */
-export async function passkeyAuthenticationOptions(email: unknown, now = new Date()) {
+export async function passkeyAuthenticationOptions(email: unknown, now = new Date(), binding: string | null = null) {
   let userId: string | null = null;
   let allowCredentials: { id: string; transports?: AuthenticatorTransport[] }[] = [];
-  if (typeof email === "string" && email.trim()) {
+  if (typeof email === "string" && email.trim() && email.length <= 320 && !hasControlCharacters(email)) {
     const user = await getUserByEmail(email);
     if (user && user.status === "active") {
       const db = await getDb();
@@ -203,20 +211,21 @@ export async function passkeyAuthenticationOptions(email: unknown, now = new Dat
   const options = await generateAuthenticationOptions({
     rpID: relyingParty().rpID,
     allowCredentials,
-    userVerification: "preferred",
+    // The passkey is the only factor of this sign-in: the device must check who holds it.
+    userVerification: "required",
     timeout: CHALLENGE_TTL_MS,
   });
-  await storeChallenge(options.challenge, "authenticate", userId, now);
+  await storeChallenge(options.challenge, "authenticate", userId, now, binding);
   return options;
 }
 
 /** Checks a signed challenge; on success the passkey's counter and last use are updated. */
-export async function verifyPasskeyAuthentication(credentialInput: unknown, now = new Date()): Promise<PasskeyResult<{ user: User }>> {
+export async function verifyPasskeyAuthentication(credentialInput: unknown, now = new Date(), binding: string | null = null): Promise<PasskeyResult<{ user: User }>> {
   const fail = { ok: false as const, status: 400 as const, message: PASSKEY_MESSAGES.authenticationFailed };
   const credential = credentialInput as AuthenticationResponseJSON | null;
   const challenge = challengeOf(credential);
   if (!challenge || typeof credential?.id !== "string") return fail;
-  const stored = await consumeChallenge(challenge, "authenticate", now);
+  const stored = await consumeChallenge(challenge, "authenticate", now, binding);
   if (!stored) return fail;
   const db = await getDb();
   const [passkey] = await db.select().from(schema.passkeys).where(eq(schema.passkeys.credentialId, credential.id));
@@ -238,7 +247,7 @@ export async function verifyPasskeyAuthentication(credentialInput: unknown, now 
         counter: passkey.counter,
         transports: transportsOf(passkey.transports),
       },
-      requireUserVerification: false,
+      requireUserVerification: true,
     });
   } catch {
     return fail;

@@ -1,6 +1,7 @@
 import type { User } from "~/db.server";
 import { ChangePasswordSchema } from "~/schemas/auth";
 import { endUserSessions } from "~/utils/session.server";
+import { passwordProblem } from "./password-policy.server";
 import { checkUserPassword, setPassword } from "./user.server";
 
 export type ChangePasswordResult =
@@ -35,6 +36,8 @@ export async function changeOwnPassword(
     const message = "Current password is incorrect. Please check your current password.";
     return { ok: false, status: 400, fieldErrors: { currentPassword: [message] }, message };
   }
+  const problem = await passwordProblem(parsed.data.newPassword, user.email);
+  if (problem) return { ok: false, status: 400, fieldErrors: { newPassword: [problem] }, message: problem };
   if (parsed.data.currentPassword === parsed.data.newPassword) {
     const message = "The new password must be different from the current one";
     return { ok: false, status: 400, fieldErrors: { newPassword: [message] }, message };

@@ -1,9 +1,12 @@
-import { desc, eq, sql } from "drizzle-orm";
-import { getDb, schema, type User } from "~/db.server";
+import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { getDb, schema, type Executor, type User } from "~/db.server";
 import { calendarDate, fieldErrorsOf, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
 import * as z from "zod";
-import { todayIn } from "~/utils/dates";
+import { isValidDate, todayIn } from "~/utils/dates";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { parseId, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
+import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
 import { add, compare, formatNaira, isZero, sub, toFixed } from "~/utils/money";
 
 export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
@@ -15,16 +18,33 @@ export const PaymentSchema = z.object({
   reference: optionalText("Reference", 200),
 });
 
-type Failure = { ok: false; status: 400 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
+type Failure = { ok: false; status: 400 | 404 | 409 | 422; message: string; fieldErrors?: Record<string, string[]> };
 
-export type RecordPaymentResult = { ok: true; payment: typeof schema.payments.$inferSelect; paymentStatus: "pending" | "partial" | "paid"; amountPaid: string } | Failure;
+export type RecordPaymentResult =
+  | { ok: true; payment: typeof schema.payments.$inferSelect; paymentStatus: "pending" | "partial" | "paid" | "overdue"; amountPaid: string; replayed: boolean }
+  | Failure;
+
+export const PAYMENT_DATE_FUTURE = "Payment date cannot be in the future";
+export const PAYMENT_DATE_BEFORE_INVOICE = "Payment date cannot be before the invoice was created";
+
+class Refused extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
 
 /**
  * Records a payment and the invoice's new paid total and status in one transaction. The
  * invoice row is locked first, so two payments racing for the last balance queue: the second
  * sees what the first paid and is refused rather than over-paying.
  */
-export async function recordPayment(user: Pick<User, "id">, input: Record<string, unknown>, now = new Date()): Promise<RecordPaymentResult> {
+export async function recordPayment(
+  user: Pick<User, "id">,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey }: { idempotencyKey?: string | null } = {},
+): Promise<RecordPaymentResult> {
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   const parsed = safeParseFields(PaymentSchema, input);
   if (!parsed.success) {
     const errors = fieldErrorsOf(parsed.error);
@@ -32,52 +52,172 @@ export async function recordPayment(user: Pick<User, "id">, input: Record<string
     return { ok: false, status: 400, message: errors.fieldErrors.amount ? PAYMENT_AMOUNT_MESSAGE : errors.message, fieldErrors: errors.fieldErrors };
   }
   const { invoiceId, amount, reference } = parsed.data;
-  const paymentDate = parsed.data.paymentDate ?? todayIn(env().APP_TIME_ZONE, now);
+  const timeZone = env().APP_TIME_ZONE;
+  const today = todayIn(timeZone, now);
+  const paymentDate = parsed.data.paymentDate ?? today;
+  if (paymentDate > today) return { ok: false, status: 400, message: PAYMENT_DATE_FUTURE, fieldErrors: { paymentDate: [PAYMENT_DATE_FUTURE] } };
   const db = await getDb();
-  return db.transaction(async (tx): Promise<RecordPaymentResult> => {
-    const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
-    if (!invoice) return { ok: false, status: 404, message: "Invoice not found" };
-    const balance = sub(invoice.amount, invoice.amountPaid);
-    if (compare(amount, balance) > 0) {
-      const message = isZero(balance) ? "This invoice is already paid in full" : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
-      return { ok: false, status: 409, message, fieldErrors: { amount: [message] } };
-    }
-    const [payment] = await tx
-      .insert(schema.payments)
-      .values({ invoiceId, amount, paymentDate, reference: reference ?? null, createdBy: user.id })
-      .returning();
-    const amountPaid = toFixed(add(invoice.amountPaid, amount));
-    const paymentStatus = compare(amountPaid, invoice.amount) >= 0 ? "paid" : "partial";
-    await tx.update(schema.invoices).set({ amountPaid, paymentStatus, updatedAt: new Date() }).where(eq(schema.invoices.id, invoiceId));
-    return { ok: true, payment, paymentStatus, amountPaid };
-  });
+  try {
+    return await db.transaction(async (tx): Promise<RecordPaymentResult> => {
+      // The key is claimed first: a duplicate waits here for the first to commit, then replays it.
+      if (idempotencyKey) {
+        const hash = requestHash({ invoiceId, amount, paymentDate: parsed.data.paymentDate, reference });
+        const existing = await claimKey(tx, { userId: user.id, key: idempotencyKey, scope: "payment.create", hash });
+        if (existing) {
+          const [payment] = await tx.select().from(schema.payments).where(eq(schema.payments.id, Number(existing)));
+          const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
+          if (!payment || !invoice) throw new Refused({ ok: false, status: 409, message: "This payment was already recorded" });
+          return { ok: true, payment, paymentStatus: invoice.paymentStatus, amountPaid: invoice.amountPaid, replayed: true };
+        }
+      }
+      const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
+      if (!invoice) throw new Refused({ ok: false, status: 404, message: "Invoice not found" });
+      if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
+        throw new Refused({ ok: false, status: 400, message: PAYMENT_DATE_BEFORE_INVOICE, fieldErrors: { paymentDate: [PAYMENT_DATE_BEFORE_INVOICE] } });
+      }
+      const balance = sub(invoice.amount, invoice.amountPaid);
+      if (compare(amount, balance) > 0) {
+        const message = isZero(balance) ? "This invoice is already paid in full" : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
+        throw new Refused({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
+      }
+      const [payment] = await tx
+        .insert(schema.payments)
+        .values({ invoiceId, amount, paymentDate, reference: reference ?? null, createdBy: user.id })
+        .returning();
+      const amountPaid = toFixed(add(invoice.amountPaid, amount));
+      const paymentStatus = compare(amountPaid, invoice.amount) >= 0 ? "paid" : "partial";
+      await tx.update(schema.invoices).set({ amountPaid, paymentStatus, updatedAt: new Date() }).where(eq(schema.invoices.id, invoiceId));
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(payment.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return { ok: true, payment, paymentStatus, amountPaid, replayed: false };
+    });
+  } catch (error) {
+    // A refusal rolls the transaction back, so its key is free for a corrected retry.
+    if (error instanceof Refused) return error.failure;
+    return idempotencyFailure(error);
+  }
 }
 
-export async function listPayments() {
-  const db = await getDb();
-  const rows = await db
-    .select({ payment: schema.payments, invoiceNo: schema.invoices.invoiceNo, clientName: schema.clients.name })
+export const PAYMENT_PAGE_SIZE = 50;
+
+export type PaymentFilters = { from?: string; to?: string; clientId?: number; invoiceNo?: string; reference?: string };
+
+/** Filters from a query string; what cannot match is dropped, and `invalid` names it for /api. */
+export function parsePaymentFilters(params: URLSearchParams): { filters: PaymentFilters; invalid: string | null } {
+  const filters: PaymentFilters = {};
+  let invalid: string | null = null;
+  for (const key of ["from", "to"] as const) {
+    const value = params.get(key);
+    if (!value) continue;
+    if (isValidDate(value)) filters[key] = value;
+    else invalid ??= `The ${key} date is not valid`;
+  }
+  const client = params.get("clientId");
+  if (client) {
+    const id = parseId(client);
+    if (id === null) invalid ??= "The client id is not valid";
+    else filters.clientId = id;
+  }
+  const no = params.get("invoiceNo")?.trim().replace(/^#/, "");
+  if (no) {
+    if (/^\d{1,18}$/.test(no)) filters.invoiceNo = String(BigInt(no));
+    else invalid ??= "The invoice number is not valid";
+  }
+  const reference = params.get("reference")?.trim();
+  if (reference) filters.reference = reference.slice(0, 200);
+  return { filters, invalid };
+}
+
+export const isPaymentFiltered = (f: PaymentFilters) => Boolean(f.from || f.to || f.clientId || f.invoiceNo || f.reference);
+
+const invoiceIdOfNumber = (no: string) => sql`(select ${schema.invoices.id} from ${schema.invoices} where ${schema.invoices.invoiceNo} = ${no})`;
+
+function paymentWhere(f: PaymentFilters): SQL[] {
+  const where: SQL[] = [];
+  if (f.from) where.push(gte(schema.payments.paymentDate, f.from));
+  if (f.to) where.push(lte(schema.payments.paymentDate, f.to));
+  if (f.clientId) where.push(eq(schema.invoices.clientId, f.clientId));
+  if (f.invoiceNo) where.push(sql`${schema.payments.invoiceId} = ${invoiceIdOfNumber(f.invoiceNo)}`);
+  if (f.reference) where.push(sql`${schema.payments.reference} ilike ${"%" + f.reference.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
+  return where;
+}
+
+const PAYMENT_KEYSET = { key: schema.payments.paymentDate, id: schema.payments.id };
+const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
+
+export type PaymentView = { id: number; invoiceId: number; invoiceNo: string; clientName: string; amount: string; paymentDate: string; reference: string | null; createdAt: string };
+
+/** One page of payments, newest payment date first, keyset-paged on (payment date, id). */
+export async function listPayments(
+  filters: PaymentFilters = {},
+  { limit = PAYMENT_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
+): Promise<Page<PaymentView>> {
+  const rows = await paymentPageQuery(await getDb(), filters, page, limit);
+  const result = toPage(rows, limit, page, (r) => ({ key: r.paymentDate, id: r.id }));
+  return { ...result, items: result.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+}
+
+/** The page query itself (the scale tests EXPLAIN it). */
+export function paymentPageQuery(db: Executor, filters: PaymentFilters, page: PageRequest, limit: number) {
+  return db
+    .select({
+      id: schema.payments.id,
+      invoiceId: schema.payments.invoiceId,
+      invoiceNo: schema.invoices.invoiceNo,
+      clientName: schema.clients.name,
+      amount: schema.payments.amount,
+      paymentDate: schema.payments.paymentDate,
+      reference: schema.payments.reference,
+      createdAt: schema.payments.createdAt,
+    })
     .from(schema.payments)
     .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))
     .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
-    .orderBy(desc(schema.payments.paymentDate), desc(schema.payments.id));
-  return rows.map(({ payment, invoiceNo, clientName }) => ({
-    id: payment.id,
-    invoiceId: payment.invoiceId,
-    invoiceNo,
-    clientName,
-    amount: payment.amount,
-    paymentDate: payment.paymentDate,
-    reference: payment.reference,
-    createdAt: payment.createdAt.toISOString(),
-  }));
+    .where(and(...paymentWhere(filters), keysetWhere(PAYMENT_KEYSET, page)))
+    .orderBy(...keysetOrder(PAYMENT_KEYSET, page))
+    .limit(limit + 1);
 }
 
-/** Total Payments (count) and Total Amount (exact sum), in SQL. */
-export async function paymentTotals() {
-  const db = await getDb();
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int`, total: sql<string>`coalesce(sum(${schema.payments.amount}), 0)::numeric(14,2)::text` })
-    .from(schema.payments);
+/** Every matching payment, newest first, in keyset batches. */
+export async function* paymentBatches(filters: PaymentFilters = {}, batchSize = 1000): AsyncGenerator<PaymentView[]> {
+  let page: PageRequest = FIRST_PAGE;
+  for (;;) {
+    const { items, olderCursor } = await listPayments(filters, { limit: batchSize, page });
+    if (items.length) yield items;
+    if (!olderCursor) return;
+    const last = items[items.length - 1];
+    page = { cursor: { key: last.paymentDate, id: last.id }, direction: "older" };
+  }
+}
+
+/**
+ * Total Payments (count) and Total Amount (exact sum) for the current filter, in SQL. Date and
+ * client filters read the per-day, per-client totals the payment trigger keeps (one row a day
+ * a client); an invoice number reads that invoice's payments through their index; only a
+ * reference search has to look at the payments themselves (docs/decisions/0500).
+ */
+export async function paymentTotals(filters: PaymentFilters = {}) {
+  const [row] = await paymentTotalsQuery(await getDb(), filters);
   return row;
+}
+
+export function paymentTotalsQuery(db: Executor, filters: PaymentFilters) {
+  if (filters.invoiceNo || filters.reference) {
+    return db
+      .select({ count: sql<number>`count(*)::int`, total: sql<string>`coalesce(sum(${schema.payments.amount}), 0)::numeric(18,2)::text` })
+      .from(schema.payments)
+      .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))
+      .where(and(...paymentWhere(filters)));
+  }
+  const t = schema.paymentDayTotals;
+  const where: SQL[] = [];
+  if (filters.from) where.push(gte(t.paymentDate, filters.from));
+  if (filters.to) where.push(lte(t.paymentDate, filters.to));
+  if (filters.clientId) where.push(eq(t.clientId, filters.clientId));
+  return db
+    .select({ count: sql<number>`coalesce(sum(${t.n}), 0)::int`, total: sql<string>`coalesce(sum(${t.amount}), 0)::numeric(18,2)::text` })
+    .from(t)
+    .where(and(...where));
 }

@@ -1,11 +1,16 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import { getDb, schema } from "~/db.server";
+import { and, asc, desc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
+import { getDb, schema, type Executor } from "~/db.server";
+import { addDays } from "~/utils/dates";
 import { deliveryRevenue } from "~/utils/delivery-math";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import type { Page, PageRequest } from "~/utils/params";
 import { highestInvoiceNumber } from "./invoice.server";
 
-// Prospective numbers start after the highest existing invoice number, or after 126 when there
-// are none (spec section 4), and go to the oldest uninvoiced month first.
+// Prospective numbers start after the last number handed out (126 before the first invoice,
+// spec section 4) and go to the oldest uninvoiced month first.
 export const PROSPECTIVE_BASE = 126;
+export const MONTHS_PER_PAGE = 12;
+export const DETAILS_PER_PAGE = 50;
 
 export type MonthSummary = {
   month: string;
@@ -14,61 +19,119 @@ export type MonthSummary = {
   invoicedCount: number;
   totalTons: string;
   revenue: string;
-  invoiceNumbers: string[];
+  invoiceCount: number;
+  firstInvoiceNo: string | null;
+  lastInvoiceNo: string | null;
   invoiced: boolean;
   prospectiveNumber: number | null;
   canGenerate: boolean;
 };
 
-/** Deliveries grouped by year-month, newest first, aggregated in SQL. */
-export async function listMonths(): Promise<MonthSummary[]> {
-  const db = await getDb();
-  const month = sql<string>`to_char(${schema.deliveries.date}, 'YYYY-MM')`;
-  const counted = sql`${schema.deliveries.status} in ('confirmed', 'invoiced')`;
-  const rows = await db
-    .select({
-      month,
-      count: sql<number>`count(*)::int`,
-      confirmedCount: sql<number>`count(*) filter (where ${schema.deliveries.status} = 'confirmed')::int`,
-      invoicedCount: sql<number>`count(*) filter (where ${schema.deliveries.status} = 'invoiced')::int`,
-      eligibleCount: sql<number>`count(*) filter (where ${schema.deliveries.status} = 'confirmed' and ${schema.deliveries.clientId} is not null and ${schema.deliveries.invoiceId} is null)::int`,
-      totalTons: sql<string>`coalesce(sum(${schema.deliveries.tons}) filter (where ${counted}), 0)::numeric(14,2)::text`,
-      revenue: sql<string>`coalesce(sum(round(${schema.deliveries.tons} * ${schema.deliveries.sellingRate}, 4)) filter (where ${counted}), 0)::numeric(16,2)::text`,
-      invoiceNumbers: sql<string[] | null>`array_agg(distinct ${schema.invoices.invoiceNo}) filter (where ${schema.invoices.invoiceNo} is not null)`,
-    })
-    .from(schema.deliveries)
-    .leftJoin(schema.invoices, eq(schema.invoices.id, schema.deliveries.invoiceId))
-    .groupBy(month)
-    .orderBy(sql`1 desc`);
-  const highest = await highestInvoiceNumber(db);
-  let next = (highest ?? PROSPECTIVE_BASE) + 1;
-  const prospective = new Map<string, number>();
-  for (const row of [...rows].reverse()) {
-    const invoiced = row.count > 0 && row.invoicedCount === row.count;
-    if (!invoiced && row.eligibleCount > 0) prospective.set(row.month, next++);
-  }
-  return rows.map((row) => {
-    const invoiced = row.count > 0 && row.invoicedCount === row.count;
-    return {
-      month: row.month,
-      count: row.count,
-      confirmedCount: row.confirmedCount,
-      invoicedCount: row.invoicedCount,
-      totalTons: row.totalTons,
-      revenue: row.revenue,
-      invoiceNumbers: (row.invoiceNumbers ?? []).sort((a, b) => Number(a) - Number(b)),
-      invoiced,
-      prospectiveNumber: prospective.get(row.month) ?? null,
-      canGenerate: !invoiced && row.eligibleCount > 0,
-    };
-  });
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const isMonth = (value: unknown): value is string => typeof value === "string" && MONTH.test(value);
+export const monthStart = (yearMonth: string) => `${yearMonth}-01`;
+export const monthEnd = (yearMonth: string) => addDays(addDays(monthStart(yearMonth), 31).slice(0, 8) + "01", -1);
+
+/** Where a page of months starts: `?cursor=YYYY-MM` older than that month, `?before=` newer. */
+export type MonthPageRequest = { cursor: string | null; direction: "older" | "newer" };
+
+export function readMonthPage(params: URLSearchParams): MonthPageRequest {
+  const before = params.get("before");
+  if (isMonth(before)) return { cursor: before, direction: "newer" };
+  const after = params.get("cursor");
+  if (isMonth(after)) return { cursor: after, direction: "older" };
+  return { cursor: null, direction: "older" };
 }
 
-/** One month's deliveries for the details table. */
-export async function monthDetails(yearMonth: string) {
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(yearMonth)) return [];
+/**
+ * A page of months, newest first, from the month totals the delivery and invoice triggers keep:
+ * 12 rows read, however many deliveries. Each prospective number is the counter plus the
+ * months still to invoice before it, counted through the partial index on months with
+ * something to invoice (only those are touched, never every month).
+ */
+export async function listMonths(page: MonthPageRequest = { cursor: null, direction: "older" }) {
   const db = await getDb();
-  const rows = await db
+  const rows = await monthsPageQuery(db, page);
+  const more = rows.length > MONTHS_PER_PAGE;
+  const taken = rows.slice(0, MONTHS_PER_PAGE);
+  if (page.direction === "newer") taken.reverse();
+  const ym = (d: string) => d.slice(0, 7);
+  const first = taken.length ? ym(taken[0].month) : null;
+  const last = taken.length ? ym(taken[taken.length - 1].month) : null;
+  const olderCursor = page.direction === "older" ? (more ? last : null) : last;
+  const newerCursor = page.direction === "newer" ? (more ? first : null) : page.cursor ? first : null;
+
+  const oldest = taken.length ? taken[taken.length - 1].month : null;
+  const [highest, [{ before }]] = await Promise.all([
+    highestInvoiceNumber(db),
+    oldest ? monthsToInvoiceBeforeQuery(db, oldest) : Promise.resolve([{ before: 0 }]),
+  ]);
+  let next = highest + 1 + before;
+  const prospective = new Map<string, number>();
+  for (const row of [...taken].reverse()) if (row.nEligible > 0) prospective.set(row.month, next++);
+  const months: MonthSummary[] = taken.map((row) => {
+    const invoiced = row.nAll > 0 && row.nInvoiced === row.nAll;
+    return {
+      month: ym(row.month),
+      count: row.nAll,
+      confirmedCount: row.nConfirmed,
+      invoicedCount: row.nInvoiced,
+      totalTons: toFixed2(row.tons),
+      revenue: toFixed2(row.revenue),
+      invoiceCount: row.invoiceCount,
+      firstInvoiceNo: row.firstInvoiceNo === null ? null : String(row.firstInvoiceNo),
+      lastInvoiceNo: row.lastInvoiceNo === null ? null : String(row.lastInvoiceNo),
+      invoiced,
+      prospectiveNumber: prospective.get(row.month) ?? null,
+      canGenerate: row.nEligible > 0,
+    };
+  });
+  return { months, olderCursor, newerCursor };
+}
+
+export function monthsPageQuery(db: Executor, page: MonthPageRequest) {
+  const t = schema.deliveryMonthTotals;
+  const where = [gt(t.nAll, 0)];
+  if (page.cursor) where.push(page.direction === "older" ? lt(t.month, monthStart(page.cursor)) : gt(t.month, monthStart(page.cursor)));
+  return db
+    .select()
+    .from(t)
+    .where(and(...where))
+    .orderBy(page.direction === "older" ? desc(t.month) : asc(t.month))
+    .limit(MONTHS_PER_PAGE + 1);
+}
+
+/** Months older than `month` with something left to invoice (partial index on those only). */
+export function monthsToInvoiceBeforeQuery(db: Executor, month: string) {
+  const t = schema.deliveryMonthTotals;
+  return db.select({ before: sql<number>`count(*)::int` }).from(t).where(and(sql`${t.nEligible} > 0`, lt(t.month, month)));
+}
+
+/** Sums are exact numerics; shown to 2 places, half up (PostgreSQL `round`). */
+function toFixed2(value: string) {
+  const [whole, fraction = ""] = value.split(".");
+  if (fraction.length <= 2) return `${whole}.${fraction.padEnd(2, "0")}`;
+  // Rounding is rare here (tons and revenue are in cents already); leave it to BigInt maths.
+  const negative = whole.startsWith("-");
+  const digits = BigInt((negative ? whole.slice(1) : whole) + fraction.slice(0, 2));
+  const rounded = Number(fraction[2]) >= 5 ? digits + 1n : digits;
+  const text = rounded.toString().padStart(3, "0");
+  return `${negative ? "-" : ""}${text.slice(0, -2)}.${text.slice(-2)}`;
+}
+
+const DETAILS_KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
+
+/** One month's deliveries for the details table, newest first, a page at a time (date index). */
+export async function monthDetails(yearMonth: string, page: PageRequest = { cursor: null, direction: "older" }, limit = DETAILS_PER_PAGE) {
+  const empty: Page<never> = { items: [], olderCursor: null, newerCursor: null };
+  if (!isMonth(yearMonth)) return empty;
+  const rows = await monthDetailsQuery(await getDb(), yearMonth, page, limit);
+  const result = toPage(rows, limit, page, (r) => ({ key: r.date, id: r.id }));
+  return { ...result, items: result.items.map((r) => ({ ...r, revenue: deliveryRevenue(r) })) };
+}
+
+export function monthDetailsQuery(db: Executor, yearMonth: string, page: PageRequest, limit: number) {
+  return db
     .select({
       id: schema.deliveries.id,
       date: schema.deliveries.date,
@@ -77,10 +140,36 @@ export async function monthDetails(yearMonth: string) {
       location: schema.deliveries.location,
       status: schema.deliveries.status,
       sellingRate: schema.deliveries.sellingRate,
+      invoiceNo: schema.invoices.invoiceNo,
     })
     .from(schema.deliveries)
     .leftJoin(schema.agents, eq(schema.agents.id, schema.deliveries.agentId))
-    .where(and(sql`to_char(${schema.deliveries.date}, 'YYYY-MM') = ${yearMonth}`))
-    .orderBy(asc(schema.deliveries.date), asc(schema.deliveries.id));
-  return rows.map((r) => ({ ...r, revenue: deliveryRevenue(r) }));
+    .leftJoin(schema.invoices, eq(schema.invoices.id, schema.deliveries.invoiceId))
+    .where(and(gte(schema.deliveries.date, monthStart(yearMonth)), lte(schema.deliveries.date, monthEnd(yearMonth)), keysetWhere(DETAILS_KEYSET, page)))
+    .orderBy(...keysetOrder(DETAILS_KEYSET, page))
+    .limit(limit + 1);
+}
+
+/**
+ * What "Generate Invoice" for a month would invoice, per client: deliveries, tons and amount
+ * (each client's amount rounded once, as the invoice will be).
+ */
+export async function monthInvoicePreview(yearMonth: string) {
+  if (!isMonth(yearMonth)) return null;
+  const db = await getDb();
+  const d = schema.deliveries;
+  const clients = await db
+    .select({
+      clientId: schema.clients.id,
+      clientName: schema.clients.name,
+      deliveries: sql<number>`count(*)::int`,
+      tons: sql<string>`sum(${d.tons})::numeric(14,2)::text`,
+      amount: sql<string>`round(coalesce(sum(${d.tons} * ${d.sellingRate}), 0), 2)::text`,
+    })
+    .from(d)
+    .innerJoin(schema.clients, eq(schema.clients.id, d.clientId))
+    .where(and(eq(d.status, "confirmed"), sql`${d.invoiceId} is null`, gte(d.date, monthStart(yearMonth)), lte(d.date, monthEnd(yearMonth))))
+    .groupBy(schema.clients.id, schema.clients.name)
+    .orderBy(asc(schema.clients.name));
+  return clients;
 }

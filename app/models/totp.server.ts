@@ -4,7 +4,10 @@ import QRCode from "qrcode";
 import { getDb, schema, type User } from "~/db.server";
 import { TOTP_CODE_MESSAGE } from "~/schemas/users";
 import { PRODUCT_NAME } from "~/utils/brand";
-import { checkThrottle, clearFailures, recordFailure, throttledMessage } from "~/utils/throttle.server";
+import { openSecret, sealSecret } from "~/utils/secret-box.server";
+import { clientAddress } from "~/utils/client-address.server";
+import { logEvent } from "~/utils/logger.server";
+import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
 import { createSession, destroySession, readSession } from "~/utils/session.server";
 import { checkUserPassword, getUserById } from "./user.server";
 
@@ -43,15 +46,23 @@ async function claimStep(userId: string, step: number) {
 
 export type TotpEnrolment = { secret: string; uri: string; qrDataUrl: string };
 
-/** The secret being set up (kept between page loads until confirmed) with its QR code. */
+/** The user's TOTP secret in clear (stored encrypted). */
+export function totpSecretOf(user: Pick<User, "totpSecret">): string {
+  if (!user.totpSecret) throw new Error("no TOTP secret");
+  return openSecret(user.totpSecret);
+}
+
+/** Starts (or restarts) setting up two-factor: a new secret, stored encrypted. An explicit POST. */
+export async function startTotpEnrolment(user: User) {
+  if (user.totpEnabled) return;
+  const db = await getDb();
+  await db.update(schema.users).set({ totpSecret: sealSecret(generateSecret()), updatedAt: new Date() }).where(eq(schema.users.id, user.id));
+}
+
+/** The secret being set up, with its QR code; null when set-up has not been started. Never writes. */
 export async function getTotpEnrolment(user: User): Promise<TotpEnrolment | null> {
-  if (user.totpEnabled) return null;
-  let secret = user.totpSecret;
-  if (!secret) {
-    secret = generateSecret();
-    const db = await getDb();
-    await db.update(schema.users).set({ totpSecret: secret, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
-  }
+  if (user.totpEnabled || !user.totpSecret) return null;
+  const secret = totpSecretOf(user);
   const uri = generateURI({ issuer: PRODUCT_NAME, label: user.email, secret });
   const qrDataUrl = await QRCode.toDataURL(uri, { margin: 1, width: 200, errorCorrectionLevel: "M" });
   return { secret, uri, qrDataUrl };
@@ -65,7 +76,7 @@ export async function confirmTotpEnrolment(user: User, token: unknown, now = new
   if (!user.totpSecret) return { ok: false, status: 400, message: "Please start the set-up again" };
   const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
   if (!isCode(code)) return { ok: false, status: 400, message: TOTP_CODE_MESSAGE };
-  const step = await matchStep(user.totpSecret, code, null, now);
+  const step = await matchStep(totpSecretOf(user), code, null, now);
   if (step == null) return { ok: false, status: 400, message: `${INVALID_CODE}. Check the time on your phone and try the newest code.` };
   const db = await getDb();
   await db.update(schema.users).set({ totpEnabled: true, totpLastStep: step, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
@@ -86,7 +97,7 @@ export async function disableTotp(user: User, password: unknown): Promise<TotpRe
 
 export type TotpLoginResult =
   | { ok: true; user: User; cookie: string }
-  | { ok: false; status: 400 | 401 | 403 | 429; message: string; cookie?: string };
+  | { ok: false; status: 400 | 401 | 403 | 429; message: string; cookie?: string; retryAfterSeconds?: number };
 
 /** The user half-way through signing in on this request's session, if still within its time. */
 export async function getPendingTotpUser(request: Request, now = new Date()): Promise<User | null> {
@@ -103,16 +114,21 @@ export async function completeTotpLogin(request: Request, token: unknown, now = 
   if (!user || !user.totpSecret) {
     return { ok: false, status: 401, message: "Your sign-in has expired. Please sign in again.", cookie: await destroySession(request) };
   }
-  const throttle = await checkThrottle(user.email, now);
-  if (throttle.limited) return { ok: false, status: 429, message: throttledMessage(throttle.retryAfterSeconds) };
   const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
   if (!isCode(code)) return { ok: false, status: 400, message: TOTP_CODE_MESSAGE };
-  const step = await matchStep(user.totpSecret, code, user.totpLastStep, now);
+  const address = clientAddress(request);
+  const throttle = await takeSignInAttempt(user.email, address, now);
+  if (throttle.limited) {
+    logEvent("warn", { event: "signin.locked", factor: "totp", userId: user.id, address, retryAfterSeconds: throttle.retryAfterSeconds });
+    return { ok: false, status: 429, message: throttledMessage(throttle.retryAfterSeconds), retryAfterSeconds: throttle.retryAfterSeconds };
+  }
+  const step = await matchStep(totpSecretOf(user), code, user.totpLastStep, now);
   if (step == null || !(await claimStep(user.id, step))) {
-    await recordFailure(user.email, "totp", now);
+    logEvent("info", { event: "signin.failure", factor: "totp", userId: user.id, address });
     return { ok: false, status: 401, message: INVALID_CODE };
   }
-  await clearFailures(user.email);
+  await giveBack(user.email, address, { clear: true });
+  logEvent("info", { event: "signin.success", method: "password+totp", userId: user.id, address });
   const { cookie } = await createSession(request, user.id, {}, now);
   return { ok: true, user, cookie };
 }

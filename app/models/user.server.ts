@@ -6,6 +6,9 @@ import { getDb, schema, type Executor, type Role, type User } from "~/db.server"
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;
 export const TEMP_PASSWORD_LENGTH = 16;
+// A temporary password (admin create or reset) signs in for 72 hours; then the admin resets again.
+export const TEMP_PASSWORD_TTL_MS = 72 * 60 * 60 * 1000;
+export const temporaryPasswordExpiry = (now = new Date()) => new Date(now.getTime() + TEMP_PASSWORD_TTL_MS);
 // Cost 10 is ~110 ms on these machines (STACK.md): slow for guessing, fine for a sign-in.
 const BCRYPT_COST = 10;
 // Without a user to compare against we still spend a bcrypt compare, so timing tells nothing.
@@ -74,14 +77,17 @@ export function generateTemporaryPassword(length = TEMP_PASSWORD_LENGTH) {
 
 export type PasswordCheck =
   | { ok: true; user: User }
-  | { ok: false; reason: "invalid" | "inactive"; user?: User };
+  | { ok: false; reason: "invalid" | "inactive" | "expired"; user?: User };
 
-/** Checks an e-mail and password. Frozen and deleted accounts never pass. */
-export async function verifyPassword(email: string, password: string): Promise<PasswordCheck> {
+/** Checks an e-mail and password. Frozen and deleted accounts never pass, nor an expired temporary password. */
+export async function verifyPassword(email: string, password: string, now = new Date()): Promise<PasswordCheck> {
   const user = await getUserByEmail(email);
   const matches = await bcrypt.compare(password, user?.password ?? getDummyHash());
   if (!user || !matches) return { ok: false, reason: "invalid", user: user ?? undefined };
   if (user.status !== "active") return { ok: false, reason: "inactive", user };
+  if (user.mustChangePassword === 1 && user.temporaryPasswordExpiresAt && user.temporaryPasswordExpiresAt.getTime() <= now.getTime()) {
+    return { ok: false, reason: "expired", user };
+  }
   return { ok: true, user };
 }
 
@@ -93,7 +99,7 @@ export async function setPassword(userId: string, password: string, { mustChange
   db ??= await getDb();
   await db
     .update(schema.users)
-    .set({ password: await hashPassword(password), mustChangePassword: mustChange ? 1 : 0, updatedAt: new Date() })
+    .set({ password: await hashPassword(password), mustChangePassword: mustChange ? 1 : 0, temporaryPasswordExpiresAt: null, updatedAt: new Date() })
     .where(eq(schema.users.id, userId));
 }
 
@@ -104,6 +110,7 @@ export type NewUser = {
   lastName?: string | null;
   password: string;
   mustChangePassword?: boolean;
+  temporaryPasswordExpiresAt?: Date | null;
   status?: User["status"];
 };
 
@@ -118,6 +125,7 @@ export async function insertUser(input: NewUser, db?: Executor): Promise<User> {
       lastName: input.lastName || null,
       password: await hashPassword(input.password),
       mustChangePassword: input.mustChangePassword ? 1 : 0,
+      temporaryPasswordExpiresAt: input.temporaryPasswordExpiresAt ?? null,
       status: input.status ?? "active",
     })
     .returning();

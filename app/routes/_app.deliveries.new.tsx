@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { MoneyInput } from "~/components/money-input";
+import { useOutboxForm } from "~/components/outbox-form";
 import { listAgents } from "~/models/agent.server";
 import { createDelivery, getDeliveryClient } from "~/models/delivery.server";
 import { safeRedirect } from "~/schemas/auth";
@@ -23,6 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     client: fixed.client ? { id: fixed.client.id, name: fixed.client.name } : null,
     clientError: fixed.missingMessage,
     today: todayIn(env().APP_TIME_ZONE),
+    timeZone: env().APP_TIME_ZONE,
+    // When this copy was made: a copy served from the phone's cache says how old it is.
+    loadedAt: Date.now(),
     // One key per opened form: a retry or double tap of the same submission replays it.
     idempotencyKey: crypto.randomUUID(),
     returnTo: url.searchParams.get("from") === "dashboard" ? "/" : "/deliveries",
@@ -46,20 +50,24 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewDeliveryRoute() {
-  const { agents, client, clientError, today, idempotencyKey, returnTo } = useLoaderData<typeof loader>();
+  const { agents, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = actionData?.fieldErrors ?? {};
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const text = (name: string) => (typeof values[name] === "string" ? values[name] : undefined);
-  const key = text("idempotencyKey") ?? idempotencyKey;
+  // With JavaScript the submission goes through the phone's outbox; without it, a plain post.
+  const outbox = useOutboxForm({ serverKey: text("idempotencyKey") ?? idempotencyKey, today, timeZone, loadedAt, returnTo, agents });
+  const busy = outbox.sending || (navigation.state !== "idle" && navigation.formMethod === "POST");
+  const errors = outbox.errors?.fieldErrors ?? actionData?.fieldErrors ?? {};
+  const message = outbox.errors ? outbox.errors.message : actionData?.message;
   return (
     <Dialog title="New Delivery Entry" description="Record tons brought in by an agent." closeTo={returnTo} size="lg">
-      <Form method="post" className="space-y-4" noValidate={false}>
-        <input type="hidden" name="idempotencyKey" value={key} />
+      {outbox.panel}
+      <Form method="post" className="space-y-4" noValidate={false} ref={outbox.formRef} onSubmit={client ? outbox.onSubmit : undefined}>
+        <input type="hidden" name="idempotencyKey" value={outbox.key} />
         <input type="hidden" name="returnTo" value={returnTo} />
-        {actionData?.message && !Object.keys(errors).length ? <FormError errors={[actionData.message]} /> : null}
+        {outbox.notice}
+        {message && !Object.keys(errors).length ? <FormError errors={[message]} /> : null}
         {clientError ? <FormError errors={[clientError]} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <div>

@@ -10,6 +10,7 @@ import { requireRole } from "~/utils/auth.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
+import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -21,7 +22,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Invoice not found");
   const invoice = await getInvoice(id);
   invariantResponse(invoice, "Invoice not found");
-  return { invoice, today: todayIn(env().APP_TIME_ZONE) };
+  // One key per opened form: a double tap or a retry of the same submission replays it.
+  return { invoice, today: todayIn(env().APP_TIME_ZONE), idempotencyKey: crypto.randomUUID() };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -29,13 +31,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
   const form = Object.fromEntries(await request.formData());
-  const result = await recordPayment(user, { ...form, invoiceId: id });
+  const { idempotencyKey: field, ...input } = form;
+  const result = await recordPayment(user, { ...input, invoiceId: id }, new Date(), { idempotencyKey: keyOf(null, field) });
   if (!result.ok) return data({ message: result.message, fieldErrors: result.fieldErrors ?? {}, values: form }, { status: result.status });
   return redirectWithToast("/invoices", { title: "Payment recorded successfully" });
 }
 
 export default function RecordPaymentRoute() {
-  const { invoice, today } = useLoaderData<typeof loader>();
+  const { invoice, today, idempotencyKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const errors = actionData?.fieldErrors ?? {};
@@ -43,6 +46,7 @@ export default function RecordPaymentRoute() {
   return (
     <Dialog title="Record Payment" description={`Invoice #${invoice.invoiceNo} · ${invoice.clientName}`} closeTo="/invoices" size="sm">
       <Form method="post" className="space-y-4">
+        <input type="hidden" name="idempotencyKey" value={typeof values.idempotencyKey === "string" ? values.idempotencyKey : idempotencyKey} />
         {actionData?.message ? <FormError errors={[`Failed to record payment: ${actionData.message}`]} /> : null}
         <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
           Remaining balance: <strong data-testid="balance">{formatNaira(invoice.balance)}</strong>
@@ -54,7 +58,7 @@ export default function RecordPaymentRoute() {
         </div>
         <div>
           <label className="label" htmlFor="paymentDate">Payment date</label>
-          <input id="paymentDate" name="paymentDate" type="date" className="input" required defaultValue={values.paymentDate ?? today} />
+          <input id="paymentDate" name="paymentDate" type="date" className="input" required max={today} defaultValue={values.paymentDate ?? today} />
           <FieldError errors={errors.paymentDate} />
         </div>
         <div>

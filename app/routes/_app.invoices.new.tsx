@@ -1,26 +1,39 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Dialog, FormError } from "~/components/dialog";
-import { createInvoiceForDelivery, listEligibleDeliveries, nextInvoiceNumber, previewInvoice } from "~/models/invoice.server";
+import { Pager } from "~/components/pager";
+import { createInvoiceForDelivery, listEligibleDeliveries, nextInvoiceNumber, parsePickerFilters, previewInvoice } from "~/models/invoice.server";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
+import { keyOf } from "~/utils/idempotency.server";
 import { formatAmount, formatNaira } from "~/utils/money";
-import { parseId } from "~/utils/params";
+import { parseId, readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
-  const deliveryId = parseId(new URL(request.url).searchParams.get("deliveryId"));
+  const params = new URL(request.url).searchParams;
+  const deliveryId = parseId(params.get("deliveryId"));
+  const filters = parsePickerFilters(params);
+  // Its own cursor names: /invoices behind the dialog reads `cursor` and `before`.
+  const asked = readPageRequest(new URLSearchParams({ cursor: params.get("pickerCursor") ?? "", before: params.get("pickerBefore") ?? "" }), "date");
+  const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const [eligible, preview, invoiceNo] = await Promise.all([
-    listEligibleDeliveries(),
+    listEligibleDeliveries(filters, { page }),
     deliveryId ? previewInvoice(deliveryId) : Promise.resolve(null),
     nextInvoiceNumber(),
   ]);
   return {
-    eligible: eligible.map((d) => ({ id: d.id, label: `${formatDeliveryDate(d.date)} · ${d.agentName ?? "Agent"} · ${formatAmount(d.tons)} t · ${d.clientName}` })),
+    eligible: eligible.items.map((d) => ({
+      id: d.id,
+      label: `${formatDeliveryDate(d.date)} · ${d.agentName ?? "Agent"} · ${formatAmount(d.tons)} t · ${d.clientName} · ${d.location}`,
+    })),
+    olderCursor: eligible.olderCursor,
+    newerCursor: eligible.newerCursor,
+    searched: Boolean(filters.agent || filters.date || filters.location || params.get("pickerCursor") || params.get("pickerBefore")),
     preview: preview && {
       deliveryId: preview.delivery.id,
       amount: preview.amount,
@@ -30,6 +43,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       clientName: preview.clientName,
     },
     invoiceNo,
+    // One key per opened dialog: a double tap or a retry replays the first invoice.
+    idempotencyKey: crypto.randomUUID(),
   };
 }
 
@@ -37,40 +52,71 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, ["manager", "admin"]);
   const form = await request.formData();
   // Only the delivery is taken from the form: every figure is recomputed from the database.
-  const result = await createInvoiceForDelivery(user, { deliveryId: form.get("deliveryId") ?? undefined });
+  const result = await createInvoiceForDelivery(user, { deliveryId: form.get("deliveryId") ?? undefined }, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });
   if (!result.ok) return data({ message: result.message }, { status: result.status });
   return redirectWithToast("/invoices", { title: "Invoice created successfully", description: `Invoice #${result.invoice.invoiceNo}` });
 }
 
 export default function GenerateInvoiceRoute() {
-  const { eligible, preview, invoiceNo } = useLoaderData<typeof loader>();
+  const { eligible, olderCursor, newerCursor, searched, preview, invoiceNo, idempotencyKey } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const choose = (id: number) => {
+    const next = new URLSearchParams(params);
+    next.set("deliveryId", String(id));
+    return `?${next}`;
+  };
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const submit = useSubmit();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <Dialog title="Generate Invoice" description="Choose a confirmed delivery; the figures fill in." closeTo="/invoices">
-      {eligible.length === 0 ? (
+      {eligible.length === 0 && !searched ? (
         <p className="text-sm">No confirmed deliveries with clients available for invoicing.</p>
       ) : (
         <div className="space-y-4">
           {actionData?.message ? <FormError errors={[`Failed to create invoice: ${actionData.message}`]} /> : null}
-          <Form method="get" className="flex items-end gap-2" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}>
-            <div className="flex-1">
-              <label className="label" htmlFor="deliveryId">Delivery</label>
-              <select id="deliveryId" name="deliveryId" className="input" defaultValue={preview?.deliveryId ?? ""} required>
-                <option value="" disabled>Please select a delivery</option>
-                {eligible.map((d) => (
-                  <option key={d.id} value={d.id}>{d.label}</option>
-                ))}
-              </select>
+          <Form key={params.toString()} method="get" className="grid gap-2 sm:grid-cols-4 sm:items-end" aria-label="Find a delivery" preventScrollReset replace>
+            {preview ? <input type="hidden" name="deliveryId" value={preview.deliveryId} /> : null}
+            <div>
+              <label className="label" htmlFor="picker-agent">Agent</label>
+              <input id="picker-agent" name="agent" className="input" defaultValue={params.get("agent") ?? ""} />
             </div>
-            <noscript>
-              <button type="submit" className="btn-outline">Fill in</button>
-            </noscript>
+            <div>
+              <label className="label" htmlFor="picker-date">Date</label>
+              <input id="picker-date" name="date" type="date" className="input" defaultValue={params.get("date") ?? ""} />
+            </div>
+            <div>
+              <label className="label" htmlFor="picker-location">Location</label>
+              <input id="picker-location" name="location" className="input" defaultValue={params.get("location") ?? ""} />
+            </div>
+            <button type="submit" className="btn-outline">Search</button>
           </Form>
+          {eligible.length === 0 ? (
+            <p className="page-subtitle">No deliveries match the search</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-700" aria-label="Deliveries to invoice">
+              {eligible.map((d) => {
+                const chosen = preview?.deliveryId === d.id;
+                return (
+                  <li key={d.id}>
+                    <Link
+                      to={choose(d.id)}
+                      replace
+                      preventScrollReset
+                      aria-current={chosen ? "true" : undefined}
+                      className={`block px-3 py-2 hover:bg-slate-50 dark:hover:bg-slate-800 ${chosen ? "bg-green-50 font-semibold dark:bg-green-950" : ""}`}
+                    >
+                      {d.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          <Pager label="Delivery pages" olderCursor={olderCursor} newerCursor={newerCursor} names={{ cursor: "pickerCursor", before: "pickerBefore" }} />
           <Form method="post" className="space-y-3">
             <input type="hidden" name="deliveryId" value={preview?.deliveryId ?? ""} />
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <dl className="grid grid-cols-2 gap-3 text-sm">
               <ReadOnly label="Invoice number" value={`#${invoiceNo}`} />
               <ReadOnly label="Client" value={preview?.clientName ?? "-"} />

@@ -4,30 +4,36 @@ import { ErrorView } from "~/components/error-view";
 import { PlusIcon } from "~/components/icons";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { listClients } from "~/models/client.server";
-import { invoiceSummary, listInvoices } from "~/models/invoice.server";
+import { Pager } from "~/components/pager";
+import { invoiceSummary, isFiltered, listInvoices, parseInvoiceFilters, type InvoiceStatusFilter } from "~/models/invoice.server";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
-import { parseId } from "~/utils/params";
+import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
   const params = new URL(request.url).searchParams;
-  const clientId = parseId(params.get("clientId"));
-  const filters = { status: params.get("status"), clientId, from: params.get("from"), to: params.get("to") };
-  const [invoices, summary, clients] = await Promise.all([listInvoices(filters), invoiceSummary(), listClients()]);
+  // A filter or cursor that cannot match is ignored: the page shows what it can.
+  const { filters } = parseInvoiceFilters(params);
+  const request_ = readPageRequest(params, "id");
+  const page = request_.invalid ? { cursor: null, direction: "older" as const } : request_;
+  const [invoices, summary, clients] = await Promise.all([listInvoices(filters, { page }), invoiceSummary(), listClients()]);
   return {
-    invoices,
+    invoices: invoices.items,
+    olderCursor: invoices.olderCursor,
+    newerCursor: invoices.newerCursor,
     summary,
     clients: clients.map((c) => ({ id: c.id, name: c.name })),
-    filtered: Boolean(filters.status || filters.clientId || filters.from || filters.to),
+    status: filters.status ?? null,
+    filtered: isFiltered(filters),
   };
 }
 
 export default function InvoicesPage() {
-  const { invoices, summary, clients, filtered } = useLoaderData<typeof loader>();
+  const { invoices, olderCursor, newerCursor, summary, clients, status, filtered } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/invoices";
@@ -42,12 +48,17 @@ export default function InvoicesPage() {
           <PlusIcon width={16} height={16} /> Generate Invoice
         </Link>
       </header>
-      <section className="grid grid-cols-3 gap-3" aria-label="Invoice summary">
-        <Summary label="Pending" value={summary.pending} testId="summary-pending" />
-        <Summary label="Overdue" value={summary.overdue} testId="summary-overdue" />
-        <Summary label="Paid" value={summary.paid} testId="summary-paid" />
-      </section>
-      <Form method="get" className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end" aria-label="Filter invoices">
+      <nav className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Invoice summary">
+        <Summary label="Pending" status="pending" value={summary.pending} current={status} />
+        <Summary label="Partial" status="partial" value={summary.partial} current={status} />
+        <Summary label="Overdue" status="overdue" value={summary.overdue} current={status} />
+        <Summary label="Paid" status="paid" value={summary.paid} current={status} />
+      </nav>
+      <Form key={params.toString()} method="get" className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end" aria-label="Filter invoices">
+        <div>
+          <label className="label" htmlFor="invoiceNo">Invoice #</label>
+          <input id="invoiceNo" name="invoiceNo" inputMode="numeric" className="input" defaultValue={params.get("invoiceNo") ?? ""} />
+        </div>
         <div>
           <label className="label" htmlFor="status">Status</label>
           <select id="status" name="status" className="input" defaultValue={params.get("status") ?? ""}>
@@ -112,18 +123,25 @@ export default function InvoicesPage() {
             ))}
           </ul>
         )}
+        <Pager label="Invoice pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       </section>
       <Outlet />
     </div>
   );
 }
 
-function Summary({ label, value, testId }: { label: string; value: number; testId: string }) {
+/** A count for one status; following it filters the list to that status. */
+function Summary({ label, status, value, current }: { label: string; status: InvoiceStatusFilter; value: number; current: string | null }) {
+  const active = current === status;
   return (
-    <div className="card p-4">
-      <p className="text-sm text-slate-500">{label}</p>
-      <p className="text-2xl font-bold tabular-nums" data-testid={testId}>{value}</p>
-    </div>
+    <Link
+      to={`/invoices?status=${status}`}
+      className={`card block p-4 hover:border-green-600 focus-visible:outline focus-visible:outline-2 focus-visible:outline-green-600 ${active ? "ring-2 ring-green-600" : ""}`}
+      aria-current={active ? "page" : undefined}
+    >
+      <span className="block text-sm text-slate-500">{label}</span>
+      <span className="block text-2xl font-bold tabular-nums" data-testid={`summary-${status}`}>{value}</span>
+    </Link>
   );
 }
 

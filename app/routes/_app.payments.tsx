@@ -1,6 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useNavigation } from "@remix-run/react";
-import { listPayments, paymentTotals } from "~/models/payment.server";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Pager } from "~/components/pager";
+import { listClients } from "~/models/client.server";
+import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
+import { readPageRequest } from "~/utils/params";
 import { requireRole } from "~/utils/auth.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
@@ -10,12 +13,25 @@ export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
-  const [payments, totals] = await Promise.all([listPayments(), paymentTotals()]);
-  return { payments, totals };
+  const params = new URL(request.url).searchParams;
+  // Filters or a cursor that cannot match are ignored: the page shows what it can.
+  const { filters } = parsePaymentFilters(params);
+  const asked = readPageRequest(params, "date");
+  const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
+  const [payments, totals, clients] = await Promise.all([listPayments(filters, { page }), paymentTotals(filters), listClients()]);
+  return {
+    payments: payments.items,
+    olderCursor: payments.olderCursor,
+    newerCursor: payments.newerCursor,
+    totals,
+    clients: clients.map((c) => ({ id: c.id, name: c.name })),
+    filtered: isPaymentFiltered(filters),
+  };
 }
 
 export default function PaymentsPage() {
-  const { payments, totals } = useLoaderData<typeof loader>();
+  const { payments, olderCursor, newerCursor, totals, clients, filtered } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
   const navigation = useNavigation();
   return (
     <div className="space-y-4">
@@ -33,13 +49,46 @@ export default function PaymentsPage() {
           <p className="text-2xl font-bold tabular-nums" data-testid="total-amount"><SummaryAmount value={totals.total} /></p>
         </div>
       </section>
+      <Form key={params.toString()} method="get" className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end" aria-label="Filter payments">
+        <div>
+          <label className="label" htmlFor="from">Paid from</label>
+          <input id="from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
+        </div>
+        <div>
+          <label className="label" htmlFor="to">Paid to</label>
+          <input id="to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
+        </div>
+        <div>
+          <label className="label" htmlFor="clientId">Client</label>
+          <select id="clientId" name="clientId" className="input" defaultValue={params.get("clientId") ?? ""}>
+            <option value="">All clients</option>
+            {clients.map((c) => (
+              <option key={c.id} value={c.id}>{c.name}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label className="label" htmlFor="invoiceNo">Invoice #</label>
+          <input id="invoiceNo" name="invoiceNo" inputMode="numeric" className="input" defaultValue={params.get("invoiceNo") ?? ""} />
+        </div>
+        <div>
+          <label className="label" htmlFor="reference">Reference</label>
+          <input id="reference" name="reference" className="input" defaultValue={params.get("reference") ?? ""} />
+        </div>
+        <div className="flex gap-2">
+          <button type="submit" className="btn-outline flex-1">Filter</button>
+          <Link to="/payments" className="btn-ghost">Clear</Link>
+        </div>
+      </Form>
       <section className="space-y-3" aria-labelledby="history">
         <h2 id="history" className="text-lg font-semibold">Payment History</h2>
         {navigation.state === "loading" && navigation.location.pathname === "/payments" ? <p className="page-subtitle">Loading payments...</p> : null}
         {payments.length === 0 ? (
           <div className="card p-10 text-center">
-            <p className="font-semibold">No Payments Yet</p>
-            <p className="page-subtitle mt-1">Payments will appear here once recorded via Record Payment on pending invoices.</p>
+            <p className="font-semibold">{filtered ? "No Payments Found" : "No Payments Yet"}</p>
+            <p className="page-subtitle mt-1">
+              {filtered ? "No payments match the current filter" : "Payments will appear here once recorded via Record Payment on pending invoices."}
+            </p>
           </div>
         ) : (
           <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
@@ -56,6 +105,7 @@ export default function PaymentsPage() {
             ))}
           </ul>
         )}
+        <Pager label="Payment pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       </section>
     </div>
   );

@@ -2,36 +2,63 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { createInvoicesForMonth } from "~/models/invoice.server";
-import { listMonths, monthDetails } from "~/models/reconciliation.server";
+import { Dialog } from "~/components/dialog";
+import { Pager } from "~/components/pager";
+import { TableScroll } from "~/components/table-scroll";
+import { isMonth, listMonths, monthDetails, monthInvoicePreview, readMonthPage } from "~/models/reconciliation.server";
 import { requireRole } from "~/utils/auth.server";
 import { formatDayMonthYear, formatMonth } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";
+import { keyOf } from "~/utils/idempotency.server";
+import { readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Monthly Reconciliation · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
-  const open = new URL(request.url).searchParams.get("month");
-  const [months, details] = await Promise.all([listMonths(), open ? monthDetails(open) : Promise.resolve([])]);
-  return { months, open, details };
+  const params = new URL(request.url).searchParams;
+  const open = isMonth(params.get("month")) ? params.get("month") : null;
+  const confirm = isMonth(params.get("confirm")) ? params.get("confirm") : null;
+  const asked = readPageRequest(new URLSearchParams({ cursor: params.get("detailsCursor") ?? "", before: params.get("detailsBefore") ?? "" }), "date");
+  const detailsPage = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
+  const [page, details, preview] = await Promise.all([
+    listMonths(readMonthPage(params)),
+    open ? monthDetails(open, detailsPage) : Promise.resolve({ items: [], olderCursor: null, newerCursor: null }),
+    confirm ? monthInvoicePreview(confirm) : Promise.resolve(null),
+  ]);
+  // One key per confirmation shown: the button posted twice makes the month's invoices once.
+  const number = page.months.find((m) => m.month === confirm)?.prospectiveNumber ?? null;
+  return { ...page, open, details, confirm: confirm && preview ? { month: confirm, clients: preview, number, idempotencyKey: crypto.randomUUID() } : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRole(request, ["manager", "admin"]);
-  const month = String((await request.formData()).get("month") ?? "");
-  const result = await createInvoicesForMonth(user, month);
+  const form = await request.formData();
+  const month = String(form.get("month") ?? "");
+  const back = safeReturn(form.get("returnTo"));
+  const result = await createInvoicesForMonth(user, month, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });
   if (!result.ok) {
-    return redirectWithToast("/reconciliation", { title: "Failed to create invoice", description: result.message, variant: "destructive" });
+    return redirectWithToast(back, { title: "Failed to create invoice", description: result.message, variant: "destructive" });
   }
   const numbers = result.invoices.map((i) => `#${i.invoiceNo}`).join(", ");
-  return redirectWithToast(`/reconciliation?month=${month}`, { title: "Invoice created successfully", description: `${formatMonth(month)}: ${numbers}` });
+  const next = new URL(back, "http://x");
+  next.searchParams.set("month", month);
+  return redirectWithToast(`${next.pathname}${next.search}`, { title: "Invoice created successfully", description: `${formatMonth(month)}: ${numbers}` });
+}
+
+/** Only a reconciliation page of this app is a place to come back to. */
+function safeReturn(value: FormDataEntryValue | null) {
+  const text = typeof value === "string" ? value : "";
+  return /^\/reconciliation(\?[\w=&%.-]*)?$/.test(text) ? text : "/reconciliation";
 }
 
 export default function ReconciliationPage() {
-  const { months, open, details } = useLoaderData<typeof loader>();
+  const { months, olderCursor, newerCursor, open, details, confirm } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
+  const withoutConfirm = new URLSearchParams(params);
+  withoutConfirm.delete("confirm");
+  const back = `/reconciliation${withoutConfirm.size ? `?${withoutConfirm}` : ""}`;
   return (
     <div className="space-y-4">
       <header>
@@ -45,8 +72,12 @@ export default function ReconciliationPage() {
           {months.map((m) => {
             const expanded = open === m.month;
             const toggle = new URLSearchParams(params);
+            toggle.delete("detailsCursor");
+            toggle.delete("detailsBefore");
             if (expanded) toggle.delete("month");
             else toggle.set("month", m.month);
+            const ask = new URLSearchParams(withoutConfirm);
+            ask.set("confirm", m.month);
             return (
               <li key={m.month} className="card p-4" aria-label={formatMonth(m.month)}>
                 <div className="flex flex-wrap items-start justify-between gap-3">
@@ -56,12 +87,10 @@ export default function ReconciliationPage() {
                       {m.count} deliveries · {m.confirmedCount} confirmed
                     </p>
                     <p className="mt-1 text-sm">
-                      {m.invoiced ? (
-                        <span>Invoices: {m.invoiceNumbers.map((n) => `#${n}`).join(", ")}</span>
-                      ) : m.prospectiveNumber ? (
+                      {m.prospectiveNumber && !m.invoiced ? (
                         <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Prospective: #{m.prospectiveNumber}</span>
-                      ) : m.invoiceNumbers.length ? (
-                        <span>Invoices: {m.invoiceNumbers.map((n) => `#${n}`).join(", ")}</span>
+                      ) : m.invoiceCount ? (
+                        <span>Invoices: {invoiceNumbers(m)}</span>
                       ) : null}
                     </p>
                   </div>
@@ -76,10 +105,9 @@ export default function ReconciliationPage() {
                     {expanded ? "Hide Details" : "View Details"}
                   </Link>
                   {m.canGenerate && m.prospectiveNumber ? (
-                    <Form method="post" preventScrollReset>
-                      <input type="hidden" name="month" value={m.month} />
-                      <button type="submit" className="btn-primary btn-sm" disabled={busy}>Generate Invoice #{m.prospectiveNumber}</button>
-                    </Form>
+                    <Link to={`?${ask}`} preventScrollReset className="btn-primary btn-sm">
+                      Generate Invoice #{m.prospectiveNumber}
+                    </Link>
                   ) : null}
                 </div>
                 {expanded ? (
@@ -92,22 +120,30 @@ export default function ReconciliationPage() {
                           <th className="px-2 py-1 text-right">Tons</th>
                           <th className="px-2 py-1">Location</th>
                           <th className="px-2 py-1">Status</th>
+                          <th className="px-2 py-1">Invoice</th>
                           <th className="px-2 py-1 text-right">Revenue</th>
                         </tr>
                       </thead>
                       <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                        {details.map((d) => (
+                        {details.items.map((d) => (
                           <tr key={d.id}>
                             <td className="px-2 py-1">{formatDayMonthYear(d.date)}</td>
                             <td className="px-2 py-1">{d.agentName}</td>
                             <td className="px-2 py-1 text-right tabular-nums">{formatAmount(d.tons)}</td>
                             <td className="px-2 py-1">{d.location}</td>
                             <td className="px-2 py-1"><DeliveryStatusBadge status={d.status} /></td>
+                            <td className="px-2 py-1 tabular-nums">{d.invoiceNo ? `#${d.invoiceNo}` : ""}</td>
                             <td className="px-2 py-1 text-right tabular-nums">{d.revenue ? formatNaira(d.revenue) : "-"}</td>
                           </tr>
                         ))}
                       </tbody>
                     </table>
+                    <Pager
+                      label={`${formatMonth(m.month)} detail pages`}
+                      olderCursor={details.olderCursor}
+                      newerCursor={details.newerCursor}
+                      names={{ cursor: "detailsCursor", before: "detailsBefore" }}
+                    />
                   </div>
                 ) : null}
               </li>
@@ -115,6 +151,82 @@ export default function ReconciliationPage() {
           })}
         </ul>
       )}
+      <Pager label="Month pages" olderCursor={olderCursor} newerCursor={newerCursor} />
+      {confirm ? <ConfirmGenerate confirm={confirm} back={back} /> : null}
     </div>
+  );
+}
+
+function invoiceNumbers(m: { invoiceCount: number; firstInvoiceNo: string | null; lastInvoiceNo: string | null }) {
+  if (m.invoiceCount === 1 || m.firstInvoiceNo === m.lastInvoiceNo) return `#${m.firstInvoiceNo}`;
+  if (m.invoiceCount === 2) return `#${m.firstInvoiceNo}, #${m.lastInvoiceNo}`;
+  return `${m.invoiceCount} invoices, #${m.firstInvoiceNo} to #${m.lastInvoiceNo}`;
+}
+
+type Confirm = { month: string; number: number | null; idempotencyKey: string; clients: { clientId: number; clientName: string; deliveries: number; tons: string; amount: string }[] };
+
+/**
+ * Asks before invoicing a month: a dialog with JavaScript, the same markup as a page without.
+ * Shows each client's deliveries, tons and amount; the button posts the month.
+ */
+function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) {
+  const busy = useNavigation().state === "submitting";
+  const title = confirm.number ? `Generate Invoice #${confirm.number}` : "Generate Invoice";
+  const total = { deliveries: 0, tons: [] as string[], amount: [] as string[] };
+  for (const c of confirm.clients) {
+    total.deliveries += c.deliveries;
+    total.tons.push(c.tons);
+    total.amount.push(c.amount);
+  }
+  return (
+    <Dialog title={title} description={`${formatMonth(confirm.month)}: one invoice per client`} closeTo={back}>
+      {confirm.clients.length === 0 ? (
+        <p className="text-sm">This month has no confirmed deliveries with a client left to invoice.</p>
+      ) : (
+        <Form method="post" className="space-y-4" preventScrollReset>
+          <input type="hidden" name="month" value={confirm.month} />
+          <input type="hidden" name="idempotencyKey" value={confirm.idempotencyKey} />
+          <input type="hidden" name="returnTo" value={back} />
+          <TableScroll label="What will be invoiced">
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs uppercase text-slate-500">
+                <tr>
+                  <th className="px-2 py-1">Client</th>
+                  <th className="px-2 py-1 text-right">Deliveries</th>
+                  <th className="px-2 py-1 text-right">Tons</th>
+                  <th className="px-2 py-1 text-right">Amount</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {confirm.clients.map((c) => (
+                  <tr key={c.clientId}>
+                    <td className="px-2 py-1">{c.clientName}</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{c.deliveries}</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{formatAmount(c.tons)}</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{formatNaira(c.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              {confirm.clients.length > 1 ? (
+                <tfoot className="font-semibold">
+                  <tr>
+                    <td className="px-2 py-1">Total</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{total.deliveries}</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{formatAmount(toFixed(add(...total.tons)))}</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{formatNaira(toFixed(add(...total.amount)))}</td>
+                  </tr>
+                </tfoot>
+              ) : null}
+            </table>
+          </TableScroll>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Link to={back} preventScrollReset className="btn-ghost">Cancel</Link>
+            <button type="submit" className="btn-primary" disabled={busy}>
+              {busy ? "Generating..." : `Create ${confirm.clients.length === 1 ? "invoice" : `${confirm.clients.length} invoices`}`}
+            </button>
+          </div>
+        </Form>
+      )}
+    </Dialog>
   );
 }

@@ -7,6 +7,7 @@ import { useHydrated } from "~/components/settings/security-cards";
 import type { User } from "~/db.server";
 import { PASSKEY_MESSAGES, verifyPasskeyRegistration } from "~/models/passkey.server";
 import { requireUser } from "~/utils/auth.server";
+import { isRecentlyAuthenticated } from "~/utils/reauth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Passkey · Management" }];
@@ -20,7 +21,7 @@ function messagesFor(user: User) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { messages: messagesFor(user) };
+  return { messages: messagesFor(user), needsPassword: !(await isRecentlyAuthenticated(request)) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -48,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AddPasskeyDialog() {
-  const { messages } = useLoaderData<typeof loader>();
+  const { messages, needsPassword } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -69,8 +70,17 @@ export default function AddPasskeyDialog() {
     setClientError(null);
     setWorking(true);
     try {
-      const response = await fetch("/api/passkeys/register/options", { method: "POST", credentials: "same-origin" });
-      if (!response.ok) throw new Error("Failed to get registration options");
+      const password = String(new FormData(form).get("password") ?? "");
+      const response = await fetch("/api/passkeys/register/options", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(password ? { password } : {}),
+      });
+      if (!response.ok) {
+        const answer = (await response.json().catch(() => null)) as { message?: string } | null;
+        throw new Error(answer?.message ?? "Failed to get registration options");
+      }
       const optionsJSON = await response.json();
       const { startRegistration } = await import("@simplewebauthn/browser");
       const credential = await startRegistration({ optionsJSON });
@@ -111,6 +121,14 @@ export default function AddPasskeyDialog() {
           />
           <FieldError errors={deviceNameError ? [deviceNameError] : null} id="passkey-device-name-error" />
         </div>
+        {needsPassword ? (
+          <div>
+            <label className="label" htmlFor="passkey-password">
+              Current password
+            </label>
+            <input id="passkey-password" name="password" type="password" className="input" autoComplete="current-password" />
+          </div>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Link to="/settings" preventScrollReset className="btn-outline">
             Cancel

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useRouteError } from "@remix-run/react";
 import { AppShell } from "~/components/app-shell";
+import { OutboxBadge } from "~/components/outbox-badge";
 import { RoleSwitcher } from "~/components/role-switcher";
 import { ErrorView } from "~/components/error-view";
 import { useRootData } from "~/root";
@@ -28,7 +29,12 @@ function Shell({ children }: { children: React.ReactNode }) {
       user={root.user}
       sidebarOpen={root.sidebarOpen}
       theme={root.theme}
-      headerExtra={root.canSwitchRole ? <RoleSwitcher role={root.user.role} /> : null}
+      headerExtra={
+        <>
+          {root.canSwitchRole ? <RoleSwitcher role={root.user.role} /> : null}
+          <OutboxBadge userId={root.user.id} />
+        </>
+      }
     >
       {children}
     </AppShell>

@@ -1,12 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createAgent, listAgents } from "~/models/agent.server";
+import { createAgent } from "~/models/agent.server";
+import { agentsPage, decodeNameCursor, directoryBatches } from "~/models/directory-list.server";
+import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 
 // Everyone signed in reads agents (the New Delivery form needs them); managers and admins change them.
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return Response.json(await listAgents());
+  // With `limit`, a page and the next cursor (X-Next-Cursor, Link rel="next"); without, the
+  // whole list, streamed.
+  const params = new URL(request.url).searchParams;
+  const after = decodeNameCursor(params.get("cursor"));
+  if (after === "invalid") return jsonError(400, "The cursor is not valid");
+  const limit = readLimit(params);
+  if (limit === "invalid") return badLimit();
+  if (limit === null) return streamJsonArray(directoryBatches(agentsPage));
+  const result = await agentsPage(after, limit);
+  return pageResponse(request, result.items, result.nextCursor);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

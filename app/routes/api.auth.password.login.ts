@@ -1,13 +1,18 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { toPublicUser } from "~/models/user.server";
 import { attemptPasswordLogin, jsonError, startSession } from "~/utils/auth.server";
+import { clientAddress } from "~/utils/client-address.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const body = await readJsonBody(request);
-  const result = await attemptPasswordLogin(body.email, body.password);
-  if (result.kind === "error") return jsonError(result.status, result.message);
+  const result = await attemptPasswordLogin(body.email, body.password, clientAddress(request, context));
+  if (result.kind === "error") {
+    const response = jsonError(result.status, result.message);
+    if (result.retryAfterSeconds) response.headers.set("Retry-After", String(result.retryAfterSeconds));
+    return response;
+  }
   const { cookie } = await startSession(request, result);
   const headers = { "Set-Cookie": cookie };
   if (result.kind === "totp-required") return Response.json({ requiresTOTP: true }, { headers });

@@ -1,12 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createClient, listClients } from "~/models/client.server";
+import { createClient } from "~/models/client.server";
+import { clientsPage, decodeNameCursor, directoryBatches } from "~/models/directory-list.server";
+import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 
 // Everyone signed in reads clients (the New Delivery form and the edit dialog need them); managers and admins change them.
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return Response.json(await listClients());
+  // With `limit`, a page and the next cursor (X-Next-Cursor, Link rel="next"); without, the
+  // whole list, streamed.
+  const params = new URL(request.url).searchParams;
+  const after = decodeNameCursor(params.get("cursor"));
+  if (after === "invalid") return jsonError(400, "The cursor is not valid");
+  const limit = readLimit(params);
+  if (limit === "invalid") return badLimit();
+  if (limit === null) return streamJsonArray(directoryBatches(clientsPage));
+  const result = await clientsPage(after, limit);
+  return pageResponse(request, result.items, result.nextCursor);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createDelivery, listDeliveries, parseFilters } from "~/models/delivery.server";
+import { createDelivery, deliveryBatches, listDeliveries, parseFilters } from "~/models/delivery.server";
+import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { readPageRequest } from "~/utils/params";
@@ -12,8 +13,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filters = parseFilters(Object.fromEntries(url.searchParams));
   const page = readPageRequest(url.searchParams, "date");
   if (page.invalid) return jsonError(400, "The cursor is not valid");
-  const { deliveries, olderCursor } = await listDeliveries(user, filters, { limit: filters.limit ?? null, page });
-  return Response.json(deliveries, { headers: olderCursor ? { "X-Next-Cursor": olderCursor } : undefined });
+  const limit = readLimit(url.searchParams);
+  if (limit === "invalid") return badLimit();
+  // Without `limit`, the whole list, streamed from the database in batches.
+  if (limit === null) return streamJsonArray(deliveryBatches(user, filters));
+  const { deliveries, olderCursor } = await listDeliveries(user, filters, { limit, page });
+  return pageResponse(request, deliveries, olderCursor);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,21 +1,25 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createInvoiceForDelivery, getInvoice, listInvoices } from "~/models/invoice.server";
+import { createInvoiceForDelivery, getInvoice, invoiceBatches, listInvoices, parseInvoiceFilters } from "~/models/invoice.server";
 import { jsonError, requireRole } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
-import { parseId } from "~/utils/params";
+import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
+import { readPageRequest } from "~/utils/params";
+import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 
+// GET: with `limit`, one page and the next cursor (X-Next-Cursor, Link rel="next"); without,
+// every matching invoice, streamed.
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
   const params = new URL(request.url).searchParams;
-  const clientId = params.get("clientId") ? parseId(params.get("clientId")) : null;
-  if (params.get("clientId") && clientId === null) return jsonError(400, "The client id is not valid");
-  const invoices = await listInvoices({
-    status: params.get("status"),
-    clientId,
-    from: params.get("from"),
-    to: params.get("to"),
-  });
-  return Response.json(invoices);
+  const { filters, invalid } = parseInvoiceFilters(params);
+  if (invalid) return jsonError(400, invalid);
+  const page = readPageRequest(params, "id");
+  if (page.invalid) return jsonError(400, "The cursor is not valid");
+  const limit = readLimit(params);
+  if (limit === "invalid") return badLimit();
+  if (limit === null) return streamJsonArray(invoiceBatches(filters));
+  const result = await listInvoices(filters, { limit, page });
+  return pageResponse(request, result.items, result.olderCursor);
 }
 
 // Only deliveryId (and optionally a free numeric invoiceNo) is taken from the body: amount,
@@ -24,7 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireRole(request, ["manager", "admin"]);
   const body = await readJsonBody(request);
-  const result = await createInvoiceForDelivery(user, { deliveryId: body.deliveryId, invoiceNo: body.invoiceNo });
+  const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
+  const result = await createInvoiceForDelivery(user, { deliveryId: body.deliveryId, invoiceNo: body.invoiceNo }, { idempotencyKey });
   if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
-  return Response.json(await getInvoice(result.invoice.id), { status: 201 });
+  return Response.json(await getInvoice(result.invoice.id), { status: result.replayed ? 200 : 201 });
 }

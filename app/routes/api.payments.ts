@@ -1,17 +1,34 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { listPayments, recordPayment } from "~/models/payment.server";
+import { listPayments, parsePaymentFilters, paymentBatches, recordPayment } from "~/models/payment.server";
+import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
+import { readPageRequest } from "~/utils/params";
 import { jsonError, requireRole } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
-  return Response.json(await listPayments());
+  const params = new URL(request.url).searchParams;
+  const { filters, invalid } = parsePaymentFilters(params);
+  if (invalid) return jsonError(400, invalid);
+  const page = readPageRequest(params, "date");
+  if (page.invalid) return jsonError(400, "The cursor is not valid");
+  const limit = readLimit(params);
+  if (limit === "invalid") return badLimit();
+  if (limit === null) return streamJsonArray(paymentBatches(filters));
+  const result = await listPayments(filters, { limit, page });
+  return pageResponse(request, result.items, result.olderCursor);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireRole(request, ["manager", "admin"]);
-  const result = await recordPayment(user, await readJsonBody(request));
+  const body = await readJsonBody(request);
+  const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
+  const result = await recordPayment(user, body, new Date(), { idempotencyKey });
   if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
-  return Response.json({ ...result.payment, createdAt: result.payment.createdAt.toISOString(), paymentStatus: result.paymentStatus, amountPaid: result.amountPaid }, { status: 201 });
+  return Response.json(
+    { ...result.payment, createdAt: result.payment.createdAt.toISOString(), paymentStatus: result.paymentStatus, amountPaid: result.amountPaid },
+    { status: result.replayed ? 200 : 201 },
+  );
 }

@@ -2,15 +2,18 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { completeTotpLogin } from "~/models/totp.server";
 import { toPublicUser } from "~/models/user.server";
 import { jsonError } from "~/utils/auth.server";
+import { clientAddress } from "~/utils/client-address.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
+  clientAddress(request, context);
   const body = await readJsonBody(request);
   const result = await completeTotpLogin(request, body.token);
   if (!result.ok) {
     const response = jsonError(result.status, result.message);
     if (result.cookie) response.headers.append("Set-Cookie", result.cookie);
+    if (result.retryAfterSeconds) response.headers.set("Retry-After", String(result.retryAfterSeconds));
     return response;
   }
   return Response.json(toPublicUser(result.user), { headers: { "Set-Cookie": result.cookie } });

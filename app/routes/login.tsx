@@ -10,6 +10,7 @@ import { ChartIcon, FileIcon, KeyIcon, ShieldIcon, TruckIcon } from "~/component
 import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { LoginSchema, safeRedirect } from "~/schemas/auth";
 import { authenticator, requireAnonymous, startSession } from "~/utils/auth.server";
+import { clientAddress } from "~/utils/client-address.server";
 import { COMPANY_LINE, PRODUCT_NAME } from "~/utils/brand";
 import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
 
@@ -20,8 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { constraint: getZodConstraint(LoginSchema) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
+  clientAddress(request, context);
   // remix-auth reads the body itself: validate a clone first (STACK.md).
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: LoginSchema });
@@ -31,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (result.kind === "error") {
     return data(
       { result: submission.reply({ formErrors: [`Login failed: ${result.message}`], hideFields: ["password"] }) },
-      { status: result.status },
+      { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
     );
   }
   const { cookie } = await startSession(request, result);

@@ -8,6 +8,7 @@ import { completeTotpLogin, getPendingTotpUser } from "~/models/totp.server";
 import { safeRedirect } from "~/schemas/auth";
 import { TOTP_CODE_MESSAGE } from "~/schemas/users";
 import { requireAnonymous } from "~/utils/auth.server";
+import { clientAddress } from "~/utils/client-address.server";
 import { PRODUCT_NAME } from "~/utils/brand";
 import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
 
@@ -19,8 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
+  clientAddress(request, context);
   const form = await request.formData();
   const token = String(form.get("token") ?? "").replace(/\D/g, "");
   if (token.length !== 6) return data({ error: `Invalid code: ${TOTP_CODE_MESSAGE}`, fieldError: TOTP_CODE_MESSAGE }, { status: 400 });
@@ -29,7 +31,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (result.status === 401 && result.cookie) {
       throw redirect("/login?dialog=email", { headers: { "Set-Cookie": result.cookie } });
     }
-    return data({ error: `Verification failed: ${result.message}`, fieldError: null }, { status: result.status });
+    return data(
+      { error: `Verification failed: ${result.message}`, fieldError: null },
+      { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
+    );
   }
   const headers = new Headers({ "Set-Cookie": result.cookie });
   if (result.user.mustChangePassword === 1) throw redirect("/change-password", { headers });

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { hasControlCharacters } from "~/utils/text";
 
 // Shared by the HTML actions and the JSON calls; the browser gets only the constraints
 // (computed on the server), never zod itself: every kilobyte counts on a yard connection.
@@ -21,7 +22,7 @@ export const PASSWORDS_DONT_MATCH = "Passwords don't match: make sure the new pa
 export const ChangePasswordSchema = z
   .object({
     currentPassword: z.string({ error: "Current password is required" }).min(1, "Current password is required"),
-    newPassword: z.string({ error: "New password is required" }).min(8, PASSWORD_TOO_SHORT).max(200, "Password is too long"),
+    newPassword: z.string({ error: "New password is required" }).min(8, PASSWORD_TOO_SHORT).max(200, "Password too long: use at most 72 bytes"),
     confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
   })
   // Length first, then match (spec section 5): zod runs this refinement even when the length
@@ -31,8 +32,35 @@ export const ChangePasswordSchema = z
     path: ["confirmPassword"],
   });
 
-/** Where a sign-in may send the user afterwards: only paths on this site. */
+/**
+ * Where a sign-in (or any form's redirectTo) may send the user afterwards: only a path on this
+ * site. It starts with exactly one "/", and neither it nor its decoded form holds a backslash,
+ * a control character (browsers drop tabs and newlines, so "/\t/evil" becomes "//evil") or "//".
+ * Anything else goes to `fallback`.
+ */
 export function safeRedirect(to: unknown, fallback = "/") {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  if (typeof to !== "string" || to.length === 0 || to.length > 2000) return fallback;
+  const forms = [to];
+  let current = to;
+  for (let i = 0; i < 3; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return fallback;
+    }
+    if (next === current) break;
+    forms.push(next);
+    current = next;
+  }
+  for (const form of forms) {
+    if (!form.startsWith("/") || form.includes("//") || form.includes("\\") || hasControlCharacters(form)) return fallback;
+  }
+  try {
+    const base = "http://pks.invalid";
+    if (new URL(to, base).origin !== base) return fallback;
+  } catch {
+    return fallback;
+  }
   return to;
 }

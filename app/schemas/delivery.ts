@@ -11,7 +11,7 @@ export const NewDeliverySchema = z.object({
   tons: requiredDecimal(TONS),
   truckNo: optionalText("Truck number", 50),
   location: requiredText("Location", 200),
-  remarks: optionalText("Remarks", 1000),
+  remarks: optionalText("Remarks", 1000, { multiline: true }),
   logisticsCost: optionalDecimal(money("Logistics cost")),
   mobilizationPayment: optionalDecimal(money("Mobilization payment")),
   otherCosts: optionalDecimal(money("Other costs")),

@@ -3,6 +3,7 @@
 // decimals (0.1 + 0.2 arrives as "0.30000000000000004" and is refused, not rounded).
 import * as z from "zod";
 import { isValidDate } from "~/utils/dates";
+import { hasControlCharacters } from "~/utils/text";
 import { parseDecimalInput } from "~/utils/money";
 import { parseId } from "~/utils/params";
 
@@ -52,10 +53,20 @@ export function optionalDecimal(options: DecimalOptions) {
   });
 }
 
-export function requiredText(label: string, max: number) {
+export const controlCharacterMessage = (label: string, multiline = false) =>
+  multiline ? `${label} must not contain control characters` : `${label} must be one line of text without control characters`;
+
+/** Text options: `multiline` fields (remarks) may hold line breaks and tabs; others none. */
+type TextOptions = { multiline?: boolean };
+
+export function requiredText(label: string, max: number, { multiline = false }: TextOptions = {}) {
   return z.unknown().transform((value, ctx) => {
     if (typeof value !== "string" || !value.trim()) {
       ctx.addIssue({ code: "custom", message: `${label} is required` });
+      return z.NEVER;
+    }
+    if (hasControlCharacters(value, { multiline })) {
+      ctx.addIssue({ code: "custom", message: controlCharacterMessage(label, multiline) });
       return z.NEVER;
     }
     if (value.trim().length > max) {
@@ -66,12 +77,16 @@ export function requiredText(label: string, max: number) {
   });
 }
 
-export function optionalText(label: string, max: number) {
+export function optionalText(label: string, max: number, { multiline = false }: TextOptions = {}) {
   return z.unknown().transform((value, ctx): string | null | undefined => {
     if (value === null) return null;
     if (value === undefined) return undefined;
     if (typeof value !== "string") {
       ctx.addIssue({ code: "custom", message: `${label} must be text` });
+      return z.NEVER;
+    }
+    if (hasControlCharacters(value, { multiline })) {
+      ctx.addIssue({ code: "custom", message: controlCharacterMessage(label, multiline) });
       return z.NEVER;
     }
     const trimmed = value.trim();
@@ -118,11 +133,12 @@ export function calendarDate(label: string, { required }: { required: boolean })
       if (required) ctx.addIssue({ code: "custom", message: `${label} is required` });
       return required ? z.NEVER : undefined;
     }
-    if (typeof value !== "string" || !isValidDate(value.trim().slice(0, 10)) || value.trim().length > 24) {
+    // Exactly yyyy-MM-dd and a real calendar day: "2025-02-28T99:00" and "2025-02-30" are refused.
+    if (typeof value !== "string" || !isValidDate(value.trim())) {
       ctx.addIssue({ code: "custom", message: `${label} must be a real date (yyyy-mm-dd)` });
       return z.NEVER;
     }
-    return value.trim().slice(0, 10);
+    return value.trim();
   });
 }
 

@@ -4,45 +4,61 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { getDb, schema, type Role, type User } from "~/db.server";
 import { verifyPassword } from "~/models/user.server";
-import { checkThrottle, clearFailures, recordFailure, throttledMessage } from "./throttle.server";
-import { createSession, destroySession, readSession, updateSessionData, type SessionRow } from "./session.server";
+import { clientAddress } from "./client-address.server";
+import { logEvent } from "./logger.server";
+import { hasControlCharacters } from "./text";
+import { giveBack, takeSignInAttempt, throttledMessage } from "./throttle.server";
+import { createSession, destroySession, getSessionId, readSession, readSessionAndUser, updateSessionData, type SessionRow } from "./session.server";
 
 export const MESSAGES = {
   missingCredentials: "Please enter both email and password",
   invalidCredentials: "Invalid email or password",
   inactive: "This account is not active. Please contact an administrator.",
+  expired: "Your temporary password has expired. Please ask an administrator to reset it.",
 } as const;
 
 export type LoginResult =
   | { kind: "signed-in"; user: User }
   | { kind: "totp-required"; user: User }
-  | { kind: "error"; status: 400 | 401 | 403 | 429; message: string };
+  | { kind: "error"; status: 400 | 401 | 403 | 429; message: string; retryAfterSeconds?: number };
 
 /** The password step of signing in, shared by the HTML form and POST /api/auth/password/login. */
-export async function attemptPasswordLogin(email: unknown, password: unknown): Promise<LoginResult> {
+export async function attemptPasswordLogin(email: unknown, password: unknown, address = "unknown"): Promise<LoginResult> {
   if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) {
     return { kind: "error", status: 400, message: MESSAGES.missingCredentials };
   }
-  const identifier = email.trim().toLowerCase();
-  const throttle = await checkThrottle(identifier);
-  if (throttle.limited) return { kind: "error", status: 429, message: throttledMessage(throttle.retryAfterSeconds) };
+  // An address with control characters (a NUL cannot even be sent to PostgreSQL) is no account.
+  if (hasControlCharacters(email) || email.length > 320) return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
+  const identifier = email.trim().toLowerCase().slice(0, 254);
+  // The slot is taken before bcrypt runs: racing guesses cannot pass the limit.
+  const throttle = await takeSignInAttempt(identifier, address);
+  if (throttle.limited) {
+    logEvent("warn", { event: "signin.locked", email: identifier, address, retryAfterSeconds: throttle.retryAfterSeconds });
+    return { kind: "error", status: 429, message: throttledMessage(throttle.retryAfterSeconds), retryAfterSeconds: throttle.retryAfterSeconds };
+  }
   const check = await verifyPassword(email, password);
   if (!check.ok) {
+    logEvent("info", { event: "signin.failure", reason: check.reason, email: identifier, address, userId: check.user?.id });
     if (check.reason === "inactive") return { kind: "error", status: 403, message: MESSAGES.inactive };
-    await recordFailure(identifier, "password");
+    if (check.reason === "expired") return { kind: "error", status: 401, message: MESSAGES.expired };
     return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
   }
-  // With two-factor on, the counter is cleared only once the code is right too: a known
-  // password must not reset the count of wrong codes.
-  if (check.user.totpEnabled) return { kind: "totp-required", user: check.user };
-  await clearFailures(identifier);
+  // With two-factor on, the account+address counter is cleared only once the code is right
+  // too: a known password must not reset the count of wrong codes.
+  if (check.user.totpEnabled) {
+    await giveBack(identifier, address, { clear: false });
+    logEvent("info", { event: "signin.password-ok.factor-required", userId: check.user.id, address });
+    return { kind: "totp-required", user: check.user };
+  }
+  await giveBack(identifier, address, { clear: true });
+  logEvent("info", { event: "signin.success", method: "password", userId: check.user.id, address });
   return { kind: "signed-in", user: check.user };
 }
 
 // remix-auth owns reading the sign-in form; what it yields is our LoginResult.
 export const authenticator = new Authenticator<LoginResult>();
 authenticator.use(
-  new FormStrategy(async ({ form }) => attemptPasswordLogin(form.get("email"), form.get("password"))),
+  new FormStrategy(async ({ form, request }) => attemptPasswordLogin(form.get("email"), form.get("password"), clientAddress(request))),
   "form",
 );
 
@@ -67,22 +83,36 @@ export async function logout(request: Request) {
 
 type Current = { session: SessionRow; user: User } | null;
 const perRequest = new WeakMap<Request, Promise<Current>>();
+// Remix hands each parallel loader of one page its own copy of the Request, so the session is
+// also shared by id while a read is in flight: a page's root, layout and route loaders cost
+// one query between them. The entry goes when the read settles; later requests read afresh.
+const inFlight = new Map<string, Promise<Current>>();
 
 /** The signed-in, active user of this request, loaded once per request. */
 export function getCurrent(request: Request): Promise<Current> {
   let pending = perRequest.get(request);
   if (!pending) {
-    pending = loadCurrent(request);
+    pending = getSessionId(request).then((sid): Promise<Current> | null => {
+      if (!sid) return null;
+      let shared = inFlight.get(sid);
+      if (!shared) {
+        shared = loadCurrent(sid);
+        inFlight.set(sid, shared);
+        const clear = () => inFlight.delete(sid);
+        shared.then(clear, clear);
+      }
+      return shared;
+    });
     perRequest.set(request, pending);
   }
   return pending;
 }
 
-async function loadCurrent(request: Request): Promise<Current> {
-  const session = await readSession(request);
-  if (!session?.userId) return null;
+async function loadCurrent(sid: string): Promise<Current> {
+  const found = await readSessionAndUser(sid);
+  if (!found?.session.userId) return null;
+  const { session, user } = found;
   const db = await getDb();
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, session.userId));
   if (!user || user.status !== "active") {
     // Frozen or deleted since sign-in: the session ends now.
     await db.delete(schema.sessions).where(eq(schema.sessions.sid, session.sid));
@@ -133,6 +163,8 @@ export async function requireUser(request: Request, options: { allowPasswordChan
 export async function requireRole(request: Request, roles: readonly Role[]): Promise<User> {
   const user = await requireUser(request);
   if (!roles.includes(user.role)) {
+    const url = new URL(request.url);
+    logEvent("warn", { event: "access.denied", userId: user.id, role: user.role, method: request.method, route: url.pathname.replace(/\.data$/, ""), object: url.pathname.split("/").filter(Boolean).slice(1).join("/") || null });
     throw isApiRequest(request)
       ? jsonError(403, "You do not have permission to do this")
       : new Response("You do not have permission to view this page.", { status: 403, statusText: "Forbidden" });

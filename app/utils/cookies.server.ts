@@ -2,6 +2,10 @@ import { createCookie } from "@remix-run/node";
 import { env, sessionSecrets } from "./env.server";
 
 export const SESSION_COOKIE_NAME = "__session";
+// On an https origin the session cookie is a __Host- cookie: Secure, Path=/, no Domain, so no
+// sub-domain or plain-http page can set or shadow it.
+export const HOST_SESSION_COOKIE_NAME = "__Host-session";
+export const PASSKEY_BINDING_MAX_AGE_SECONDS = 5 * 60;
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
@@ -13,10 +17,11 @@ function lazy<T>(make: () => T) {
   return () => (value ??= make());
 }
 
-const secure = () => env().NODE_ENV === "production" && !env().APP_ORIGIN?.startsWith("http://");
+export const httpsOrigin = () => !!env().APP_ORIGIN?.startsWith("https://");
+const secure = () => httpsOrigin() || (env().NODE_ENV === "production" && !env().APP_ORIGIN?.startsWith("http://"));
 
 export const sessionCookie = lazy(() =>
-  createCookie(SESSION_COOKIE_NAME, {
+  createCookie(httpsOrigin() ? HOST_SESSION_COOKIE_NAME : SESSION_COOKIE_NAME, {
     httpOnly: true,
     sameSite: "lax",
     secure: secure(),
@@ -35,6 +40,19 @@ export const toastCookie = lazy(() =>
     path: "/",
     secrets: sessionSecrets(),
     maxAge: TOAST_COOKIE_MAX_AGE_SECONDS,
+  }),
+);
+
+// Binds a passkey sign-in challenge to the browser that asked for it (a random value whose
+// hash is stored with the challenge).
+export const passkeyBindingCookie = lazy(() =>
+  createCookie(httpsOrigin() ? "__Host-passkey" : "__passkey", {
+    httpOnly: true,
+    sameSite: "strict",
+    secure: secure(),
+    path: "/",
+    secrets: sessionSecrets(),
+    maxAge: PASSKEY_BINDING_MAX_AGE_SECONDS,
   }),
 );
 

@@ -1,6 +1,7 @@
 import * as z from "zod";
 
 const DEV_SECRET = "dev-only-secret-change-me";
+const DEV_TOTP_KEY = "dev-only-totp-key-change-me";
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -9,6 +10,11 @@ const EnvSchema = z.object({
   PGLITE_DIR: z.string().default("./data/pglite"),
   // Comma-separated so secrets can rotate: the first signs, all verify.
   SESSION_SECRET: z.string().default(DEV_SECRET),
+  // Encrypts stored two-factor secrets (app/utils/secret-box.server.ts).
+  TOTP_ENCRYPTION_KEY: z.string().min(1).default(DEV_TOTP_KEY),
+  // The header a trusted reverse proxy sets with the client address (server/client-address.js).
+  TRUSTED_PROXY_HEADER: z.string().optional(),
+  LOG_LEVEL: z.string().optional(),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   OWNER_EMAIL: z.string().optional(),
@@ -33,6 +39,12 @@ export function env(): Env {
     console.warn(
       "\n  WARNING: SESSION_SECRET is not set; using the development default.\n" +
         "  Anyone can forge sessions. Set SESSION_SECRET before real use.\n",
+    );
+  }
+  if (cached.TOTP_ENCRYPTION_KEY === DEV_TOTP_KEY && cached.NODE_ENV !== "test") {
+    console.warn(
+      "\n  WARNING: TOTP_ENCRYPTION_KEY is not set; using the development default.\n" +
+        "  Two-factor secrets in the database can be read by anyone with a copy. Set TOTP_ENCRYPTION_KEY before real use.\n",
     );
   }
   return cached;

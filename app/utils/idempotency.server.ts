@@ -1,21 +1,36 @@
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { schema, type Tx } from "~/db.server";
+import { hasControlCharacters } from "~/utils/text";
 
-// A create carries a key chosen by the client (a hidden field, or the Idempotency-Key
-// header). The key is claimed by inserting its row in the same transaction as the record:
-// a concurrent duplicate blocks on the primary key until the first commits, then sees the
-// stored result and replays it. Nothing is ever recorded twice.
+// A create carries a key chosen by the client (a hidden field made when the form opens, or
+// the Idempotency-Key header). The key is claimed by inserting its row in the same transaction
+// as the effect: a concurrent duplicate blocks on the primary key until the first commits (or
+// rolls back), then sees the stored result and replays it. Nothing is ever recorded twice.
+// Used by New Delivery, Record Payment, Generate Invoice and the month invoice.
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+// Keys are kept a week (at least the 24 hours a client may retry for), then pruned.
 export const IDEMPOTENCY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
+/** Same key, different payload (or a different kind of request): 422. */
 export class IdempotencyConflict extends Error {
-  status = 409 as const;
+  status = 422 as const;
   constructor() {
     super("This request key was already used for a different submission. Reload the form and try again.");
   }
 }
+
+/** The key's first request has not finished (only when a row without a result is seen). */
+export class IdempotencyInProgress extends Error {
+  status = 409 as const;
+  constructor() {
+    super("This request is still being processed. Please wait a moment and reload.");
+  }
+}
+
+export const INVALID_KEY_MESSAGE = "The request key is not valid";
 
 export function requestHash(payload: unknown) {
   return createHash("sha256").update(stableStringify(payload)).digest("hex");
@@ -33,7 +48,17 @@ function stableStringify(value: unknown): string {
 }
 
 export function isUsableKey(key: unknown): key is string {
-  return typeof key === "string" && key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH;
+  return typeof key === "string" && key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && !hasControlCharacters(key);
+}
+
+/**
+ * The key of a request: the header wins over a form field. undefined when none was sent,
+ * null when one was sent but is not usable (the caller answers 400).
+ */
+export function keyOf(header: string | null | undefined, field: unknown): string | null | undefined {
+  const raw = header ?? (typeof field === "string" && field !== "" ? field : undefined);
+  if (raw === undefined) return undefined;
+  return isUsableKey(raw) ? raw : null;
 }
 
 /**
@@ -54,9 +79,9 @@ export async function claimKey(
     .select()
     .from(schema.idempotencyKeys)
     .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
-  if (!existing || existing.scope !== scope || existing.requestHash !== hash || !existing.resourceId) {
-    throw new IdempotencyConflict();
-  }
+  if (!existing) throw new IdempotencyInProgress();
+  if (existing.scope !== scope || existing.requestHash !== hash) throw new IdempotencyConflict();
+  if (!existing.resourceId) throw new IdempotencyInProgress();
   return existing.resourceId;
 }
 
@@ -71,3 +96,8 @@ export async function deleteOldKeys(tx: Tx, now = new Date()) {
   await tx.delete(schema.idempotencyKeys).where(lt(schema.idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)));
 }
 
+/** Maps the two idempotency errors to a failure result; anything else is rethrown. */
+export function idempotencyFailure(error: unknown): { ok: false; status: 409 | 422; message: string } {
+  if (error instanceof IdempotencyConflict || error instanceof IdempotencyInProgress) return { ok: false, status: error.status, message: error.message };
+  throw error;
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, lt, ne, or, sql } from "drizzle-orm";
-import { getDb, schema, type SessionData } from "~/db.server";
+import { getDb, schema, type SessionData, type User } from "~/db.server";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionCookie } from "./cookies.server";
 
 // The cookie carries only a random session id; the session lives in the `sessions` table, so
@@ -20,9 +20,22 @@ export async function getSessionId(request: Request): Promise<string | null> {
 export async function readSession(request: Request, now = new Date()): Promise<SessionRow | null> {
   const sid = await getSessionId(request);
   if (!sid) return null;
+  return (await readSessionAndUser(sid, now))?.session ?? null;
+}
+
+/**
+ * A live session and its user in one query (every signed-in request starts here). Expired
+ * rows are removed on sight; the idle expiry is pushed forward at most every few minutes.
+ */
+export async function readSessionAndUser(sid: string, now = new Date()): Promise<{ session: SessionRow; user: User | null } | null> {
   const db = await getDb();
-  const [row] = await db.select().from(schema.sessions).where(eq(schema.sessions.sid, sid));
-  if (!row) return null;
+  const [found] = await db
+    .select({ session: schema.sessions, user: schema.users })
+    .from(schema.sessions)
+    .leftJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .where(eq(schema.sessions.sid, sid));
+  if (!found) return null;
+  const row = found.session;
   if (isExpired(row, now)) {
     await db.delete(schema.sessions).where(eq(schema.sessions.sid, sid));
     return null;
@@ -32,7 +45,7 @@ export async function readSession(request: Request, now = new Date()): Promise<S
     await db.update(schema.sessions).set({ expire }).where(eq(schema.sessions.sid, sid));
     row.expire = expire;
   }
-  return row;
+  return { session: row, user: found.user };
 }
 
 export function isExpired(row: Pick<SessionRow, "expire" | "createdAt">, now = new Date()) {

@@ -134,6 +134,7 @@ test("a user turns on two-factor codes and then needs a code to sign in", async 
   await page.goto("/settings");
   await page.getByRole("link", { name: "Set Up Two-factor" }).click();
   const setup = page.getByRole("dialog", { name: "Set Up Two-factor Authentication" });
+  await setup.getByRole("button", { name: "Set up" }).click();
   await expect(setup.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
   const secret = (await setup.getByLabel("Or enter this key").textContent())!.replace(/\s/g, "");
   await setup.getByLabel("6-digit code").fill("000000");

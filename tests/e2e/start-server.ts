@@ -2,7 +2,7 @@
 // directory is prepared first (migrations, first admin, fixture users), then handed to the
 // server: PGlite allows one process per directory.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { createWriteStream, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { connect, setConnection } from "../../db/client.server";
@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import { schema } from "../../app/db.server";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
-import { BOOTSTRAP_ADMIN, DELIVERY_CLIENT, E2E_PASSWORD, FIXTURE_USERS, FRESH_ADMINS } from "./users";
+import { BOOTSTRAP_ADMIN, DELIVERY_CLIENT, E2E_PASSWORD, FIXTURE_USERS, FRESH_ADMINS, e2eLogFile } from "./users";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "pks-e2e-"));
 const connection = connect({ driver: "pglite", dataDir });
@@ -43,8 +43,13 @@ await close();
 setConnection(undefined);
 
 const port = process.env.PORT ?? "3210";
+// Everything the server logs also goes to a file, which scripts/check-e2e-log.ts searches for
+// secrets after a run (issue 11).
+const logFile = e2eLogFile(port);
+writeFileSync(logFile, "");
+const log = createWriteStream(logFile, { flags: "a" });
 const child = spawn("node", ["server.js"], {
-  stdio: "inherit",
+  stdio: ["ignore", "pipe", "pipe"],
   env: {
     ...process.env,
     NODE_ENV: "production",
@@ -52,10 +57,19 @@ const child = spawn("node", ["server.js"], {
     PGLITE_DIR: dataDir,
     DATABASE_URL: "",
     SESSION_SECRET: "e2e-session-secret",
+    TOTP_ENCRYPTION_KEY: "e2e-totp-encryption-key",
     APP_ORIGIN: `http://localhost:${port}`,
     DELIVERY_CLIENT_NAME: DELIVERY_CLIENT,
     OWNER_EMAIL: "",
   },
+});
+child.stdout!.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  log.write(chunk);
+});
+child.stderr!.on("data", (chunk: Buffer) => {
+  process.stderr.write(chunk);
+  log.write(chunk);
 });
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

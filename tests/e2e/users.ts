@@ -20,3 +20,8 @@ export const FRESH_ADMINS = {
 } as const;
 
 export const DELIVERY_CLIENT = "Kodan Industries";
+
+/** Where tests/e2e/start-server.ts copies the server's log for scripts/check-e2e-log.ts. */
+export function e2eLogFile(port: string | number) {
+  return process.env.E2E_LOG_FILE ?? `${process.env.TMPDIR ?? "/tmp"}/pks-e2e-server-${port}.log`;
+}

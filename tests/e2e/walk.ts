@@ -16,6 +16,7 @@ export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 3
 export type Width = keyof typeof WIDTHS;
 export type Theme = "light" | "dark";
 
+const todayMonth = () => new Date().toISOString().slice(0, 7);
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 export async function api(baseURL: string, email: string, password: string) {
@@ -68,6 +69,8 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
   const totpUser = await api(baseURL, totpEmail, totpCreated.temporaryPassword);
   await ok(await totpUser.post("/api/auth/password/change", { data: { currentPassword: totpCreated.temporaryPassword, newPassword: totpPassword } }));
   const signedIn = await api(baseURL, totpEmail, totpPassword);
+  const started = await signedIn.post("/settings/two-factor", { form: { intent: "setup" }, maxRedirects: 0 });
+  if (started.status() !== 302) throw new Error(`two-factor set-up did not start: ${started.status()}`);
   const setup = await (await signedIn.get("/settings/two-factor")).text();
   const secret = /data-secret="([A-Z2-7]+)"/.exec(setup)?.[1];
   if (!secret) throw new Error("no two-factor secret on the set-up page");
@@ -91,6 +94,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/invoices/${invoice.id}/pay`,
     "/payments",
     "/reconciliation",
+    `/reconciliation?confirm=${todayMonth()}`,
     "/agents",
     "/agents/new",
     `/agents/${agent.id}/edit`,

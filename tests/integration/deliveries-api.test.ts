@@ -116,7 +116,7 @@ describe("never twice", () => {
     expect(second.status).toBe(200);
     expect((second.body as { id: number }).id).toBe((first.body as { id: number }).id);
     const different = await post(cookie, { ...json, tons: "13" }, { "Idempotency-Key": "tap-1" });
-    expect(different.status).toBe(409);
+    expect(different.status).toBe(422);
     const db = await getDb();
     const rows = await db.select().from(schema.deliveries).where(eq(schema.deliveries.createdBy, user.id));
     expect(rows).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { getUserById } from "../../app/models/user.server";
-import { completeTotpLogin, confirmTotpEnrolment, disableTotp, getTotpEnrolment, TOTP_PENDING_TTL_MS } from "../../app/models/totp.server";
+import { completeTotpLogin, confirmTotpEnrolment, disableTotp, getTotpEnrolment, startTotpEnrolment, TOTP_PENDING_TTL_MS } from "../../app/models/totp.server";
 import * as loginRoute from "../../app/routes/api.auth.password.login";
 import * as meRoute from "../../app/routes/api.auth.user";
 import * as verifyRoute from "../../app/routes/api.totp.verify-login";
@@ -23,8 +23,9 @@ const codeAt = (secret: string, date: Date) => generate({ secret, epoch: Math.fl
 
 async function enrolledUser() {
   const user = await createUser({ role: "staff" });
-  const enrolment = await getTotpEnrolment(user);
+  await startTotpEnrolment(user);
   const fresh = (await getUserById(user.id))!;
+  const enrolment = await getTotpEnrolment(fresh);
   // Confirm with the previous step's code, so codes of the current step are still unused.
   const past = new Date(Date.now() - 30_000);
   expect(await confirmTotpEnrolment(fresh, await codeAt(enrolment!.secret, past), past)).toEqual({ ok: true });
@@ -40,7 +41,9 @@ async function passwordStep(email: string, password: string) {
 describe("two-factor codes", () => {
   it("enrolment needs a right code; the half-way session is not signed in", async () => {
     const user = await createUser({ role: "staff" });
-    const enrolment = await getTotpEnrolment(user);
+    expect(await getTotpEnrolment(user)).toBeNull();
+    await startTotpEnrolment(user);
+    const enrolment = await getTotpEnrolment((await getUserById(user.id))!);
     expect(enrolment?.qrDataUrl).toMatch(/^data:image\/png;base64,/);
     expect(enrolment?.uri).toContain(`secret=${enrolment?.secret}`);
     const fresh = (await getUserById(user.id))!;

@@ -77,7 +77,16 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardData }) {
           )}
         </section>
         <section className="space-y-3">
-          <h2 className="text-lg font-semibold">Pending Invoices</h2>
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 className="text-lg font-semibold">Pending Invoices</h2>
+            {data.unpaidCount > data.pendingInvoices.length ? (
+              <p className="text-sm">
+                <Link to="/invoices?status=overdue" className="underline">Overdue ({data.overdue})</Link>
+                {" · "}
+                <Link to="/invoices?status=pending" className="underline">All pending</Link>
+              </p>
+            ) : null}
+          </div>
           {data.pendingInvoices.length === 0 ? (
             <div className="card p-6 text-center"><p className="page-subtitle">No invoices waiting for payment.</p></div>
           ) : (

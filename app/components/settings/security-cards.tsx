@@ -223,6 +223,11 @@ function UserRow({
           <span className="truncate" title={label}>{label}</span>
           <span className={"badge capitalize " + roleBadgeClass(user.role)}>{user.role}</span>
           {statusBadge(user.status)}
+          {user.lockedUntil ? (
+            <span className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200" title={`Sign-in locked until ${user.lockedUntil}`}>
+              Locked until {new Date(user.lockedUntil).toISOString().slice(11, 16)} UTC
+            </span>
+          ) : null}
           {own ? <span className="text-xs text-slate-500">(you)</span> : null}
         </p>
         <p className="truncate text-sm text-slate-500" title={user.email}>{user.email}</p>
@@ -230,6 +235,13 @@ function UserRow({
       </div>
       {own || user.status === "deleted" ? null : (
         <div className="flex flex-wrap gap-2">
+          {user.lockedUntil ? (
+            <Form method="post" action={`/settings/users/${user.id}/unlock`} preventScrollReset>
+              <button type="submit" className="btn-outline btn-sm" aria-label={`Unlock sign-in for ${label}`}>
+                Unlock
+              </button>
+            </Form>
+          ) : null}
           <Link to={`/settings/users/${user.id}/reset`} preventScrollReset className="btn-outline btn-sm" aria-label={`Reset Password for ${label}`}>
             Reset Password
           </Link>

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+describe("session cookie", () => {
+  afterEach(() => {
+    vi.resetModules();
+    delete process.env.APP_ORIGIN;
+  });
+
+  it("is __Host-session (Secure, Path=/, no Domain) when the origin is https", async () => {
+    process.env.APP_ORIGIN = "https://pks.example";
+    const { resetEnv } = await import("./env.server");
+    resetEnv();
+    const { sessionCookie } = await import("./cookies.server");
+    const header = await sessionCookie().serialize("abc");
+    expect(header).toMatch(/^__Host-session=/);
+    expect(header).toMatch(/; Secure/);
+    expect(header).toMatch(/; Path=\//);
+    expect(header).not.toMatch(/Domain=/i);
+  });
+
+  it("keeps __session on a plain-http origin (development)", async () => {
+    process.env.APP_ORIGIN = "http://localhost:3000";
+    const { resetEnv } = await import("./env.server");
+    resetEnv();
+    const { sessionCookie } = await import("./cookies.server");
+    expect(await sessionCookie().serialize("abc")).toMatch(/^__session=/);
+  });
+});

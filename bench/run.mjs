@@ -1,0 +1,197 @@
+// `npm run bench`: the whole measurement in one command, bounded in time, this machine only.
+// For each driver (PostgreSQL when DATABASE_URL is set, and PGlite) and each size (1,000 and
+// 100,000 deliveries; 1,000,000 with --million): a fresh database seeded by bench/seed.ts, the
+// production server started on it with the bare yardstick page, every page and list call
+// loaded for BENCH_SECONDS (default 3) by bench/http-load.mjs, and the server's memory watched
+// while a full GET /api/invoices streams. Then the 50-user mixed load (bench/mixed-load.mjs)
+// at 10,000 deliveries on each driver and the exactly-once check (bench/check-writes.ts).
+// Prints a Markdown report and writes it to bench/out/report.md.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({ options: { million: { type: "boolean", default: false }, "no-mixed": { type: "boolean", default: false }, driver: { type: "string" } } });
+const SECONDS = process.env.BENCH_SECONDS ?? "3";
+const MIXED_SECONDS = process.env.BENCH_MIXED_SECONDS ?? "30";
+const PORT = Number(process.env.BENCH_PORT ?? 4020);
+const OUT = "bench/out";
+mkdirSync(OUT, { recursive: true });
+const drivers = values.driver ? [values.driver] : process.env.DATABASE_URL ? ["postgres", "pglite"] : ["pglite"];
+const sizes = [1000, 100000, ...(values.million ? [1000000] : [])];
+const PATHS = [
+  "/bench/bare",
+  "/",
+  "/deliveries/new",
+  "/deliveries",
+  "/invoices",
+  "/invoices?status=overdue",
+  "/payments",
+  "/reconciliation",
+  "/api/deliveries?limit=50",
+  "/api/invoices?limit=50",
+  "/api/payments?limit=50",
+  "/api/agents?limit=50",
+  "/api/clients?limit=50",
+];
+
+function run(cmd, args, env = {}, { quiet = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("exit", (code) => (code === 0 || quiet ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err}`))));
+  });
+}
+
+async function database(driver, name) {
+  if (driver === "pglite") {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "pks-bench-"));
+    return { env: { DATABASE_URL: "", PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function startServer(env) {
+  const child = spawn("node", ["server.js"], {
+    env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(PORT), SESSION_SECRET: "bench-secret", APP_ORIGIN: `http://localhost:${PORT}`, BENCH_BARE: "1", DELIVERY_CLIENT_NAME: "Kodan" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`http://localhost:${PORT}/login`)).ok) return child;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill();
+  throw new Error(`server did not start\n${err}`);
+}
+
+async function stop(child) {
+  child.kill("SIGTERM");
+  await new Promise((r) => child.once("exit", r));
+}
+
+async function signIn(email) {
+  const res = await fetch(`http://localhost:${PORT}/api/auth/password/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: `http://localhost:${PORT}` },
+    body: JSON.stringify({ email, password: "bench-password-123" }),
+  });
+  if (res.status !== 200) throw new Error(`bench sign-in: ${res.status}`);
+  return res.headers.get("set-cookie").split(";")[0];
+}
+
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+
+async function streamMemory(pid, cookie) {
+  const before = rssKb(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 20);
+  const res = await fetch(`http://localhost:${PORT}/api/invoices`, { headers: { Cookie: cookie } });
+  let bytes = 0;
+  for await (const chunk of res.body) bytes += chunk.length;
+  clearInterval(timer);
+  return { bytes, rssBeforeMb: Math.round(before / 1024), growthMb: Math.round((peak - before) / 1024) };
+}
+
+const results = [];
+const memory = [];
+const mixed = [];
+for (const driver of drivers) {
+  for (const size of sizes) {
+    console.error(`[bench] ${driver} ${size}: seeding`);
+    const db = await database(driver, `pks_bench_${size}`);
+    try {
+      await run("npx", ["tsx", "bench/seed.ts", "--size", String(size), "--users", "0"], db.env);
+      const server = await startServer(db.env);
+      try {
+        const cookie = await signIn("bench-admin@example.com");
+        for (const p of PATHS) {
+          const out = await run("node", ["bench/http-load.mjs", "--url", `http://localhost:${PORT}${p}`, "--cookie", cookie, "--connections", "10", "--seconds", SECONDS, "--warmup", "1"]);
+          results.push({ driver, size, ...JSON.parse(out) });
+          console.error(`[bench] ${driver} ${size} ${out.trim()}`);
+        }
+        if (size >= 100000) memory.push({ driver, size, ...(await streamMemory(server.pid, cookie)) });
+      } finally {
+        await stop(server);
+      }
+    } finally {
+      await db.drop();
+    }
+  }
+  if (!values["no-mixed"]) {
+    console.error(`[bench] ${driver}: mixed load, 50 users, 10,000 deliveries`);
+    const db = await database(driver, "pks_bench_mixed");
+    try {
+      await run("npx", ["tsx", "bench/seed.ts", "--size", "10000", "--users", "50"], db.env);
+      const server = await startServer(db.env);
+      let load;
+      try {
+        load = JSON.parse(await run("node", ["bench/mixed-load.mjs", "--base", `http://localhost:${PORT}`, "--users", "50", "--seconds", MIXED_SECONDS, "--out", `${OUT}/mixed-acks-${driver}.json`]));
+      } finally {
+        await stop(server);
+      }
+      const check = JSON.parse(await run("npx", ["tsx", "bench/check-writes.ts", `${OUT}/mixed-acks-${driver}.json`], db.env, { quiet: true }));
+      mixed.push({ driver, load, check });
+    } finally {
+      await db.drop();
+    }
+  }
+}
+
+const lines = [`Run ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, 10 connections, production build, admin session.`, ""];
+for (const driver of drivers) {
+  const bare = Object.fromEntries(sizes.map((s) => [s, results.find((r) => r.driver === driver && r.size === s && r.url === "/bench/bare")]));
+  lines.push(`### ${driver}`, "", `| page or call | ${sizes.map((s) => `${s.toLocaleString("en")}: p50 / p99 ms, bytes, req/s (x bare)`).join(" | ")} | time ${sizes.at(-1).toLocaleString("en")} / ${sizes[0].toLocaleString("en")} (p50) |`, `|---|${sizes.map(() => "---|").join("")}---|`);
+  for (const p of PATHS) {
+    const cells = sizes.map((s) => {
+      const r = results.find((x) => x.driver === driver && x.size === s && x.url === p);
+      if (!r) return "-";
+      const ratio = bare[s]?.requestsPerSecond ? (r.requestsPerSecond / bare[s].requestsPerSecond).toFixed(2) : "-";
+      return `${r.p50ms} / ${r.p99ms}, ${r.bytesPerResponse.toLocaleString("en")} B, ${r.requestsPerSecond} (${ratio}x)${r.errors ? `, ${r.errors} errors` : ""}`;
+    });
+    const first = results.find((x) => x.driver === driver && x.size === sizes[0] && x.url === p);
+    const last = results.find((x) => x.driver === driver && x.size === sizes.at(-1) && x.url === p);
+    const growth = first && last ? (last.p50ms / first.p50ms).toFixed(2) : "-";
+    lines.push(`| \`${p}\` | ${cells.join(" | ")} | ${growth} |`);
+  }
+  lines.push("");
+}
+if (memory.length) {
+  lines.push("### Full `GET /api/invoices`, streamed", "", "| driver | deliveries | bytes | server RSS before | growth while streaming |", "|---|---|---|---|---|");
+  for (const m of memory) lines.push(`| ${m.driver} | ${m.size.toLocaleString("en")} | ${m.bytes.toLocaleString("en")} | ${m.rssBeforeMb} MB | ${m.growthMb} MB |`);
+  lines.push("");
+}
+if (mixed.length) {
+  lines.push(`### Mixed load: 50 users, think time 0-1 s, ${MIXED_SECONDS} s, 10,000 deliveries`, "", "| driver | requests | 5xx | failed | over 5 s | p50 ms | p99 ms | acknowledged writes (deliveries / invoices / payments) | exactly once |", "|---|---|---|---|---|---|---|---|---|");
+  for (const m of mixed) {
+    const a = m.load.acknowledged;
+    lines.push(`| ${m.driver} | ${m.load.requests} | ${m.load.status5xx} | ${m.load.failed} | ${m.load.over5s} | ${m.load.p50ms} | ${m.load.p99ms} | ${a.deliveries} / ${a.invoices} / ${a.payments} | ${m.check.exactlyOnce ? "yes" : `NO: ${m.check.problems.join("; ")}`} |`);
+  }
+  lines.push("");
+  for (const m of mixed) {
+    lines.push(`${m.driver} per kind: ` + Object.entries(m.load.kinds).map(([k, v]) => `${k} n=${v.n} p50=${v.p50ms} p99=${v.p99ms} [${v.statuses.join(",")}]`).join("; "), "");
+  }
+}
+const report = lines.join("\n");
+writeFileSync(`${OUT}/report.md`, report + "\n");
+writeFileSync(`${OUT}/results.json`, JSON.stringify({ results, memory, mixed }, null, 1));
+console.log(report);

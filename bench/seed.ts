@@ -1,0 +1,49 @@
+// Fills the configured database (DATABASE_URL, or PGlite at PGLITE_DIR) for the bench:
+// `--size N` deliveries at about 100 a day back from today, 90% invoiced one invoice each, of
+// those 80% paid, 10% part-paid, 10% unpaid (their payments too); 50 bench users; the totals
+// recounted. Bulk inserts run with the totals triggers off, then pks_rebuild_totals().
+// Usage: npx tsx bench/seed.ts --size 100000
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import { connect, optionsFromEnv } from "../db/client.server";
+import { setConnection } from "../app/db.server";
+import { insertUser } from "../app/models/user.server";
+
+export const BENCH_PASSWORD = "bench-password-123";
+const { values } = parseArgs({ options: { size: { type: "string", default: "1000" }, users: { type: "string", default: "50" } } });
+const size = Number(values.size);
+const users = Number(values.users);
+
+const connection = connect(optionsFromEnv());
+setConnection(connection);
+const { db, close } = await connection;
+const admin = await insertUser({ email: "bench-admin@example.com", password: BENCH_PASSWORD, role: "admin", firstName: "Bench", lastName: "Admin", mustChangePassword: false });
+for (let i = 0; i < users; i++) {
+  await insertUser({ email: `bench-user-${i}@example.com`, password: BENCH_PASSWORD, role: i % 5 === 0 ? "staff" : "manager", firstName: "Bench", lastName: `User ${i}`, mustChangePassword: false });
+}
+await db.execute(sql`insert into agents (name) select 'Bench Agent ' || g from generate_series(1, 50) g`);
+await db.execute(sql`insert into clients (name, tax_rate, payment_terms_days) values ('Kodan', 7.5, 30), ('Lafarge', 7.5, 45), ('Dangote', 5, 30)`);
+await db.execute(sql`insert into settings (id, buying_rate, selling_rate, offloading_cost) values (1, 52000, 65000, 15000) on conflict (id) do nothing`);
+await db.transaction(async (tx) => {
+  await tx.execute(sql`set local session_replication_role = replica`);
+  await tx.execute(sql`
+    insert into deliveries (date, agent_id, client_id, tons, location, status, created_by, buying_rate, selling_rate, offloading_cost, logistics_cost)
+    select current_date - (g / 100), 1 + g % 50, (select min(id) from clients) + g % 3, (10 + g % 30)::numeric, 'Yard ' || (g % 40), 'confirmed',
+           ${admin.id}::uuid, 52000, 65000, 15000, 20000
+    from generate_series(1, ${size}) g`);
+  await tx.execute(sql`
+    insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, created_at)
+    select (126 + row_number() over (order by d.id))::text, d.id, d.client_id, d.tons * 65000, 7.5, d.tons * 13000 - 20000, d.date + 30,
+           case when d.id % 10 < 8 then 'paid' when d.id % 10 = 8 then 'partial' else 'pending' end,
+           case when d.id % 10 < 8 then d.tons * 65000 when d.id % 10 = 8 then 100000 else 0 end,
+           d.date::timestamptz + interval '12 hours'
+    from deliveries d where d.id % 10 <> 0`);
+  await tx.execute(sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`);
+  await tx.execute(sql`
+    insert into payments (invoice_id, amount, payment_date, reference)
+    select id, amount_paid, least(current_date, expected_payment_date - 3), 'TRF-' || id from invoices where amount_paid > 0`);
+  await tx.execute(sql`select pks_rebuild_totals()`);
+});
+await db.execute(sql`analyze`);
+await close();
+console.log(JSON.stringify({ seeded: size, users }));

@@ -1,0 +1,154 @@
+// Operator tools shared by `npm run db:backup | db:restore | db:check` and the running app
+// (PGlite's in-process backup): the reconciliation invariants, the figures a backup records
+// and a restore must match, and PGlite's consistent dump. ADR 0703.
+import { writeFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
+import type { Db } from "./client.server";
+
+type Row = Record<string, unknown>;
+
+async function rows(db: Db, query: ReturnType<typeof sql>): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown;
+  // postgres-js returns the rows array; PGlite returns { rows }.
+  return Array.isArray(result) ? (result as Row[]) : ((result as { rows: Row[] }).rows ?? []);
+}
+
+/** Counts, sums and the highest invoice number: what a restore must reproduce exactly. */
+export type Figures = Record<string, string>;
+
+export async function collectFigures(db: Db): Promise<Figures> {
+  const [row] = await rows(
+    db,
+    sql`select
+      (select count(*) from users)::text as users,
+      (select count(*) from sessions)::text as sessions,
+      (select count(*) from agents)::text as agents,
+      (select count(*) from clients)::text as clients,
+      (select count(*) from deliveries)::text as deliveries,
+      (select count(*) from invoices)::text as invoices,
+      (select count(*) from payments)::text as payments,
+      (select count(*) from idempotency_keys)::text as idempotency_keys,
+      (select coalesce(sum(tons), 0)::text from deliveries) as delivered_tons,
+      (select coalesce(sum(amount), 0)::text from invoices) as invoiced_amount,
+      (select coalesce(sum(amount_paid), 0)::text from invoices) as invoice_amount_paid,
+      (select coalesce(sum(amount), 0)::text from payments) as payments_amount,
+      (select coalesce(max(invoice_no::bigint)::text, '') from invoices) as highest_invoice_no`,
+  );
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v ?? "")]));
+}
+
+export type Breach = { check: string; detail: string };
+
+/** The reconciliation invariants (issue 12 item 6). An empty list means all hold. */
+export async function findBreaches(db: Db): Promise<Breach[]> {
+  const breaches: Breach[] = [];
+  const paid = await rows(
+    db,
+    sql`select i.invoice_no, i.amount_paid::text as paid, coalesce(sum(p.amount), 0)::text as payments
+        from invoices i left join payments p on p.invoice_id = i.id
+        group by i.id, i.invoice_no, i.amount_paid
+        having i.amount_paid <> coalesce(sum(p.amount), 0)
+        order by i.id limit 20`,
+  );
+  for (const r of paid) {
+    breaches.push({ check: "amount paid equals the sum of payments", detail: `invoice ${r.invoice_no}: amountPaid ${r.paid}, payments ${r.payments}` });
+  }
+  const over = await rows(
+    db,
+    sql`select invoice_no, amount::text as amount, amount_paid::text as paid from invoices where amount_paid > amount order by id limit 20`,
+  );
+  for (const r of over) breaches.push({ check: "no invoice over-paid", detail: `invoice ${r.invoice_no}: paid ${r.paid} of ${r.amount}` });
+  const duplicates = await rows(
+    db,
+    sql`select invoice_no, count(*)::int as n from invoices group by invoice_no having count(*) > 1 limit 20`,
+  );
+  for (const r of duplicates) breaches.push({ check: "invoice numbers unique", detail: `${r.invoice_no} used ${r.n} times` });
+  const gaps = await rows(
+    db,
+    sql`with numbers as (select distinct invoice_no::bigint as n from invoices),
+             bounds as (select min(n) as lo, max(n) as hi from numbers)
+        select g::text as missing from bounds, generate_series(bounds.lo, bounds.hi) g
+        where bounds.lo is not null and not exists (select 1 from numbers where numbers.n = g)
+        order by g limit 20`,
+  );
+  if (gaps.length) {
+    breaches.push({ check: "invoice numbers gapless", detail: `missing ${gaps.map((r) => r.missing).join(", ")}${gaps.length === 20 ? ", ..." : ""}` });
+  }
+  const stray = await rows(
+    db,
+    sql`select d.id, d.status, d.invoice_id, d.client_id, i.client_id as invoice_client
+        from deliveries d left join invoices i on i.id = d.invoice_id
+        where (d.status = 'invoiced' or d.invoice_id is not null)
+          and (i.id is null or i.client_id is distinct from d.client_id or d.status <> 'invoiced')
+        order by d.id limit 20`,
+  );
+  for (const r of stray) {
+    breaches.push({
+      check: "every invoiced delivery belongs to an invoice of its client",
+      detail: `delivery ${r.id}: status ${r.status}, invoice ${r.invoice_id ?? "none"}, client ${r.client_id ?? "none"} vs invoice client ${r.invoice_client ?? "none"}`,
+    });
+  }
+  const twice = await rows(
+    db,
+    sql`select scope, resource_id, count(*)::int as n from idempotency_keys
+        where resource_id is not null group by scope, resource_id having count(*) > 1 limit 20`,
+  );
+  for (const r of twice) breaches.push({ check: "no idempotency key with two effects", detail: `${r.scope} ${r.resource_id} claimed by ${r.n} keys` });
+  const keys = await rows(db, sql`select user_id, key, count(*)::int as n from idempotency_keys group by user_id, key having count(*) > 1 limit 20`);
+  for (const r of keys) breaches.push({ check: "no idempotency key with two effects", detail: `key ${r.key} stored ${r.n} times` });
+  return breaches;
+}
+
+export function describeBreaches(breaches: Breach[]) {
+  if (!breaches.length) return "db:check: all invariants hold";
+  return ["db:check: BREACH", ...breaches.map((b) => `  - ${b.check}: ${b.detail}`)].join("\n");
+}
+
+/** The differences between two sets of figures (empty when they match). */
+export function compareFigures(expected: Figures, actual: Figures) {
+  return Object.keys(expected)
+    .filter((k) => expected[k] !== actual[k])
+    .map((k) => `${k}: backup ${expected[k]}, restored ${actual[k]}`);
+}
+
+export type Manifest = { driver: "postgres" | "pglite"; createdAt: string; tookMs: number; figures: Figures; format: string };
+
+export function manifestPath(file: string) {
+  return `${file}.manifest.json`;
+}
+
+export function writeManifest(file: string, manifest: Manifest) {
+  writeFileSync(manifestPath(file), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+type PGliteLike = {
+  exec: (query: string) => Promise<unknown>;
+  dumpDataDir: (compression?: "auto" | "gzip" | "none") => Promise<File | Blob>;
+};
+
+/**
+ * PGlite's consistent backup: `hold` keeps every other query out (the app's connection gate),
+ * so no transaction is open; a CHECKPOINT writes everything down; the figures and the data
+ * directory tarball then describe the same moment. Writes wait (bounded) meanwhile.
+ */
+export async function backupPglite(
+  client: PGliteLike,
+  db: Db,
+  file: string,
+  hold: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+): Promise<Manifest> {
+  const started = Date.now();
+  const { figures, bytes } = await hold(async () => {
+    await client.exec("checkpoint");
+    const figures = await collectFigures(db);
+    const dump = await client.dumpDataDir("gzip");
+    return { figures, bytes: new Uint8Array(await dump.arrayBuffer()) };
+  });
+  const tmp = `${file}.partial`;
+  writeFileSync(tmp, bytes);
+  const { renameSync } = await import("node:fs");
+  renameSync(tmp, file);
+  const manifest: Manifest = { driver: "pglite", format: "pglite-datadir-tar-gzip", createdAt: new Date(started).toISOString(), tookMs: Date.now() - started, figures };
+  writeManifest(file, manifest);
+  return manifest;
+}

@@ -1,0 +1,107 @@
+/* global setInterval, setTimeout, clearInterval, clearTimeout */
+// Operations plumbing for server.js (ADR 0702): health endpoints, Retry-After on every 503,
+// and the graceful drain on SIGTERM/SIGINT. Plain JavaScript: it runs before the Remix build
+// is loaded, and the build's entry module supplies the database parts (readiness, close).
+
+export const RETRY_AFTER_SECONDS = 5;
+export const DEFAULT_DRAIN_TIMEOUT_MS = 20_000;
+
+/**
+ * /healthz: the process answers (no database). /readyz: the database answers `select 1`
+ * within a second and the server is not draining. Mounted before logging, sessions and
+ * Remix: no sign-in, no versions, no stack traces.
+ */
+export function healthRoutes({ isDraining, checkDatabase }) {
+  return async (req, res, next) => {
+    if (req.path !== "/healthz" && req.path !== "/readyz") return next();
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.status(405).set("Allow", "GET, HEAD").json({ status: "method not allowed" });
+      return;
+    }
+    res.set("Cache-Control", "no-store");
+    if (req.path === "/healthz") {
+      res.status(200).json({ status: "ok" });
+      return;
+    }
+    if (isDraining()) {
+      res.status(503).set("Retry-After", String(RETRY_AFTER_SECONDS)).json({ status: "draining" });
+      return;
+    }
+    let ok = false;
+    try {
+      ok = await checkDatabase();
+    } catch {
+      ok = false;
+    }
+    if (ok) res.status(200).json({ status: "ready" });
+    else res.status(503).set("Retry-After", String(RETRY_AFTER_SECONDS)).json({ status: "database unavailable" });
+  };
+}
+
+/** Any 503, wherever it comes from, tells the client when to come back. */
+export function retryAfterOn503() {
+  return (_req, res, next) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function patchedWriteHead(statusCode, ...rest) {
+      if (statusCode === 503 && !res.getHeader("Retry-After")) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      return writeHead.call(this, statusCode, ...rest);
+    };
+    next();
+  };
+}
+
+/**
+ * The drain: on SIGTERM or SIGINT, /readyz turns 503 at once, the listener closes (no new
+ * connections), requests in flight finish (keep-alive connections are told to close after
+ * their response), then `closeDatabase` runs last and the process exits 0. After
+ * `timeoutMs` the remaining connections are cut and the exit code is 1.
+ */
+export function createDrain({ server, closeDatabase, timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS, log = console.log, exit = process.exit }) {
+  let draining = false;
+  const inFlight = new Set();
+
+  function track(req, res, next) {
+    inFlight.add(res);
+    res.on("close", () => inFlight.delete(res));
+    if (draining) res.set("Connection", "close");
+    next();
+  }
+
+  async function drain(signal) {
+    if (draining) return;
+    draining = true;
+    log(`${signal} received: draining ${inFlight.size} request(s), up to ${timeoutMs} ms`);
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    const closed = new Promise((resolve) => server.close(() => resolve(true)));
+    // Idle keep-alive sockets would hold close() open: they carry no request, so end them.
+    server.closeIdleConnections?.();
+    const idleSweep = setInterval(() => server.closeIdleConnections?.(), 250);
+    let timer;
+    const timedOut = new Promise((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const finished = await Promise.race([closed, timedOut]);
+    clearInterval(idleSweep);
+    clearTimeout(timer);
+    if (!finished) {
+      log(`drain timed out with ${inFlight.size} request(s) still open: closing them`);
+      server.closeAllConnections?.();
+    }
+    let code = finished ? 0 : 1;
+    try {
+      await closeDatabase();
+    } catch (error) {
+      log(`closing the database failed: ${error instanceof Error ? error.message : String(error)}`);
+      code = 1;
+    }
+    log(`drained: exit ${code}`);
+    exit(code);
+  }
+
+  return { track, drain, isDraining: () => draining, inFlight: () => inFlight.size };
+}
+
+export function drainTimeoutFromEnv(env = process.env) {
+  const value = Number(env.DRAIN_TIMEOUT_MS);
+  return env.DRAIN_TIMEOUT_MS && Number.isFinite(value) && value >= 0 ? value : DEFAULT_DRAIN_TIMEOUT_MS;
+}

@@ -1,0 +1,231 @@
+// A staff member in a yard with no signal (issue 16): New Delivery opens from the phone's
+// cache, submissions wait in the outbox and are sent exactly once when the signal returns.
+// Chromium with JavaScript at 390 px: the outbox is an enhancement, without JavaScript the
+// form is a plain post (deliveries.spec.ts covers that).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+// Going offline is the point here: the browser reports each request it could not make.
+const EXPECTED_CONSOLE = [
+  /Failed to load resource: the server responded with a status of (40[0-9]|429)/,
+  /net::ERR_INTERNET_DISCONNECTED/,
+  /net::ERR_FAILED/,
+  /Failed to fetch/,
+];
+
+const test = base.extend<{ loginAs: (role: FixtureRole) => Promise<void> }>({
+  page: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" && !EXPECTED_CONSOLE.some((re) => re.test(message.text()))) errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await use(page);
+    expect(errors, "console errors").toEqual([]);
+  },
+  loginAs: async ({ page, baseURL }, use) => {
+    await use(async (role) => {
+      const response = await page.request.post("/api/auth/password/login", {
+        data: { email: FIXTURE_USERS[role].email, password: E2E_PASSWORD },
+        headers: { Origin: baseURL! },
+      });
+      expect(response.status()).toBe(200);
+    });
+  },
+});
+
+test.use({ viewport: { width: 390, height: 844 } });
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the outbox and the service worker need JavaScript");
+
+/** Opens New Delivery online and waits until the service worker holds a copy of it. */
+async function openOnline(page: Page) {
+  await page.goto("/deliveries/new");
+  await expect(page.getByRole("dialog", { name: "New Delivery Entry" })).toBeVisible();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.locator("html[data-offline-ready]").waitFor({ state: "attached" });
+}
+
+async function record(page: Page, { agent, tons, location }: { agent: string; tons: string; location: string }) {
+  const dialog = page.getByRole("dialog", { name: "New Delivery Entry" });
+  await dialog.getByLabel("Agent *").selectOption({ label: agent });
+  await dialog.getByLabel("Tons *").fill(tons);
+  await dialog.getByLabel("Location *").fill(location);
+  await dialog.getByRole("button", { name: "Record Delivery" }).click();
+}
+
+async function deliveriesAt(request: APIRequestContext, prefix: string) {
+  const response = await request.get("/api/deliveries");
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { location: string; agentName: string | null }[]).filter((d) => d.location.startsWith(prefix));
+}
+
+const badge = (page: Page) => page.getByTestId("outbox-badge");
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Serious or critical axe findings on the page as it stands, and sideways scroll at 390 px. */
+async function accessibilityFindings(page: Page) {
+  await page.evaluate(AXE_SOURCE);
+  const findings = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } };
+    const { violations } = await w.axe.run(document, { resultTypes: ["violations"] });
+    return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  if (scrollWidth > innerWidth) findings.push(`scrolls sideways: ${scrollWidth}px in ${innerWidth}px`);
+  return findings;
+}
+
+test("New Delivery opens with the network off after one online visit", async ({ page, context, loginAs }) => {
+  await loginAs("staff");
+  await openOnline(page);
+  await context.setOffline(true);
+  const response = await page.goto("/deliveries/new");
+  expect(response?.fromServiceWorker()).toBe(true);
+  const dialog = page.getByRole("dialog", { name: "New Delivery Entry" });
+  await expect(dialog).toBeVisible();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(dialog.getByLabel("Agent *").locator("option", { hasText: "Musa Ibrahim" })).toHaveCount(1);
+  await expect(dialog.getByLabel("Client")).toHaveValue("Kodan Industries");
+  await expect(page.getByTestId("offline-age")).toContainText("No connection. Agents and client as of");
+  // A second tab opened offline works the same.
+  const second = await context.newPage();
+  await second.goto("/deliveries/new");
+  await expect(second.getByRole("dialog", { name: "New Delivery Entry" })).toBeVisible();
+  await context.setOffline(false);
+});
+
+test("three deliveries recorded offline survive a reload and are sent exactly once", async ({ page, context, loginAs }) => {
+  await loginAs("staff");
+  await openOnline(page);
+  const tag = `Offline ${unique()}`;
+  await context.setOffline(true);
+  for (const n of [1, 2, 3]) {
+    await record(page, { agent: "Musa Ibrahim", tons: `1${n}.50`, location: `${tag} ${n}` });
+    await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
+    await expect(badge(page)).toHaveAttribute("data-count", String(n));
+  }
+  await expect(page.getByTestId("outbox-entry")).toHaveCount(3);
+
+  await page.reload();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(badge(page)).toHaveAttribute("data-count", "3");
+  await expect(page.getByTestId("outbox-entry").filter({ hasText: "Waiting to send" })).toHaveCount(3);
+
+  await context.setOffline(false);
+  await expect(badge(page)).toHaveCount(0, { timeout: 30_000 });
+  const sent = await deliveriesAt(page.request, tag);
+  expect(sent.map((d) => d.location).sort()).toEqual([`${tag} 1`, `${tag} 2`, `${tag} 3`]);
+});
+
+test("when the answer to the first send is lost, the retry lands nothing twice", async ({ page, context, loginAs }) => {
+  await loginAs("staff2");
+  await openOnline(page);
+  const tag = `Lost answer ${unique()}`;
+  await context.setOffline(true);
+  for (const n of [1, 2, 3]) {
+    await record(page, { agent: "Chinedu Okafor", tons: `2${n}.00`, location: `${tag} ${n}` });
+    await expect(badge(page)).toHaveAttribute("data-count", String(n));
+  }
+  // The first send reaches the server, which records it; the phone never hears back.
+  const keys: string[] = [];
+  let dropped = false;
+  await page.route("**/api/deliveries", async (route) => {
+    keys.push(route.request().headers()["idempotency-key"]);
+    if (!dropped) {
+      dropped = true;
+      const response = await route.fetch();
+      expect(response.status()).toBe(201);
+      await route.abort("failed");
+      return;
+    }
+    await route.continue();
+  });
+  await context.setOffline(false);
+  await expect(badge(page)).toHaveCount(0, { timeout: 30_000 });
+  expect(keys.length).toBeGreaterThanOrEqual(4);
+  expect(keys[1]).toBe(keys[0]); // the same entry again, under its key, before the others
+  expect(new Set(keys).size).toBe(3);
+  const sent = await deliveriesAt(page.request, tag);
+  expect(sent.map((d) => d.location).sort()).toEqual([`${tag} 1`, `${tag} 2`, `${tag} 3`]);
+});
+
+test("a delivery for an agent removed meanwhile needs attention, and can be corrected and sent", async ({ page, context, loginAs, playwright, baseURL }) => {
+  const manager = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
+  expect((await manager.post("/api/auth/password/login", { data: { email: FIXTURE_USERS.manager.email, password: E2E_PASSWORD } })).status()).toBe(200);
+  const tag = `Removed ${unique()}`;
+  const created = await manager.post("/api/agents", { data: { name: `Agent ${tag}` } });
+  expect(created.status()).toBe(201);
+  const agent = (await created.json()) as { id: number };
+
+  await loginAs("staff");
+  await openOnline(page);
+  await context.setOffline(true);
+  await record(page, { agent: `Agent ${tag}`, tons: "7.25", location: `${tag} yard` });
+  await expect(badge(page)).toHaveAttribute("data-count", "1");
+  expect((await manager.delete(`/api/agents/${agent.id}`)).status()).toBeLessThan(300);
+
+  await context.setOffline(false);
+  const entry = page.getByTestId("outbox-entry");
+  await expect(entry).toHaveAttribute("data-state", "attention", { timeout: 30_000 });
+  await expect(entry).toContainText("Needs attention: Agent not found");
+  await expect(badge(page)).toHaveAccessibleName(/1 delivery on this phone, 1 needs attention/);
+  expect(await accessibilityFindings(page)).toEqual([]);
+  expect(await deliveriesAt(page.request, tag)).toHaveLength(0);
+
+  await entry.getByRole("button", { name: "Correct and resend" }).click();
+  const dialog = page.getByRole("dialog", { name: "New Delivery Entry" });
+  await expect(dialog.getByLabel("Location *")).toHaveValue(`${tag} yard`);
+  await expect(dialog.getByLabel("Tons *")).toHaveValue("7.25");
+  await dialog.getByLabel("Agent *").selectOption({ label: "Musa Ibrahim" });
+  await dialog.getByRole("button", { name: "Record Delivery" }).click();
+  await expect(page.getByRole("status")).toContainText("Delivery Recorded");
+  await expect(badge(page)).toHaveCount(0);
+  const sent = await deliveriesAt(page.request, tag);
+  expect(sent).toHaveLength(1);
+  expect(sent[0].agentName).toBe("Musa Ibrahim");
+  await manager.dispose();
+});
+
+test("an expired session keeps the delivery, asks for sign-in, then sends it once", async ({ page, loginAs, baseURL }) => {
+  await loginAs("staff2");
+  await openOnline(page);
+  const tag = `Session ${unique()}`;
+  // The session ends on the server (signed out elsewhere, or expired).
+  expect((await page.request.post("/api/auth/password/logout", { headers: { Origin: baseURL! } })).status()).toBeLessThan(300);
+  await record(page, { agent: "Musa Ibrahim", tons: "4.40", location: `${tag} yard` });
+  await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("Your session has ended");
+
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await page.getByLabel("Email").fill(FIXTURE_USERS.staff2.email);
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/deliveries\/new$/);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByTestId("outbox-entry")).toHaveCount(0, { timeout: 30_000 });
+  expect(await deliveriesAt(page.request, tag)).toHaveLength(1);
+});
+
+test("the app can be added to the home screen and opens on the dashboard", async ({ page, context, loginAs }) => {
+  await loginAs("staff");
+  await page.goto("/");
+  const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+  const manifest = await (await page.request.get(href!)).json();
+  expect(manifest).toMatchObject({ start_url: "/", display: "standalone" });
+  for (const size of ["192x192", "512x512"]) {
+    const icon = (manifest.icons as { src: string; sizes: string; type: string }[]).find((i) => i.sizes === size && i.type === "image/png");
+    const response = await page.request.get(icon!.src);
+    expect(response.headers()["content-type"]).toBe("image/png");
+  }
+  await page.locator("html[data-offline-ready]").waitFor({ state: "attached" });
+  // Chromium's own verdict: a manifest it accepts, icons it can load, a service worker.
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = (await cdp.send("Page.getInstallabilityErrors")) as { installabilityErrors: { errorId: string }[] };
+  // (A Playwright context is a private window, which Chromium never installs from; that is the
+  // test browser, not the app.)
+  expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito")).toEqual([]);
+});

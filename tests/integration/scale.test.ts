@@ -1,0 +1,299 @@
+// Issue 10: every list and aggregate reads an index or a totals table, never a whole table;
+// the totals the triggers keep equal a recount; invoice numbers stay gapless under 50
+// concurrent invoices. 20,000 generated deliveries, 90% invoiced, most invoices paid.
+import { sql, type SQLWrapper } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, schema } from "../../app/db.server";
+import { createDelivery as createDeliveryModel, updateDelivery } from "../../app/models/delivery.server";
+import {
+  createInvoiceForDelivery,
+  createInvoicesForMonth,
+  invoicePageQuery,
+  invoiceSummary,
+  invoiceSummaryQuery,
+  listInvoices,
+  urgentInvoicesQuery,
+} from "../../app/models/invoice.server";
+import { loadManagerDashboard } from "../../app/models/manager-dashboard.server";
+import { listPayments, paymentPageQuery, paymentTotals, paymentTotalsQuery, recordPayment } from "../../app/models/payment.server";
+import { listMonths, monthDetailsQuery, monthsPageQuery, monthsToInvoiceBeforeQuery } from "../../app/models/reconciliation.server";
+import * as apiInvoices from "../../app/routes/api.invoices";
+import * as apiPayments from "../../app/routes/api.payments";
+import { todayIn } from "../../app/utils/dates";
+import type { PageRequest } from "../../app/utils/params";
+import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { call, makeRequest } from "../http";
+
+const ROWS = 20_000;
+const FIRST: PageRequest = { cursor: null, direction: "older" };
+const today = "2026-06-01";
+let clientA: number;
+let clientB: number;
+let agentId: number;
+let userId: string;
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
+
+async function plan(query: SQLWrapper) {
+  const db = await getDb();
+  return rowsOf(await db.execute(sql`explain ${query}`))
+    .map((r) => String(Object.values(r)[0]))
+    .join("\n");
+}
+
+/** Reads an index (or only a small totals table), never a whole big table. */
+function expectIndexed(text: string, label: string) {
+  expect(text, `${label}\n${text}`).not.toMatch(/Seq Scan on (deliveries|invoices|payments)\b/);
+}
+
+beforeAll(async () => {
+  const db = await getDb();
+  const user = await createUser({ role: "manager" });
+  userId = user.id;
+  agentId = (await createAgent()).id;
+  clientA = (await createClient({ name: "Scale Client A", paymentTermsDays: 30 })).id;
+  clientB = (await createClient({ name: "Scale Client B", paymentTermsDays: 30 })).id;
+  // Bulk load with the totals triggers off (as the bench does), then one recount.
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(sql`
+      insert into deliveries (date, agent_id, client_id, tons, location, status, created_by, buying_rate, selling_rate)
+      select date '2020-01-01' + (g % 1500), ${agentId}, case when g % 2 = 0 then ${clientA}::int else ${clientB}::int end,
+             (10 + g % 30)::numeric, 'Yard ' || (g % 40), 'confirmed', ${userId}::uuid, 52000, 65000
+      from generate_series(1, ${ROWS}) g`);
+    await tx.execute(sql`
+      insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, created_at)
+      select (200000 + d.id)::text, d.id, d.client_id, d.tons * 65000, 0, d.tons * 13000, d.date + 30,
+             case when d.id % 10 < 7 then 'paid' when d.id % 10 = 7 then 'partial' else 'pending' end,
+             case when d.id % 10 < 7 then d.tons * 65000 when d.id % 10 = 7 then 1000 else 0 end,
+             d.date::timestamptz
+      from deliveries d where d.id % 10 <> 0 and d.created_by = ${userId}::uuid`);
+    await tx.execute(sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`);
+    await tx.execute(sql`
+      insert into payments (invoice_id, amount, payment_date, reference)
+      select id, amount_paid, expected_payment_date - 5, 'TRF-' || id from invoices where amount_paid > 0`);
+    await tx.execute(sql`select pks_rebuild_totals()`);
+  });
+  await db.execute(sql`analyze`);
+}, 180_000);
+
+describe("every list and aggregate reads an index at 20,000 deliveries", () => {
+  it("invoice pages, per filter, first and deep", async () => {
+    const db = await getDb();
+    const deep: PageRequest = { cursor: { key: null, id: 9000 }, direction: "older" };
+    const newer: PageRequest = { cursor: { key: null, id: 9000 }, direction: "newer" };
+    const cases = [
+      ["all", {}, FIRST],
+      ["all, deep", {}, deep],
+      ["all, newer", {}, newer],
+      ["pending", { status: "pending" as const }, FIRST],
+      ["partial", { status: "partial" as const }, deep],
+      ["paid", { status: "paid" as const }, FIRST],
+      ["overdue", { status: "overdue" as const }, FIRST],
+      ["client", { clientId: clientA }, deep],
+      ["invoice number", { invoiceNo: "205000" }, FIRST],
+      ["due range", { from: "2021-01-01", to: "2021-02-01" }, FIRST],
+    ] as const;
+    for (const [label, filters, page] of cases) {
+      expectIndexed(await plan(invoicePageQuery(db, filters, page, 50, today)), `invoices ${label}`);
+    }
+    expect(await plan(invoicePageQuery(db, { clientId: clientA }, deep, 50, today))).toMatch(/invoices_client_id_idx|invoices_pkey/);
+    expect(await plan(invoicePageQuery(db, { status: "pending" }, FIRST, 50, today))).toMatch(/invoices_status_id_idx|invoices_pkey/);
+    expect(await plan(urgentInvoicesQuery(db, 6))).toMatch(/invoices_owed_due_idx/);
+  });
+
+  it("payment pages, per filter", async () => {
+    const db = await getDb();
+    const deep: PageRequest = { cursor: { key: "2022-01-01", id: 5000 }, direction: "older" };
+    const cases = [
+      ["all", {}, FIRST],
+      ["all, deep", {}, deep],
+      ["dates", { from: "2021-01-01", to: "2021-03-01" }, FIRST],
+      ["client", { clientId: clientB }, deep],
+      ["invoice number", { invoiceNo: "205001" }, FIRST],
+      ["reference", { reference: "TRF-1" }, FIRST],
+    ] as const;
+    for (const [label, filters, page] of cases) {
+      expectIndexed(await plan(paymentPageQuery(db, filters, page, 50)), `payments ${label}`);
+    }
+    expect(await plan(paymentPageQuery(db, {}, deep, 50))).toMatch(/payments_date_idx/);
+  });
+
+  it("summary cards, payment totals, months and month details", async () => {
+    const db = await getDb();
+    const summary = await plan(invoiceSummaryQuery(db, today));
+    expect(summary).toMatch(/invoice_status_totals/);
+    expect(summary).not.toMatch(/ on invoices\b/);
+    for (const filters of [{}, { clientId: clientA }, { from: "2021-01-01", to: "2021-12-31" }]) {
+      const text = await plan(paymentTotalsQuery(db, filters));
+      expect(text).toMatch(/payment_day_totals/);
+      expect(text).not.toMatch(/ on payments\b/);
+    }
+    expectIndexed(await plan(paymentTotalsQuery(db, { invoiceNo: "205001" })), "payment totals by invoice");
+    const months = await plan(monthsPageQuery(db, { cursor: "2022-06", direction: "older" }));
+    expect(months).toMatch(/delivery_month_totals/);
+    expect(months).not.toMatch(/ on deliveries\b/);
+    expect(await plan(monthsToInvoiceBeforeQuery(db, "2022-06-01"))).not.toMatch(/ on deliveries\b/);
+    const details = await plan(monthDetailsQuery(db, "2021-03", { cursor: { key: "2021-03-15", id: 100 }, direction: "older" }, 50));
+    expectIndexed(details, "month details");
+    expect(details).toMatch(/deliveries_date_idx/);
+  });
+
+  it("the dashboard adds up the same as counting the tables", async () => {
+    const db = await getDb();
+    const manager = await createUser({ role: "manager" });
+    const data = await loadManagerDashboard(manager, new Date(`${today}T12:00:00Z`));
+    const [counted] = rowsOf(
+      await db.execute(sql`select count(*) filter (where status in ('confirmed','invoiced'))::int as total,
+        count(*) filter (where status = 'invoiced')::int as invoiced,
+        round(sum(tons * selling_rate - (tons * coalesce(buying_rate,0) + coalesce(logistics_cost,0) + coalesce(other_costs,0)))
+          filter (where status in ('confirmed','invoiced') and selling_rate is not null), 2)::text as profit from deliveries`),
+    );
+    const [money] = rowsOf(
+      await db.execute(sql`select sum(amount)::numeric(18,2)::text as invoiced, sum(amount_paid)::numeric(18,2)::text as paid,
+        count(*) filter (where amount_paid < amount and expected_payment_date < ${today})::int as overdue from invoices`),
+    );
+    expect(data).toMatchObject({ totalDeliveries: counted.total, invoicedDeliveries: counted.invoiced, totalProfit: counted.profit });
+    expect(data).toMatchObject({ totalInvoiced: money.invoiced, totalPaid: money.paid, overdue: money.overdue });
+    expect(data.pendingInvoices).toHaveLength(6);
+  });
+});
+
+describe("paging through the whole list", () => {
+  it("invoices: older to the end and newer back, a filter kept, no row twice", async () => {
+    const seen = new Set<number>();
+    let page: PageRequest = FIRST;
+    let pages = 0;
+    const cursors: (string | null)[] = [];
+    for (;;) {
+      const result = await listInvoices({ status: "paid", clientId: clientB }, { limit: 1000, page }, new Date(`${today}T12:00:00Z`));
+      for (const inv of result.items) {
+        expect(seen.has(inv.id)).toBe(false);
+        expect(inv).toMatchObject({ clientId: clientB, paymentStatus: "paid" });
+        seen.add(inv.id);
+      }
+      pages++;
+      cursors.push(result.newerCursor);
+      if (!result.olderCursor) break;
+      page = { cursor: { key: null, id: Number(result.olderCursor) }, direction: "older" };
+    }
+    const [{ n }] = rowsOf(
+      await (await getDb()).execute(sql`select count(*)::int as n from invoices where client_id = ${clientB} and payment_status = 'paid'`),
+    );
+    expect(seen.size).toBe(n);
+    expect(pages).toBeGreaterThan(1);
+    expect(cursors[0]).toBeNull();
+  });
+
+  it("payments: newer from a deep page returns the page before it", async () => {
+    const first = await listPayments({}, { limit: 50 });
+    const second = await listPayments({}, { limit: 50, page: { cursor: parse(first.olderCursor!), direction: "older" } });
+    const back = await listPayments({}, { limit: 50, page: { cursor: parse(second.newerCursor!), direction: "newer" } });
+    expect(back.items.map((p) => p.id)).toEqual(first.items.map((p) => p.id));
+    expect(back.newerCursor).toBeNull();
+  });
+});
+
+const parse = (cursor: string) => {
+  const [key, id] = cursor.split("_");
+  return { key, id: Number(id) };
+};
+
+describe("JSON lists", () => {
+  it("a limit gives a page, X-Next-Cursor and Link rel=next; no limit streams every row", async () => {
+    const { cookie } = await loginAs("manager");
+    const res = await call(apiInvoices.loader, makeRequest("/api/invoices?limit=3&status=paid", { cookie }));
+    const page = res.body as { id: number }[];
+    expect(page).toHaveLength(3);
+    const next = res.headers.get("X-Next-Cursor");
+    expect(next).toBe(String(page[2].id));
+    expect(res.headers.get("Link")).toBe(`</api/invoices?limit=3&status=paid&cursor=${next}>; rel="next"`);
+    const following = await call(apiInvoices.loader, makeRequest(`/api/invoices?limit=3&status=paid&cursor=${next}`, { cookie }));
+    expect((following.body as { id: number }[])[0].id).toBeLessThan(page[2].id);
+    const all = await call(apiPayments.loader, makeRequest("/api/payments", { cookie }));
+    const list = all.body as unknown[];
+    const [{ n }] = rowsOf(await (await getDb()).execute(sql`select count(*)::int as n from payments`));
+    expect(list).toHaveLength(n as number);
+    for (const bad of ["limit=0", "limit=501", "limit=abc", "cursor=x&limit=5", "status=late"]) {
+      expect((await call(apiInvoices.loader, makeRequest(`/api/invoices?${bad}`, { cookie }))).status, bad).toBe(400);
+    }
+  });
+});
+
+describe("totals kept by triggers", () => {
+  it("equal a recount after deliveries, edits, invoices and payments", async () => {
+    const db = await getDb();
+    const staff = await createUser({ role: "admin" });
+    const made = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await createDeliveryModel(staff, { agentId, tons: `${5 + i}.25`, location: "Totals yard", date: `2019-0${1 + (i % 3)}-1${i}`, clientId: clientA });
+      if (!r.ok) throw new Error(r.message);
+      made.push(r.delivery);
+    }
+    const edited = await updateDelivery(staff, made[0].id, { agentId, tons: "7.75", location: "Moved", date: "2019-04-02", clientId: clientB, sellingRate: "70000" });
+    expect(edited.ok).toBe(true);
+    const priced = await createDelivery({ agentId, clientId: clientA, createdBy: staff.id, date: "2019-01-20" });
+    const inv = await createInvoiceForDelivery(staff, { deliveryId: priced.id });
+    if (!inv.ok) throw new Error(inv.message);
+    expect(await recordPayment(staff, { invoiceId: inv.invoice.id, amount: "1000.00", paymentDate: todayIn("Africa/Lagos") })).toMatchObject({ ok: true });
+    expect(await createInvoicesForMonth(staff, "2019-03")).toMatchObject({ ok: true });
+    await createDelivery({ agentId, createdBy: staff.id, date: "2019-02-02", status: "draft" });
+
+    const snapshot = async () => {
+      const out: Record<string, Row[]> = {};
+      for (const table of ["delivery_day_totals", "delivery_month_totals", "invoice_status_totals", "payment_day_totals", "invoice_counter"]) {
+        // Zero rows are what a recount leaves out; numerics compared as normalised text.
+        const rows = rowsOf(await db.execute(sql.raw(`select * from ${table}`)));
+        out[table] = rows
+          .filter((r) => !("n_all" in r && r.n_all === 0 && !r.invoice_count) && !("n" in r && r.n === 0))
+          .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? String(Number(v)) : String(v)]))))
+          .sort() as unknown as Row[];
+      }
+      return out;
+    };
+    const kept = await snapshot();
+    await db.execute(sql`select pks_rebuild_totals()`);
+    expect(kept).toEqual(await snapshot());
+    expect(await invoiceSummary()).toMatchObject({ paid: expect.any(Number) });
+    const paidOn = todayIn("Africa/Lagos");
+    expect((await paymentTotals({ from: paidOn, to: paidOn })).total).toBe("1000.00");
+    expect((await listMonths({ cursor: "2019-05", direction: "older" })).months.map((m) => m.month).slice(0, 4)).toEqual(["2019-04", "2019-03", "2019-02", "2019-01"]);
+  });
+});
+
+describe("invoice numbers from the counter row", () => {
+  it("50 invoices created at once get 50 consecutive numbers", async () => {
+    const db = await getDb();
+    const [{ last_no: before }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
+    const ds = await Promise.all(Array.from({ length: 50 }, () => createDelivery({ agentId, clientId: clientA, createdBy: userId, date: "2026-05-01" })));
+    const results = await Promise.all(ds.map((d) => createInvoiceForDelivery({ id: userId }, { deliveryId: d.id })));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const numbers = results.map((r) => (r.ok ? Number(r.invoice.invoiceNo) : 0)).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => Number(before) + 1 + i));
+    const [{ last_no: after }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
+    expect(Number(after)).toBe(Number(before) + 50);
+    // A refused invoice gives its number back: the next one follows on.
+    expect(await createInvoiceForDelivery({ id: userId }, { deliveryId: ds[0].id })).toMatchObject({ ok: false, status: 409 });
+    const d = await createDelivery({ agentId, clientId: clientA, createdBy: userId });
+    const next = await createInvoiceForDelivery({ id: userId }, { deliveryId: d.id });
+    expect(next.ok && next.invoice.invoiceNo).toBe(String(Number(after) + 1));
+    void schema;
+  });
+});
+
+describe("one session read per page", () => {
+  it("parallel loaders of one request share the session and user read; a later request reads afresh", async () => {
+    const { getCurrent } = await import("../../app/utils/auth.server");
+    const { cookie } = await loginAs("manager");
+    // Remix gives each loader its own copy of the Request.
+    const copies = Array.from({ length: 3 }, () => makeRequest("/invoices", { cookie }));
+    const [a, b, c] = await Promise.all(copies.map((r) => getCurrent(r)));
+    expect(a).not.toBeNull();
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    const later = await getCurrent(makeRequest("/invoices", { cookie }));
+    expect(later).not.toBe(a);
+    expect(later?.user.id).toBe(a?.user.id);
+  });
+});
