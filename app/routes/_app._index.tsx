@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ManagerDashboard } from "~/components/dashboard/manager-dashboard";
 import { StaffDashboard } from "~/components/dashboard/staff-dashboard";
-import { loadManagerDashboard } from "~/models/manager-dashboard.server";
-import { loadStaffDashboard } from "~/models/staff-dashboard.server";
+import { loadManagerDashboard } from "~/presenters/manager-dashboard.server";
+import { loadStaffDashboard } from "~/presenters/staff-dashboard.server";
 import { requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Management" }];

@@ -6,7 +6,7 @@ import { MoneyInput } from "~/components/money-input";
 import { useOutboxForm } from "~/components/outbox-form";
 import { listAgents } from "~/models/agent.server";
 import { createDelivery, getDeliveryClient } from "~/models/delivery.server";
-import { safeRedirect } from "~/schemas/auth";
+import { safeRedirect } from "~/utils/redirect";
 import { requireUser } from "~/utils/auth.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";

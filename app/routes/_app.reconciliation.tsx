@@ -5,7 +5,7 @@ import { createInvoicesForMonth } from "~/models/invoice.server";
 import { Dialog } from "~/components/dialog";
 import { Pager } from "~/components/pager";
 import { TableScroll } from "~/components/table-scroll";
-import { isMonth, listMonths, monthDetails, monthInvoicePreview, readMonthPage } from "~/models/reconciliation.server";
+import { isMonth, listMonths, monthDetails, monthInvoicePreview, readMonthPage } from "~/presenters/reconciliation.server";
 import { requireRole } from "~/utils/auth.server";
 import { formatDayMonthYear, formatMonth } from "~/utils/dates";
 import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";

@@ -7,7 +7,7 @@ import { requireUser } from "~/utils/auth.server";
 import { parseId } from "~/utils/params";
 import { invariantResponse } from "~/utils/http.server";
 import { logEvent } from "~/utils/logger.server";
-import { confirmRecentAuth, isRecentlyAuthenticated } from "~/utils/reauth.server";
+import { confirmRecentAuth, isRecentlyAuthenticated } from "~/models/reauth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete Passkey · Management" }];

@@ -7,7 +7,7 @@ import { useHydrated } from "~/components/settings/security-cards";
 import type { User } from "~/db.server";
 import { PASSKEY_MESSAGES, verifyPasskeyRegistration } from "~/models/passkey.server";
 import { requireUser } from "~/utils/auth.server";
-import { isRecentlyAuthenticated } from "~/utils/reauth.server";
+import { isRecentlyAuthenticated } from "~/models/reauth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Passkey · Management" }];

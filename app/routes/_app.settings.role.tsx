@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { canSwitchRole, switchOwnRole } from "~/models/admin-users.server";
-import { safeRedirect } from "~/schemas/auth";
+import { safeRedirect } from "~/utils/redirect";
 import { requireUser } from "~/utils/auth.server";
 import { redirectWithToast, toastHeader } from "~/utils/toast.server";
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useMatches, useOutlet } from "@remix-run/react";
 import { SecurityCards } from "~/components/settings/security-cards";
 import { ProfileCard, RatesForm, SystemSettingsCards } from "~/components/settings/system-cards";
-import { loadSecurityCards } from "~/models/security.server";
+import { loadSecurityCards } from "~/presenters/security.server";
 import { loadSystemSettings } from "~/models/settings.server";
 import { toPublicUser } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";

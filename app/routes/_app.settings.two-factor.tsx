@@ -7,7 +7,7 @@ import { Dialog, FieldError } from "~/components/dialog";
 import { confirmTotpEnrolment, getTotpEnrolment, startTotpEnrolment } from "~/models/totp.server";
 import { requireUser } from "~/utils/auth.server";
 import { logEvent } from "~/utils/logger.server";
-import { confirmRecentAuth, isRecentlyAuthenticated } from "~/utils/reauth.server";
+import { confirmRecentAuth, isRecentlyAuthenticated } from "~/models/reauth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Set Up Two-factor · Management" }];

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { toPublicUser } from "~/models/user.server";
-import { attemptPasswordLogin, jsonError, startSession } from "~/utils/auth.server";
+import { attemptPasswordLogin } from "~/models/sign-in.server";
+import { jsonError, startSession } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 

@@ -4,7 +4,7 @@ import { jsonError, requireUser } from "~/utils/auth.server";
 import { logEvent } from "~/utils/logger.server";
 import { parseId } from "~/utils/params";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
-import { confirmRecentAuth } from "~/utils/reauth.server";
+import { confirmRecentAuth } from "~/models/reauth.server";
 
 // Removing a passkey needs the current password in the body, or a sign-in within five minutes.
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { passkeyRegistrationOptions } from "~/models/passkey.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
-import { confirmRecentAuth } from "~/utils/reauth.server";
+import { confirmRecentAuth } from "~/models/reauth.server";
 
 // Adding a passkey needs the current password in the body, or a sign-in within five minutes.
 export async function action({ request }: ActionFunctionArgs) {

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { useHydrated } from "~/components/settings/security-cards";
 import { completeTotpLogin, getPendingTotpUser } from "~/models/totp.server";
-import { safeRedirect } from "~/schemas/auth";
+import { safeRedirect } from "~/utils/redirect";
 import { TOTP_CODE_MESSAGE } from "~/schemas/users";
 import { requireAnonymous } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { safeRedirect } from "~/schemas/auth";
+import { safeRedirect } from "~/utils/redirect";
 import { plainCookie, SIDEBAR_COOKIE_MAX_AGE_SECONDS } from "~/utils/cookies.server";
 
 // Without JavaScript the sidebar toggle posts here; with it, the browser writes the cookie.

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { safeRedirect } from "~/schemas/auth";
+import { safeRedirect } from "~/utils/redirect";
 import { plainCookie, THEME_COOKIE_MAX_AGE_SECONDS } from "~/utils/cookies.server";
 
 // The theme is a cookie so the server renders it without a flash; no sign-in needed.

@@ -1,72 +1,14 @@
 import { redirect } from "@remix-run/node";
 import { eq } from "drizzle-orm";
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
 import { getDb, schema, type Role, type User } from "~/db.server";
-import { verifyPassword } from "~/models/user.server";
-import { clientAddress } from "./client-address.server";
 import { logEvent } from "./logger.server";
-import { hasControlCharacters } from "./text";
-import { giveBack, takeSignInAttempt, throttledMessage } from "./throttle.server";
 import { createSession, destroySession, getSessionId, readSession, readSessionAndUser, updateSessionData, type SessionRow } from "./session.server";
-
-export const MESSAGES = {
-  missingCredentials: "Please enter both email and password",
-  invalidCredentials: "Invalid email or password",
-  inactive: "This account is not active. Please contact an administrator.",
-  expired: "Your temporary password has expired. Please ask an administrator to reset it.",
-} as const;
-
-export type LoginResult =
-  | { kind: "signed-in"; user: User }
-  | { kind: "totp-required"; user: User }
-  | { kind: "error"; status: 400 | 401 | 403 | 429; message: string; retryAfterSeconds?: number };
-
-/** The password step of signing in, shared by the HTML form and POST /api/auth/password/login. */
-export async function attemptPasswordLogin(email: unknown, password: unknown, address = "unknown"): Promise<LoginResult> {
-  if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) {
-    return { kind: "error", status: 400, message: MESSAGES.missingCredentials };
-  }
-  // An address with control characters (a NUL cannot even be sent to PostgreSQL) is no account.
-  if (hasControlCharacters(email) || email.length > 320) return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
-  const identifier = email.trim().toLowerCase().slice(0, 254);
-  // The slot is taken before bcrypt runs: racing guesses cannot pass the limit.
-  const throttle = await takeSignInAttempt(identifier, address);
-  if (throttle.limited) {
-    logEvent("warn", { event: "signin.locked", email: identifier, address, retryAfterSeconds: throttle.retryAfterSeconds });
-    return { kind: "error", status: 429, message: throttledMessage(throttle.retryAfterSeconds), retryAfterSeconds: throttle.retryAfterSeconds };
-  }
-  const check = await verifyPassword(email, password);
-  if (!check.ok) {
-    logEvent("info", { event: "signin.failure", reason: check.reason, email: identifier, address, userId: check.user?.id });
-    if (check.reason === "inactive") return { kind: "error", status: 403, message: MESSAGES.inactive };
-    if (check.reason === "expired") return { kind: "error", status: 401, message: MESSAGES.expired };
-    return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
-  }
-  // With two-factor on, the account+address counter is cleared only once the code is right
-  // too: a known password must not reset the count of wrong codes.
-  if (check.user.totpEnabled) {
-    await giveBack(identifier, address, { clear: false });
-    logEvent("info", { event: "signin.password-ok.factor-required", userId: check.user.id, address });
-    return { kind: "totp-required", user: check.user };
-  }
-  await giveBack(identifier, address, { clear: true });
-  logEvent("info", { event: "signin.success", method: "password", userId: check.user.id, address });
-  return { kind: "signed-in", user: check.user };
-}
-
-// remix-auth owns reading the sign-in form; what it yields is our LoginResult.
-export const authenticator = new Authenticator<LoginResult>();
-authenticator.use(
-  new FormStrategy(async ({ form, request }) => attemptPasswordLogin(form.get("email"), form.get("password"), clientAddress(request))),
-  "form",
-);
 
 /**
  * Completes the first step of a sign-in: a fresh session (new id) for the user, or, when
  * two-factor is on, a session that only remembers who is half-way through.
  */
-export async function startSession(request: Request, result: Extract<LoginResult, { user: User }>) {
+export async function startSession(request: Request, result: { kind: "signed-in" | "totp-required"; user: User }) {
   if (result.kind === "totp-required") {
     return createSession(request, null, { pendingTotpUserId: result.user.id, pendingTotpAt: Date.now() });
   }

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
 import { createInvoiceForDelivery, createInvoicesForMonth, getInvoice, invoiceSummary, listEligibleDeliveries, previewInvoice } from "../../app/models/invoice.server";
 import { listPayments, paymentTotals, recordPayment } from "../../app/models/payment.server";
-import { listMonths, monthDetails } from "../../app/models/reconciliation.server";
+import { listMonths, monthDetails } from "../../app/presenters/reconciliation.server";
 import { add, toFixed } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 

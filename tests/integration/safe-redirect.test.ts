@@ -1,7 +1,7 @@
 // Issue 11, item 3: after sign-in the app sends the user only to a path on this site.
 import { describe, expect, it } from "vitest";
 import * as loginPage from "../../app/routes/login";
-import { safeRedirect } from "../../app/schemas/auth";
+import { safeRedirect } from "../../app/utils/redirect";
 import { createUser } from "../factories";
 import { call, makeRequest } from "../http";
 

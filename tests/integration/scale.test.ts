@@ -14,9 +14,9 @@ import {
   listInvoices,
   urgentInvoicesQuery,
 } from "../../app/models/invoice.server";
-import { loadManagerDashboard } from "../../app/models/manager-dashboard.server";
+import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import { listPayments, paymentPageQuery, paymentTotals, paymentTotalsQuery, recordPayment } from "../../app/models/payment.server";
-import { listMonths, monthDetailsQuery, monthsPageQuery, monthsToInvoiceBeforeQuery } from "../../app/models/reconciliation.server";
+import { listMonths, monthDetailsQuery, monthsPageQuery, monthsToInvoiceBeforeQuery } from "../../app/presenters/reconciliation.server";
 import * as apiInvoices from "../../app/routes/api.invoices";
 import * as apiPayments from "../../app/routes/api.payments";
 import { todayIn } from "../../app/utils/dates";

@@ -3,7 +3,7 @@ import { TableScroll } from "~/components/table-scroll";
 import { CountUp } from "~/components/count-up";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
-import type { ManagerDashboardData } from "~/models/manager-dashboard.server";
+import type { ManagerDashboardData } from "~/presenters/manager-dashboard.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { SummaryAmount } from "~/components/money";
 import { formatAmount, formatNaira } from "~/utils/money";

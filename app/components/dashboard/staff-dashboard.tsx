@@ -3,7 +3,7 @@ import { TableScroll } from "~/components/table-scroll";
 import { CountUp } from "~/components/count-up";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { CalendarIcon, PlusIcon, TruckIcon } from "~/components/icons";
-import type { StaffDashboardData } from "~/models/staff-dashboard.server";
+import type { StaffDashboardData } from "~/presenters/staff-dashboard.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount } from "~/utils/money";
 

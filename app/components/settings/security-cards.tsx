@@ -4,7 +4,7 @@ import { KeyIcon, PlusIcon, ShieldIcon, UsersIcon } from "~/components/icons";
 import { roleBadgeClass } from "~/components/app-shell";
 import { CopyButton } from "~/components/copy-button";
 import type { AdminUserRow } from "~/models/admin-users.server";
-import type { SecurityCardsData } from "~/models/security.server";
+import type { SecurityCardsData } from "~/presenters/security.server";
 import type { PublicUser } from "~/models/user.server";
 import { formatShortDate } from "~/utils/dates";
 

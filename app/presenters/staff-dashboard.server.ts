@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { getDb, schema, type User } from "~/db.server";
 import { addDays, startOfWeek, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { listDeliveries } from "./delivery.server";
+import { listDeliveries } from "~/models/delivery.server";
 
 export const RECENT_DELIVERIES = 10;
 

@@ -4,7 +4,7 @@ import { addDays } from "~/utils/dates";
 import { deliveryRevenue } from "~/utils/delivery-math";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
-import { highestInvoiceNumber } from "./invoice.server";
+import { highestInvoiceNumber } from "~/models/invoice.server";
 
 // Prospective numbers start after the last number handed out (126 before the first invoice,
 // spec section 4) and go to the oldest uninvoiced month first.

@@ -2,9 +2,9 @@
 // password, or a sign-in (or a password confirmation) within the last five minutes: a session
 // left open on a shared computer cannot change how its owner signs in.
 import type { User } from "~/db.server";
-import { checkUserPassword } from "~/models/user.server";
-import { getCurrent, updateSessionData } from "./auth.server";
-import { logEvent } from "./logger.server";
+import { checkUserPassword } from "./user.server";
+import { getCurrent, updateSessionData } from "~/utils/auth.server";
+import { logEvent } from "~/utils/logger.server";
 
 export const REAUTH_WINDOW_MS = 5 * 60 * 1000;
 export const REAUTH_REQUIRED = "Please enter your current password to confirm this change";

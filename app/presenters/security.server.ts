@@ -1,6 +1,6 @@
 import type { User } from "~/db.server";
-import { listUsers } from "./admin-users.server";
-import { listPasskeys } from "./passkey.server";
+import { listUsers } from "~/models/admin-users.server";
+import { listPasskeys } from "~/models/passkey.server";
 
 /** Data of the Password, Two-factor, Passkey and (admins only) User Management cards. */
 export async function loadSecurityCards(user: User) {

@@ -3,8 +3,8 @@ import { getDb, schema, type User } from "~/db.server";
 import { addDays, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { round } from "~/utils/money";
-import { listDeliveries } from "./delivery.server";
-import { invoiceSummary, urgentInvoices } from "./invoice.server";
+import { listDeliveries } from "~/models/delivery.server";
+import { invoiceSummary, urgentInvoices } from "~/models/invoice.server";
 
 export const SPARKLINE_POINTS = 7;
 
