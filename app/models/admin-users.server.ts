@@ -2,7 +2,10 @@ import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { getDb, schema, type Executor, type Role, type User, type UserStatus } from "~/db.server";
 import { env } from "~/utils/env.server";
 import { logEvent } from "~/utils/logger.server";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import { isUuid } from "~/utils/params";
 import { denied } from "~/utils/request-scope.server";
+import type { Result } from "~/utils/result";
 import { accountLocks, clearAccountLock } from "~/utils/throttle.server";
 import { CreateUserSchema } from "~/schemas/users";
 import { displayName, generateTemporaryPassword, getUserByEmail, hashPassword, insertUser, temporaryPasswordExpiry } from "./user.server";
@@ -25,12 +28,11 @@ export type AdminUserRow = {
   lockedUntil: string | null;
 };
 
-export type AdminResult<T = object> = ({ ok: true } & T) | { ok: false; status: 400 | 403 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
+export type AdminResult<T extends object = object> = Result<T, 400 | 403 | 404 | 409>;
 
 export type BulkResult = { success: string[]; failed: string[] };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
+export { isUuid };
 
 function toRow(user: User): AdminUserRow {
   return {
@@ -80,12 +82,6 @@ export async function getUserRows(ids: string[]): Promise<AdminUserRow[]> {
   return rows.map(toRow);
 }
 
-function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]) {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of issues) (fieldErrors[String(issue.path[0] ?? "")] ??= []).push(issue.message);
-  return fieldErrors;
-}
-
 /** Creates a staff or manager account with a random temporary password, shown once. */
 export async function createUserByAdmin(
   input: { email?: unknown; role?: unknown; firstName?: unknown; lastName?: unknown },
@@ -97,7 +93,7 @@ export async function createUserByAdmin(
     lastName: input.lastName ?? undefined,
   });
   if (!parsed.success) {
-    const fieldErrors = fieldErrorsOf(parsed.error.issues);
+    const { fieldErrors } = fieldErrorsOf(parsed.error);
     const missing = input.email == null || input.email === "" || input.role == null || input.role === "";
     const message = missing ? "Email and role are required" : parsed.error.issues[0]?.message ?? "Invalid input";
     return { ok: false, status: 400, message, fieldErrors };

@@ -1,7 +1,8 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Agent, type Executor } from "~/db.server";
 import { AgentSchema } from "~/schemas/directory";
-import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
+import { safeParseFields } from "~/schemas/fields";
+import { fieldErrorsOf } from "~/utils/field-errors";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
 
 /** Another agent with this name, ignoring case (names are stored trimmed). */

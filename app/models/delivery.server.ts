@@ -1,7 +1,9 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { getDb, schema, type Delivery, type Role, type User } from "~/db.server";
 import { ADMIN_ONLY_FIELDS, DeliveryFiltersSchema, EditDeliverySchema, NewDeliverySchema, type DeliveryFilters } from "~/schemas/delivery";
-import { fieldErrorsOf, safeParseFields } from "~/schemas/fields";
+import { safeParseFields } from "~/schemas/fields";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import type { Failure } from "~/utils/result";
 import { deliveryProfit, netPaymentToAgent } from "~/utils/delivery-math";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -46,7 +48,7 @@ export type DeliveryView = {
   netPaymentToAgent?: string;
 };
 
-export type Failure = { ok: false; status: 400 | 403 | 404 | 409 | 422; message: string; fieldErrors?: Record<string, string[]> };
+export type { Failure };
 
 export const canSeeFinancials = (role: Role) => role === "manager" || role === "admin";
 

@@ -1,4 +1,6 @@
-export type DirectoryFailure = { ok: false; status: 400 | 404 | 409; message: string; fieldErrors?: Record<string, string[]> };
+import type { Failure } from "~/utils/result";
+
+export type DirectoryFailure = Failure<400 | 403 | 404 | 409>;
 
 /** PostgreSQL's unique_violation, from postgres.js or PGlite (which may wrap it). */
 export function isUniqueViolation(error: unknown) {

@@ -5,7 +5,8 @@ import { env } from "~/utils/env.server";
 import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { add, compare, mul, sub, toFixed } from "~/utils/money";
-import { parseId, type Page, type PageRequest } from "~/utils/params";
+import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
+import { failOn, type Failure } from "~/utils/result";
 
 // Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
 // the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
@@ -14,7 +15,6 @@ import { parseId, type Page, type PageRequest } from "~/utils/params";
 export const FIRST_INVOICE_NUMBER = 127;
 export const DEFAULT_PAYMENT_TERMS_DAYS = 30;
 
-type Failure = { ok: false; status: 400 | 404 | 409 | 422; message: string; fieldErrors?: Record<string, string[]> };
 
 /** The last number handed out (126 before the first invoice). */
 export async function highestInvoiceNumber(db: Executor): Promise<number> {
@@ -215,13 +215,13 @@ export async function createInvoiceForDelivery(
   { idempotencyKey }: KeyOption = {},
 ): Promise<CreateInvoiceResult> {
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const deliveryId = typeof input.deliveryId === "number" ? input.deliveryId : typeof input.deliveryId === "string" && /^\d{1,9}$/.test(input.deliveryId) ? Number(input.deliveryId) : null;
+  const deliveryId = parseId(input.deliveryId);
   if (!deliveryId) return { ok: false, status: 400, message: "Please select a delivery", fieldErrors: { deliveryId: ["Please select a delivery"] } };
   let requestedNo: string | undefined;
   if (input.invoiceNo !== undefined && input.invoiceNo !== null && input.invoiceNo !== "") {
-    const no = String(input.invoiceNo).trim();
-    if (!/^\d{1,18}$/.test(no)) return { ok: false, status: 400, message: "Invoice number must be numeric", fieldErrors: { invoiceNo: ["Invoice number must be numeric"] } };
-    requestedNo = String(BigInt(no));
+    const no = parseInvoiceNo(input.invoiceNo);
+    if (no === null) return failOn(400, "invoiceNo", "Invoice number must be numeric");
+    requestedNo = no;
   }
   const db = await getDb();
   try {
@@ -371,8 +371,8 @@ export function parseInvoiceFilters(params: URLSearchParams): { filters: Invoice
   }
   const no = params.get("invoiceNo")?.trim().replace(/^#/, "");
   if (no) {
-    if (/^\d{1,18}$/.test(no)) filters.invoiceNo = String(BigInt(no));
-    else invalid ??= "The invoice number is not valid";
+    filters.invoiceNo = parseInvoiceNo(no, { search: true });
+    if (filters.invoiceNo === null) invalid ??= "The invoice number is not valid";
   }
   return { filters, invalid };
 }

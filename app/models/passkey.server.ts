@@ -13,6 +13,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { getDb, schema, type User } from "~/db.server";
 import { PRODUCT_NAME } from "~/utils/brand";
 import { env } from "~/utils/env.server";
+import { parseId } from "~/utils/params";
 import { displayName, getUserByEmail, getUserById } from "./user.server";
 
 export type PasskeyRow = { id: number; deviceName: string; createdAt: string; lastUsedAt: string | null };
@@ -27,7 +28,7 @@ export async function listPasskeys(userId: string): Promise<PasskeyRow[]> {
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), lastUsedAt: r.lastUsedAt?.toISOString() ?? null }));
 }
 
-export const isPasskeyId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+export const isPasskeyId = (id: number) => parseId(id) === id;
 
 export async function getPasskey(userId: string, id: number) {
   if (!isPasskeyId(id)) return null;

@@ -1,12 +1,12 @@
 import type { User } from "~/db.server";
 import { ChangePasswordSchema } from "~/schemas/auth";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import type { Failure, FieldErrors } from "~/utils/result";
 import { endUserSessions } from "~/utils/session.server";
 import { passwordProblem } from "./password-policy.server";
 import { checkUserPassword, setPassword } from "./user.server";
 
-export type ChangePasswordResult =
-  | { ok: true }
-  | { ok: false; status: 400; fieldErrors: Record<string, string[]>; message: string };
+export type ChangePasswordResult = { ok: true } | (Failure<400> & { fieldErrors: FieldErrors });
 
 /**
  * Changes the user's own password: the current one must match, the new one follow the rules
@@ -24,13 +24,7 @@ export async function changeOwnPassword(
     confirmPassword: input.confirmPassword === undefined ? input.newPassword : input.confirmPassword,
   });
   if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "");
-      (fieldErrors[key] ??= []).push(issue.message);
-    }
-    const first = parsed.error.issues[0]?.message ?? "Invalid input";
-    return { ok: false, status: 400, fieldErrors, message: first };
+    return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   }
   if (!(await checkUserPassword(user, parsed.data.currentPassword))) {
     const message = "Current password is incorrect. Please check your current password.";

@@ -1,10 +1,12 @@
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Executor, type User } from "~/db.server";
-import { calendarDate, fieldErrorsOf, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
+import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import type { Failure } from "~/utils/result";
 import * as z from "zod";
 import { isValidDate, todayIn } from "~/utils/dates";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
-import { parseId, type Page, type PageRequest } from "~/utils/params";
+import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
 import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
 import { add, compare, formatNaira, isZero, sub, toFixed } from "~/utils/money";
@@ -18,7 +20,6 @@ export const PaymentSchema = z.object({
   reference: optionalText("Reference", 200),
 });
 
-type Failure = { ok: false; status: 400 | 404 | 409 | 422; message: string; fieldErrors?: Record<string, string[]> };
 
 export type RecordPaymentResult =
   | { ok: true; payment: typeof schema.payments.$inferSelect; paymentStatus: "pending" | "partial" | "paid" | "overdue"; amountPaid: string; replayed: boolean }
@@ -122,8 +123,9 @@ export function parsePaymentFilters(params: URLSearchParams): { filters: Payment
   }
   const no = params.get("invoiceNo")?.trim().replace(/^#/, "");
   if (no) {
-    if (/^\d{1,18}$/.test(no)) filters.invoiceNo = String(BigInt(no));
-    else invalid ??= "The invoice number is not valid";
+    const invoiceNo = parseInvoiceNo(no, { search: true });
+    if (invoiceNo === null) invalid ??= "The invoice number is not valid";
+    else filters.invoiceNo = invoiceNo;
   }
   const reference = params.get("reference")?.trim();
   if (reference) filters.reference = reference.slice(0, 200);

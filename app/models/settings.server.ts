@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import * as z from "zod";
 import { optionalTaxRate } from "~/schemas/directory";
-import { fieldErrorsOf, optionalDecimal, optionalText } from "~/schemas/fields";
+import { optionalDecimal, optionalText } from "~/schemas/fields";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import type { Result } from "~/utils/result";
 import { getDb, schema, type Executor, type Settings } from "~/db.server";
 import { env } from "~/utils/env.server";
 
@@ -44,7 +46,7 @@ const SettingsSchema = z.object({
   deliveryClientName: optionalText("Delivery client name", 200),
 });
 
-export type SettingsUpdate = { ok: true; settings: SystemSettingsData } | { ok: false; status: 400; message: string; fieldErrors: Record<string, string[]> };
+export type SettingsUpdate = Result<{ settings: SystemSettingsData }, 400 | 403>;
 
 /**
  * Saves the default rates (only the fields given). Deliveries copy rates when they are created,

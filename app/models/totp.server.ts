@@ -4,6 +4,7 @@ import QRCode from "qrcode";
 import { getDb, schema, type User } from "~/db.server";
 import { TOTP_CODE_MESSAGE } from "~/schemas/users";
 import { PRODUCT_NAME } from "~/utils/brand";
+import type { Result } from "~/utils/result";
 import { openSecret, sealSecret } from "~/utils/secret-box.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { logEvent } from "~/utils/logger.server";
@@ -68,7 +69,7 @@ export async function getTotpEnrolment(user: User): Promise<TotpEnrolment | null
   return { secret, uri, qrDataUrl };
 }
 
-export type TotpResult = { ok: true } | { ok: false; status: 400 | 401 | 409; message: string };
+export type TotpResult = Result<object, 400 | 401 | 409>;
 
 /** Turns two-factor on once the user proves their app produces the right code. */
 export async function confirmTotpEnrolment(user: User, token: unknown, now = new Date()): Promise<TotpResult> {

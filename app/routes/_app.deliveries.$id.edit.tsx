@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { MoneyInput } from "~/components/money-input";
@@ -12,6 +11,7 @@ import { formatDeliveryDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import { failureData } from "~/utils/result.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Delivery · Management" }];
 
@@ -41,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const input = Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === "string" && v.trim() !== ""));
   const result = await updateDelivery(user, id, input);
   if (!result.ok) {
-    return data({ message: result.message, fieldErrors: result.fieldErrors ?? {}, values: form }, { status: result.status });
+    return failureData(result, { values: form });
   }
   return redirectWithToast("/deliveries", { title: "Delivery updated successfully" });
 }

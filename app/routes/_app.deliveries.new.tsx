@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { MoneyInput } from "~/components/money-input";
@@ -12,6 +11,7 @@ import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { formatAmount } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import { failureData } from "~/utils/result.server";
 
 export const meta: MetaFunction = () => [{ title: "New Delivery · Management" }];
 
@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   delete input.clientId;
   const result = await createDelivery(user, input);
   if (!result.ok) {
-    return data({ message: result.message, fieldErrors: result.fieldErrors ?? {}, values: form }, { status: result.status });
+    return failureData(result, { values: form });
   }
   return redirectWithToast(safeRedirect(returnTo, "/deliveries"), {
     title: "Delivery Recorded",

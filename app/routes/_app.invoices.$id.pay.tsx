@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { MoneyInput } from "~/components/money-input";
@@ -13,6 +12,7 @@ import { invariantResponse } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import { failureData } from "~/utils/result.server";
 
 export const meta: MetaFunction = () => [{ title: "Record Payment · Management" }];
 
@@ -33,7 +33,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = Object.fromEntries(await request.formData());
   const { idempotencyKey: field, ...input } = form;
   const result = await recordPayment(user, { ...input, invoiceId: id }, new Date(), { idempotencyKey: keyOf(null, field) });
-  if (!result.ok) return data({ message: result.message, fieldErrors: result.fieldErrors ?? {}, values: form }, { status: result.status });
+  if (!result.ok) return failureData(result, { values: form });
   return redirectWithToast("/invoices", { title: "Payment recorded successfully" });
 }
 

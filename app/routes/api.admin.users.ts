@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createUserByAdmin, listUsers } from "~/models/admin-users.server";
-import { jsonError, requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["admin"]);
@@ -12,6 +13,6 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ["admin"]);
   if (request.method !== "POST") return methodNotAllowed();
   const result = await createUserByAdmin(await readJsonBody(request));
-  if (!result.ok) return jsonError(result.status, result.message, result.fieldErrors ? { errors: result.fieldErrors } : undefined);
+  if (!result.ok) return failureJson(result);
   return Response.json({ ...result.user, temporaryPassword: result.temporaryPassword }, { status: 201 });
 }

@@ -3,6 +3,7 @@ import { deleteAgent, getAgent, updateAgent } from "~/models/agent.server";
 import { parseId } from "~/utils/params";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -19,9 +20,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!id) return jsonError(400, "Agent id must be a number");
   if (request.method === "DELETE") {
     const result = await deleteAgent(id);
-    return result.ok ? Response.json({ success: true }) : jsonError(result.status, result.message);
+    return result.ok ? Response.json({ success: true }) : failureJson(result);
   }
   const result = await updateAgent(id, await readJsonBody(request));
-  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  if (!result.ok) return failureJson(result);
   return Response.json(result.agent);
 }

@@ -4,6 +4,7 @@ import { agentsPage, decodeNameCursor, directoryBatches } from "~/models/directo
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 
 // Everyone signed in reads agents (the New Delivery form needs them); managers and admins change them.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -24,6 +25,6 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   await requireRole(request, ["manager", "admin"]);
   const result = await createAgent(await readJsonBody(request));
-  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  if (!result.ok) return failureJson(result);
   return Response.json(result.agent, { status: 201 });
 }

@@ -3,6 +3,7 @@ import { deleteClient, getClient, updateClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -19,9 +20,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!id) return jsonError(400, "Client id must be a number");
   if (request.method === "DELETE") {
     const result = await deleteClient(id);
-    return result.ok ? Response.json({ success: true }) : jsonError(result.status, result.message);
+    return result.ok ? Response.json({ success: true }) : failureJson(result);
   }
   const result = await updateClient(id, await readJsonBody(request));
-  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  if (!result.ok) return failureJson(result);
   return Response.json(result.client);
 }

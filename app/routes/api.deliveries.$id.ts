@@ -3,6 +3,7 @@ import { deleteDelivery, getDelivery, updateDelivery } from "~/models/delivery.s
 import { parseId } from "~/utils/params";
 import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -18,7 +19,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const id = parseId(params.id);
     if (!id) return jsonError(404, "Delivery not found");
     const result = await updateDelivery(user, id, await readJsonBody(request));
-    if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+    if (!result.ok) return failureJson(result);
     return Response.json(result.delivery);
   }
   if (request.method === "DELETE") {
@@ -26,7 +27,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const id = parseId(params.id);
     if (!id) return jsonError(404, "Delivery not found");
     const result = await deleteDelivery(user, id);
-    if (!result.ok) return jsonError(result.status, result.message);
+    if (!result.ok) return failureJson(result);
     return Response.json({ success: true });
   }
   await requireUser(request);

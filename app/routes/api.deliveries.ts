@@ -4,6 +4,7 @@ import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { readPageRequest } from "~/utils/params";
+import { failureJson } from "~/utils/result.server";
 
 // GET: staff see their own deliveries without financial fields. With `limit` the list is a
 // page and the next page's cursor comes in the X-Next-Cursor header.
@@ -26,6 +27,6 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const body = await readJsonBody(request);
   const result = await createDelivery(user, body, { idempotencyKey: request.headers.get("Idempotency-Key") });
-  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  if (!result.ok) return failureJson(result);
   return Response.json(result.delivery, { status: result.replayed ? 200 : 201 });
 }

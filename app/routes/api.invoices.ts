@@ -5,6 +5,7 @@ import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { readPageRequest } from "~/utils/params";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
+import { failureJson } from "~/utils/result.server";
 
 // GET: with `limit`, one page and the next cursor (X-Next-Cursor, Link rel="next"); without,
 // every matching invoice, streamed.
@@ -30,6 +31,6 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readJsonBody(request);
   const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
   const result = await createInvoiceForDelivery(user, { deliveryId: body.deliveryId, invoiceNo: body.invoiceNo }, { idempotencyKey });
-  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  if (!result.ok) return failureJson(result);
   return Response.json(await getInvoice(result.invoice.id), { status: result.replayed ? 200 : 201 });
 }

@@ -5,6 +5,7 @@ import { readPageRequest } from "~/utils/params";
 import { jsonError, requireRole } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
+import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, ["manager", "admin"]);
@@ -26,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readJsonBody(request);
   const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
   const result = await recordPayment(user, body, new Date(), { idempotencyKey });
-  if (!result.ok) return jsonError(result.status, result.message, { errors: result.fieldErrors });
+  if (!result.ok) return failureJson(result);
   return Response.json(
     { ...result.payment, createdAt: result.payment.createdAt.toISOString(), paymentStatus: result.paymentStatus, amountPaid: result.amountPaid },
     { status: result.replayed ? 200 : 201 },

@@ -142,15 +142,8 @@ export function calendarDate(label: string, { required }: { required: boolean })
   });
 }
 
-/** zod issues as a field -> messages map, and the first message. */
-export function fieldErrorsOf(error: z.ZodError) {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "");
-    (fieldErrors[key] ??= []).push(issue.message);
-  }
-  return { fieldErrors, message: error.issues[0]?.message ?? "Invalid input" };
-}
+/** zod issues as field errors: one helper for the app, in ~/utils/field-errors. */
+export { fieldErrorsOf } from "~/utils/field-errors";
 
 /**
  * Parses with every key of the schema present: a missing field reads as blank, so it gets the

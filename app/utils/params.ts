@@ -14,6 +14,22 @@ export function parseId(value: unknown): number | null {
   return id >= 1 && id <= MAX_ID ? id : null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** User ids are UUIDs; anything else names no user. */
+export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
+
+/**
+ * An invoice number as typed (" 00127 ", and "#127" in a search): its canonical digits, or
+ * null. Numbers are numeric strings of up to 18 digits (a PostgreSQL bigint).
+ */
+export function parseInvoiceNo(value: unknown, { search = false } = {}): string | null {
+  if (typeof value !== "string" && typeof value !== "number") return null;
+  const trimmed = String(value).trim();
+  const text = search ? trimmed.replace(/^#/, "") : trimmed;
+  return /^\d{1,18}$/.test(text) ? String(BigInt(text)) : null;
+}
+
 /**
  * A keyset cursor: the sort key of a row and its id, which breaks ties. The key is a calendar
  * date (`2026-03-01_418`) for lists sorted by date, and absent for lists sorted by id alone
