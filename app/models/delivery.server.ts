@@ -4,7 +4,7 @@ import { ADMIN_ONLY_FIELDS, DeliveryFiltersSchema, EditDeliverySchema, NewDelive
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Failure } from "~/utils/result";
-import { deliveryProfit, netPaymentToAgent } from "~/utils/delivery-math";
+import { deliveryProfit, isInvoiced, netPaymentToAgent } from "~/rules/deliveries.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
@@ -269,7 +269,7 @@ export type UpdateResult = { ok: true; delivery: DeliveryView } | Failure;
 /** What an invoiced delivery keeps: the form shows these read-only and the server refuses a change. */
 export const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"] as const;
 
-export const isInvoiced = (d: Pick<Delivery, "status" | "invoiceId">) => d.status === "invoiced" || d.invoiceId !== null;
+export { isInvoiced };
 
 /** The number of the invoice a delivery is on, for the edit form's notice. */
 export async function invoiceNumberOf(invoiceId: number | null): Promise<string | null> {

@@ -1,10 +1,12 @@
-import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Executor, type Tx, type User } from "~/db.server";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
-import { add, compare, mul, sub, toFixed } from "~/utils/money";
+import { eligibleSql, invoiceTotalsOf } from "~/rules/deliveries.server";
+import { effectiveStatus, overdueSql, owedSql } from "~/rules/invoices.server";
+import { sub, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { failOn, type Failure } from "~/utils/result";
 
@@ -77,7 +79,7 @@ const eligibleColumns = {
   location: schema.deliveries.location,
 };
 
-const isEligible = and(eq(schema.deliveries.status, "confirmed"), isNull(schema.deliveries.invoiceId));
+const isEligible = eligibleSql();
 
 export const PICKER_PAGE_SIZE = 10;
 export type PickerFilters = { agent?: string; date?: string; location?: string };
@@ -141,12 +143,11 @@ export type InvoiceFigures = {
  * payment date is the latest delivery date plus the client's payment terms.
  */
 export function invoiceFigures(rows: EligibleRow[]): InvoiceFigures {
-  const amount = add(...rows.map((r) => mul(r.tons, r.sellingRate ?? "0")));
-  const cost = add(...rows.map((r) => add(mul(r.tons, r.buyingRate ?? "0"), r.logisticsCost ?? "0", r.otherCosts ?? "0")));
+  const { amount, profit } = invoiceTotalsOf(rows);
   const latest = rows.reduce((max, r) => (r.date > max ? r.date : max), rows[0].date);
   return {
     amount: toFixed(amount),
-    profit: toFixed(sub(amount, cost)),
+    profit: toFixed(profit),
     taxRate: rows[0].taxRate,
     expectedPaymentDate: addDays(latest, rows[0].paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS),
     clientId: rows[0].clientId,
@@ -326,12 +327,8 @@ export type InvoiceView = {
   createdAt: string;
 };
 
-/** Overdue: money still owed and the expected payment date before today (business time zone). */
-export function effectiveStatus(inv: { paymentStatus: InvoiceView["storedStatus"]; amount: string; amountPaid: string; expectedPaymentDate: string }, today: string): InvoiceView["paymentStatus"] {
-  const owed = compare(inv.amountPaid, inv.amount) < 0;
-  if (owed && inv.expectedPaymentDate < today) return "overdue";
-  return inv.paymentStatus;
-}
+/** Overdue and the status shown are rules of ~/rules/invoices.server. */
+export { effectiveStatus };
 
 export const INVOICE_PAGE_SIZE = 50;
 export const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid"];
@@ -379,14 +376,14 @@ export function parseInvoiceFilters(params: URLSearchParams): { filters: Invoice
 
 export const isFiltered = (f: InvoiceFilters) => Boolean(f.status || f.clientId || f.from || f.to || f.invoiceNo);
 
-const owed = sql`${schema.invoices.amountPaid} < ${schema.invoices.amount}`;
+const owed = owedSql();
 
 function invoiceWhere(filters: InvoiceFilters, today: string): SQL[] {
   const where: SQL[] = [];
-  const overdue = sql`${schema.invoices.expectedPaymentDate} < ${today}`;
-  if (filters.status === "overdue") where.push(owed, overdue);
+  const overdue = overdueSql(today);
+  if (filters.status === "overdue") where.push(overdue);
   else if (filters.status === "pending" || filters.status === "partial") {
-    where.push(eq(schema.invoices.paymentStatus, filters.status), sql`not (${owed} and ${overdue})`);
+    where.push(eq(schema.invoices.paymentStatus, filters.status), sql`not ${overdue}`);
   } else if (filters.status === "paid") where.push(eq(schema.invoices.paymentStatus, "paid"));
   if (filters.clientId) where.push(eq(schema.invoices.clientId, filters.clientId));
   if (filters.from) where.push(gte(schema.invoices.expectedPaymentDate, filters.from));
@@ -490,7 +487,7 @@ export async function invoiceSummary(now = new Date()) {
 
 export function invoiceSummaryQuery(db: Executor, today: string) {
   const t = schema.invoiceStatusTotals;
-  const late = sql`(${t.owed} and ${t.dueDate} < ${today})`;
+  const late = overdueSql(today, sql`${t.owed}`, t.dueDate);
   return db
     .select({
       pending: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'pending' and not ${late}), 0)::int`,

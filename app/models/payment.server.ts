@@ -9,6 +9,7 @@ import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
 import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
+import { statusAfterPayment } from "~/rules/invoices.server";
 import { add, compare, formatNaira, isZero, sub, toFixed } from "~/utils/money";
 
 export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
@@ -86,7 +87,7 @@ export async function recordPayment(
         .values({ invoiceId, amount, paymentDate, reference: reference ?? null, createdBy: user.id })
         .returning();
       const amountPaid = toFixed(add(invoice.amountPaid, amount));
-      const paymentStatus = compare(amountPaid, invoice.amount) >= 0 ? "paid" : "partial";
+      const paymentStatus = statusAfterPayment(amountPaid, invoice.amount);
       await tx.update(schema.invoices).set({ amountPaid, paymentStatus, updatedAt: new Date() }).where(eq(schema.invoices.id, invoiceId));
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(payment.id) });

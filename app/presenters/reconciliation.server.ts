@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
 import { addDays } from "~/utils/dates";
-import { deliveryRevenue } from "~/utils/delivery-math";
+import { deliveryRevenue, eligibleSql, invoiceAmountSql, kobo } from "~/rules/deliveries.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
 import { highestInvoiceNumber } from "~/models/invoice.server";
@@ -164,11 +164,11 @@ export async function monthInvoicePreview(yearMonth: string) {
       clientName: schema.clients.name,
       deliveries: sql<number>`count(*)::int`,
       tons: sql<string>`sum(${d.tons})::numeric(14,2)::text`,
-      amount: sql<string>`round(coalesce(sum(${d.tons} * ${d.sellingRate}), 0), 2)::text`,
+      amount: kobo(invoiceAmountSql()),
     })
     .from(d)
     .innerJoin(schema.clients, eq(schema.clients.id, d.clientId))
-    .where(and(eq(d.status, "confirmed"), sql`${d.invoiceId} is null`, gte(d.date, monthStart(yearMonth)), lte(d.date, monthEnd(yearMonth))))
+    .where(and(eligibleSql(), gte(d.date, monthStart(yearMonth)), lte(d.date, monthEnd(yearMonth))))
     .groupBy(schema.clients.id, schema.clients.name)
     .orderBy(asc(schema.clients.name));
   return clients;

@@ -1,8 +1,9 @@
-import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
 import { getDb, schema, type User } from "~/db.server";
 import { addDays, startOfWeek, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { listDeliveries } from "~/models/delivery.server";
+import { countedSql } from "~/rules/deliveries.server";
 
 export const RECENT_DELIVERIES = 10;
 
@@ -15,7 +16,7 @@ export async function loadStaffDashboard(user: User, now = new Date()) {
   const today = todayIn(env().APP_TIME_ZONE, now);
   const weekStart = startOfWeek(today);
   const weekEnd = addDays(weekStart, 6);
-  const counted = inArray(schema.deliveries.status, ["confirmed", "invoiced"]);
+  const counted = countedSql();
   const [stats] = await db
     .select({
       today: sql<number>`count(*) filter (where ${schema.deliveries.date} = ${today})::int`,

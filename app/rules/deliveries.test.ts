@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryProfit, deliveryRevenue, netPaymentToAgent } from "./delivery-math";
+import { deliveryProfit, deliveryRevenue, netPaymentToAgent } from "./deliveries.server";
 
 describe("delivery formulas", () => {
   const delivery = {

@@ -1,0 +1,201 @@
+// Each business rule is written twice on purpose, once in JavaScript and once in SQL
+// (app/rules/*, decision 0800). This runs both on the same rows and requires equal answers,
+// exactly (money compared to 6 decimals, far below any rounding), on PGlite and PostgreSQL;
+// and the totals the triggers of migration 0004 keep must agree with the JavaScript rules too.
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, schema } from "../../app/db.server";
+import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import {
+  costOf,
+  costSql,
+  countedSql,
+  deliveryProfit,
+  deliveryRevenue,
+  eligibleSql,
+  invoiceAmountSql,
+  invoiceProfitSql,
+  invoiceTotalsOf,
+  isCounted,
+  isEligibleForInvoice,
+  kobo,
+  netPaymentOf,
+  netPaymentSql,
+  netPaymentToAgent,
+  profitOf,
+  profitSql,
+  revenueOf,
+  revenueSql,
+} from "../../app/rules/deliveries.server";
+import { effectiveStatus, effectiveStatusSql, isOverdue, isOwed, overdueSql, owedSql } from "../../app/rules/invoices.server";
+import { add, toFixed, type Decimal } from "../../app/utils/money";
+import { createAgent, createClient, createDelivery, createUser } from "../factories";
+
+const exact = (value: Decimal | string | null) => (value === null ? null : toFixed(value, 6));
+
+// Figures chosen for the edges: half a kobo either way, negative profit, every cost missing,
+// no selling rate, large tonnage; statuses draft, confirmed and invoiced, with and without a client.
+const FIGURES = [
+  { tons: "30.55", buyingRate: "52000.75", sellingRate: "65000.50", logisticsCost: "150000.10", otherCosts: "12500.05", offloadingCost: "15000.00", mobilizationPayment: "200000.00" },
+  { tons: "0.01", buyingRate: "1.00", sellingRate: "0.50", logisticsCost: null, otherCosts: null, offloadingCost: null, mobilizationPayment: null },
+  { tons: "0.01", buyingRate: "0.50", sellingRate: "1.50", logisticsCost: null, otherCosts: "0.01", offloadingCost: "0.00", mobilizationPayment: "0.01" },
+  { tons: "12.00", buyingRate: null, sellingRate: null, logisticsCost: "99.99", otherCosts: null, offloadingCost: "10.00", mobilizationPayment: null },
+  { tons: "4999.99", buyingRate: "1999999.99", sellingRate: "1999999.99", logisticsCost: "9999999.99", otherCosts: "0.01", offloadingCost: "1.00", mobilizationPayment: "2.00" },
+  { tons: "7.35", buyingRate: "70000.00", sellingRate: "65000.00", logisticsCost: "1000.00", otherCosts: "500.00", offloadingCost: "15000.00", mobilizationPayment: null },
+];
+const STATUSES = ["draft", "confirmed", "invoiced", "confirmed"] as const;
+
+let invoicedIds: number[] = [];
+
+beforeAll(async () => {
+  const user = await createUser({ role: "manager" });
+  const agentId = (await createAgent()).id;
+  const clientId = (await createClient()).id;
+  let day = 1;
+  for (const figures of FIGURES) {
+    for (const [i, status] of STATUSES.entries()) {
+      const date = `2026-03-${String(day++).padStart(2, "0")}`;
+      const withClient = i !== 3 || day % 2 === 0;
+      const delivery = await createDelivery({ ...figures, agentId, createdBy: user.id, date, status: status === "invoiced" ? "confirmed" : status, clientId: withClient ? clientId : null });
+      if (status === "invoiced" && withClient) {
+        const made = await createInvoiceForDelivery(user, { deliveryId: delivery.id });
+        if (!made.ok) throw new Error(made.message);
+        invoicedIds.push(made.invoice.id);
+      }
+    }
+  }
+  // Invoices in every payment state: unpaid, part paid, paid; due in the past, today, the future.
+  const db = await getDb();
+  const states = [
+    { paid: "0", due: "2026-03-01", status: "pending" },
+    { paid: "half", due: "2026-03-01", status: "partial" },
+    { paid: "all", due: "2026-03-01", status: "paid" },
+    { paid: "0", due: "2026-04-15", status: "pending" },
+    { paid: "half", due: "2026-04-16", status: "partial" },
+    { paid: "0", due: "2026-05-01", status: "pending" },
+  ] as const;
+  for (const [i, id] of invoicedIds.entries()) {
+    const s = states[i % states.length];
+    const paid = s.paid === "0" ? sql`0` : s.paid === "all" ? schema.invoices.amount : sql`round(${schema.invoices.amount} / 2, 2)`;
+    await db.update(schema.invoices).set({ amountPaid: paid as never, expectedPaymentDate: s.due, paymentStatus: s.status }).where(eq(schema.invoices.id, id));
+  }
+  invoicedIds = [...invoicedIds];
+});
+
+const text = (fragment: ReturnType<typeof sql>) => sql<string | null>`(${fragment})::text`;
+
+describe("delivery rules: JavaScript and SQL agree row by row", () => {
+  it("revenue, cost, profit, net payment, counted and eligible", async () => {
+    const db = await getDb();
+    const rows = await db
+      .select({
+        ...getTableColumns(schema.deliveries),
+        revenueSql: text(revenueSql()),
+        costSql: text(costSql()),
+        profitSql: text(profitSql()),
+        netSql: text(netPaymentSql()),
+        revenueKobo: kobo(revenueSql()),
+        profitKobo: kobo(profitSql()),
+        netKobo: kobo(netPaymentSql()),
+        countedSql: sql<boolean>`${countedSql()}`,
+        eligibleSql: sql<boolean>`${eligibleSql()}`,
+      })
+      .from(schema.deliveries)
+      .orderBy(asc(schema.deliveries.id));
+    expect(rows.length).toBe(FIGURES.length * STATUSES.length);
+    const seen = { eligible: 0, notEligible: 0, counted: 0, notCounted: 0, noRevenue: 0, negativeProfit: 0 };
+    for (const row of rows) {
+      const where = `delivery ${row.id} (${row.status}, tons ${row.tons})`;
+      expect(exact(revenueOf(row)), `${where} revenue`).toBe(exact(row.revenueSql));
+      expect(exact(costOf(row)), `${where} cost`).toBe(exact(row.costSql));
+      expect(exact(profitOf(row)), `${where} profit`).toBe(exact(row.profitSql));
+      expect(exact(netPaymentOf(row)), `${where} net payment`).toBe(exact(row.netSql));
+      expect(deliveryRevenue(row), `${where} revenue shown`).toBe(row.revenueKobo);
+      expect(deliveryProfit(row), `${where} profit shown`).toBe(row.profitKobo);
+      expect(netPaymentToAgent(row), `${where} net payment shown`).toBe(row.netKobo);
+      expect(isCounted(row), `${where} counted`).toBe(row.countedSql);
+      expect(isEligibleForInvoice(row), `${where} eligible`).toBe(row.eligibleSql);
+      seen[row.eligibleSql ? "eligible" : "notEligible"]++;
+      seen[row.countedSql ? "counted" : "notCounted"]++;
+      if (row.revenueSql === null) seen.noRevenue++;
+      if (row.profitSql?.startsWith("-")) seen.negativeProfit++;
+    }
+    // The rows really cover both sides of every rule.
+    for (const [k, n] of Object.entries(seen)) expect(n, k).toBeGreaterThan(0);
+  });
+
+  it("an invoice's amount and profit over a group of deliveries", async () => {
+    const db = await getDb();
+    const all = await db.select().from(schema.deliveries);
+    const [totals] = await db
+      .select({ amount: text(invoiceAmountSql()), profit: text(invoiceProfitSql()) })
+      .from(schema.deliveries);
+    const js = invoiceTotalsOf(all);
+    expect(exact(js.amount)).toBe(exact(totals.amount));
+    expect(exact(js.profit)).toBe(exact(totals.profit));
+    // Stored invoice figures are that rule rounded once.
+    const invoices = await db.select().from(schema.invoices);
+    for (const invoice of invoices) {
+      const lines = all.filter((d) => d.invoiceId === invoice.id);
+      expect(lines.length).toBeGreaterThan(0);
+      const figures = invoiceTotalsOf(lines);
+      expect(invoice.amount).toBe(toFixed(figures.amount));
+      expect(invoice.profit).toBe(toFixed(figures.profit));
+    }
+  });
+
+  it("the trigger-kept day and month totals agree with the rules", async () => {
+    const db = await getDb();
+    const all = await db.select().from(schema.deliveries);
+    const days = await db.select().from(schema.deliveryDayTotals);
+    const months = await db.select().from(schema.deliveryMonthTotals);
+    const expectTotals = (t: (typeof days)[number], ds: typeof all) => {
+      const counted = ds.filter(isCounted);
+      expect(t.nAll).toBe(ds.length);
+      expect(t.nConfirmed + t.nInvoiced).toBe(counted.length);
+      expect(t.nEligible).toBe(ds.filter(isEligibleForInvoice).length);
+      expect(exact(t.tons)).toBe(exact(add(...counted.map((d) => d.tons))));
+      expect(exact(t.revenue)).toBe(exact(add(...counted.map((d) => revenueOf(d) ?? "0"))));
+      expect(exact(t.profit)).toBe(exact(add(...counted.map((d) => profitOf(d) ?? "0"))));
+    };
+    expect(days.length).toBe(all.length);
+    for (const t of days) expectTotals(t, all.filter((d) => d.date === t.day));
+    expect(months.length).toBe(1);
+    expectTotals(months[0] as never, all);
+  });
+});
+
+describe("invoice rules: JavaScript and SQL agree row by row", () => {
+  for (const today of ["2026-03-01", "2026-04-16", "2026-06-30"]) {
+    it(`owed, overdue and the status shown, today ${today}`, async () => {
+      const db = await getDb();
+      const rows = await db
+        .select({
+          ...getTableColumns(schema.invoices),
+          owedSql: sql<boolean>`${owedSql()}`,
+          overdueSql: sql<boolean>`${overdueSql(today)}`,
+          statusSql: effectiveStatusSql(today),
+        })
+        .from(schema.invoices);
+      expect(rows.length).toBe(invoicedIds.length);
+      for (const row of rows) {
+        expect(isOwed(row), `invoice ${row.invoiceNo} owed`).toBe(row.owedSql);
+        expect(isOverdue(row, today), `invoice ${row.invoiceNo} overdue`).toBe(row.overdueSql);
+        expect(effectiveStatus(row, today), `invoice ${row.invoiceNo} status`).toBe(row.statusSql);
+      }
+      // The trigger-kept status totals give the same overdue count.
+      const t = schema.invoiceStatusTotals;
+      const [late] = await db
+        .select({ n: sql<number>`coalesce(sum(${t.n}) filter (where ${overdueSql(today, sql`${t.owed}`, t.dueDate)}), 0)::int` })
+        .from(t);
+      expect(late.n).toBe(rows.filter((r) => isOverdue(r, today)).length);
+    });
+  }
+
+  it("the fixture has overdue and not-overdue invoices on some day", async () => {
+    const db = await getDb();
+    const rows = await db.select().from(schema.invoices);
+    expect(rows.some((r) => isOverdue(r, "2026-04-16"))).toBe(true);
+    expect(rows.some((r) => !isOverdue(r, "2026-04-16"))).toBe(true);
+  });
+});
