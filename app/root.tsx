@@ -14,9 +14,9 @@ import { useEffect, type ReactNode } from "react";
 import { ErrorView } from "~/components/error-view";
 import { Toaster } from "~/components/toaster";
 import { toPublicUser } from "~/models/user.server";
+import { can } from "~/rules/capabilities.server";
 import { getUser } from "~/utils/auth.server";
 import { readPlainCookie } from "~/utils/cookies.server";
-import { env } from "~/utils/env.server";
 import { useNonce } from "~/utils/nonce";
 import { readToast } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";
@@ -38,11 +38,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, clear } = await readToast(request);
   const theme: Theme = readPlainCookie(request, "theme") === "dark" ? "dark" : "light";
   const sidebarOpen = readPlainCookie(request, "sidebar_state") !== "false";
-  const ownerEmail = env().OWNER_EMAIL?.trim().toLowerCase();
   return data(
     {
       user: user ? toPublicUser(user) : null,
-      canSwitchRole: !!user && (user.role === "admin" || (!!ownerEmail && user.email === ownerEmail)),
+      canSwitchRole: !!user && can(user, "role.switch"),
       theme,
       sidebarOpen,
       toast,

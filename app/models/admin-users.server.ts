@@ -5,6 +5,7 @@ import { logEvent } from "~/utils/logger.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { isUuid } from "~/utils/params";
 import { denied } from "~/utils/request-scope.server";
+import { can, refuse } from "~/rules/capabilities.server";
 import type { Result } from "~/utils/result";
 import { accountLocks, clearAccountLock } from "~/utils/throttle.server";
 import { CreateUserSchema } from "~/schemas/users";
@@ -58,6 +59,8 @@ export async function listUsers(): Promise<AdminUserRow[]> {
 
 /** Clears the sign-in throttle of a user, from every address (the admin's Unlock). */
 export async function unlockUser(admin: User, id: string): Promise<AdminResult<{ user: AdminUserRow }>> {
+  const refused = refuse(admin, "user.manage", `user/${id}`);
+  if (refused) return refused;
   if (!isUuid(id)) return { ok: false, status: 404, message: "User not found" };
   const db = await getDb();
   const [user] = await db.select().from(schema.users).where(eq(schema.users.id, id));
@@ -84,8 +87,11 @@ export async function getUserRows(ids: string[]): Promise<AdminUserRow[]> {
 
 /** Creates a staff or manager account with a random temporary password, shown once. */
 export async function createUserByAdmin(
+  admin: User,
   input: { email?: unknown; role?: unknown; firstName?: unknown; lastName?: unknown },
 ): Promise<AdminResult<{ user: AdminUserRow; temporaryPassword: string }>> {
+  const refused = refuse(admin, "user.manage", "users");
+  if (refused) return refused;
   const parsed = CreateUserSchema.safeParse({
     email: input.email ?? undefined,
     role: input.role === "" ? undefined : input.role ?? undefined,
@@ -136,6 +142,8 @@ export const isStatusChoice = (v: unknown): v is "active" | "frozen" => v === "a
 
 /** Freeze (active → frozen, sessions end at once) or unfreeze (frozen → active). */
 export async function setUserStatus(admin: User, id: string, status: unknown): Promise<AdminResult<{ user: AdminUserRow }>> {
+  const refused = refuse(admin, "user.manage", `user/${id}`);
+  if (refused) return refused;
   if (!isStatusChoice(status)) return { ok: false, status: 400, message: "Status must be active or frozen" };
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -153,6 +161,8 @@ export async function setUserStatus(admin: User, id: string, status: unknown): P
 
 /** Marks the user deleted (the row stays: deliveries and invoices point at it) and signs them out. */
 export async function deleteUserByAdmin(admin: User, id: string): Promise<AdminResult<{ user: AdminUserRow }>> {
+  const refused = refuse(admin, "user.manage", `user/${id}`);
+  if (refused) return refused;
   const db = await getDb();
   return db.transaction(async (tx) => {
     const target = await loadTarget(admin, id, tx);
@@ -170,6 +180,8 @@ export async function deleteUserByAdmin(admin: User, id: string): Promise<AdminR
 
 /** A new random temporary password that must be changed at next sign-in; open sessions end. */
 export async function resetUserPassword(admin: User, id: string): Promise<AdminResult<{ user: AdminUserRow; temporaryPassword: string }>> {
+  const refused = refuse(admin, "user.manage", `user/${id}`);
+  if (refused) return refused;
   const temporaryPassword = generateTemporaryPassword();
   const hash = await hashPassword(temporaryPassword);
   const db = await getDb();
@@ -197,6 +209,8 @@ function cleanIds(userIds: unknown): string[] | null {
  * are listed under `failed`; the rest under `success`.
  */
 export async function bulkSetStatus(admin: User, userIds: unknown, status: unknown): Promise<AdminResult<BulkResult>> {
+  const refused = refuse(admin, "user.manage", "users");
+  if (refused) return refused;
   const ids = cleanIds(userIds);
   if (!ids) return { ok: false, status: 400, message: "Please select at least one user" };
   if (!isStatusChoice(status)) return { ok: false, status: 400, message: "Status must be active or frozen" };
@@ -212,6 +226,8 @@ export async function bulkSetStatus(admin: User, userIds: unknown, status: unkno
 }
 
 export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<AdminResult<BulkResult>> {
+  const refused = refuse(admin, "user.manage", "users");
+  if (refused) return refused;
   const ids = cleanIds(userIds);
   if (!ids) return { ok: false, status: 400, message: "Please select at least one user" };
   const db = await getDb();
@@ -255,8 +271,7 @@ const ownerEmail = () => env().OWNER_EMAIL?.trim().toLowerCase() || null;
 
 /** Who sees the role switcher: admins, and the owner e-mail whatever their current role. */
 export function canSwitchRole(user: Pick<User, "role" | "email">) {
-  const owner = ownerEmail();
-  return user.role === "admin" || (!!owner && user.email === owner);
+  return can(user, "role.switch");
 }
 
 /**

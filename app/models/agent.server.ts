@@ -3,6 +3,7 @@ import { getDb, schema, type Agent, type Executor } from "~/db.server";
 import { AgentSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
+import { refuse, type Actor } from "~/rules/capabilities.server";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
 
 /** Another agent with this name, ignoring case (names are stored trimmed). */
@@ -29,7 +30,9 @@ export async function getAgent(id: number, db?: Executor): Promise<Agent | null>
 
 type Result = { ok: true; agent: Agent } | DirectoryFailure;
 
-export async function createAgent(input: Record<string, unknown>): Promise<Result> {
+export async function createAgent(actor: Actor, input: Record<string, unknown>): Promise<Result> {
+  const refused = refuse(actor, "agent.manage", "agents");
+  if (refused) return refused;
   const parsed = safeParseFields(AgentSchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
@@ -44,7 +47,9 @@ export async function createAgent(input: Record<string, unknown>): Promise<Resul
   }
 }
 
-export async function updateAgent(id: number, input: Record<string, unknown>): Promise<Result> {
+export async function updateAgent(actor: Actor, id: number, input: Record<string, unknown>): Promise<Result> {
+  const refused = refuse(actor, "agent.manage", `agent/${id}`);
+  if (refused) return refused;
   const parsed = safeParseFields(AgentSchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
@@ -63,7 +68,9 @@ export async function updateAgent(id: number, input: Record<string, unknown>): P
 }
 
 /** Refused while any delivery refers to the agent: history must keep its names. */
-export async function deleteAgent(id: number): Promise<{ ok: true } | DirectoryFailure> {
+export async function deleteAgent(actor: Actor, id: number): Promise<{ ok: true } | DirectoryFailure> {
+  const refused = refuse(actor, "agent.manage", `agent/${id}`);
+  if (refused) return refused;
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [agent] = await tx.select().from(schema.agents).where(eq(schema.agents.id, id)).for("update");

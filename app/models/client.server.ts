@@ -3,6 +3,7 @@ import { getDb, schema, type Client, type Executor } from "~/db.server";
 import { clientSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
+import { refuse, type Actor } from "~/rules/capabilities.server";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
 
 /** Another client with this name, ignoring case (names are stored trimmed). */
@@ -42,7 +43,9 @@ export async function findClientByName(name: string, db?: Executor): Promise<Cli
 type Result = { ok: true; client: Client } | DirectoryFailure;
 
 /** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */
-export async function createClient(input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+export async function createClient(actor: Actor, input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+  const refused = refuse(actor, "client.manage", "clients");
+  if (refused) return refused;
   const parsed = safeParseFields(clientSchema(lenient), input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
@@ -57,7 +60,9 @@ export async function createClient(input: Record<string, unknown>, { lenient = f
   }
 }
 
-export async function updateClient(id: number, input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+export async function updateClient(actor: Actor, id: number, input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+  const refused = refuse(actor, "client.manage", `client/${id}`);
+  if (refused) return refused;
   const parsed = safeParseFields(clientSchema(lenient), input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const db = await getDb();
@@ -72,7 +77,9 @@ export async function updateClient(id: number, input: Record<string, unknown>, {
 }
 
 /** Refused while deliveries or invoices refer to the client. */
-export async function deleteClient(id: number): Promise<{ ok: true } | DirectoryFailure> {
+export async function deleteClient(actor: Actor, id: number): Promise<{ ok: true } | DirectoryFailure> {
+  const refused = refuse(actor, "client.manage", `client/${id}`);
+  if (refused) return refused;
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [client] = await tx.select().from(schema.clients).where(eq(schema.clients.id, id)).for("update");

@@ -4,6 +4,7 @@ import { ADMIN_ONLY_FIELDS, DeliveryFiltersSchema, EditDeliverySchema, NewDelive
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Failure } from "~/utils/result";
+import { can, refuse } from "~/rules/capabilities.server";
 import { deliveryProfit, isInvoiced, netPaymentToAgent } from "~/rules/deliveries.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -50,7 +51,7 @@ export type DeliveryView = {
 
 export type { Failure };
 
-export const canSeeFinancials = (role: Role) => role === "manager" || role === "admin";
+export const canSeeFinancials = (role: Role) => can({ role }, "delivery.financials");
 
 type Row = Delivery & { agentName: string | null; clientName: string | null };
 
@@ -88,7 +89,7 @@ export function toView(row: Row, role: Role): DeliveryView {
     offloadingCost: row.offloadingCost,
     profit: deliveryProfit(row),
   });
-  if (role === "admin") view.netPaymentToAgent = netPaymentToAgent(row);
+  if (can({ role }, "delivery.netPayment")) view.netPaymentToAgent = netPaymentToAgent(row);
   return view;
 }
 
@@ -200,6 +201,8 @@ export async function createDelivery(
   input: Record<string, unknown>,
   { idempotencyKey, now = new Date() }: { idempotencyKey?: string | null; now?: Date } = {},
 ): Promise<CreateResult> {
+  const refused = refuse(viewer, "delivery.create", "deliveries");
+  if (refused) return refused;
   const parsed = safeParseFields(NewDeliverySchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const { idempotencyKey: formKey, ...data } = parsed.data;
@@ -284,11 +287,12 @@ export async function invoiceNumberOf(invoiceId: number | null): Promise<string 
  * location. An invoiced delivery keeps its tons, rates and client.
  */
 export async function updateDelivery(viewer: Viewer, id: number, input: Record<string, unknown>): Promise<UpdateResult> {
-  if (!canSeeFinancials(viewer.role)) return denied(viewer, `delivery/${id}`, "You do not have permission to edit deliveries");
+  const refused = refuse(viewer, "delivery.financials", `delivery/${id}`, "You do not have permission to edit deliveries");
+  if (refused) return refused;
   const parsed = safeParseFields(EditDeliverySchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<Record<string, string | number | null>>;
-  if (viewer.role !== "admin") {
+  if (!can(viewer, "delivery.admin")) {
     const forbidden = ADMIN_ONLY_FIELDS.filter((f) => f in changes);
     if (forbidden.length) return denied(viewer, `delivery/${id}`, "Only admins can change the date, tons or location of a delivery");
   }
@@ -325,7 +329,8 @@ export async function updateDelivery(viewer: Viewer, id: number, input: Record<s
 }
 
 export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: true } | Failure> {
-  if (viewer.role !== "admin") return denied(viewer, `delivery/${id}`, "Only admins can delete deliveries");
+  const refused = refuse(viewer, "delivery.admin", `delivery/${id}`, "Only admins can delete deliveries");
+  if (refused) return refused;
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");

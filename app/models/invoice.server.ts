@@ -4,6 +4,7 @@ import { addDays, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { refuse, type Actor } from "~/rules/capabilities.server";
 import { eligibleSql, invoiceTotalsOf } from "~/rules/deliveries.server";
 import { effectiveStatus, overdueSql, owedSql } from "~/rules/invoices.server";
 import { sub, toFixed } from "~/utils/money";
@@ -211,10 +212,12 @@ type KeyOption = { idempotencyKey?: string | null };
 
 /** One invoice for one confirmed delivery with a client (the Generate Invoice dialog, POST /api/invoices). */
 export async function createInvoiceForDelivery(
-  user: Pick<User, "id">,
+  user: Actor,
   input: { deliveryId?: unknown; invoiceNo?: unknown },
   { idempotencyKey }: KeyOption = {},
 ): Promise<CreateInvoiceResult> {
+  const refused = refuse(user, "invoice.manage", `delivery/${String(input.deliveryId ?? "")}/invoice`);
+  if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   const deliveryId = parseId(input.deliveryId);
   if (!deliveryId) return { ok: false, status: 400, message: "Please select a delivery", fieldErrors: { deliveryId: ["Please select a delivery"] } };
@@ -262,10 +265,12 @@ class NotFound extends Error {}
  * button "Generate Invoice #N"), all in one transaction.
  */
 export async function createInvoicesForMonth(
-  user: Pick<User, "id">,
+  user: Actor,
   yearMonth: string,
   { idempotencyKey }: KeyOption = {},
 ): Promise<{ ok: true; invoices: (typeof schema.invoices.$inferSelect)[]; replayed: boolean } | Failure> {
+  const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
+  if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
   const from = `${yearMonth}-01`;

@@ -1,5 +1,5 @@
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type Executor, type User } from "~/db.server";
+import { getDb, schema, type Executor } from "~/db.server";
 import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Failure } from "~/utils/result";
@@ -9,6 +9,7 @@ import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
 import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
+import { refuse, type Actor } from "~/rules/capabilities.server";
 import { statusAfterPayment } from "~/rules/invoices.server";
 import { add, compare, formatNaira, isZero, sub, toFixed } from "~/utils/money";
 
@@ -41,11 +42,13 @@ class Refused extends Error {
  * sees what the first paid and is refused rather than over-paying.
  */
 export async function recordPayment(
-  user: Pick<User, "id">,
+  user: Actor,
   input: Record<string, unknown>,
   now = new Date(),
   { idempotencyKey }: { idempotencyKey?: string | null } = {},
 ): Promise<RecordPaymentResult> {
+  const refused = refuse(user, "payment.record", `invoice/${String(input.invoiceId ?? "")}/payments`);
+  if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   const parsed = safeParseFields(PaymentSchema, input);
   if (!parsed.success) {

@@ -4,6 +4,7 @@ import { optionalTaxRate } from "~/schemas/directory";
 import { optionalDecimal, optionalText } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Result } from "~/utils/result";
+import { refuse, type Actor } from "~/rules/capabilities.server";
 import { getDb, schema, type Executor, type Settings } from "~/db.server";
 import { env } from "~/utils/env.server";
 
@@ -52,7 +53,9 @@ export type SettingsUpdate = Result<{ settings: SystemSettingsData }, 400 | 403>
  * Saves the default rates (only the fields given). Deliveries copy rates when they are created,
  * so a change here never rewrites an existing delivery.
  */
-export async function updateSettings(input: Record<string, unknown>, userId: string): Promise<SettingsUpdate> {
+export async function updateSettings(actor: Actor, input: Record<string, unknown>): Promise<SettingsUpdate> {
+  const refused = refuse(actor, "settings.manage", "settings");
+  if (refused) return refused;
   const parsed = SettingsSchema.safeParse(Object.fromEntries(Object.keys(SettingsSchema.shape).map((k) => [k, input[k]])));
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null));
@@ -60,7 +63,7 @@ export async function updateSettings(input: Record<string, unknown>, userId: str
   const current = await getSettings(db);
   await db
     .update(schema.settings)
-    .set({ ...changes, updatedAt: new Date(), updatedBy: userId })
+    .set({ ...changes, updatedAt: new Date(), updatedBy: actor.id })
     .where(eq(schema.settings.id, current.id));
   return { ok: true, settings: await loadSystemSettings() };
 }

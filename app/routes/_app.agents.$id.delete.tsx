@@ -3,12 +3,12 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { deleteAgent, getAgent } from "~/models/agent.server";
 import { parseId } from "~/utils/params";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "agent.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
   const agent = await getAgent(id);
@@ -17,10 +17,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "agent.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
-  const result = await deleteAgent(id);
+  const result = await deleteAgent(user, id);
   if (!result.ok) return redirectWithToast("/agents", { title: "Failed to delete agent", description: result.message, variant: "destructive" });
   return redirectWithToast("/agents", { title: "Agent deleted successfully" });
 }

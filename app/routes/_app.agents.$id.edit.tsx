@@ -5,12 +5,12 @@ import { AgentForm } from "~/components/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { getAgent, updateAgent } from "~/models/agent.server";
 import { parseId } from "~/utils/params";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "agent.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
   const agent = await getAgent(id);
@@ -19,11 +19,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "agent.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
   const form = Object.fromEntries(await request.formData());
-  const result = await updateAgent(id, form);
+  const result = await updateAgent(user, id, form);
   if (!result.ok) return data({ message: `Failed to update agent: ${result.message}`, fieldErrors: result.fieldErrors, values: form }, { status: result.status });
   return redirectWithToast("/agents", { title: "Agent updated successfully" });
 }

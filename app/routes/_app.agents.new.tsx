@@ -4,18 +4,18 @@ import { useActionData } from "@remix-run/react";
 import { AgentForm } from "~/components/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { createAgent } from "~/models/agent.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "agent.manage");
   return null;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "agent.manage");
   const form = Object.fromEntries(await request.formData());
-  const result = await createAgent(form);
+  const result = await createAgent(user, form);
   if (!result.ok) return data({ message: `Failed to create agent: ${result.message}`, fieldErrors: result.fieldErrors, values: form }, { status: result.status });
   return redirectWithToast("/agents", { title: "Agent created successfully" });
 }

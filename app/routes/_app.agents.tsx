@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { PlusIcon, UsersIcon } from "~/components/icons";
 import { listAgents } from "~/models/agent.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 
 export const meta: MetaFunction = () => [{ title: "Agents · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "agent.manage");
   const agents = await listAgents();
   return { agents: agents.map((a) => ({ id: a.id, name: a.name, contact: a.contact })) };
 }

@@ -3,12 +3,12 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { deleteClient, getClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "client.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
   const client = await getClient(id);
@@ -17,10 +17,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "client.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
-  const result = await deleteClient(id);
+  const result = await deleteClient(user, id);
   if (!result.ok) return redirectWithToast("/clients", { title: "Failed to delete client", description: result.message, variant: "destructive" });
   return redirectWithToast("/clients", { title: "Client deleted successfully" });
 }

@@ -5,12 +5,12 @@ import { ClientForm } from "~/components/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { getClient, updateClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "client.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
   const client = await getClient(id);
@@ -19,11 +19,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "client.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
   const form = Object.fromEntries(await request.formData());
-  const result = await updateClient(id, form, { lenient: true });
+  const result = await updateClient(user, id, form, { lenient: true });
   if (!result.ok) return data({ message: `Failed to update client: ${result.message}`, fieldErrors: result.fieldErrors, values: form }, { status: result.status });
   return redirectWithToast("/clients", { title: "Client updated successfully" });
 }

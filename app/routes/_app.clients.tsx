@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { BuildingIcon as UsersIcon, PlusIcon } from "~/components/icons";
 import { listClients } from "~/models/client.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 
 export const meta: MetaFunction = () => [{ title: "Clients · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "client.manage");
   const clients = await listClients();
   return { clients: clients.map((c) => ({ id: c.id, name: c.name, taxRate: c.taxRate, paymentTermsDays: c.paymentTermsDays })) };
 }

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
 import { parseId } from "~/utils/params";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -11,7 +11,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Delete Delivery · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRole(request, ["admin"]);
+  const user = await requireCapability(request, "delivery.admin");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
   const delivery = await getDelivery(user, id);
@@ -20,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["admin"]);
+  const user = await requireCapability(request, "delivery.admin");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
   const result = await deleteDelivery(user, id);

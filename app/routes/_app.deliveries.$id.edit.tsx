@@ -6,7 +6,7 @@ import { listAgents } from "~/models/agent.server";
 import { listClients } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
 import { parseId } from "~/utils/params";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { formatAmount, formatNaira } from "~/utils/money";
@@ -16,7 +16,7 @@ import { failureData } from "~/utils/result.server";
 export const meta: MetaFunction = () => [{ title: "Edit Delivery · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "delivery.financials");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
   const [delivery, agents, clients] = await Promise.all([getDelivery(user, id), listAgents(), listClients()]);
@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "delivery.financials");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
   const form = Object.fromEntries(await request.formData());

@@ -5,7 +5,7 @@ import { MoneyInput } from "~/components/money-input";
 import { parseId } from "~/utils/params";
 import { getInvoice } from "~/models/invoice.server";
 import { recordPayment } from "~/models/payment.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
@@ -17,7 +17,7 @@ import { failureData } from "~/utils/result.server";
 export const meta: MetaFunction = () => [{ title: "Record Payment · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "payment.record");
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
   const invoice = await getInvoice(id);
@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "payment.record");
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
   const form = Object.fromEntries(await request.formData());

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { Dialog, FormError } from "~/components/dialog";
 import { Pager } from "~/components/pager";
 import { createInvoiceForDelivery, listEligibleDeliveries, nextInvoiceNumber, parsePickerFilters, previewInvoice } from "~/models/invoice.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatAmount, formatNaira } from "~/utils/money";
@@ -14,7 +14,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "invoice.manage");
   const params = new URL(request.url).searchParams;
   const deliveryId = parseId(params.get("deliveryId"));
   const filters = parsePickerFilters(params);
@@ -49,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "invoice.manage");
   const form = await request.formData();
   // Only the delivery is taken from the form: every figure is recomputed from the database.
   const result = await createInvoiceForDelivery(user, { deliveryId: form.get("deliveryId") ?? undefined }, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });

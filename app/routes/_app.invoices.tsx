@@ -6,7 +6,7 @@ import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { listClients } from "~/models/client.server";
 import { Pager } from "~/components/pager";
 import { invoiceSummary, isFiltered, listInvoices, parseInvoiceFilters, type InvoiceStatusFilter } from "~/models/invoice.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
@@ -14,7 +14,7 @@ import { readPageRequest } from "~/utils/params";
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "invoice.manage");
   const params = new URL(request.url).searchParams;
   // A filter or cursor that cannot match is ignored: the page shows what it can.
   const { filters } = parseInvoiceFilters(params);

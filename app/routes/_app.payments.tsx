@@ -4,7 +4,7 @@ import { Pager } from "~/components/pager";
 import { listClients } from "~/models/client.server";
 import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
 import { readPageRequest } from "~/utils/params";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { SummaryAmount } from "~/components/money";
@@ -12,7 +12,7 @@ import { SummaryAmount } from "~/components/money";
 export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "payment.record");
   const params = new URL(request.url).searchParams;
   // Filters or a cursor that cannot match are ignored: the page shows what it can.
   const { filters } = parsePaymentFilters(params);

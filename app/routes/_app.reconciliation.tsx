@@ -6,7 +6,7 @@ import { Dialog } from "~/components/dialog";
 import { Pager } from "~/components/pager";
 import { TableScroll } from "~/components/table-scroll";
 import { isMonth, listMonths, monthDetails, monthInvoicePreview, readMonthPage } from "~/presenters/reconciliation.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { formatDayMonthYear, formatMonth } from "~/utils/dates";
 import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";
 import { keyOf } from "~/utils/idempotency.server";
@@ -16,7 +16,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Monthly Reconciliation · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "reconciliation.view");
   const params = new URL(request.url).searchParams;
   const open = isMonth(params.get("month")) ? params.get("month") : null;
   const confirm = isMonth(params.get("confirm")) ? params.get("confirm") : null;
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "invoice.manage");
   const form = await request.formData();
   const month = String(form.get("month") ?? "");
   const back = safeReturn(form.get("returnTo"));

@@ -5,23 +5,23 @@ import { useActionData } from "@remix-run/react";
 import { RatesForm } from "~/components/settings/system-cards";
 import { updateSettings } from "~/models/settings.server";
 import { RatesFormSchema } from "~/schemas/settings";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // A page route (it renders the answer to a post); opened directly it is System Settings.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["admin"]);
+  await requireCapability(request, "settings.manage");
   return null;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRole(request, ["admin"]);
+  const user = await requireCapability(request, "settings.manage");
   const formData = await request.formData();
   // No coercion: an emptied box must reach its field's rule as "" (an absent key would skip it).
   const submission = parseWithZod(formData, { schema: RatesFormSchema, disableAutoCoercion: true });
   // Every message goes under its own field, all at once (not only the first, not as a toast).
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const result = await updateSettings(Object.fromEntries(formData), user.id);
+  const result = await updateSettings(user, Object.fromEntries(formData));
   if (!result.ok) return data({ result: submission.reply({ fieldErrors: result.fieldErrors }) }, { status: 400 });
   return redirectWithToast("/settings", { title: "Settings updated successfully" });
 }

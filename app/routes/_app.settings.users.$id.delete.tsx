@@ -3,14 +3,14 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { deleteUserByAdmin, getUserRow } from "~/models/admin-users.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete User · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   if (params.id === admin.id) throw redirect("/settings");
   const user = await getUserRow(params.id ?? "");
   invariantResponse(user && user.status !== "deleted", "User not found");
@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   const result = await deleteUserByAdmin(admin, params.id ?? "");
   if (!result.ok) return redirectWithToast("/settings", { title: "Failed to delete user", description: result.message, variant: "destructive" });
   return redirectWithToast("/settings", { title: "User deleted successfully", description: `${result.user.email} can no longer sign in.` });

@@ -4,13 +4,13 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { Dialog, FormError } from "~/components/dialog";
 import { TemporaryPasswordDialogBody } from "~/components/settings/security-cards";
 import { getUserRow, resetUserPassword } from "~/models/admin-users.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset Password · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   if (params.id === admin.id) throw redirect("/settings");
   const user = await getUserRow(params.id ?? "");
   invariantResponse(user && user.status !== "deleted", "User not found");
@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   const result = await resetUserPassword(admin, params.id ?? "");
   if (!result.ok) return data({ error: `Failed to reset password: ${result.message}`, reset: null }, { status: result.status });
   return { error: null, reset: { email: result.user.email, temporaryPassword: result.temporaryPassword } };

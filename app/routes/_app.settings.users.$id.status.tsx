@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { setUserStatus } from "~/models/admin-users.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["admin"]);
+  await requireCapability(request, "user.manage");
   return redirect("/settings");
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   const status = (await request.formData()).get("status");
   const result = await setUserStatus(admin, params.id ?? "", status);
   if (!result.ok) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { bulkDeleteUsers, bulkMessage, bulkSetStatus, getUserRows, listUsers } from "~/models/admin-users.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm · Management" }];
@@ -18,7 +18,7 @@ const isIntent = (v: unknown): v is Intent => typeof v === "string" && v in INTE
 // GET shows the confirmation for the boxes ticked in the user list (works without JavaScript:
 // the list is a GET form); only the POST below changes anything.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   const url = new URL(request.url);
   const intent = url.searchParams.get("intent");
   if (!isIntent(intent)) throw await redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   const form = await request.formData();
   const intent = form.get("intent");
   const userIds = form.getAll("userIds").map(String);

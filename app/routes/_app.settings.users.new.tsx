@@ -7,24 +7,24 @@ import { Dialog, FieldError, FormError } from "~/components/dialog";
 import { TemporaryPasswordDialogBody } from "~/components/settings/security-cards";
 import { createUserByAdmin } from "~/models/admin-users.server";
 import { CreateUserSchema, MISSING_FIELDS } from "~/schemas/users";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["admin"]);
+  await requireCapability(request, "user.manage");
   return { constraint: getZodConstraint(CreateUserSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, ["admin"]);
+  const user = await requireCapability(request, "user.manage");
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: CreateUserSchema });
   if (submission.status !== "success") {
     const missing = !formData.get("email") || !formData.get("role");
     return data({ result: submission.reply(missing ? { formErrors: [MISSING_FIELDS] } : undefined), created: null }, { status: 400 });
   }
-  const result = await createUserByAdmin(submission.value);
+  const result = await createUserByAdmin(user, submission.value);
   if (!result.ok) {
     return data(
       { result: submission.reply({ formErrors: [`Failed to create user: ${result.message}`], fieldErrors: result.fieldErrors }), created: null },

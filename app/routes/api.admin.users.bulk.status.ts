@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { bulkMessage, bulkSetStatus } from "~/models/admin-users.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireRole(request, ["admin"]);
+  const admin = await requireCapability(request, "user.manage");
   if (request.method !== "PATCH") return methodNotAllowed();
   const body = await readJsonBody(request);
   const result = await bulkSetStatus(admin, body.userIds, body.status);

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createAgent } from "~/models/agent.server";
 import { agentsPage, decodeNameCursor, directoryBatches } from "~/models/directory-list.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
-import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
+import { jsonError, requireUser } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
@@ -23,8 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  await requireRole(request, ["manager", "admin"]);
-  const result = await createAgent(await readJsonBody(request));
+  const user = await requireCapability(request, "agent.manage");
+  const result = await createAgent(user, await readJsonBody(request));
   if (!result.ok) return failureJson(result);
   return Response.json(result.agent, { status: 201 });
 }

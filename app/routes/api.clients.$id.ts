@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteClient, getClient, updateClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
-import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
+import { jsonError, requireUser } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
@@ -15,14 +16,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "PATCH" && request.method !== "DELETE") return methodNotAllowed();
-  await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "client.manage");
   const id = parseId(params.id);
   if (!id) return jsonError(400, "Client id must be a number");
   if (request.method === "DELETE") {
-    const result = await deleteClient(id);
+    const result = await deleteClient(user, id);
     return result.ok ? Response.json({ success: true }) : failureJson(result);
   }
-  const result = await updateClient(id, await readJsonBody(request));
+  const result = await updateClient(user, id, await readJsonBody(request));
   if (!result.ok) return failureJson(result);
   return Response.json(result.client);
 }

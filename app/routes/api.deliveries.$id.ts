@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteDelivery, getDelivery, updateDelivery } from "~/models/delivery.server";
 import { parseId } from "~/utils/params";
-import { jsonError, requireRole, requireUser } from "~/utils/auth.server";
+import { jsonError, requireUser } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
@@ -15,7 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method === "PATCH") {
-    const user = await requireRole(request, ["manager", "admin"]);
+    const user = await requireCapability(request, "delivery.financials");
     const id = parseId(params.id);
     if (!id) return jsonError(404, "Delivery not found");
     const result = await updateDelivery(user, id, await readJsonBody(request));
@@ -23,7 +24,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return Response.json(result.delivery);
   }
   if (request.method === "DELETE") {
-    const user = await requireRole(request, ["admin"]);
+    const user = await requireCapability(request, "delivery.admin");
     const id = parseId(params.id);
     if (!id) return jsonError(404, "Delivery not found");
     const result = await deleteDelivery(user, id);

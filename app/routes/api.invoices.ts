@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createInvoiceForDelivery, getInvoice, invoiceBatches, listInvoices, parseInvoiceFilters } from "~/models/invoice.server";
-import { jsonError, requireRole } from "~/utils/auth.server";
+import { jsonError } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { readPageRequest } from "~/utils/params";
@@ -10,7 +11,7 @@ import { failureJson } from "~/utils/result.server";
 // GET: with `limit`, one page and the next cursor (X-Next-Cursor, Link rel="next"); without,
 // every matching invoice, streamed.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "invoice.manage");
   const params = new URL(request.url).searchParams;
   const { filters, invalid } = parseInvoiceFilters(params);
   if (invalid) return jsonError(400, invalid);
@@ -27,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 // profit, tax rate and dates are recomputed from the database.
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const user = await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "invoice.manage");
   const body = await readJsonBody(request);
   const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
   const result = await createInvoiceForDelivery(user, { deliveryId: body.deliveryId, invoiceNo: body.invoiceNo }, { idempotencyKey });

@@ -2,13 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listPayments, parsePaymentFilters, paymentBatches, recordPayment } from "~/models/payment.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { readPageRequest } from "~/utils/params";
-import { jsonError, requireRole } from "~/utils/auth.server";
+import { jsonError } from "~/utils/auth.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, ["manager", "admin"]);
+  await requireCapability(request, "payment.record");
   const params = new URL(request.url).searchParams;
   const { filters, invalid } = parsePaymentFilters(params);
   if (invalid) return jsonError(400, invalid);
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const user = await requireRole(request, ["manager", "admin"]);
+  const user = await requireCapability(request, "payment.record");
   const body = await readJsonBody(request);
   const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
   const result = await recordPayment(user, body, new Date(), { idempotencyKey });

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, schema } from "../../app/db.server";
+import { getDb, schema, type User } from "../../app/db.server";
 import { createInvoiceForDelivery, createInvoicesForMonth, getInvoice, invoiceSummary, listEligibleDeliveries, previewInvoice } from "../../app/models/invoice.server";
 import { listPayments, paymentTotals, recordPayment } from "../../app/models/payment.server";
 import { listMonths, monthDetails } from "../../app/presenters/reconciliation.server";
@@ -9,7 +9,7 @@ import { createAgent, createClient, createDelivery, createUser } from "../factor
 
 let agentId: number;
 let clientId: number;
-let user: { id: string };
+let user: User;
 
 beforeAll(async () => {
   agentId = (await createAgent()).id;

@@ -267,16 +267,16 @@ describe("invoice numbers from the counter row", () => {
     const db = await getDb();
     const [{ last_no: before }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
     const ds = await Promise.all(Array.from({ length: 50 }, () => createDelivery({ agentId, clientId: clientA, createdBy: userId, date: "2026-05-01" })));
-    const results = await Promise.all(ds.map((d) => createInvoiceForDelivery({ id: userId }, { deliveryId: d.id })));
+    const results = await Promise.all(ds.map((d) => createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: d.id })));
     expect(results.every((r) => r.ok)).toBe(true);
     const numbers = results.map((r) => (r.ok ? Number(r.invoice.invoiceNo) : 0)).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => Number(before) + 1 + i));
     const [{ last_no: after }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
     expect(Number(after)).toBe(Number(before) + 50);
     // A refused invoice gives its number back: the next one follows on.
-    expect(await createInvoiceForDelivery({ id: userId }, { deliveryId: ds[0].id })).toMatchObject({ ok: false, status: 409 });
+    expect(await createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: ds[0].id })).toMatchObject({ ok: false, status: 409 });
     const d = await createDelivery({ agentId, clientId: clientA, createdBy: userId });
-    const next = await createInvoiceForDelivery({ id: userId }, { deliveryId: d.id });
+    const next = await createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: d.id });
     expect(next.ok && next.invoice.invoiceNo).toBe(String(Number(after) + 1));
     void schema;
   });

@@ -1,0 +1,74 @@
+// Who may do what: the capabilities of spec section 6, named once (decision 0801). Routes guard
+// their first line with `requireCapability(request, ...)`; the models check the same name at
+// their entry points with `refuse(actor, ...)`, so a new caller of recordPayment (a job, a
+// script, another route) cannot skip the check. A refusal is a 403 Failure, logged as
+// access.denied with the route and the object, like the route guards' refusals.
+import type { Role, User } from "~/db.server";
+import { requireRole } from "~/utils/auth.server";
+import { env } from "~/utils/env.server";
+import { denied } from "~/utils/request-scope.server";
+import type { Failure } from "~/utils/result";
+
+const EVERYONE = ["staff", "manager", "admin"] as const satisfies readonly Role[];
+const MANAGERS = ["manager", "admin"] as const satisfies readonly Role[];
+const ADMINS = ["admin"] as const satisfies readonly Role[];
+
+/** Spec section 6, row by row. */
+export const CAPABILITIES = {
+  /** Create deliveries. */
+  "delivery.create": EVERYONE,
+  /** See profit, rates and costs; edit agent, client, rates and costs. */
+  "delivery.financials": MANAGERS,
+  /** See net payment to agent. */
+  "delivery.netPayment": ADMINS,
+  /** Edit date, tons and location; delete a delivery. */
+  "delivery.admin": ADMINS,
+  /** Agents screens and calls. */
+  "agent.manage": MANAGERS,
+  /** Clients screens and calls. */
+  "client.manage": MANAGERS,
+  /** Invoices: list, preview, generate. */
+  "invoice.manage": MANAGERS,
+  /** Payments: list, record. */
+  "payment.record": MANAGERS,
+  /** Reconciliation. */
+  "reconciliation.view": MANAGERS,
+  /** System settings: rates, tax, offloading cost, delivery client. */
+  "settings.manage": ADMINS,
+  /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */
+  "user.manage": ADMINS,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Capability = keyof typeof CAPABILITIES | "role.switch";
+
+export type Actor = Pick<User, "id" | "role"> & { email?: string };
+
+const ownerEmail = () => env().OWNER_EMAIL?.trim().toLowerCase() || null;
+
+/** The roles holding a capability ("role.switch" also goes to the owner e-mail, whatever its role). */
+export const rolesWith = (capability: Exclude<Capability, "role.switch">): readonly Role[] => CAPABILITIES[capability];
+
+export function can(user: Pick<User, "role"> & { email?: string }, capability: Capability): boolean {
+  if (capability === "role.switch") {
+    // The role switcher: admins, and the owner e-mail whatever their current role (spec section 6).
+    const owner = ownerEmail();
+    return user.role === "admin" || (!!owner && user.email === owner);
+  }
+  return (CAPABILITIES[capability] as readonly Role[]).includes(user.role);
+}
+
+/**
+ * A model's check: null when the actor holds the capability, else the 403 Failure to return
+ * (logged as access.denied with `object`, e.g. "payment/invoice/42").
+ */
+export function refuse(actor: Actor, capability: Capability, object: string | null, message = "You do not have permission to do this"): Failure<403> | null {
+  return can(actor, capability) ? null : denied(actor, object, message);
+}
+
+/** A route's first line: the signed-in user holding `capability`, else 401 / 403 (pages: sign-in redirect / 403 page). */
+export function requireCapability(request: Request, capability: Exclude<Capability, "role.switch">): Promise<User> {
+  return requireRole(request, rolesWith(capability));
+}
+
+/** Every capability name, for tests that walk the table. */
+export const ALL_CAPABILITIES = [...(Object.keys(CAPABILITIES) as (keyof typeof CAPABILITIES)[]), "role.switch"] as const satisfies readonly Capability[];

@@ -1,0 +1,134 @@
+// Permissions are checked in the models, not only in the routes (issue 13, decision 0801):
+// every model entry point that writes refuses a caller without the capability with a 403 and
+// writes nothing, whoever calls it (a staff user calling recordPayment directly, a script, a
+// future route that forgets its guard). The allowed roles are the ones of spec section 6.
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, schema, type Role, type User } from "../../app/db.server";
+import * as adminUsers from "../../app/models/admin-users.server";
+import * as agents from "../../app/models/agent.server";
+import * as clients from "../../app/models/client.server";
+import * as deliveries from "../../app/models/delivery.server";
+import * as invoices from "../../app/models/invoice.server";
+import * as payments from "../../app/models/payment.server";
+import * as settings from "../../app/models/settings.server";
+import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
+import { createAgent, createClient, createDelivery, createUser } from "../factories";
+
+const ROLES: Role[] = ["staff", "manager", "admin"];
+const users = {} as Record<Role, User>;
+let target: User;
+let agentId: number;
+let clientId: number;
+let deliveryId: number;
+let invoiceId: number;
+
+beforeAll(async () => {
+  for (const role of ROLES) users[role] = await createUser({ role });
+  target = await createUser({ role: "staff" });
+  agentId = (await createAgent()).id;
+  clientId = (await createClient()).id;
+  deliveryId = (await createDelivery({ agentId, clientId, createdBy: users.staff.id })).id;
+  const eligible = await createDelivery({ agentId, clientId, createdBy: users.manager.id });
+  const made = await invoices.createInvoiceForDelivery(users.manager, { deliveryId: eligible.id });
+  if (!made.ok) throw new Error(made.message);
+  invoiceId = made.invoice.id;
+  await createDelivery({ agentId, clientId, createdBy: users.manager.id, date: "2026-02-10" });
+});
+
+/** Everything a refused call could have written. */
+async function snapshot() {
+  const db = await getDb();
+  const count = async (table: typeof schema.agents | typeof schema.clients | typeof schema.invoices | typeof schema.payments | typeof schema.deliveries) =>
+    (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
+  const [userRow] = await db.select().from(schema.users).where(eq(schema.users.id, target.id));
+  const [delivery] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, deliveryId));
+  const [invoice] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
+  const [agent] = await db.select().from(schema.agents).where(eq(schema.agents.id, agentId));
+  const [client] = await db.select().from(schema.clients).where(eq(schema.clients.id, clientId));
+  const [setting] = await db.select().from(schema.settings);
+  return {
+    agents: await count(schema.agents),
+    clients: await count(schema.clients),
+    invoices: await count(schema.invoices),
+    payments: await count(schema.payments),
+    deliveries: await count(schema.deliveries),
+    users: (await db.select({ n: sql<number>`count(*)::int` }).from(schema.users))[0].n,
+    target: { status: userRow.status, role: userRow.role, password: userRow.password },
+    delivery: { tons: delivery.tons, sellingRate: delivery.sellingRate, location: delivery.location },
+    invoice: { amountPaid: invoice.amountPaid, status: invoice.paymentStatus },
+    agent: agent.name,
+    client: client.name,
+    settings: setting ? { buyingRate: setting.buyingRate, sellingRate: setting.sellingRate, updatedBy: setting.updatedBy } : null,
+  };
+}
+
+type EntryPoint = { name: string; capability: Capability; call: (actor: User) => Promise<{ ok: boolean; status?: number }> };
+
+const ENTRY_POINTS: EntryPoint[] = [
+  { name: "payment.recordPayment", capability: "payment.record", call: (u) => payments.recordPayment(u, { invoiceId, amount: "1.00" }) },
+  { name: "invoice.createInvoiceForDelivery", capability: "invoice.manage", call: (u) => invoices.createInvoiceForDelivery(u, { deliveryId }) },
+  { name: "invoice.createInvoicesForMonth", capability: "invoice.manage", call: (u) => invoices.createInvoicesForMonth(u, "2026-02") },
+  { name: "agent.createAgent", capability: "agent.manage", call: (u) => agents.createAgent(u, { name: `Refused ${u.role}` }) },
+  { name: "agent.updateAgent", capability: "agent.manage", call: (u) => agents.updateAgent(u, agentId, { name: `Renamed ${u.role}` }) },
+  { name: "agent.deleteAgent", capability: "agent.manage", call: (u) => agents.deleteAgent(u, agentId) },
+  { name: "client.createClient", capability: "client.manage", call: (u) => clients.createClient(u, { name: `Refused ${u.role}` }) },
+  { name: "client.updateClient", capability: "client.manage", call: (u) => clients.updateClient(u, clientId, { name: `Renamed ${u.role}` }) },
+  { name: "client.deleteClient", capability: "client.manage", call: (u) => clients.deleteClient(u, clientId) },
+  { name: "settings.updateSettings", capability: "settings.manage", call: (u) => settings.updateSettings(u, { buyingRate: "1.00", sellingRate: "2.00" }) },
+  { name: "delivery.updateDelivery (rates)", capability: "delivery.financials", call: (u) => deliveries.updateDelivery(u, deliveryId, { sellingRate: "1.00" }) },
+  { name: "delivery.updateDelivery (tons)", capability: "delivery.admin", call: (u) => deliveries.updateDelivery(u, deliveryId, { tons: "1.00" }) },
+  { name: "delivery.deleteDelivery", capability: "delivery.admin", call: (u) => deliveries.deleteDelivery(u, deliveryId) },
+  { name: "admin.createUserByAdmin", capability: "user.manage", call: (u) => adminUsers.createUserByAdmin(u, { email: `new-${u.role}@example.test`, role: "staff" }) },
+  { name: "admin.unlockUser", capability: "user.manage", call: (u) => adminUsers.unlockUser(u, target.id) },
+  { name: "admin.setUserStatus", capability: "user.manage", call: (u) => adminUsers.setUserStatus(u, target.id, "frozen") },
+  { name: "admin.resetUserPassword", capability: "user.manage", call: (u) => adminUsers.resetUserPassword(u, target.id) },
+  { name: "admin.deleteUserByAdmin", capability: "user.manage", call: (u) => adminUsers.deleteUserByAdmin(u, target.id) },
+  { name: "admin.bulkSetStatus", capability: "user.manage", call: (u) => adminUsers.bulkSetStatus(u, [target.id], "frozen") },
+  { name: "admin.bulkDeleteUsers", capability: "user.manage", call: (u) => adminUsers.bulkDeleteUsers(u, [target.id]) },
+  { name: "admin.switchOwnRole", capability: "role.switch", call: (u) => adminUsers.switchOwnRole(u, u.id, "admin") },
+];
+
+describe("model entry points refuse a caller without the capability", () => {
+  for (const entry of ENTRY_POINTS) {
+    const refused = ROLES.filter((role) => !can({ role, email: `${role}@nowhere.test` }, entry.capability));
+    it(`${entry.name} (${entry.capability}) refuses ${refused.join(", ")} with 403 and writes nothing`, async () => {
+      expect(refused.length, "someone must lack the capability").toBeGreaterThan(0);
+      for (const role of refused) {
+        const before = await snapshot();
+        const result = await entry.call(users[role]);
+        expect(result, `${role} calling ${entry.name}`).toMatchObject({ ok: false, status: 403 });
+        expect(await snapshot(), `${role} calling ${entry.name} changed nothing`).toEqual(before);
+      }
+    });
+  }
+
+  it("a staff user calling recordPayment directly is refused; a manager is not", async () => {
+    expect(await payments.recordPayment(users.staff, { invoiceId, amount: "1.00" })).toMatchObject({ ok: false, status: 403 });
+    expect(await payments.recordPayment(users.manager, { invoiceId, amount: "1.00" })).toMatchObject({ ok: true });
+  });
+
+  it("createDelivery is open to every role (spec section 6)", () => {
+    for (const role of ROLES) expect(can({ role }, "delivery.create")).toBe(true);
+  });
+});
+
+describe("the capability table is spec section 6", () => {
+  it("names who holds what", () => {
+    const table = Object.fromEntries(ALL_CAPABILITIES.map((c) => [c, ROLES.filter((role) => can({ role }, c))]));
+    expect(table).toEqual({
+      "delivery.create": ["staff", "manager", "admin"],
+      "delivery.financials": ["manager", "admin"],
+      "delivery.netPayment": ["admin"],
+      "delivery.admin": ["admin"],
+      "agent.manage": ["manager", "admin"],
+      "client.manage": ["manager", "admin"],
+      "invoice.manage": ["manager", "admin"],
+      "payment.record": ["manager", "admin"],
+      "reconciliation.view": ["manager", "admin"],
+      "settings.manage": ["admin"],
+      "user.manage": ["admin"],
+      "role.switch": ["admin"],
+    });
+  });
+});
