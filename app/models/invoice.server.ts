@@ -5,7 +5,7 @@ import { env } from "~/utils/env.server";
 import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { refuse, type Actor } from "~/rules/capabilities.server";
-import { eligibleSql, invoiceTotalsOf } from "~/rules/deliveries.server";
+import { eligibleSql, invoiceTotalsOf, isInvoiced } from "~/rules/deliveries.server";
 import { effectiveStatus, overdueSql, owedSql } from "~/rules/invoices.server";
 import { sub, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
@@ -243,7 +243,7 @@ export async function createInvoiceForDelivery(
       const [locked] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, deliveryId)).for("update");
       if (!locked) throw new NotFound();
       const row = await eligibleById(tx, deliveryId);
-      if (!row) throw new InvoiceConflict(locked.status === "invoiced" || locked.invoiceId ? "This delivery has already been invoiced" : "Only confirmed deliveries with a client can be invoiced");
+      if (!row) throw new InvoiceConflict(isInvoiced(locked) ? "This delivery has already been invoiced" : "Only confirmed deliveries with a client can be invoiced");
       const invoice = await insertInvoice(tx, [row], user, requestedNo);
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(invoice.id) });

@@ -1,12 +1,13 @@
 import type { User } from "~/db.server";
 import { listUsers } from "~/models/admin-users.server";
 import { listPasskeys } from "~/models/passkey.server";
+import { can } from "~/rules/capabilities.server";
 
 /** Data of the Password, Two-factor, Passkey and (admins only) User Management cards. */
 export async function loadSecurityCards(user: User) {
   const [passkeys, users] = await Promise.all([
     listPasskeys(user.id),
-    user.role === "admin" ? listUsers() : Promise.resolve(null),
+    can(user, "user.manage") ? listUsers() : Promise.resolve(null),
   ]);
   return { totpEnabled: user.totpEnabled, passkeys, users };
 }
