@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
-import { MoneyInput } from "~/components/money-input";
+import { MoneyInput } from "~/components/forms/money-field";
 import { listAgents } from "~/models/agent.server";
 import { listClients } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";

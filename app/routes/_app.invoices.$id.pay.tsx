@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
-import { MoneyInput } from "~/components/money-input";
+import { MoneyInput } from "~/components/forms/money-field";
 import { parseId } from "~/utils/params";
 import { getInvoice } from "~/models/invoice.server";
 import { recordPayment } from "~/models/payment.server";
