@@ -161,3 +161,14 @@ export function safeParseFields<T extends z.ZodObject>(schema: T, input: Record<
   for (const key of Object.keys(schema.shape)) complete[key] = key in input ? input[key] : "";
   return schema.safeParse(complete);
 }
+
+/**
+ * The browser's constraints of one form, keyed by field name (Conform's `Constraint`). The
+ * loader sends them, so the page gets `required`, `maxLength`, `min`... without zod's weight.
+ * Written by hand next to schemas whose fields are transforms (`getZodConstraint` cannot see
+ * into a transform and would mark every such field required); must agree with the schema.
+ */
+export type FormConstraint = Record<
+  string,
+  { required?: boolean; minLength?: number; maxLength?: number; min?: string | number; max?: string | number; step?: string | number; pattern?: string }
+>;
