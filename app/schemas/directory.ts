@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { compare, parseDecimalInput } from "~/utils/money";
-import { optionalText, requiredText, type FormConstraint } from "./fields";
+import { optionalText, requiredText, formSchema, type FormConstraint } from "./fields";
 
 export const NAME_MAX = 200;
 
@@ -10,7 +10,7 @@ export const AgentSchema = z.object({
 });
 
 /** The Add/Edit Agent form (the same rules as the JSON calls). */
-export const AgentFormSchema = AgentSchema;
+export const AgentFormSchema = formSchema(AgentSchema);
 export const AGENT_FORM_CONSTRAINT: FormConstraint = { name: { required: true, maxLength: NAME_MAX }, contact: { maxLength: NAME_MAX } };
 
 /** Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec). */
@@ -60,7 +60,7 @@ export const clientSchema = (lenient: boolean) =>
   });
 
 /** The New/Edit Client form: non-numeric payment terms count as 0 there (spec section 5). */
-export const ClientFormSchema = clientSchema(true);
+export const ClientFormSchema = formSchema(clientSchema(true));
 export const CLIENT_FORM_CONSTRAINT: FormConstraint = {
   name: { required: true, maxLength: NAME_MAX },
   taxRate: { min: 0, max: 100, step: "0.01" },

@@ -172,3 +172,17 @@ export type FormConstraint = Record<
   string,
   { required?: boolean; minLength?: number; maxLength?: number; min?: string | number; max?: string | number; step?: string | number; pattern?: string }
 >;
+
+/**
+ * A form's schema: `schema` with every one of its keys present, as `safeParseFields` does for
+ * the models, so a field the form does not show (a manager's Edit Delivery has no tons) reads
+ * as blank instead of failing as "expected nonoptional".
+ */
+export function formSchema<T extends z.ZodObject>(schema: T) {
+  return z.preprocess((input) => {
+    const given = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+    const complete: Record<string, unknown> = { ...given };
+    for (const key of Object.keys(schema.shape)) if (!(key in complete)) complete[key] = "";
+    return complete;
+  }, schema);
+}

@@ -12,9 +12,16 @@ type Reply = {
 /** What a model says when it refuses (the `ok: false` side of its result). */
 export type Refusal = { status: number; message: string; fieldErrors?: Record<string, string[]> | null };
 
-/** The form's own messages (from its schema): each under its field, status 400. */
-export function replyInvalid(submission: Reply, options: { hideFields?: string[]; status?: number } = {}) {
-  return data({ result: submission.reply({ hideFields: options.hideFields }) }, { status: options.status ?? 400 });
+type Invalid = Reply & { error?: Record<string, string[] | null> | null };
+
+/**
+ * The form's own messages (from its schema): each under its field, status 400. `formMessage`
+ * also puts a summary at the top, made from the first message ("Failed to update delivery: ...").
+ */
+export function replyInvalid(submission: Invalid, options: { hideFields?: string[]; status?: number; formMessage?: (first: string) => string } = {}) {
+  const first = Object.values(submission.error ?? {}).flatMap((messages) => messages ?? [])[0] ?? "Invalid input";
+  const formErrors = options.formMessage ? [options.formMessage(first)] : undefined;
+  return data({ result: submission.reply({ hideFields: options.hideFields, formErrors }) }, { status: options.status ?? 400 });
 }
 
 /**
