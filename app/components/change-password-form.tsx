@@ -3,7 +3,7 @@ import type { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { FormErrors, InputField } from "./forms";
-import { useHydrated } from "./settings/security-cards";
+import { useHydrated } from "~/hooks/use-hydrated";
 
 /**
  * The password change, the same in Settings and on the forced Change Your Password page

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useHydrated } from "./settings/security-cards";
+import { useHydrated } from "~/hooks/use-hydrated";
 
 const COPIED_FOR_MS = 2000;
 

@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { useHydrated } from "~/hooks/use-hydrated";
 
 /**
  * Signing in with a passkey. The e-mail is optional: with it only that account's passkeys are
@@ -7,10 +8,9 @@ import { useEffect, useState, type FormEvent } from "react";
  * The browser library loads only when the button is pressed, to keep it off the first load.
  */
 export function PasskeySignIn() {
-  const [hydrated, setHydrated] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

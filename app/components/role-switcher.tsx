@@ -1,6 +1,7 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { Role } from "~/db.server";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { ShieldIcon } from "./icons";
 
 export const ROLE_SWITCH_RELOAD_MS = 1000;
@@ -19,8 +20,7 @@ export function RoleSwitcher({ role }: { role: Role }) {
   const fetcher = useFetcher<{ ok: boolean }>();
   const location = useLocation();
   const [choice, setChoice] = useState<Role>(role);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => setChoice(role), [role]);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data?.ok) return;

@@ -1,11 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AgentForm } from "~/components/directory-forms";
+import { AgentForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { getAgent, updateAgent } from "~/models/agent.server";
 import { parseId } from "~/utils/params";
+import { AGENT_FORM_CONSTRAINT, AgentFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -15,24 +17,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Agent not found");
   const agent = await getAgent(id);
   invariantResponse(agent, "Agent not found");
-  return { agent: { id: agent.id, name: agent.name, contact: agent.contact } };
+  return { agent: { id: agent.id, name: agent.name, contact: agent.contact }, constraint: AGENT_FORM_CONSTRAINT };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "agent.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: AgentFormSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const form = Object.fromEntries(formData);
   const result = await updateAgent(user, id, form);
-  if (!result.ok) return data({ message: `Failed to update agent: ${result.message}`, fieldErrors: result.fieldErrors, values: form }, { status: result.status });
+  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to update agent: ${result.message}` });
   return redirectWithToast("/agents", { title: "Agent updated successfully" });
 }
 
 export default function EditAgent() {
-  const { agent } = useLoaderData<typeof loader>();
+  const { agent, constraint } = useLoaderData<typeof loader>();
   return (
     <Dialog title="Edit Agent" closeTo="/agents" size="sm">
-      <AgentForm state={useActionData<typeof action>()} defaults={agent} submitLabel="Save Changes" />
+      <AgentForm lastResult={useActionData<typeof action>()?.result} constraint={constraint} defaultValue={agent} submitLabel="Save Changes" />
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { Dialog } from "~/components/dialog";
+import { useLoaderData } from "@remix-run/react";
+import { DirectoryDeleteDialog } from "~/components/directory/directory-forms";
 import { deleteClient, getClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -27,14 +27,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function DeleteClient() {
   const { client } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state !== "idle";
-  return (
-    <Dialog title="Delete Client" closeTo="/clients" size="sm">
-      <p className="text-sm">Are you sure you want to delete &quot;{client.name}&quot;? This action cannot be undone.</p>
-      <Form method="post" className="mt-4 flex justify-end gap-2">
-        <Link to="/clients" className="btn-outline">Cancel</Link>
-        <button type="submit" className="btn-destructive" disabled={busy}>Delete</button>
-      </Form>
-    </Dialog>
-  );
+  return <DirectoryDeleteDialog kind="Client" name={client.name} listPath="/clients" />;
 }

@@ -1,11 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ClientForm } from "~/components/directory-forms";
+import { ClientForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { getClient, updateClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
+import { CLIENT_FORM_CONSTRAINT, ClientFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -15,24 +17,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Client not found");
   const client = await getClient(id);
   invariantResponse(client, "Client not found");
-  return { client: { id: client.id, name: client.name, taxRate: client.taxRate, paymentTermsDays: client.paymentTermsDays } };
+  return { client: { id: client.id, name: client.name, taxRate: client.taxRate, paymentTermsDays: client.paymentTermsDays }, constraint: CLIENT_FORM_CONSTRAINT };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "client.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ClientFormSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const form = Object.fromEntries(formData);
   const result = await updateClient(user, id, form, { lenient: true });
-  if (!result.ok) return data({ message: `Failed to update client: ${result.message}`, fieldErrors: result.fieldErrors, values: form }, { status: result.status });
+  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to update client: ${result.message}` });
   return redirectWithToast("/clients", { title: "Client updated successfully" });
 }
 
 export default function EditClient() {
-  const { client } = useLoaderData<typeof loader>();
+  const { client, constraint } = useLoaderData<typeof loader>();
   return (
     <Dialog title="Edit Client" closeTo="/clients" size="sm">
-      <ClientForm state={useActionData<typeof action>()} defaults={client} submitLabel="Save Changes" />
+      <ClientForm lastResult={useActionData<typeof action>()?.result} constraint={constraint} defaultValue={client} submitLabel="Save Changes" />
     </Dialog>
   );
 }

@@ -1,29 +1,34 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
-import { ClientForm } from "~/components/directory-forms";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ClientForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { createClient } from "~/models/client.server";
+import { CLIENT_FORM_CONSTRAINT, ClientFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireCapability(request, "client.manage");
-  return null;
+  return { constraint: CLIENT_FORM_CONSTRAINT };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "client.manage");
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ClientFormSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return replyInvalid(submission);
+  const form = Object.fromEntries(formData);
   const result = await createClient(user, form, { lenient: true });
-  if (!result.ok) return data({ message: `Failed to create client: ${result.message}`, fieldErrors: result.fieldErrors, values: form }, { status: result.status });
+  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to create client: ${result.message}` });
   return redirectWithToast("/clients", { title: "Client created successfully" });
 }
 
 export default function NewClient() {
   return (
     <Dialog title="New Client" closeTo="/clients" size="sm">
-      <ClientForm state={useActionData<typeof action>()} submitLabel="Create Client" />
+      <ClientForm lastResult={useActionData<typeof action>()?.result} constraint={useLoaderData<typeof loader>().constraint} submitLabel="Create Client" />
     </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ConfirmFooter } from "~/components/forms";
 import { Dialog } from "~/components/dialog";
 import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
 import { parseId } from "~/utils/params";
@@ -32,7 +33,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function DeleteDeliveryRoute() {
   const { delivery, invoiceNo } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state !== "idle";
   if (invoiceNo !== null) {
     return (
       <Dialog title="Cannot delete this delivery" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
@@ -51,9 +51,8 @@ export default function DeleteDeliveryRoute() {
       <p className="mt-2 text-sm">
         {formatDeliveryDate(delivery.date)} · {delivery.agentName} · {delivery.tons} tons
       </p>
-      <Form method="post" className="mt-4 flex justify-end gap-2">
-        <Link to={`/deliveries/${delivery.id}/edit`} className="btn-outline">Cancel</Link>
-        <button type="submit" className="btn-destructive" disabled={busy}>Delete</button>
+      <Form method="post" className="mt-4">
+        <ConfirmFooter cancelTo={`/deliveries/${delivery.id}/edit`} confirmLabel="Delete" pendingLabel="Deleting..." />
       </Form>
     </Dialog>
   );

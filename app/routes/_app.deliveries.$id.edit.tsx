@@ -1,17 +1,21 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Dialog, FieldError, FormError } from "~/components/dialog";
-import { MoneyInput } from "~/components/money-input";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { FormErrors, InputField, MoneyField, SelectField, SubmitButton } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
 import { listAgents } from "~/models/agent.server";
 import { listClients } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
+import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas/delivery";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse } from "~/utils/http.server";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
-import { failureData } from "~/utils/result.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Delivery · Management" }];
 
@@ -29,6 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     isAdmin: user.role === "admin",
     agents: agents.map((a) => ({ id: a.id, name: a.name })),
     clients: clients.map((c) => ({ id: c.id, name: c.name })),
+    constraint: EDIT_DELIVERY_FORM_CONSTRAINT,
   };
 }
 
@@ -36,29 +41,54 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "delivery.financials");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: EditDeliveryFormSchema, disableAutoCoercion: true });
+  const failed = (first: string) => `Failed to update delivery: ${first}`;
+  if (submission.status !== "success") return replyInvalid(submission, { formMessage: failed });
+  const form = Object.fromEntries(formData);
   // Empty fields are left as they are (spec section 5); a manager's form has no date, tons or location.
   const input = Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === "string" && v.trim() !== ""));
   const result = await updateDelivery(user, id, input);
-  if (!result.ok) {
-    return failureData(result, { values: form });
-  }
+  if (!result.ok) return replyRefused(submission, result, { formMessage: failed(result.message), always: true });
   return redirectWithToast("/deliveries", { title: "Delivery updated successfully" });
 }
 
+const MONEY_FIELDS = [
+  ["buyingRate", "Buying rate (₦/ton)"],
+  ["sellingRate", "Selling rate (₦/ton)"],
+  ["logisticsCost", "Logistics cost (₦)"],
+  ["otherCosts", "Other costs (₦)"],
+  ["mobilizationPayment", "Mobilization payment (₦)"],
+] as const;
+
 export default function EditDeliveryRoute() {
-  const { delivery, isAdmin, agents, clients, invoiceNo } = useLoaderData<typeof loader>();
+  const { delivery, isAdmin, agents, clients, invoiceNo, constraint } = useLoaderData<typeof loader>();
   const locked = invoiceNo !== null;
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = actionData?.fieldErrors ?? {};
-  const values = (actionData?.values ?? {}) as Record<string, string>;
-  const v = (name: string, fallback: string | null | undefined) => (typeof values[name] === "string" ? values[name] : fallback ?? "");
+  const pending = useIsPending({ formMethod: "POST" });
+  const [form, fields] = useForm<Record<string, string>>({
+    lastResult: actionData?.result,
+    constraint,
+    defaultValue: {
+      date: delivery.date,
+      tons: delivery.tons,
+      location: delivery.location,
+      agentId: String(delivery.agentId),
+      clientId: delivery.clientId ? String(delivery.clientId) : "",
+      buyingRate: delivery.buyingRate ?? "",
+      sellingRate: delivery.sellingRate ?? "",
+      logisticsCost: delivery.logisticsCost ?? "",
+      otherCosts: delivery.otherCosts ?? "",
+      mobilizationPayment: delivery.mobilizationPayment ?? "",
+      otherCostsDescription: delivery.otherCostsDescription ?? "",
+    },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
   return (
     <Dialog title="Edit Delivery" description={`${formatDeliveryDate(delivery.date)} · ${delivery.agentName}`} closeTo="/deliveries" size="lg">
-      <Form method="post" className="space-y-4">
-        {actionData?.message ? <FormError errors={[`Failed to update delivery: ${actionData.message}`]} /> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors errors={form.errors} id={form.errorId} />
         {locked ? (
           <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
             Invoiced on <strong>Invoice #{invoiceNo}</strong>: its tons, rates and client can no longer change, and it cannot be deleted.
@@ -67,25 +97,13 @@ export default function EditDeliveryRoute() {
         <div className="grid gap-4 sm:grid-cols-2">
           {isAdmin ? (
             <>
-              <div>
-                <label className="label" htmlFor="date">Date *</label>
-                <input id="date" name="date" type="date" className="input" required defaultValue={v("date", delivery.date)} />
-                <FieldError errors={errors.date} />
-              </div>
+              <InputField meta={fields.date} label="Date *" type="date" />
               {locked ? (
                 <ReadOnlyValue label="Tons *" value={formatAmount(delivery.tons)} testId="readonly-tons" />
               ) : (
-                <div>
-                  <label className="label" htmlFor="tons">Tons *</label>
-                  <input id="tons" name="tons" type="number" step="0.01" min="0.01" inputMode="decimal" className="input" required defaultValue={v("tons", delivery.tons)} />
-                  <FieldError errors={errors.tons} />
-                </div>
+                <InputField meta={fields.tons} label="Tons *" type="number" inputMode="decimal" />
               )}
-              <div className="sm:col-span-2">
-                <label className="label" htmlFor="location">Location *</label>
-                <input id="location" name="location" className="input" required maxLength={200} defaultValue={v("location", delivery.location)} />
-                <FieldError errors={errors.location} />
-              </div>
+              <InputField meta={fields.location} label="Location *" className="sm:col-span-2" />
             </>
           ) : (
             <dl className="grid gap-2 text-sm sm:col-span-2 sm:grid-cols-3">
@@ -94,53 +112,29 @@ export default function EditDeliveryRoute() {
               <div><dt className="label">Location *</dt><dd>{delivery.location}</dd></div>
             </dl>
           )}
-          <div>
-            <label className="label" htmlFor="agentId">Agent *</label>
-            <select id="agentId" name="agentId" className="input" defaultValue={v("agentId", String(delivery.agentId))}>
-              {agents.map((a) => (
-                <option key={a.id} value={a.id}>{a.name}</option>
-              ))}
-            </select>
-            <FieldError errors={errors.agentId} />
-          </div>
+          <SelectField meta={fields.agentId} label="Agent *">
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>{a.name}</option>
+            ))}
+          </SelectField>
           {locked ? (
             <ReadOnlyValue label="Client" value={delivery.clientName ?? "-"} testId="readonly-client" />
           ) : (
-            <div>
-              <label className="label" htmlFor="clientId">Client</label>
-              <select id="clientId" name="clientId" className="input" defaultValue={v("clientId", delivery.clientId ? String(delivery.clientId) : "")}>
-                <option value="">No client</option>
-                {clients.map((c) => (
-                  <option key={c.id} value={c.id}>{c.name}</option>
-                ))}
-              </select>
-              <FieldError errors={errors.clientId} />
-            </div>
+            <SelectField meta={fields.clientId} label="Client">
+              <option value="">No client</option>
+              {clients.map((c) => (
+                <option key={c.id} value={c.id}>{c.name}</option>
+              ))}
+            </SelectField>
           )}
-          {(
-            [
-              ["buyingRate", "Buying rate (₦/ton)"],
-              ["sellingRate", "Selling rate (₦/ton)"],
-              ["logisticsCost", "Logistics cost (₦)"],
-              ["otherCosts", "Other costs (₦)"],
-              ["mobilizationPayment", "Mobilization payment (₦)"],
-            ] as const
-          ).map(([name, label]) =>
+          {MONEY_FIELDS.map(([name, label]) =>
             locked && (name === "buyingRate" || name === "sellingRate") ? (
               <ReadOnlyValue key={name} label={label} value={delivery[name] ? formatNaira(delivery[name]) : "-"} testId={`readonly-${name}`} />
             ) : (
-            <div key={name}>
-              <label className="label" htmlFor={name}>{label}</label>
-              <MoneyInput id={name} name={name} defaultValue={v(name, delivery[name])} />
-              <FieldError errors={errors[name]} />
-            </div>
+              <MoneyField key={name} meta={fields[name]} label={label} />
             ),
           )}
-          <div>
-            <label className="label" htmlFor="otherCostsDescription">Other cost explanation</label>
-            <input id="otherCostsDescription" name="otherCostsDescription" className="input" maxLength={500} defaultValue={v("otherCostsDescription", delivery.otherCostsDescription)} />
-            <FieldError errors={errors.otherCostsDescription} />
-          </div>
+          <InputField meta={fields.otherCostsDescription} label="Other cost explanation" />
         </div>
         {isAdmin && delivery.netPaymentToAgent ? (
           <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
@@ -153,9 +147,9 @@ export default function EditDeliveryRoute() {
               Delete
             </Link>
           ) : <span />}
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? "Saving..." : "Save Changes"}
-          </button>
+          <SubmitButton pending={pending} pendingLabel="Saving...">
+            Save Changes
+          </SubmitButton>
         </div>
       </Form>
     </Dialog>

@@ -1,17 +1,21 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Dialog, FieldError, FormError } from "~/components/dialog";
-import { MoneyInput } from "~/components/money-input";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { Field, fieldAria, FormErrors, MoneyInput, SubmitButton, type FieldMeta } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
 import { useOutboxForm } from "~/components/outbox-form";
 import { listAgents } from "~/models/agent.server";
 import { createDelivery, getDeliveryClient } from "~/models/delivery.server";
 import { safeRedirect } from "~/utils/redirect";
+import { NEW_DELIVERY_FORM_CONSTRAINT, NewDeliveryFormSchema } from "~/schemas/delivery";
 import { requireUser } from "~/utils/auth.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
+import { replyRefused } from "~/utils/form-reply.server";
 import { formatAmount } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
-import { failureData } from "~/utils/result.server";
 
 export const meta: MetaFunction = () => [{ title: "New Delivery · Management" }];
 
@@ -30,19 +34,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // One key per opened form: a retry or double tap of the same submission replays it.
     idempotencyKey: crypto.randomUUID(),
     returnTo: url.searchParams.get("from") === "dashboard" ? "/" : "/deliveries",
+    constraint: NEW_DELIVERY_FORM_CONSTRAINT,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
+  // The delivery model has the last word on every field (it resolves the client, the agent...).
+  const submission = parseWithZod(formData, { schema: NewDeliveryFormSchema, disableAutoCoercion: true });
+  const form = Object.fromEntries(formData);
   const { returnTo, ...input } = form;
   // The form is fixed to the delivery client: the server resolves it, whatever is posted.
   delete input.clientId;
   const result = await createDelivery(user, input);
-  if (!result.ok) {
-    return failureData(result, { values: form });
-  }
+  if (!result.ok) return replyRefused(submission, result);
   return redirectWithToast(safeRedirect(returnTo, "/deliveries"), {
     title: "Delivery Recorded",
     description: `${formatAmount(result.delivery.tons)} tons added successfully`,
@@ -50,89 +56,76 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewDeliveryRoute() {
-  const { agents, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo } = useLoaderData<typeof loader>();
+  const { agents, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const values = (actionData?.values ?? {}) as Record<string, string>;
-  const text = (name: string) => (typeof values[name] === "string" ? values[name] : undefined);
+  // Conform holds the server's answer (messages, what was typed); the submit itself is the
+  // outbox's with JavaScript and a plain post without it, so the form keeps native validation.
+  const [form, fields] = useForm<Record<string, string>>({ id: "new-delivery", lastResult: actionData?.result, constraint });
+  const text = (name: string) => (typeof fields[name].initialValue === "string" ? (fields[name].initialValue as string) : undefined);
   // With JavaScript the submission goes through the phone's outbox; without it, a plain post.
   const outbox = useOutboxForm({ serverKey: text("idempotencyKey") ?? idempotencyKey, today, timeZone, loadedAt, returnTo, agents });
-  const busy = outbox.sending || (navigation.state !== "idle" && navigation.formMethod === "POST");
-  const errors = outbox.errors?.fieldErrors ?? actionData?.fieldErrors ?? {};
-  const message = outbox.errors ? outbox.errors.message : actionData?.message;
+  const busy = useIsPending({ formMethod: "POST" }) || outbox.sending;
+  // An answer the outbox got from the JSON call wins over the last page answer.
+  const meta = (name: string): FieldMeta => {
+    const field = fields[name];
+    const errors = outbox.errors ? outbox.errors.fieldErrors[name] : field.errors;
+    return { id: name, name, errorId: field.errorId, descriptionId: field.descriptionId, errors };
+  };
+  const formErrors = outbox.errors ? (outbox.errors.message && !Object.keys(outbox.errors.fieldErrors).length ? [outbox.errors.message] : null) : form.errors;
+  const c = (name: string) => constraint[name] ?? {};
   return (
     <Dialog title="New Delivery Entry" description="Record tons brought in by an agent." closeTo={returnTo} size="lg">
       {outbox.panel}
-      <Form method="post" className="space-y-4" noValidate={false} ref={outbox.formRef} onSubmit={client ? outbox.onSubmit : undefined}>
+      <Form id={form.id} method="post" className="space-y-4" noValidate={false} ref={outbox.formRef} onSubmit={client ? outbox.onSubmit : undefined}>
         <input type="hidden" name="idempotencyKey" value={outbox.key} />
         <input type="hidden" name="returnTo" value={returnTo} />
         {outbox.notice}
-        {message && !Object.keys(errors).length ? <FormError errors={[message]} /> : null}
-        {clientError ? <FormError errors={[clientError]} /> : null}
+        <FormErrors errors={formErrors} id={form.errorId} />
+        {clientError ? <FormErrors errors={[clientError]} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <label className="label" htmlFor="agentId">Agent *</label>
-            <select id="agentId" name="agentId" className="input" required defaultValue={text("agentId") ?? ""} aria-invalid={!!errors.agentId}>
+          <Field meta={meta("agentId")} label="Agent *">
+            <select {...fieldAria(meta("agentId"))} className="input" {...c("agentId")} defaultValue={text("agentId") ?? ""}>
               <option value="" disabled>Select an agent</option>
               {agents.map((a) => (
                 <option key={a.id} value={a.id}>{a.name}</option>
               ))}
             </select>
-            <FieldError errors={errors.agentId} />
-          </div>
-          <div>
-            <label className="label" htmlFor="client">Client</label>
+          </Field>
+          <Field meta={{ ...meta("clientId"), id: "client" }} label="Client">
             <input id="client" className="input" value={client?.name ?? "Not found"} readOnly disabled />
-            <FieldError errors={errors.clientId} />
-          </div>
-          <div>
-            <label className="label" htmlFor="date">Date *</label>
-            <input id="date" name="date" type="date" className="input" required defaultValue={text("date") ?? today} max="9999-12-31" />
-            <FieldError errors={errors.date} />
-          </div>
-          <div>
-            <label className="label" htmlFor="tons">Tons *</label>
-            <input id="tons" name="tons" type="number" step="0.01" min="0.01" inputMode="decimal" className="input" required defaultValue={text("tons")} aria-invalid={!!errors.tons} />
-            <FieldError errors={errors.tons} />
-          </div>
+          </Field>
+          <Field meta={meta("date")} label="Date *">
+            <input {...fieldAria(meta("date"))} type="date" className="input" {...c("date")} defaultValue={text("date") ?? today} />
+          </Field>
+          <Field meta={meta("tons")} label="Tons *">
+            <input {...fieldAria(meta("tons"))} type="number" inputMode="decimal" className="input" {...c("tons")} defaultValue={text("tons")} />
+          </Field>
           <div>
             <label className="label" htmlFor="truckNo">Truck No.</label>
             <input id="truckNo" name="truckNo" className="input" disabled placeholder="Recorded at the weighbridge" />
           </div>
-          <div>
-            <label className="label" htmlFor="location">Location *</label>
-            <input id="location" name="location" className="input" required maxLength={200} placeholder="Pick-up site" defaultValue={text("location")} aria-invalid={!!errors.location} />
-            <FieldError errors={errors.location} />
-          </div>
-          <div>
-            <label className="label" htmlFor="logisticsCost">Logistics cost (₦)</label>
-            <MoneyInput id="logisticsCost" name="logisticsCost" defaultValue={text("logisticsCost")} />
-            <FieldError errors={errors.logisticsCost} />
-          </div>
-          <div>
-            <label className="label" htmlFor="mobilizationPayment">Mobilization payment (₦)</label>
-            <MoneyInput id="mobilizationPayment" name="mobilizationPayment" defaultValue={text("mobilizationPayment")} />
-            <FieldError errors={errors.mobilizationPayment} />
-          </div>
-          <div>
-            <label className="label" htmlFor="otherCosts">Other costs (₦)</label>
-            <MoneyInput id="otherCosts" name="otherCosts" defaultValue={text("otherCosts")} />
-            <FieldError errors={errors.otherCosts} />
-          </div>
-          <div>
-            <label className="label" htmlFor="otherCostsDescription">Other cost explanation</label>
-            <input id="otherCostsDescription" name="otherCostsDescription" className="input" maxLength={500} defaultValue={text("otherCostsDescription")} />
-            <FieldError errors={errors.otherCostsDescription} />
-          </div>
+          <Field meta={meta("location")} label="Location *">
+            <input {...fieldAria(meta("location"))} className="input" {...c("location")} placeholder="Pick-up site" defaultValue={text("location")} />
+          </Field>
+          <Field meta={meta("logisticsCost")} label="Logistics cost (₦)">
+            <MoneyInput {...fieldAria(meta("logisticsCost"))} defaultValue={text("logisticsCost")} />
+          </Field>
+          <Field meta={meta("mobilizationPayment")} label="Mobilization payment (₦)">
+            <MoneyInput {...fieldAria(meta("mobilizationPayment"))} defaultValue={text("mobilizationPayment")} />
+          </Field>
+          <Field meta={meta("otherCosts")} label="Other costs (₦)">
+            <MoneyInput {...fieldAria(meta("otherCosts"))} defaultValue={text("otherCosts")} />
+          </Field>
+          <Field meta={meta("otherCostsDescription")} label="Other cost explanation">
+            <input {...fieldAria(meta("otherCostsDescription"))} className="input" {...c("otherCostsDescription")} defaultValue={text("otherCostsDescription")} />
+          </Field>
         </div>
-        <div>
-          <label className="label" htmlFor="remarks">Remarks</label>
-          <textarea id="remarks" name="remarks" rows={2} className="input" maxLength={1000} defaultValue={text("remarks")} />
-          <FieldError errors={errors.remarks} />
-        </div>
-        <button type="submit" className="btn-primary w-full" disabled={busy || !client}>
-          {busy ? "Saving..." : "Record Delivery"}
-        </button>
+        <Field meta={meta("remarks")} label="Remarks">
+          <textarea {...fieldAria(meta("remarks"))} rows={2} className="input" {...c("remarks")} defaultValue={text("remarks")} />
+        </Field>
+        <SubmitButton pending={busy} pendingLabel="Saving..." className="btn-primary w-full" disabled={!client}>
+          Record Delivery
+        </SubmitButton>
       </Form>
     </Dialog>
   );

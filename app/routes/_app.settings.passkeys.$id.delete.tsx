@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ConfirmFooter } from "~/components/forms";
 import { Dialog, FieldError } from "~/components/dialog";
 import { deletePasskey, getPasskey } from "~/models/passkey.server";
 import { requireUser } from "~/utils/auth.server";
@@ -34,7 +35,6 @@ export default function DeletePasskeyDialog() {
   const { passkey, needsPassword } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const passwordError = actionData && "passwordError" in actionData ? actionData.passwordError : null;
-  const busy = useNavigation().state === "submitting";
   return (
     <Dialog title="Delete Passkey" description={`Delete the passkey "${passkey.deviceName}"?`} closeTo="/settings" size="sm">
       <Form method="post" preventScrollReset className="space-y-4">
@@ -48,14 +48,7 @@ export default function DeletePasskeyDialog() {
             <FieldError errors={passwordError ? [passwordError] : null} id="passkey-delete-password-error" />
           </div>
         ) : null}
-        <div className="flex justify-end gap-2">
-          <Link to="/settings" preventScrollReset className="btn-outline">
-            Cancel
-          </Link>
-          <button type="submit" className="btn-destructive" disabled={busy}>
-            Delete Passkey
-          </button>
-        </div>
+        <ConfirmFooter cancelTo="/settings" confirmLabel="Delete Passkey" pendingLabel="Deleting..." />
       </Form>
     </Dialog>
   );

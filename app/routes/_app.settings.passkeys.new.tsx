@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
-import { useHydrated } from "~/components/settings/security-cards";
+import { useHydrated } from "~/hooks/use-hydrated";
 import type { User } from "~/db.server";
 import { PASSKEY_MESSAGES, verifyPasskeyRegistration } from "~/models/passkey.server";
 import { requireUser } from "~/utils/auth.server";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
+import { ConfirmFooter } from "~/components/forms";
 import { Dialog, FieldError } from "~/components/dialog";
 import { disableTotp } from "~/models/totp.server";
 import { requireUser } from "~/utils/auth.server";
@@ -23,7 +24,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function DisableTwoFactorDialog() {
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   return (
     <Dialog title="Turn Off Two-factor Authentication" description="Enter your password to confirm." closeTo="/settings" size="sm">
       <Form method="post" preventScrollReset className="space-y-4">
@@ -42,14 +42,7 @@ export default function DisableTwoFactorDialog() {
           />
           <FieldError errors={actionData?.error ? [actionData.error] : null} id="disable-totp-error" />
         </div>
-        <div className="flex justify-end gap-2">
-          <Link to="/settings" preventScrollReset className="btn-outline">
-            Cancel
-          </Link>
-          <button type="submit" className="btn-destructive" disabled={busy}>
-            Turn Off
-          </button>
-        </div>
+        <ConfirmFooter cancelTo="/settings" confirmLabel="Turn Off" pendingLabel="Turning off..." />
       </Form>
     </Dialog>
   );

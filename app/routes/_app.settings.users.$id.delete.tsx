@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
+import { ConfirmFooter } from "~/components/forms";
 import { Dialog } from "~/components/dialog";
 import { deleteUserByAdmin, getUserRow } from "~/models/admin-users.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -26,19 +27,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function DeleteUserDialog() {
   const { user } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state === "submitting";
   return (
     <Dialog title="Delete User" description={`Delete ${user.displayName} (${user.email})?`} closeTo="/settings" size="sm">
       <Form method="post" preventScrollReset className="space-y-4">
         <p className="text-sm">This cannot be undone. They are signed out at once and can no longer sign in; their records stay.</p>
-        <div className="flex justify-end gap-2">
-          <Link to="/settings" preventScrollReset className="btn-outline">
-            Cancel
-          </Link>
-          <button type="submit" className="btn-destructive" disabled={busy}>
-            Delete User
-          </button>
-        </div>
+        <ConfirmFooter cancelTo="/settings" confirmLabel="Delete User" pendingLabel="Deleting..." />
       </Form>
     </Dialog>
   );

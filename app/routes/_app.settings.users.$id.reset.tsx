@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ConfirmFooter } from "~/components/forms";
 import { Dialog, FormError } from "~/components/dialog";
 import { TemporaryPasswordDialogBody } from "~/components/settings/security-cards";
 import { getUserRow, resetUserPassword } from "~/models/admin-users.server";
@@ -27,7 +28,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function ResetPasswordDialog() {
   const { user } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   if (actionData?.reset) {
     return (
       <Dialog title="Password Reset Successful" description="The user has been signed out everywhere." closeTo="/settings" dismissible={false}>
@@ -40,14 +40,7 @@ export default function ResetPasswordDialog() {
       <Form method="post" preventScrollReset className="space-y-4">
         <FormError errors={actionData?.error ? [actionData.error] : null} />
         <p className="text-sm">Their current password stops working and they are signed out of every device.</p>
-        <div className="flex justify-end gap-2">
-          <Link to="/settings" preventScrollReset className="btn-outline">
-            Cancel
-          </Link>
-          <button type="submit" className="btn-primary" disabled={busy}>
-            Reset Password
-          </button>
-        </div>
+        <ConfirmFooter cancelTo="/settings" confirmLabel="Reset Password" pendingLabel="Resetting..." variant="primary" />
       </Form>
     </Dialog>
   );

@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { Dialog, FieldError, FormError } from "~/components/dialog";
-import { useHydrated } from "~/components/settings/security-cards";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { completeTotpLogin, getPendingTotpUser } from "~/models/totp.server";
 import { safeRedirect } from "~/utils/redirect";
 import { TOTP_CODE_MESSAGE } from "~/schemas/users";

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { calendarDate, optionalDecimal, optionalId, optionalText, requiredDecimal, requiredId, requiredText } from "./fields";
+import { calendarDate, optionalDecimal, optionalId, optionalText, requiredDecimal, requiredId, requiredText, formSchema, type FormConstraint } from "./fields";
 
 const TONS = { label: "Tons", precision: 10, positive: true };
 const money = (label: string) => ({ label, precision: 12 });
@@ -18,6 +18,16 @@ export const NewDeliverySchema = z.object({
   otherCostsDescription: optionalText("Other cost explanation", 500),
   idempotencyKey: optionalText("Request key", 200),
 });
+/** The New Delivery form. */
+export const NewDeliveryFormSchema = formSchema(NewDeliverySchema);
+export const NEW_DELIVERY_FORM_CONSTRAINT: FormConstraint = {
+  agentId: { required: true },
+  date: { required: true, max: "9999-12-31" },
+  tons: { required: true, min: 0.01, step: 0.01 },
+  location: { required: true, maxLength: 200 },
+  otherCostsDescription: { maxLength: 500 },
+  remarks: { maxLength: 1000 },
+};
 export type NewDeliveryInput = z.infer<typeof NewDeliverySchema>;
 
 export const EditDeliverySchema = z.object({
@@ -35,6 +45,15 @@ export const EditDeliverySchema = z.object({
   location: optionalText("Location", 200),
 });
 export type EditDeliveryInput = z.infer<typeof EditDeliverySchema>;
+
+/** The Edit Delivery form (empty boxes leave a field as it is). */
+export const EditDeliveryFormSchema = formSchema(EditDeliverySchema);
+export const EDIT_DELIVERY_FORM_CONSTRAINT: FormConstraint = {
+  date: { required: true },
+  tons: { required: true, min: 0.01, step: 0.01 },
+  location: { required: true, maxLength: 200 },
+  otherCostsDescription: { maxLength: 500 },
+};
 
 export const ADMIN_ONLY_FIELDS = ["date", "tons", "location"] as const;
 

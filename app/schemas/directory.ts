@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { compare, parseDecimalInput } from "~/utils/money";
-import { optionalText, requiredText } from "./fields";
+import { optionalText, requiredText, formSchema, type FormConstraint } from "./fields";
 
 export const NAME_MAX = 200;
 
@@ -8,6 +8,10 @@ export const AgentSchema = z.object({
   name: requiredText("Agent name", NAME_MAX),
   contact: optionalText("Contact", NAME_MAX),
 });
+
+/** The Add/Edit Agent form (the same rules as the JSON calls). */
+export const AgentFormSchema = formSchema(AgentSchema);
+export const AGENT_FORM_CONSTRAINT: FormConstraint = { name: { required: true, maxLength: NAME_MAX }, contact: { maxLength: NAME_MAX } };
 
 /** Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec). */
 export function paymentTerms({ lenient }: { lenient: boolean }) {
@@ -54,3 +58,11 @@ export const clientSchema = (lenient: boolean) =>
     taxRate,
     paymentTermsDays: paymentTerms({ lenient }),
   });
+
+/** The New/Edit Client form: non-numeric payment terms count as 0 there (spec section 5). */
+export const ClientFormSchema = formSchema(clientSchema(true));
+export const CLIENT_FORM_CONSTRAINT: FormConstraint = {
+  name: { required: true, maxLength: NAME_MAX },
+  taxRate: { min: 0, max: 100, step: "0.01" },
+  paymentTermsDays: { min: 0, max: 3650, step: 1 },
+};

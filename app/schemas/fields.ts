@@ -154,3 +154,28 @@ export function safeParseFields<T extends z.ZodObject>(schema: T, input: Record<
   for (const key of Object.keys(schema.shape)) complete[key] = key in input ? input[key] : "";
   return schema.safeParse(complete);
 }
+
+/**
+ * The browser's constraints of one form, keyed by field name (Conform's `Constraint`). The
+ * loader sends them, so the page gets `required`, `maxLength`, `min`... without zod's weight.
+ * Written by hand next to schemas whose fields are transforms (`getZodConstraint` cannot see
+ * into a transform and would mark every such field required); must agree with the schema.
+ */
+export type FormConstraint = Record<
+  string,
+  { required?: boolean; minLength?: number; maxLength?: number; min?: string | number; max?: string | number; step?: string | number; pattern?: string }
+>;
+
+/**
+ * A form's schema: `schema` with every one of its keys present, as `safeParseFields` does for
+ * the models, so a field the form does not show (a manager's Edit Delivery has no tons) reads
+ * as blank instead of failing as "expected nonoptional".
+ */
+export function formSchema<T extends z.ZodObject>(schema: T) {
+  return z.preprocess((input) => {
+    const given = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+    const complete: Record<string, unknown> = { ...given };
+    for (const key of Object.keys(schema.shape)) if (!(key in complete)) complete[key] = "";
+    return complete;
+  }, schema);
+}

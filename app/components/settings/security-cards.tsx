@@ -6,13 +6,8 @@ import { CopyButton } from "~/components/copy-button";
 import type { AdminUserRow } from "~/models/admin-users.server";
 import type { SecurityCardsData } from "~/presenters/security.server";
 import type { PublicUser } from "~/models/user.server";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { formatShortDate } from "~/utils/dates";
-
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 export function SecurityCards({ security, profile }: { security: SecurityCardsData; profile: PublicUser }) {
   return (

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Field, FormErrors, InputField } from "~/components/forms";
-import { MoneyInput } from "~/components/money-input";
+import { MoneyInput } from "~/components/forms/money-field";
 import type { SystemSettingsData } from "~/models/settings.server";
 import type { PublicUser } from "~/models/user.server";
 

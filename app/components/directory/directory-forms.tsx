@@ -1,0 +1,81 @@
+import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Dialog } from "~/components/dialog";
+import { ConfirmFooter, FormErrors, InputField, SubmitButton } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
+import type { FormConstraint } from "~/schemas/fields";
+
+type FormProps<Defaults> = {
+  lastResult?: SubmissionResult<string[]> | null;
+  constraint: FormConstraint;
+  defaultValue?: Defaults;
+  submitLabel: string;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form of the family
+function DirectoryForm({ form, submitLabel, children }: { form: FormMetadata<any, string[]>; submitLabel: string; children: ReactNode }) {
+  const pending = useIsPending();
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <FormErrors errors={pending ? null : form.errors} id={form.errorId} />
+      {children}
+      <SubmitButton pending={pending} pendingLabel="Saving..." className="btn-primary w-full">
+        {submitLabel}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/** Add Agent and Edit Agent (schema: `AgentFormSchema`). */
+export function AgentForm({ lastResult, constraint, defaultValue, submitLabel }: FormProps<{ name?: string; contact?: string | null }>) {
+  const [form, fields] = useForm<{ name: string; contact: string }>({
+    lastResult,
+    constraint,
+    defaultValue: { name: defaultValue?.name ?? "", contact: defaultValue?.contact ?? "" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  return (
+    <DirectoryForm form={form} submitLabel={submitLabel}>
+      <InputField meta={fields.name} label="Agent Name *" />
+      <InputField meta={fields.contact} label="Contact" placeholder="Phone or address" />
+    </DirectoryForm>
+  );
+}
+
+/** New Client and Edit Client (schema: `ClientFormSchema`). */
+export function ClientForm({ lastResult, constraint, defaultValue, submitLabel }: FormProps<{ name?: string; taxRate?: string; paymentTermsDays?: number }>) {
+  const [form, fields] = useForm<{ name: string; taxRate: string; paymentTermsDays: string }>({
+    lastResult,
+    constraint,
+    defaultValue: {
+      name: defaultValue?.name ?? "",
+      taxRate: defaultValue?.taxRate ?? "0",
+      paymentTermsDays: String(defaultValue?.paymentTermsDays ?? 30),
+    },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  return (
+    <DirectoryForm form={form} submitLabel={submitLabel}>
+      <InputField meta={fields.name} label="Client Name *" />
+      <div className="grid grid-cols-2 gap-3">
+        <InputField meta={fields.taxRate} label="Tax Rate (%)" type="number" inputMode="decimal" />
+        <InputField meta={fields.paymentTermsDays} label="Payment Terms (days)" type="number" inputMode="numeric" />
+      </div>
+    </DirectoryForm>
+  );
+}
+
+/** Delete Agent / Delete Client: the question and Cancel / Delete. */
+export function DirectoryDeleteDialog({ kind, name, listPath }: { kind: "Agent" | "Client"; name: string; listPath: string }) {
+  return (
+    <Dialog title={`Delete ${kind}`} closeTo={listPath} size="sm">
+      <p className="text-sm">Are you sure you want to delete &quot;{name}&quot;? This action cannot be undone.</p>
+      <Form method="post" className="mt-4">
+        <ConfirmFooter cancelTo={listPath} confirmLabel="Delete" pendingLabel="Deleting..." />
+      </Form>
+    </Dialog>
+  );
+}

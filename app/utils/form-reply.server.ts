@@ -1,0 +1,43 @@
+// How an HTML action answers a form that did not go through (docs/decisions/0820-conform-form-pattern.md):
+// always Conform's `submission.reply()`, so the page shows the same messages with and without
+// JavaScript and keeps what was typed. An action never builds its own `fieldErrors` object
+// (tests/unit/forms-on-conform.test.ts).
+import type { SubmissionResult } from "@conform-to/react";
+import { data } from "@remix-run/node";
+
+type Reply = {
+  reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[]; resetForm?: boolean }) => SubmissionResult<string[]>;
+};
+
+/** What a model says when it refuses (the `ok: false` side of its result). */
+export type Refusal = { status: number; message: string; fieldErrors?: Record<string, string[]> | null };
+
+type Invalid = Reply & { error?: Record<string, string[] | null> | null };
+
+/**
+ * The form's own messages (from its schema): each under its field, status 400. `formMessage`
+ * also puts a summary at the top, made from the first message ("Failed to update delivery: ...").
+ */
+export function replyInvalid(submission: Invalid, options: { hideFields?: string[]; status?: number; formMessage?: (first: string) => string } = {}) {
+  const first = Object.values(submission.error ?? {}).flatMap((messages) => messages ?? [])[0] ?? "Invalid input";
+  const formErrors = options.formMessage ? [options.formMessage(first)] : undefined;
+  return data({ result: submission.reply({ hideFields: options.hideFields, formErrors }) }, { status: options.status ?? 400 });
+}
+
+/**
+ * A model's refusal: messages that belong to a field go under it; a refusal with none shows
+ * `formMessage` (the refusal's own message unless given, "Failed to create agent: ...") at the top;
+ * `always` shows it at the top even then.
+ */
+export function replyRefused(
+  submission: Reply,
+  refusal: Refusal,
+  { formMessage, always = false, hideFields, headers }: { formMessage?: string; always?: boolean; hideFields?: string[]; headers?: HeadersInit } = {},
+) {
+  const underFields = refusal.fieldErrors && Object.keys(refusal.fieldErrors).length ? refusal.fieldErrors : undefined;
+  const atTop = underFields && !always ? undefined : [formMessage ?? refusal.message];
+  return data(
+    { result: submission.reply({ fieldErrors: underFields, formErrors: atTop, hideFields }) },
+    { status: refusal.status, headers },
+  );
+}
