@@ -5,6 +5,8 @@
 // loaded for BENCH_SECONDS (default 3) by bench/http-load.mjs, and the server's memory watched
 // while a full GET /api/invoices streams. Then the 50-user mixed load (bench/mixed-load.mjs)
 // at 10,000 deliveries on each driver and the exactly-once check (bench/check-writes.ts).
+// With --lighthouse, Lighthouse's mobile scores of five pages too (bench/lighthouse.mjs, at
+// BENCH_LIGHTHOUSE_SIZE deliveries, default 100,000). --only-mixed skips the per-URL sizes.
 // Prints a Markdown report and writes it to bench/out/report.md.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,14 +14,24 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { million: { type: "boolean", default: false }, "no-mixed": { type: "boolean", default: false }, driver: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    million: { type: "boolean", default: false },
+    "no-mixed": { type: "boolean", default: false },
+    "only-mixed": { type: "boolean", default: false },
+    lighthouse: { type: "boolean", default: false },
+    driver: { type: "string" },
+  },
+});
 const SECONDS = process.env.BENCH_SECONDS ?? "3";
 const MIXED_SECONDS = process.env.BENCH_MIXED_SECONDS ?? "30";
+// Users arrive over this many seconds (decision 0503); 0 is everyone at once.
+const MIXED_RAMP = process.env.BENCH_MIXED_RAMP ?? "10";
 const PORT = Number(process.env.BENCH_PORT ?? 4020);
 const OUT = "bench/out";
 mkdirSync(OUT, { recursive: true });
 const drivers = values.driver ? [values.driver] : process.env.DATABASE_URL ? ["postgres", "pglite"] : ["pglite"];
-const sizes = [1000, 100000, ...(values.million ? [1000000] : [])];
+const sizes = values["only-mixed"] ? [] : [1000, 100000, ...(values.million ? [1000000] : [])];
 const PATHS = [
   "/bench/bare",
   "/",
@@ -125,7 +137,10 @@ for (const driver of drivers) {
       try {
         const cookie = await signIn("bench-admin@example.com");
         for (const p of PATHS) {
-          const out = await run("node", ["bench/http-load.mjs", "--url", `http://localhost:${PORT}${p}`, "--cookie", cookie, "--connections", "10", "--seconds", SECONDS, "--warmup", "1"]);
+          // Every URL but the bare page itself is loaded in alternating 1 s slices with the bare
+          // page, so its ratio to the bare page is measured under the same machine load.
+          const pair = p === "/bench/bare" ? [] : ["--pair", `http://localhost:${PORT}/bench/bare`];
+          const out = await run("node", ["bench/http-load.mjs", "--url", `http://localhost:${PORT}${p}`, ...pair, "--cookie", cookie, "--connections", "10", "--seconds", SECONDS, "--warmup", "1"]);
           results.push({ driver, size, ...JSON.parse(out) });
           console.error(`[bench] ${driver} ${size} ${out.trim()}`);
         }
@@ -145,7 +160,7 @@ for (const driver of drivers) {
       const server = await startServer(db.env);
       let load;
       try {
-        load = JSON.parse(await run("node", ["bench/mixed-load.mjs", "--base", `http://localhost:${PORT}`, "--users", "50", "--seconds", MIXED_SECONDS, "--out", `${OUT}/mixed-acks-${driver}.json`]));
+        load = JSON.parse(await run("node", ["bench/mixed-load.mjs", "--base", `http://localhost:${PORT}`, "--users", "50", "--seconds", MIXED_SECONDS, "--ramp", MIXED_RAMP, "--out", `${OUT}/mixed-acks-${driver}.json`]));
       } finally {
         await stop(server);
       }
@@ -157,16 +172,18 @@ for (const driver of drivers) {
   }
 }
 
-const lines = [`Run ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, 10 connections, production build, admin session.`, ""];
-for (const driver of drivers) {
+const lines = [`Run ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, 10 connections, production build, admin session, load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} cores.`, ""];
+for (const driver of sizes.length ? drivers : []) {
   const bare = Object.fromEntries(sizes.map((s) => [s, results.find((r) => r.driver === driver && r.size === s && r.url === "/bench/bare")]));
-  lines.push(`### ${driver}`, "", `| page or call | ${sizes.map((s) => `${s.toLocaleString("en")}: p50 / p99 ms, bytes, req/s (x bare)`).join(" | ")} | time ${sizes.at(-1).toLocaleString("en")} / ${sizes[0].toLocaleString("en")} (p50) |`, `|---|${sizes.map(() => "---|").join("")}---|`);
+  lines.push(`### ${driver}`, "", `| page or call | ${sizes.map((s) => `${s.toLocaleString("en")}: p50 / p99 ms, bytes, req/s (x bare req/s; p99 x bare p99)`).join(" | ")} | time ${sizes.at(-1).toLocaleString("en")} / ${sizes[0].toLocaleString("en")} (p50) |`, `|---|${sizes.map(() => "---|").join("")}---|`);
   for (const p of PATHS) {
     const cells = sizes.map((s) => {
       const r = results.find((x) => x.driver === driver && x.size === s && x.url === p);
       if (!r) return "-";
-      const ratio = bare[s]?.requestsPerSecond ? (r.requestsPerSecond / bare[s].requestsPerSecond).toFixed(2) : "-";
-      return `${r.p50ms} / ${r.p99ms}, ${r.bytesPerResponse.toLocaleString("en")} B, ${r.requestsPerSecond} (${ratio}x)${r.errors ? `, ${r.errors} errors` : ""}`;
+      const yardstick = r.pair ?? bare[s];
+      const ratio = yardstick?.requestsPerSecond ? (r.requestsPerSecond / yardstick.requestsPerSecond).toFixed(2) : "-";
+      const p99 = yardstick?.p99ms ? (r.p99ms / yardstick.p99ms).toFixed(2) : "-";
+      return `${r.p50ms} / ${r.p99ms}, ${r.bytesPerResponse.toLocaleString("en")} B, ${r.requestsPerSecond} (${ratio}x; p99 ${p99}x)${r.errors ? `, ${r.errors} errors` : ""}`;
     });
     const first = results.find((x) => x.driver === driver && x.size === sizes[0] && x.url === p);
     const last = results.find((x) => x.driver === driver && x.size === sizes.at(-1) && x.url === p);
@@ -181,15 +198,20 @@ if (memory.length) {
   lines.push("");
 }
 if (mixed.length) {
-  lines.push(`### Mixed load: 50 users, think time 0-1 s, ${MIXED_SECONDS} s, 10,000 deliveries`, "", "| driver | requests | 5xx | failed | over 5 s | p50 ms | p99 ms | acknowledged writes (deliveries / invoices / payments) | exactly once |", "|---|---|---|---|---|---|---|---|---|");
+  lines.push(`### Mixed load: 50 users arriving over ${MIXED_RAMP} s, think time 0-1 s, ${MIXED_SECONDS} s, 10,000 deliveries`, "", "| driver | requests | 5xx | failed | over 5 s | p50 ms | p99 ms | p99 ms without sign-ins | acknowledged writes (deliveries / invoices / payments) | exactly once |", "|---|---|---|---|---|---|---|---|---|---|");
   for (const m of mixed) {
     const a = m.load.acknowledged;
-    lines.push(`| ${m.driver} | ${m.load.requests} | ${m.load.status5xx} | ${m.load.failed} | ${m.load.over5s} | ${m.load.p50ms} | ${m.load.p99ms} | ${a.deliveries} / ${a.invoices} / ${a.payments} | ${m.check.exactlyOnce ? "yes" : `NO: ${m.check.problems.join("; ")}`} |`);
+    lines.push(`| ${m.driver} | ${m.load.requests} | ${m.load.status5xx} | ${m.load.failed} | ${m.load.over5s} | ${m.load.p50ms} | ${m.load.p99ms} | ${m.load.p99WithoutSignInMs} | ${a.deliveries} / ${a.invoices} / ${a.payments} | ${m.check.exactlyOnce ? "yes" : `NO: ${m.check.problems.join("; ")}`} |`);
   }
   lines.push("");
   for (const m of mixed) {
     lines.push(`${m.driver} per kind: ` + Object.entries(m.load.kinds).map(([k, v]) => `${k} n=${v.n} p50=${v.p50ms} p99=${v.p99ms} [${v.statuses.join(",")}]`).join("; "), "");
   }
+}
+if (values.lighthouse) {
+  console.error("[bench] lighthouse");
+  const size = process.env.BENCH_LIGHTHOUSE_SIZE ?? "100000";
+  lines.push("### Lighthouse", "", await run("node", ["bench/lighthouse.mjs", "--size", size, "--port", String(PORT)]));
 }
 const report = lines.join("\n");
 writeFileSync(`${OUT}/report.md`, report + "\n");

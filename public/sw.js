@@ -134,10 +134,10 @@ async function refresh(force) {
   await tell({ type: "offline-ready" });
 }
 
-/** The page's scripts and styles (all under /build/, fingerprinted); old ones are dropped. */
+/** The page's scripts, styles and icon sprite (all under /build/, fingerprinted); old ones are dropped. */
 async function cacheAssets(html) {
   const urls = new Set();
-  for (const match of html.matchAll(/"(\/build\/[^"?#\s]+\.(?:js|css))"/g)) urls.add(match[1]);
+  for (const match of html.matchAll(/"(\/build\/[^"?#\s]+\.(?:js|css|svg))[#"]/g)) urls.add(match[1]);
   const cache = await caches.open(ASSETS);
   for (const url of urls) {
     if (!(await cache.match(url))) {

@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { bcryptCompare, bcryptHash } from "~/utils/password-hash.server";
 import { eq, sql } from "drizzle-orm";
 import { getDb, schema, type Executor, type Role, type User } from "~/db.server";
 
@@ -65,7 +66,8 @@ export async function getUserByEmail(email: string, db?: Executor): Promise<User
   return user ?? null;
 }
 
-export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+// Hash and compare run on worker threads (decision 0503): the same bcrypt, off the event loop.
+export const hashPassword = (password: string) => bcryptHash(password, BCRYPT_COST);
 
 export function generateTemporaryPassword(length = TEMP_PASSWORD_LENGTH) {
   // No look-alikes (0/O, 1/l/I): these are read off a screen and typed on a phone.
@@ -82,7 +84,7 @@ export type PasswordCheck =
 /** Checks an e-mail and password. Frozen and deleted accounts never pass, nor an expired temporary password. */
 export async function verifyPassword(email: string, password: string, now = new Date()): Promise<PasswordCheck> {
   const user = await getUserByEmail(email);
-  const matches = await bcrypt.compare(password, user?.password ?? getDummyHash());
+  const matches = await bcryptCompare(password, user?.password ?? getDummyHash());
   if (!user || !matches) return { ok: false, reason: "invalid", user: user ?? undefined };
   if (user.status !== "active") return { ok: false, reason: "inactive", user };
   if (user.mustChangePassword === 1 && user.temporaryPasswordExpiresAt && user.temporaryPasswordExpiresAt.getTime() <= now.getTime()) {
@@ -92,7 +94,7 @@ export async function verifyPassword(email: string, password: string, now = new 
 }
 
 export async function checkUserPassword(user: User, password: string) {
-  return bcrypt.compare(password, user.password);
+  return bcryptCompare(password, user.password);
 }
 
 export async function setPassword(userId: string, password: string, { mustChange = false } = {}, db?: Executor) {

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ManagerDashboard } from "~/components/dashboard/manager-dashboard";
 import { StaffDashboard } from "~/components/dashboard/staff-dashboard";
+import { MANAGER_RECENT_COLUMNS, STAFF_RECENT_COLUMNS, toDeliveryRow } from "~/components/deliveries/deliveries-table";
 import { loadManagerDashboard } from "~/presenters/manager-dashboard.server";
 import { loadStaffDashboard } from "~/presenters/staff-dashboard.server";
 import { requireUser } from "~/utils/auth.server";
@@ -11,8 +12,13 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Management" }];
 // Staff see the Staff Dashboard; managers and admins the Manager Dashboard (spec section 2).
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  if (user.role === "staff") return { kind: "staff" as const, staff: await loadStaffDashboard(user), manager: null };
-  return { kind: "manager" as const, staff: null, manager: await loadManagerDashboard(user) };
+  // The recent deliveries carry only the fields their table shows into the hydration data.
+  if (user.role === "staff") {
+    const staff = await loadStaffDashboard(user);
+    return { kind: "staff" as const, staff: { ...staff, recent: staff.recent.map((d) => toDeliveryRow(d, STAFF_RECENT_COLUMNS)) }, manager: null };
+  }
+  const manager = await loadManagerDashboard(user);
+  return { kind: "manager" as const, staff: null, manager: { ...manager, recent: manager.recent.map((d) => toDeliveryRow(d, MANAGER_RECENT_COLUMNS)) } };
 }
 
 export default function Dashboard() {

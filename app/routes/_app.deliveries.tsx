@@ -2,14 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { PlusIcon } from "~/components/icons";
-import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { DeliveriesTable, deliveryPageColumns, toDeliveryRow, type DeliveryColumn, type DeliveryRow } from "~/components/deliveries/deliveries-table";
 import { Pager } from "~/components/pager";
-import { TableScroll } from "~/components/table-scroll";
 import { listAgents } from "~/models/agent.server";
 import { listDeliveries, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
-import { formatDeliveryDate } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Deliveries · Management" }];
@@ -27,10 +24,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listDeliveries(user, filters, { page }),
     listAgents(),
   ]);
+  const columns = deliveryPageColumns(user.role);
   return {
     skipped: false as const,
     role: user.role,
-    deliveries,
+    columns,
+    // Only what the table shows goes into the page's hydration data (it was every field).
+    deliveries: deliveries.map((d) => toDeliveryRow(d, columns)),
     olderCursor,
     newerCursor,
     agents: agents.map((a) => ({ id: a.id, name: a.name })),
@@ -55,7 +55,7 @@ export default function DeliveriesPage() {
         </Link>
       </header>
       <Filters agents={data.agents} />
-      <DeliveriesTable deliveries={data.deliveries} role={data.role} filtered={data.filtered} />
+      <DeliveriesList rows={data.deliveries} columns={data.columns} filtered={data.filtered} />
       <Pager label="Pages of deliveries" olderCursor={data.olderCursor} newerCursor={data.newerCursor} />
       <Outlet />
     </div>
@@ -100,16 +100,13 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
   );
 }
 
-type Row = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { skipped: false }>["deliveries"][number];
-
-export function DeliveriesTable({ deliveries, role, filtered, emptyTitle = "No Deliveries Yet" }: { deliveries: Row[]; role: string; filtered?: boolean; emptyTitle?: string }) {
+/** The page's table and its empty state; the rows are the shown fields only (issue 10). */
+function DeliveriesList({ rows, columns, filtered }: { rows: DeliveryRow[]; columns: DeliveryColumn[]; filtered: boolean }) {
   const navigation = useNavigation();
-  const financial = role === "manager" || role === "admin";
-  const admin = role === "admin";
-  if (deliveries.length === 0) {
+  if (rows.length === 0) {
     return (
       <div className="card p-10 text-center">
-        <p className="font-semibold">{filtered ? "No Deliveries" : emptyTitle}</p>
+        <p className="font-semibold">{filtered ? "No Deliveries" : "No Deliveries Yet"}</p>
         <p className="page-subtitle mt-1">
           {filtered ? "No deliveries match the current filter or date range." : "Recorded deliveries will appear here."}
         </p>
@@ -117,53 +114,19 @@ export function DeliveriesTable({ deliveries, role, filtered, emptyTitle = "No D
     );
   }
   return (
-    <TableScroll label="Deliveries" className="max-h-table" busy={navigation.state === "loading"}>
-      {navigation.state === "loading" && navigation.location.pathname === "/deliveries" ? (
-        <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">Loading deliveries...</p>
-      ) : null}
-      <table className="w-full min-w-[640px] text-left text-sm">
-        <thead className="sticky top-0 bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
-          <tr>
-            <th className="px-3 py-2">Date</th>
-            <th className="px-3 py-2">Agent</th>
-            <th className="px-3 py-2">Client</th>
-            <th className="px-3 py-2 text-right">Tons</th>
-            <th className="px-3 py-2">Truck No.</th>
-            <th className="px-3 py-2">Location</th>
-            <th className="px-3 py-2">Status</th>
-            {financial ? <th className="px-3 py-2 text-right">Profit</th> : null}
-            {admin ? <th className="px-3 py-2 text-right">Net Payment to Agent</th> : null}
-            {financial ? <th className="px-3 py-2"><span className="sr-only">Actions</span></th> : null}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {deliveries.map((d) => (
-            <tr key={d.id}>
-              <td className="whitespace-nowrap px-3 py-2">{formatDeliveryDate(d.date)}</td>
-              <td className="px-3 py-2">{d.agentName}</td>
-              <td className="px-3 py-2">{d.clientName ?? "-"}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatAmount(d.tons)}</td>
-              <td className="px-3 py-2">{d.truckNo ?? "-"}</td>
-              <td className="px-3 py-2">{d.location}</td>
-              <td className="px-3 py-2"><DeliveryStatusBadge status={d.status} /></td>
-              {financial ? (
-                <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{d.profit ? formatNaira(d.profit) : "-"}</td>
-              ) : null}
-              {admin ? (
-                <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>
-              ) : null}
-              {financial ? (
-                <td className="px-3 py-2">
-                  <Link to={`/deliveries/${d.id}/edit`} className="btn-ghost btn-sm" preventScrollReset aria-label={`Edit delivery of ${formatDeliveryDate(d.date)} from ${d.agentName}`}>
-                    Edit
-                  </Link>
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DeliveriesTable
+      rows={rows}
+      columns={columns}
+      label="Deliveries"
+      minWidth="640"
+      className="max-h-table"
+      busy={navigation.state === "loading"}
+      before={
+        navigation.state === "loading" && navigation.location.pathname === "/deliveries" ? (
+          <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">Loading deliveries...</p>
+        ) : null
+      }
+    />
   );
 }
 

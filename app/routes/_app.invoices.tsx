@@ -22,7 +22,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = request_.invalid ? { cursor: null, direction: "older" as const } : request_;
   const [invoices, summary, clients] = await Promise.all([listInvoices(filters, { page }), invoiceSummary(), listClients()]);
   return {
-    invoices: invoices.items,
+    // Only what a card shows goes into the hydration data (issue 10).
+    invoices: invoices.items.map((inv) => ({
+      id: inv.id,
+      invoiceNo: inv.invoiceNo,
+      clientName: inv.clientName,
+      paymentStatus: inv.paymentStatus,
+      payable: inv.storedStatus !== "paid",
+      amount: inv.amount,
+      amountPaid: inv.amountPaid,
+      expectedPaymentDate: inv.expectedPaymentDate,
+      profit: inv.profit,
+    })),
     olderCursor: invoices.olderCursor,
     newerCursor: invoices.newerCursor,
     summary,
@@ -105,18 +116,18 @@ export default function InvoicesPage() {
               <li key={inv.id} className="card p-4" aria-label={`Invoice #${inv.invoiceNo}`}>
                 <div className="flex items-start justify-between gap-2">
                   <div>
-                    <p className="font-semibold">Invoice #{inv.invoiceNo}</p>
+                    <p className="font-semibold">{`Invoice #${inv.invoiceNo}`}</p>
                     <p className="page-subtitle">{inv.clientName}</p>
                   </div>
                   <PaymentStatusBadge status={inv.paymentStatus} />
                 </div>
-                <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
-                  <div><dt className="text-slate-500">Amount</dt><dd className="tabular-nums">{formatNaira(inv.amount)}</dd></div>
-                  <div><dt className="text-slate-500">Paid</dt><dd className="tabular-nums">{formatNaira(inv.amountPaid)}</dd></div>
-                  <div><dt className="text-slate-500">Due Date</dt><dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd></div>
-                  <div><dt className="text-slate-500">Profit</dt><dd className="tabular-nums">{formatNaira(inv.profit)}</dd></div>
+                <dl className="facts">
+                  <div><dt>Amount</dt><dd>{formatNaira(inv.amount)}</dd></div>
+                  <div><dt>Paid</dt><dd>{formatNaira(inv.amountPaid)}</dd></div>
+                  <div><dt>Due Date</dt><dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd></div>
+                  <div><dt>Profit</dt><dd>{formatNaira(inv.profit)}</dd></div>
                 </dl>
-                {inv.storedStatus !== "paid" ? (
+                {inv.payable ? (
                   <Link to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm mt-3" preventScrollReset>Record Payment</Link>
                 ) : null}
               </li>

@@ -20,7 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const [payments, totals, clients] = await Promise.all([listPayments(filters, { page }), paymentTotals(filters), listClients()]);
   return {
-    payments: payments.items,
+    // Only what a line shows goes into the hydration data (issue 10).
+    payments: payments.items.map((p) => ({ id: p.id, amount: p.amount, paymentDate: p.paymentDate, invoiceNo: p.invoiceNo, clientName: p.clientName, reference: p.reference })),
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
     totals,
@@ -96,11 +97,9 @@ export default function PaymentsPage() {
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-4">
                 <div>
                   <p className="font-semibold tabular-nums">{formatNaira(p.amount)}</p>
-                  <p className="page-subtitle">
-                    {formatDeliveryDate(p.paymentDate)} · Invoice #{p.invoiceNo} · {p.clientName}
-                  </p>
+                  <p className="page-subtitle">{`${formatDeliveryDate(p.paymentDate)} · Invoice #${p.invoiceNo} · ${p.clientName}`}</p>
                 </div>
-                {p.reference ? <p className="text-sm text-slate-600 dark:text-slate-300">Ref: {p.reference}</p> : null}
+                {p.reference ? <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p> : null}
               </li>
             ))}
           </ul>

@@ -1,12 +1,11 @@
 import { Link } from "@remix-run/react";
-import { TableScroll } from "~/components/table-scroll";
 import { CountUp } from "~/components/count-up";
-import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { DeliveriesTable, MANAGER_RECENT_COLUMNS, type DeliveryRow } from "~/components/deliveries/deliveries-table";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import type { ManagerDashboardData } from "~/presenters/manager-dashboard.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { SummaryAmount } from "~/components/money";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatNaira } from "~/utils/money";
 import { Sparkline } from "./sparkline";
 
 const QUICK_LINKS = [
@@ -17,7 +16,10 @@ const QUICK_LINKS = [
   { to: "/clients", label: "Clients" },
 ];
 
-export function ManagerDashboard({ data }: { data: ManagerDashboardData }) {
+/** The loader sends of the recent deliveries only what the table shows. */
+export type ManagerDashboardView = Omit<ManagerDashboardData, "recent"> & { recent: DeliveryRow[] };
+
+export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
   return (
     <div className="space-y-6">
       <header>
@@ -50,30 +52,7 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardData }) {
           {data.recent.length === 0 ? (
             <div className="card p-8 text-center"><p className="font-semibold">No Deliveries</p></div>
           ) : (
-            <TableScroll label="Recent deliveries">
-              <table className="w-full min-w-[560px] text-left text-sm">
-                <thead className="bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
-                  <tr>
-                    <th className="px-3 py-2">Date</th>
-                    <th className="px-3 py-2">Agent</th>
-                    <th className="px-3 py-2 text-right">Tons</th>
-                    <th className="px-3 py-2">Status</th>
-                    <th className="px-3 py-2 text-right">Profit</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                  {data.recent.map((d) => (
-                    <tr key={d.id}>
-                      <td className="whitespace-nowrap px-3 py-2">{formatDeliveryDate(d.date)}</td>
-                      <td className="px-3 py-2">{d.agentName}</td>
-                      <td className="px-3 py-2 text-right tabular-nums">{formatAmount(d.tons)}</td>
-                      <td className="px-3 py-2"><DeliveryStatusBadge status={d.status} /></td>
-                      <td className="px-3 py-2 text-right tabular-nums">{d.profit ? formatNaira(d.profit) : "-"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DeliveriesTable rows={data.recent} columns={MANAGER_RECENT_COLUMNS} label="Recent deliveries" minWidth="560" />
           )}
         </section>
         <section className="space-y-3">

@@ -1,13 +1,14 @@
 import { Link } from "@remix-run/react";
-import { TableScroll } from "~/components/table-scroll";
 import { CountUp } from "~/components/count-up";
-import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { DeliveriesTable, STAFF_RECENT_COLUMNS, type DeliveryRow } from "~/components/deliveries/deliveries-table";
 import { CalendarIcon, PlusIcon, TruckIcon } from "~/components/icons";
 import type { StaffDashboardData } from "~/presenters/staff-dashboard.server";
-import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount } from "~/utils/money";
 
-export function StaffDashboard({ data }: { data: StaffDashboardData }) {
+/** The loader sends of the recent deliveries only what the table shows. */
+export type StaffDashboardView = Omit<StaffDashboardData, "recent"> & { recent: DeliveryRow[] };
+
+export function StaffDashboard({ data }: { data: StaffDashboardView }) {
   return (
     <div className="space-y-6">
       <header className="flex flex-wrap items-end justify-between gap-3">
@@ -38,34 +39,7 @@ export function StaffDashboard({ data }: { data: StaffDashboardData }) {
             <p className="page-subtitle mt-1">Your recorded deliveries will appear here.</p>
           </div>
         ) : (
-          <TableScroll label="Recent deliveries">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-xs uppercase text-slate-500 dark:bg-slate-800 dark:text-slate-300">
-                <tr>
-                  <th className="px-2 py-2 sm:px-3">Date</th>
-                  <th className="px-2 py-2 sm:px-3">Agent</th>
-                  <th className="px-2 py-2 text-right sm:px-3">Tons</th>
-                  <th className="hidden px-2 py-2 sm:table-cell sm:px-3">Location</th>
-                  <th className="px-2 py-2 sm:px-3">Status</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {data.recent.map((d) => (
-                  <tr key={d.id}>
-                    <td className="whitespace-nowrap px-2 py-2 sm:px-3">{formatDeliveryDate(d.date)}</td>
-                    <td className="px-2 py-2 [overflow-wrap:anywhere] sm:px-3">
-                      {d.agentName}
-                      {/* On a phone the location rides under the agent, so Status stays on screen. */}
-                      <span className="block text-xs text-slate-500 sm:hidden">{d.location}</span>
-                    </td>
-                    <td className="px-2 py-2 text-right tabular-nums sm:px-3">{formatAmount(d.tons)}</td>
-                    <td className="hidden px-2 py-2 sm:table-cell sm:px-3">{d.location}</td>
-                    <td className="px-2 py-2 sm:px-3"><DeliveryStatusBadge status={d.status} /></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DeliveriesTable rows={data.recent} columns={STAFF_RECENT_COLUMNS} label="Recent deliveries" compact />
         )}
       </section>
     </div>

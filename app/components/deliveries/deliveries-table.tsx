@@ -1,0 +1,151 @@
+// The one deliveries table: the Deliveries page and both dashboards' Recent Deliveries
+// (issue 10 lean markup, issue 13 item 5). Cell padding, alignment and row borders come from
+// the `data-table` rules in tailwind.css, so a row is its text and little else (about half
+// the bytes per row it was), and the loaders send only the fields a column shows
+// (`toDeliveryRow`).
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { TableScroll } from "~/components/table-scroll";
+import { formatDeliveryDate } from "~/utils/dates";
+import { formatAmount, formatNaira } from "~/utils/money";
+
+export type DeliveryColumn = "date" | "agent" | "client" | "tons" | "truck" | "location" | "status" | "profit" | "net" | "edit";
+
+/** What the table shows of a delivery; money stays a decimal string. */
+export type DeliveryRow = {
+  id: number;
+  date: string;
+  agentName: string | null;
+  clientName?: string | null;
+  tons: string;
+  truckNo?: string | null;
+  location: string;
+  status: string;
+  profit?: string | null;
+  netPaymentToAgent?: string | null;
+};
+
+type Source = DeliveryRow & { clientName?: string | null; truckNo?: string | null; profit?: string | null; netPaymentToAgent?: string | null };
+
+/** The fields `columns` show, nothing else: what goes into the page's hydration data. */
+export function toDeliveryRow(d: Source, columns: readonly DeliveryColumn[]): DeliveryRow {
+  const row: DeliveryRow = { id: d.id, date: d.date, agentName: d.agentName, tons: d.tons, location: d.location, status: d.status };
+  if (columns.includes("client")) row.clientName = d.clientName ?? null;
+  if (columns.includes("truck")) row.truckNo = d.truckNo ?? null;
+  if (columns.includes("profit")) row.profit = d.profit ?? null;
+  if (columns.includes("net")) row.netPaymentToAgent = d.netPaymentToAgent ?? null;
+  return row;
+}
+
+/** The Deliveries page's columns for a role: money for managers and admins, net payment for admins. */
+export function deliveryPageColumns(role: string): DeliveryColumn[] {
+  const financial = role === "manager" || role === "admin";
+  return [
+    "date", "agent", "client", "tons", "truck", "location", "status",
+    ...(financial ? (["profit"] as const) : []),
+    ...(role === "admin" ? (["net"] as const) : []),
+    ...(financial ? (["edit"] as const) : []),
+  ];
+}
+
+/** The dashboards' Recent Deliveries: the manager's with profit, the staff's with the location. */
+export const MANAGER_RECENT_COLUMNS = ["date", "agent", "tons", "status", "profit"] as const satisfies readonly DeliveryColumn[];
+export const STAFF_RECENT_COLUMNS = ["date", "agent", "tons", "location", "status"] as const satisfies readonly DeliveryColumn[];
+
+const HEADERS: Record<DeliveryColumn, ReactNode> = {
+  date: "Date",
+  agent: "Agent",
+  client: "Client",
+  tons: "Tons",
+  truck: "Truck No.",
+  location: "Location",
+  status: "Status",
+  profit: "Profit",
+  net: "Net Payment to Agent",
+  edit: <span className="sr-only">Actions</span>,
+};
+const NUMERIC = new Set<DeliveryColumn>(["tons", "profit", "net"]);
+
+export function DeliveriesTable({
+  rows,
+  columns,
+  label,
+  compact = false,
+  minWidth,
+  className = "",
+  busy,
+  before,
+}: {
+  rows: DeliveryRow[];
+  columns: readonly DeliveryColumn[];
+  label: string;
+  /** On a phone: tighter cells, and the location under the agent instead of its own column. */
+  compact?: boolean;
+  /** A table wider than a phone scrolls in its own box instead of squeezing its columns. */
+  minWidth?: "560" | "640";
+  className?: string;
+  busy?: boolean;
+  before?: ReactNode;
+}) {
+  const cells = (d: DeliveryRow, column: DeliveryColumn) => {
+    switch (column) {
+      case "date":
+        return <td key={column} className="nowrap">{formatDeliveryDate(d.date)}</td>;
+      case "agent":
+        return compact ? (
+          <td key={column} className="wrap-any">
+            {d.agentName}
+            {/* On a phone the location rides under the agent, so Status stays on screen. */}
+            <span className="block text-xs text-slate-500 sm:hidden">{d.location}</span>
+          </td>
+        ) : (
+          <td key={column}>{d.agentName}</td>
+        );
+      case "client":
+        return <td key={column}>{d.clientName ?? "-"}</td>;
+      case "tons":
+        return <td key={column} className="num">{formatAmount(d.tons)}</td>;
+      case "truck":
+        return <td key={column}>{d.truckNo ?? "-"}</td>;
+      case "location":
+        return <td key={column} className={compact ? "phone-hidden" : undefined}>{d.location}</td>;
+      case "status":
+        return <td key={column}><DeliveryStatusBadge status={d.status} /></td>;
+      case "profit":
+        return <td key={column} className="num">{d.profit ? formatNaira(d.profit) : "-"}</td>;
+      case "net":
+        return <td key={column} className="num">{d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>;
+      case "edit": {
+        const date = formatDeliveryDate(d.date);
+        return (
+          <td key={column}>
+            <Link to={`/deliveries/${d.id}/edit`} className="btn-ghost btn-sm" preventScrollReset aria-label={`Edit delivery of ${date} from ${d.agentName}`}>
+              Edit
+            </Link>
+          </td>
+        );
+      }
+    }
+  };
+  const width = minWidth === "640" ? "min-w-[640px]" : minWidth === "560" ? "min-w-[560px]" : "";
+  return (
+    <TableScroll label={label} className={className} busy={busy}>
+      {before}
+      <table className={`data-table${compact ? " compact" : ""} ${width}`}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} className={NUMERIC.has(c) ? "num" : c === "location" && compact ? "phone-hidden" : undefined}>{HEADERS[c]}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((d) => (
+            <tr key={d.id}>{columns.map((c) => cells(d, c))}</tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}

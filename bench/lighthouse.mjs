@@ -1,0 +1,147 @@
+// Lighthouse (the npm package, its default mobile preset: Moto G class screen, simulated slow
+// 4G and 4x CPU slowdown) against Debian's Chromium, on the pages issue 10 names, at a given
+// size. A fresh database (PostgreSQL when DATABASE_URL is set, else PGlite) is seeded by
+// bench/seed.ts, the production server is started on it, and each page is audited signed in
+// as the bench admin. Prints a Markdown table (performance and accessibility scores, the
+// metrics behind the performance score, and the host's benchmarkIndex, which says how fast
+// this machine was while it ran) and writes bench/out/lighthouse.json.
+// Usage (after `npm run build`): node bench/lighthouse.mjs [--size 100000] [--runs 1]
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({ options: { size: { type: "string", default: "100000" }, runs: { type: "string", default: "1" }, port: { type: "string" } } });
+const SIZE = Number(values.size);
+const RUNS = Number(values.runs);
+const PORT = Number(values.port ?? process.env.BENCH_PORT ?? 4020) + 1;
+const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
+const PAGES = [
+  ["New Delivery", "/deliveries/new"],
+  ["Deliveries", "/deliveries"],
+  ["Invoices", "/invoices"],
+  ["Payments", "/payments"],
+  ["Manager dashboard", "/"],
+];
+const OUT = "bench/out";
+mkdirSync(OUT, { recursive: true });
+
+function run(cmd, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err.slice(-2000)}`))));
+  });
+}
+
+async function database() {
+  if (!process.env.DATABASE_URL) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "pks-lh-"));
+    return { driver: "pglite", env: { DATABASE_URL: "", PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+  const name = "pks_bench_lighthouse";
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    driver: "postgres",
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function startServer(env) {
+  const child = spawn("node", ["server.js"], {
+    env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(PORT), SESSION_SECRET: "bench-secret", APP_ORIGIN: `http://localhost:${PORT}`, DELIVERY_CLIENT_NAME: "Kodan" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`http://localhost:${PORT}/login`)).ok) return child;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill();
+  throw new Error("server did not start");
+}
+
+async function signIn() {
+  const res = await fetch(`http://localhost:${PORT}/api/auth/password/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: `http://localhost:${PORT}` },
+    body: JSON.stringify({ email: "bench-admin@example.com", password: "bench-password-123" }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in: ${res.status}`);
+  return res.headers.get("set-cookie").split(";")[0];
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function audit(url, cookie) {
+  const file = path.join(os.tmpdir(), `pks-lh-${process.pid}.json`);
+  await run("npx", ["lighthouse", url, "--quiet", "--only-categories=performance,accessibility", "--output=json", `--output-path=${file}`, `--chrome-flags=${CHROME_FLAGS}`, `--extra-headers=${JSON.stringify({ Cookie: cookie })}`], { CHROME_PATH: CHROME });
+  const r = JSON.parse(readFileSync(file, "utf8"));
+  rmSync(file, { force: true });
+  if (r.runtimeError) throw new Error(`${url}: ${r.runtimeError.message}`);
+  const metric = (id) => r.audits[id]?.numericValue ?? null;
+  const failing = Object.values(r.categories.accessibility.auditRefs)
+    .map((ref) => r.audits[ref.id])
+    .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
+    .map((a) => a.id);
+  return {
+    performance: Math.round(r.categories.performance.score * 100),
+    accessibility: Math.round(r.categories.accessibility.score * 100),
+    fcpMs: metric("first-contentful-paint"),
+    lcpMs: metric("largest-contentful-paint"),
+    tbtMs: metric("total-blocking-time"),
+    cls: metric("cumulative-layout-shift"),
+    siMs: metric("speed-index"),
+    benchmarkIndex: r.environment.benchmarkIndex,
+    a11yFailing: failing,
+    version: r.lighthouseVersion,
+  };
+}
+
+const db = await database();
+const rows = [];
+try {
+  console.error(`[lighthouse] ${db.driver}: seeding ${SIZE.toLocaleString("en")} deliveries`);
+  await run("npx", ["tsx", "bench/seed.ts", "--size", String(SIZE), "--users", "0"], db.env);
+  const server = await startServer(db.env);
+  try {
+    const cookie = await signIn();
+    for (const [name, p] of PAGES) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await audit(`http://localhost:${PORT}${p}`, cookie));
+      const pick = runs.find((x) => x.performance === median(runs.map((y) => y.performance)));
+      rows.push({ name, path: p, ...pick, performanceRuns: runs.map((x) => x.performance) });
+      console.error(`[lighthouse] ${name}: ${JSON.stringify(rows.at(-1))}`);
+    }
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+  }
+} finally {
+  await db.drop();
+}
+
+const lines = [
+  `Lighthouse ${rows[0]?.version}, mobile preset (simulated throttling), ${db.driver}, ${SIZE.toLocaleString("en")} deliveries, admin session, ${new Date().toISOString()}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} cores.`,
+  "",
+  "| page | performance | accessibility | FCP ms | LCP ms | TBT ms | CLS | Speed Index ms | benchmarkIndex |",
+  "|---|---|---|---|---|---|---|---|---|",
+  ...rows.map((r) => `| ${r.name} (\`${r.path}\`) | ${r.performance}${r.performanceRuns.length > 1 ? ` (runs ${r.performanceRuns.join(", ")})` : ""} | ${r.accessibility}${r.a11yFailing.length ? ` (${r.a11yFailing.join(", ")})` : ""} | ${Math.round(r.fcpMs)} | ${Math.round(r.lcpMs)} | ${Math.round(r.tbtMs)} | ${r.cls.toFixed(3)} | ${Math.round(r.siMs)} | ${Math.round(r.benchmarkIndex)} |`),
+];
+writeFileSync(`${OUT}/lighthouse.json`, JSON.stringify(rows, null, 1));
+console.log(lines.join("\n"));
