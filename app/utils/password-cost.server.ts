@@ -11,7 +11,7 @@ const LOWEST_COST = 4;
  * `TEST_BCRYPT_COST` (4 to 10) is honoured only when `NODE_ENV` is exactly "test"; under any
  * other NODE_ENV, production above all, it is ignored and the full cost is used.
  */
-export function bcryptCost(environment: NodeJS.ProcessEnv = process.env): number {
+export function bcryptCost(environment: Record<string, string | undefined> = process.env): number {
   const raw = environment.TEST_BCRYPT_COST;
   if (environment.NODE_ENV !== "test" || raw === undefined || raw === "") return BCRYPT_COST;
   const cost = Number(raw);
