@@ -27,6 +27,7 @@ step() {
   shift
   "$@" || status=1
   TIMES="${TIMES}$(printf '%6ds  %s' $((SECONDS - started)) "$name")"$'\n'
+  echo "--- $name: $((SECONDS - started)) s"
 }
 
 step "typecheck" npx tsc
