@@ -4,7 +4,12 @@ import { test as base, expect, type BrowserContext, type Page } from "@playwrigh
 import { E2E_PASSWORD, e2eSessionFile, fixtureUsers, type FixtureRole, type FixtureUser, type SessionPool } from "./users";
 
 type Fixtures = {
-  loginAs: (role: FixtureRole) => Promise<void>;
+  /**
+   * Signs this page's context in as the project's user. `fresh`: through the real sign-in call,
+   * for pages that want a sign-in of the last 5 minutes (two-factor and passkey set-up, decision
+   * 0600); a session made when the server started may be older.
+   */
+  loginAs: (role: FixtureRole, options?: { fresh?: boolean }) => Promise<void>;
   javaScript: boolean;
   /** This browser project's fixture users (each project has its own, see users.ts). */
   users: Record<FixtureRole, FixtureUser>;
@@ -36,8 +41,8 @@ function claimSession(baseURL: string, project: string, role: FixtureRole): stri
  * when one is left (no bcrypt, no request), else through the real JSON sign-in call. The form
  * itself is exercised by the tests that use signInWithForm.
  */
-export async function signInContext(context: BrowserContext, baseURL: string, project: string, role: FixtureRole) {
-  const value = claimSession(baseURL, project, role);
+export async function signInContext(context: BrowserContext, baseURL: string, project: string, role: FixtureRole, { fresh = false } = {}) {
+  const value = fresh ? null : claimSession(baseURL, project, role);
   if (value) {
     const { cookieName } = sessionPool(baseURL);
     await context.addCookies([{ name: cookieName, value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
@@ -70,7 +75,7 @@ export const test = base.extend<Fixtures>({
     expect(errors, "console errors").toEqual([]);
   },
   loginAs: async ({ page, baseURL }, use, testInfo) => {
-    await use((role) => signInContext(page.context(), baseURL!, testInfo.project.name, role));
+    await use((role, options) => signInContext(page.context(), baseURL!, testInfo.project.name, role, options));
   },
 });
 
