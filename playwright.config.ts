@@ -44,6 +44,9 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { PORT: String(PORT) },
+    // The seeding process (not the server, which runs with NODE_ENV=production) hashes the
+    // fixture users' passwords at bcrypt's lowest cost; a hash carries its cost, so the server's
+    // compares are cheap too (decision 0840).
+    env: { PORT: String(PORT), NODE_ENV: "test", TEST_BCRYPT_COST: "4" },
   },
 });

@@ -19,11 +19,15 @@ fi
 
 OUT="$(mktemp -d)"
 status=0
+TIMES=""
 step() {
+  local name="$1" started=$SECONDS
   echo
-  echo "=== $1"
+  echo "=== $name"
   shift
   "$@" || status=1
+  TIMES="${TIMES}$(printf '%6ds  %s' $((SECONDS - started)) "$name")"$'\n'
+  echo "--- $name: $((SECONDS - started)) s"
 }
 
 step "typecheck" npx tsc
@@ -44,5 +48,8 @@ step "browser tests (JavaScript on and off)" env PLAYWRIGHT_JSON_OUTPUT_NAME="$O
 step "no secrets in the browser-test server log" npx tsx scripts/check-e2e-log.ts
 
 echo
+echo "Time per step:"
+printf '%s' "$TIMES"
+printf '%6ds  %s\n' "$SECONDS" "in all"
 node scripts/summarize-tests.mjs "$OUT" || status=1
 exit $status

@@ -3,6 +3,7 @@ import bcrypt from "bcryptjs";
 import { bcryptCompare, bcryptHash } from "~/utils/password-hash.server";
 import { eq, sql } from "drizzle-orm";
 import { getDb, schema, type Executor, type Role, type User } from "~/db.server";
+import { bcryptCost } from "~/utils/password-cost.server";
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;
@@ -10,12 +11,10 @@ export const TEMP_PASSWORD_LENGTH = 16;
 // A temporary password (admin create or reset) signs in for 72 hours; then the admin resets again.
 export const TEMP_PASSWORD_TTL_MS = 72 * 60 * 60 * 1000;
 export const temporaryPasswordExpiry = (now = new Date()) => new Date(now.getTime() + TEMP_PASSWORD_TTL_MS);
-// Cost 10 is ~110 ms on these machines (STACK.md): slow for guessing, fine for a sign-in.
-const BCRYPT_COST = 10;
 // Without a user to compare against we still spend a bcrypt compare, so timing tells nothing.
 const sqlLock = sql`select pg_advisory_xact_lock(7261001)`;
 let dummyHash: string | undefined;
-const getDummyHash = () => (dummyHash ??= bcrypt.hashSync("not-a-real-password", BCRYPT_COST));
+const getDummyHash = () => (dummyHash ??= bcrypt.hashSync("not-a-real-password", bcryptCost()));
 
 export type PublicUser = {
   id: string;
@@ -67,7 +66,7 @@ export async function getUserByEmail(email: string, db?: Executor): Promise<User
 }
 
 // Hash and compare run on worker threads (decision 0503): the same bcrypt, off the event loop.
-export const hashPassword = (password: string) => bcryptHash(password, BCRYPT_COST);
+export const hashPassword = (password: string) => bcryptHash(password, bcryptCost());
 
 export function generateTemporaryPassword(length = TEMP_PASSWORD_LENGTH) {
   // No look-alikes (0/O, 1/l/I): these are read off a screen and typed on a phone.

@@ -64,7 +64,7 @@ async function todayOnServer(page: import("@playwright/test").Page) {
   return deliveries[0].date;
 }
 
-test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, baseURL, javaScript }) => {
+test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, baseURL, javaScript, users }) => {
   await loginAs("staff");
   const location = `Edit ${unique()}`;
   const created = await page.request.post("/api/deliveries", {
@@ -76,8 +76,8 @@ test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, b
 
   const managerContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
   const manager = await managerContext.newPage();
-  const { E2E_PASSWORD, FIXTURE_USERS } = await import("./users");
-  await manager.request.post("/api/auth/password/login", { data: { email: FIXTURE_USERS.manager.email, password: E2E_PASSWORD }, headers: { Origin: baseURL! } });
+  const { E2E_PASSWORD } = await import("./users");
+  await manager.request.post("/api/auth/password/login", { data: { email: users.manager.email, password: E2E_PASSWORD }, headers: { Origin: baseURL! } });
   await manager.goto(`/deliveries/${id}/edit`);
   await hydrated(manager, javaScript);
   const managerDialog = manager.getByRole("dialog", { name: "Edit Delivery" });

@@ -1,17 +1,68 @@
-import { test as base, expect, type Page } from "@playwright/test";
-import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { E2E_PASSWORD, e2eSessionFile, fixtureUsers, type FixtureRole, type FixtureUser, type SessionPool } from "./users";
 
 type Fixtures = {
-  loginAs: (role: FixtureRole) => Promise<void>;
+  /**
+   * Signs this page's context in as the project's user. `fresh`: through the real sign-in call,
+   * for pages that want a sign-in of the last 5 minutes (two-factor and passkey set-up, decision
+   * 0600); a session made when the server started may be older.
+   */
+  loginAs: (role: FixtureRole, options?: { fresh?: boolean }) => Promise<void>;
   javaScript: boolean;
+  /** This browser project's fixture users (each project has its own, see users.ts). */
+  users: Record<FixtureRole, FixtureUser>;
 };
 
+let pool: SessionPool | undefined;
+function sessionPool(baseURL: string): SessionPool {
+  return (pool ??= JSON.parse(readFileSync(e2eSessionFile(new URL(baseURL).port), "utf8")) as SessionPool);
+}
+
+/** A session made before the server started, not yet handed to any test (in any worker), or null when all are. */
+function claimSession(baseURL: string, project: string, role: FixtureRole): string | null {
+  const { claims, sessions } = sessionPool(baseURL);
+  const values = sessions[project]?.[role] ?? [];
+  for (let i = 0; i < values.length; i++) {
+    try {
+      // Creating the claim file fails when it exists: one winner per session across workers.
+      closeSync(openSync(path.join(claims, `${project}-${role}-${i}`), "wx"));
+      return values[i];
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  return null;
+}
+
 /**
- * Every test fails on an unexpected console error or a page error, and can sign in by role.
- * Sign-in goes through the real JSON call, which also sets the cookie in this browser context.
+ * Signs a browser context in as a fixture user of a project: with a session made in advance
+ * when one is left (no bcrypt, no request), else through the real JSON sign-in call. The form
+ * itself is exercised by the tests that use signInWithForm.
+ */
+export async function signInContext(context: BrowserContext, baseURL: string, project: string, role: FixtureRole, { fresh = false } = {}) {
+  const value = fresh ? null : claimSession(baseURL, project, role);
+  if (value) {
+    const { cookieName } = sessionPool(baseURL);
+    await context.addCookies([{ name: cookieName, value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+    return;
+  }
+  const response = await context.request.post("/api/auth/password/login", {
+    data: { email: fixtureUsers(project)[role].email, password: E2E_PASSWORD },
+    headers: { Origin: baseURL },
+  });
+  expect(response.status()).toBe(200);
+}
+
+/**
+ * Every test fails on an unexpected console error or a page error, and can sign in by role as
+ * its own project's user.
  */
 export const test = base.extend<Fixtures>({
   javaScript: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
+  // eslint-disable-next-line no-empty-pattern
+  users: async ({}, use, testInfo) => use(fixtureUsers(testInfo.project.name)),
   page: async ({ page }, use) => {
     const errors: string[] = [];
     page.on("console", (message) => {
@@ -23,14 +74,8 @@ export const test = base.extend<Fixtures>({
     await use(page);
     expect(errors, "console errors").toEqual([]);
   },
-  loginAs: async ({ page, baseURL }, use) => {
-    await use(async (role) => {
-      const response = await page.request.post("/api/auth/password/login", {
-        data: { email: FIXTURE_USERS[role].email, password: E2E_PASSWORD },
-        headers: { Origin: baseURL! },
-      });
-      expect(response.status()).toBe(200);
-    });
+  loginAs: async ({ page, baseURL }, use, testInfo) => {
+    await use((role, options) => signInContext(page.context(), baseURL!, testInfo.project.name, role, options));
   },
 });
 

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { signInContext } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -26,14 +27,8 @@ const test = base.extend<{ loginAs: (role: FixtureRole) => Promise<void> }>({
     await use(page);
     expect(errors, "console errors").toEqual([]);
   },
-  loginAs: async ({ page, baseURL }, use) => {
-    await use(async (role) => {
-      const response = await page.request.post("/api/auth/password/login", {
-        data: { email: FIXTURE_USERS[role].email, password: E2E_PASSWORD },
-        headers: { Origin: baseURL! },
-      });
-      expect(response.status()).toBe(200);
-    });
+  loginAs: async ({ page, baseURL }, use, testInfo) => {
+    await use((role) => signInContext(page.context(), baseURL!, testInfo.project.name, role));
   },
 });
 
@@ -122,7 +117,7 @@ test("three deliveries recorded offline survive a reload and are sent exactly on
 });
 
 test("when the answer to the first send is lost, the retry lands nothing twice", async ({ page, context, loginAs }) => {
-  await loginAs("staff2");
+  await loginAs("staff3");
   await openOnline(page);
   const tag = `Lost answer ${unique()}`;
   await context.setOffline(true);
@@ -191,7 +186,7 @@ test("a delivery for an agent removed meanwhile needs attention, and can be corr
 });
 
 test("an expired session keeps the delivery, asks for sign-in, then sends it once", async ({ page, loginAs, baseURL }) => {
-  await loginAs("staff2");
+  await loginAs("staff3");
   await openOnline(page);
   const tag = `Session ${unique()}`;
   // The session ends on the server (signed out elsewhere, or expired).
@@ -201,7 +196,7 @@ test("an expired session keeps the delivery, asks for sign-in, then sends it onc
   await expect(page.getByRole("alert")).toContainText("Your session has ended");
 
   await page.getByRole("link", { name: "Sign in" }).click();
-  await page.getByLabel("Email").fill(FIXTURE_USERS.staff2.email);
+  await page.getByLabel("Email").fill(FIXTURE_USERS.staff3.email);
   await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/deliveries\/new$/);

@@ -27,13 +27,13 @@ async function logout(page: Page) {
   await expect(page).toHaveURL(/\/login$/);
 }
 
-test("an admin adds a staff user who must change the temporary password; freezing ends their session", async ({ page, loginAs, browser, javaScript, baseURL }) => {
+test("an admin adds a staff user who must change the temporary password; freezing ends their session", async ({ page, loginAs, browser, javaScript, baseURL, users }) => {
   await loginAs("admin");
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
   // The admin's own row: no checkbox and no buttons.
-  const ownRow = page.getByRole("listitem", { name: "Ada Admin" });
-  await expect(ownRow).toContainText(FIXTURE_USERS.admin.email);
+  const ownRow = page.getByRole("listitem", { name: `${users.admin.firstName} ${users.admin.lastName}` });
+  await expect(ownRow).toContainText(users.admin.email);
   await expect(ownRow.getByRole("checkbox")).toHaveCount(0);
   await expect(ownRow.getByRole("button")).toHaveCount(0);
   await expect(ownRow.getByRole("link")).toHaveCount(0);
@@ -215,7 +215,7 @@ test("a user registers a passkey and signs in with it, with and without the e-ma
   await expect(page.getByText("No passkeys registered yet.")).toBeVisible();
 });
 
-test("the role switcher shows for admins only, and Switch needs a different role", async ({ page, loginAs, javaScript, browser, baseURL }) => {
+test("the role switcher shows for admins only, and Switch needs a different role", async ({ page, loginAs, javaScript, browser, baseURL, users }) => {
   await loginAs("admin");
   await page.goto("/settings");
   await page.getByLabel("Role switcher", { exact: true }).click();
@@ -236,7 +236,7 @@ test("the role switcher shows for admins only, and Switch needs a different role
   const other = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
   const staffPage = await other.newPage();
   const response = await staffPage.request.post("/api/auth/password/login", {
-    data: { email: FIXTURE_USERS.staff.email, password: E2E_PASSWORD },
+    data: { email: users.staff.email, password: E2E_PASSWORD },
     headers: { Origin: baseURL! },
   });
   expect(response.status()).toBe(200);

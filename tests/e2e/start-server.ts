@@ -2,7 +2,7 @@
 // directory is prepared first (migrations, first admin, fixture users), then handed to the
 // server: PGlite allows one process per directory.
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { connect, setConnection } from "../../db/client.server";
@@ -10,16 +10,41 @@ import { ensureFirstAdmin } from "../../app/models/user.server";
 import { eq } from "drizzle-orm";
 import { schema } from "../../app/db.server";
 import { addDays, todayIn } from "../../app/utils/dates";
+import { SESSION_COOKIE_NAME } from "../../app/utils/cookies.server";
+import { createSession } from "../../app/utils/session.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
-import { BOOTSTRAP_ADMIN, DELIVERY_CLIENT, E2E_PASSWORD, FIXTURE_USERS, FRESH_ADMINS, e2eLogFile } from "./users";
+import {
+  BOOTSTRAP_ADMIN,
+  DELIVERY_CLIENT,
+  E2E_PASSWORD,
+  FRESH_ADMINS,
+  PROJECTS,
+  e2eLogFile,
+  e2eSessionFile,
+  fixtureUsers,
+  type FixtureRole,
+  type SessionPool,
+} from "./users";
+
+const port = process.env.PORT ?? "3210";
+// What the server runs with. This process signs the fixture sessions' cookies with the same
+// secret and origin, so it reads them too.
+const serverEnv = {
+  SESSION_SECRET: "e2e-session-secret",
+  TOTP_ENCRYPTION_KEY: "e2e-totp-encryption-key",
+  APP_ORIGIN: `http://localhost:${port}`,
+  DELIVERY_CLIENT_NAME: DELIVERY_CLIENT,
+  OWNER_EMAIL: "",
+};
+Object.assign(process.env, serverEnv);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "pks-e2e-"));
 const connection = connect({ driver: "pglite", dataDir });
 setConnection(connection);
 const { db, close } = await connection;
 await ensureFirstAdmin({ ...BOOTSTRAP_ADMIN, log: () => {} }, db);
-for (const user of Object.values(FIXTURE_USERS)) {
-  await createUser({ ...user, password: E2E_PASSWORD }, db);
+for (const project of PROJECTS) {
+  for (const user of Object.values(fixtureUsers(project))) await createUser({ ...user, password: E2E_PASSWORD }, db);
 }
 for (const admin of Object.values(FRESH_ADMINS)) {
   if (admin === BOOTSTRAP_ADMIN) continue;
@@ -30,7 +55,7 @@ await createAgent({ name: "Musa Ibrahim", contact: "08031234567" }, db);
 await createAgent({ name: "Chinedu Okafor", contact: "08087654321" }, db);
 
 // Invoices: each project invoices its own deliveries, a recent one and one long overdue.
-const staffUser = (await db.select().from(schema.users).where(eq(schema.users.email, FIXTURE_USERS.staff.email)))[0];
+const staffUser = (await db.select().from(schema.users).where(eq(schema.users.email, fixtureUsers("js").staff.email)))[0];
 const today = todayIn("Africa/Lagos");
 for (const project of ["js", "nojs"]) {
   const agent = await createAgent({ name: `Invoice Agent ${project}` }, db);
@@ -39,10 +64,30 @@ for (const project of ["js", "nojs"]) {
   await createDelivery({ ...common, agentId: agent.id, date: addDays(today, -2), tons: "20.00" }, db);
   await createDelivery({ ...common, agentId: old.id, date: addDays(today, -120), tons: "5.00" }, db);
 }
+
+// Sessions for the Playwright fixture's loginAs (tests/e2e/fixtures.ts): more per role and
+// project than the tests sign in; when they run out the fixture signs in through the API.
+const SESSIONS_PER_ROLE = 80;
+const pool: SessionPool = { cookieName: SESSION_COOKIE_NAME, claims: `${e2eSessionFile(port)}.claims`, sessions: {} };
+for (const project of PROJECTS) {
+  const byRole = {} as Record<FixtureRole, string[]>;
+  for (const [role, user] of Object.entries(fixtureUsers(project)) as [FixtureRole, { email: string }][]) {
+    const [row] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, user.email));
+    byRole[role] = [];
+    for (let i = 0; i < SESSIONS_PER_ROLE; i++) {
+      const { cookie } = await createSession(new Request(serverEnv.APP_ORIGIN), row.id);
+      byRole[role].push(cookie.split(";")[0].slice(SESSION_COOKIE_NAME.length + 1));
+    }
+  }
+  pool.sessions[project] = byRole;
+}
+rmSync(pool.claims, { recursive: true, force: true });
+mkdirSync(pool.claims, { recursive: true });
+writeFileSync(e2eSessionFile(port), JSON.stringify(pool));
+
 await close();
 setConnection(undefined);
 
-const port = process.env.PORT ?? "3210";
 // Everything the server logs also goes to a file, which scripts/check-e2e-log.ts searches for
 // secrets after a run (issue 11).
 const logFile = e2eLogFile(port);
@@ -56,11 +101,7 @@ const child = spawn("node", ["server.js"], {
     PORT: port,
     PGLITE_DIR: dataDir,
     DATABASE_URL: "",
-    SESSION_SECRET: "e2e-session-secret",
-    TOTP_ENCRYPTION_KEY: "e2e-totp-encryption-key",
-    APP_ORIGIN: `http://localhost:${port}`,
-    DELIVERY_CLIENT_NAME: DELIVERY_CLIENT,
-    OWNER_EMAIL: "",
+    ...serverEnv,
   },
 });
 child.stdout!.on("data", (chunk: Buffer) => {
