@@ -31,3 +31,6 @@ export const TotpCodeFormSchema = formSchema(
     redirectTo: anything,
   }),
 );
+
+/** Add Passkey: the device's name and the browser's credential (the ceremony needs JavaScript). */
+export const PasskeyRegisterFormSchema = formSchema(z.object({ deviceName: anything, credential: anything, password: anything }));

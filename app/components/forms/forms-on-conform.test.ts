@@ -16,9 +16,6 @@ const NOT_A_FORM: Record<string, string> = {
   "_app.settings.role.tsx": "the role switcher's radio buttons; the answer is a redirect or JSON for the fetcher",
   "_app.reconciliation.tsx": "the month's Create Invoices button (no fields); the answer is a toast",
   "_app.settings.users.bulk.tsx": "checkbox selections; the answer is a toast",
-  // Not converted yet (issue 13 follow-up): their answers are still { error, passwordError }.
-  "_app.settings.two-factor.tsx": "NOT YET: two-factor set-up (password, then the first code)",
-  "_app.settings.passkeys.new.tsx": "NOT YET: passkey registration (password; the ceremony itself is JSON)",
 };
 
 /** The text of `export async function action(...) { ... }`, or null. */
