@@ -1,9 +1,10 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { FormErrors, InputField } from "./forms";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { useIsPending } from "~/hooks/use-is-pending";
 
 /**
  * The password change, the same in Settings and on the forced Change Your Password page
@@ -24,9 +25,8 @@ export function ChangePasswordForm({
   busyLabel: string;
   children?: ReactNode;
 }) {
-  const navigation = useNavigation();
   const hydrated = useHydrated();
-  const busy = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const busy = useIsPending({ formMethod: "POST", state: "submitting" });
   const [form, fields] = useForm({
     lastResult,
     constraint,

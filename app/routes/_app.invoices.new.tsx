@@ -1,10 +1,15 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Dialog, FormError } from "~/components/dialog";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { FormErrors, SubmitButton } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
 import { Pager } from "~/components/pager";
 import { createInvoiceForDelivery, listEligibleDeliveries, nextInvoiceNumber, parsePickerFilters, previewInvoice } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
+import { GenerateInvoiceFormSchema } from "~/schemas/forms";
+import { replyRefused } from "~/utils/form-reply.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatAmount, formatNaira } from "~/utils/money";
@@ -51,9 +56,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "invoice.manage");
   const form = await request.formData();
+  // The invoice model has the last word (see GenerateInvoiceFormSchema).
+  const submission = parseWithZod(form, { schema: GenerateInvoiceFormSchema, disableAutoCoercion: true });
   // Only the delivery is taken from the form: every figure is recomputed from the database.
   const result = await createInvoiceForDelivery(user, { deliveryId: form.get("deliveryId") ?? undefined }, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });
-  if (!result.ok) return data({ message: result.message }, { status: result.status });
+  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to create invoice: ${result.message}`, always: true });
   return redirectWithToast("/invoices", { title: "Invoice created successfully", description: `Invoice #${result.invoice.invoiceNo}` });
 }
 
@@ -66,15 +73,15 @@ export default function GenerateInvoiceRoute() {
     return `?${next}`;
   };
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const busy = useIsPending({ formMethod: "POST" });
+  const [form] = useForm({ id: "generate-invoice", lastResult: actionData?.result });
   return (
     <Dialog title="Generate Invoice" description="Choose a confirmed delivery; the figures fill in." closeTo="/invoices">
       {eligible.length === 0 && !searched ? (
         <p className="text-sm">No confirmed deliveries with clients available for invoicing.</p>
       ) : (
         <div className="space-y-4">
-          {actionData?.message ? <FormError errors={[`Failed to create invoice: ${actionData.message}`]} /> : null}
+          <FormErrors errors={form.errors} id={form.errorId} />
           <Form key={params.toString()} method="get" className="grid gap-2 sm:grid-cols-4 sm:items-end" aria-label="Find a delivery" preventScrollReset replace>
             {preview ? <input type="hidden" name="deliveryId" value={preview.deliveryId} /> : null}
             <div>
@@ -114,7 +121,7 @@ export default function GenerateInvoiceRoute() {
             </ul>
           )}
           <Pager label="Delivery pages" olderCursor={olderCursor} newerCursor={newerCursor} names={{ cursor: "pickerCursor", before: "pickerBefore" }} />
-          <Form method="post" className="space-y-3">
+          <Form method="post" {...getFormProps(form)} className="space-y-3">
             <input type="hidden" name="deliveryId" value={preview?.deliveryId ?? ""} />
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <dl className="grid grid-cols-2 gap-3 text-sm">
@@ -125,9 +132,9 @@ export default function GenerateInvoiceRoute() {
               <ReadOnly label="Profit" value={preview ? formatNaira(preview.profit) : "-"} />
               <ReadOnly label="Expected payment date" value={preview ? formatDeliveryDate(preview.expectedPaymentDate) : "-"} />
             </dl>
-            <button type="submit" className="btn-primary w-full" disabled={!preview || busy}>
-              {busy ? "Generating..." : "Generate Invoice"}
-            </button>
+            <SubmitButton pending={busy} pendingLabel="Generating..." className="btn-primary w-full" disabled={!preview}>
+              Generate Invoice
+            </SubmitButton>
             {!preview ? <p className="page-subtitle text-center">Please select a delivery</p> : null}
           </Form>
         </div>

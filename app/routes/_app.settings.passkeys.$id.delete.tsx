@@ -1,10 +1,13 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmFooter } from "~/components/forms";
-import { Dialog, FieldError } from "~/components/dialog";
+import { ConfirmFooter, InputField } from "~/components/forms";
+import { Dialog } from "~/components/dialog";
 import { deletePasskey, getPasskey } from "~/models/passkey.server";
+import { PASSWORD_CONFIRM_FORM_CONSTRAINT, PasswordConfirmFormSchema } from "~/schemas/forms";
 import { requireUser } from "~/utils/auth.server";
+import { replyRefused } from "~/utils/form-reply.server";
 import { parseId } from "~/utils/params";
 import { invariantResponse } from "~/utils/http.server";
 import { logEvent } from "~/utils/logger.server";
@@ -17,13 +20,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const passkey = await getPasskey(user.id, parseId(params.id) ?? 0);
   invariantResponse(passkey, "Passkey not found");
-  return { passkey, needsPassword: !(await isRecentlyAuthenticated(request)) };
+  return { passkey, needsPassword: !(await isRecentlyAuthenticated(request)), constraint: PASSWORD_CONFIRM_FORM_CONSTRAINT };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const reauth = await confirmRecentAuth(request, user, (await request.formData()).get("password"));
-  if (!reauth.ok) return data({ passwordError: reauth.message }, { status: reauth.status });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: PasswordConfirmFormSchema, disableAutoCoercion: true });
+  const reauth = await confirmRecentAuth(request, user, formData.get("password"));
+  if (!reauth.ok) return replyRefused(submission, reauth, { field: "password", hideFields: ["password"] });
   logEvent("info", { event: "factor.passkey.removed", userId: user.id, passkeyId: params.id });
   if (!(await deletePasskey(user.id, parseId(params.id) ?? 0))) {
     return redirectWithToast("/settings", { title: "Failed to delete passkey", description: "Passkey not found", variant: "destructive" });
@@ -32,21 +37,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function DeletePasskeyDialog() {
-  const { passkey, needsPassword } = useLoaderData<typeof loader>();
+  const { passkey, needsPassword, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const passwordError = actionData && "passwordError" in actionData ? actionData.passwordError : null;
+  const [form, fields] = useForm({ id: "passkey-delete", lastResult: actionData?.result, constraint });
   return (
     <Dialog title="Delete Passkey" description={`Delete the passkey "${passkey.deviceName}"?`} closeTo="/settings" size="sm">
-      <Form method="post" preventScrollReset className="space-y-4">
+      <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
         <p className="text-sm">This cannot be undone. That device can no longer sign you in with this passkey.</p>
-        {needsPassword || passwordError ? (
-          <div>
-            <label className="label" htmlFor="passkey-delete-password">
-              Current password
-            </label>
-            <input id="passkey-delete-password" name="password" type="password" className="input" autoComplete="current-password" required />
-            <FieldError errors={passwordError ? [passwordError] : null} id="passkey-delete-password-error" />
-          </div>
+        {needsPassword || fields.password.errors?.length ? (
+          <InputField meta={fields.password} label="Current password" type="password" autoComplete="current-password" />
         ) : null}
         <ConfirmFooter cancelTo="/settings" confirmLabel="Delete Passkey" pendingLabel="Deleting..." />
       </Form>

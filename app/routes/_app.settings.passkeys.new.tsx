@@ -1,13 +1,18 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
-import { Dialog, FieldError, FormError } from "~/components/dialog";
+import { Dialog } from "~/components/dialog";
+import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { useIsPending } from "~/hooks/use-is-pending";
 import type { User } from "~/db.server";
 import { PASSKEY_MESSAGES, verifyPasskeyRegistration } from "~/models/passkey.server";
+import { PasskeyRegisterFormSchema } from "~/schemas/forms";
 import { requireUser } from "~/utils/auth.server";
 import { isRecentlyAuthenticated } from "~/models/reauth.server";
+import { replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Passkey · Management" }];
@@ -27,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
+  const submission = parseWithZod(form, { schema: PasskeyRegisterFormSchema, disableAutoCoercion: true });
   const deviceName = form.get("deviceName");
   let credential: unknown = null;
   try {
@@ -38,12 +44,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!result.ok) {
     const messages = messagesFor(user);
     const message = result.message === PASSKEY_MESSAGES.registrationFailed ? messages.verifyFailed : result.message;
-    return data(
-      result.field
-        ? { formError: null, deviceNameError: `Device name required: ${result.message === PASSKEY_MESSAGES.deviceName ? messages.deviceName : result.message}` }
-        : { formError: `Registration failed: ${message}`, deviceNameError: null },
-      { status: result.status },
-    );
+    if (result.field) {
+      const deviceName = `Device name required: ${result.message === PASSKEY_MESSAGES.deviceName ? messages.deviceName : result.message}`;
+      return replyRefused(submission, { status: result.status, message: deviceName }, { field: "deviceName", hideFields: ["password", "credential"] });
+    }
+    return replyRefused(submission, result, { formMessage: `Registration failed: ${message}`, hideFields: ["password", "credential"] });
   }
   return redirectWithToast("/settings", { title: "Passkey registered", description: `${result.passkey.deviceName} can now be used to sign in.` });
 }
@@ -51,13 +56,14 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AddPasskeyDialog() {
   const { messages, needsPassword } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const submit = useSubmit();
+  // The ceremony submits itself (onSubmit); Conform holds the server's answer.
+  const [form, fields] = useForm({ id: "passkey", lastResult: actionData?.result });
   const hydrated = useHydrated();
   const credentialRef = useRef<HTMLInputElement>(null);
   const [clientError, setClientError] = useState<{ form?: string; deviceName?: string } | null>(null);
   const [working, setWorking] = useState(false);
-  const busy = working || navigation.state === "submitting";
+  const busy = useIsPending({ state: "submitting" }) || working;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -93,12 +99,13 @@ export default function AddPasskeyDialog() {
     }
   }
 
-  const formError = clientError?.form ?? actionData?.formError;
-  const deviceNameError = clientError?.deviceName ?? actionData?.deviceNameError;
+  const formErrors = clientError?.form ? [clientError.form] : form.errors;
+  const deviceNameErrors = clientError?.deviceName ? [clientError.deviceName] : fields.deviceName.errors;
+  const deviceNameInvalid = Boolean(deviceNameErrors?.length);
   return (
     <Dialog title="Add Passkey" description="Name this device, then confirm with your fingerprint, face or device PIN." closeTo="/settings">
-      <Form method="post" preventScrollReset className="space-y-4" onSubmit={onSubmit} noValidate>
-        <FormError errors={formError ? [formError] : null} />
+      <Form id={form.id} method="post" preventScrollReset className="space-y-4" onSubmit={onSubmit} noValidate>
+        <FormErrors errors={formErrors} id={form.errorId} />
         {hydrated ? null : (
           <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-200">
             Adding a passkey needs JavaScript, which is off or still loading in this browser.
@@ -116,10 +123,10 @@ export default function AddPasskeyDialog() {
             placeholder="e.g. My phone"
             maxLength={100}
             autoComplete="off"
-            aria-invalid={deviceNameError ? true : undefined}
-            aria-describedby={deviceNameError ? "passkey-device-name-error" : undefined}
+            aria-invalid={deviceNameInvalid || undefined}
+            aria-describedby={deviceNameInvalid ? "passkey-device-name-error" : undefined}
           />
-          <FieldError errors={deviceNameError ? [deviceNameError] : null} id="passkey-device-name-error" />
+          <ErrorList errors={deviceNameErrors} id="passkey-device-name-error" />
         </div>
         {needsPassword ? (
           <div>
@@ -133,9 +140,9 @@ export default function AddPasskeyDialog() {
           <Link to="/settings" preventScrollReset className="btn-outline">
             Cancel
           </Link>
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? "Waiting for your device..." : "Register Passkey"}
-          </button>
+          <SubmitButton pending={busy} pendingLabel="Waiting for your device...">
+            Register Passkey
+          </SubmitButton>
         </div>
       </Form>
     </Dialog>

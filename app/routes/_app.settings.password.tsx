@@ -1,12 +1,12 @@
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChangePasswordForm } from "~/components/change-password-form";
 import { Dialog } from "~/components/dialog";
 import { changeOwnPassword } from "~/models/password.server";
 import { ChangePasswordSchema } from "~/schemas/auth";
 import { getCurrent, requireUser } from "~/utils/auth.server";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Change Password · Management" }];
@@ -19,15 +19,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["currentPassword"] }) }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid(submission, { hideFields: ["currentPassword"] });
   const current = await getCurrent(request);
   const result = await changeOwnPassword(user, submission.value, current?.session.sid ?? null);
-  if (!result.ok) {
-    return data(
-      { result: submission.reply({ fieldErrors: result.fieldErrors, hideFields: ["currentPassword"] }) },
-      { status: 400 },
-    );
-  }
+  if (!result.ok) return replyRefused(submission, result, { hideFields: ["currentPassword"] });
   return redirectWithToast("/settings", { title: "Password changed successfully", description: "Your other devices have been signed out." });
 }
 

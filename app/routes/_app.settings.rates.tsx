@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { RatesForm } from "~/components/settings/system-cards";
 import { updateSettings } from "~/models/settings.server";
 import { RatesFormSchema } from "~/schemas/settings";
 import { requireCapability } from "~/rules/capabilities.server";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // A page route (it renders the answer to a post); opened directly it is System Settings.
@@ -20,9 +20,9 @@ export async function action({ request }: ActionFunctionArgs) {
   // No coercion: an emptied box must reach its field's rule as "" (an absent key would skip it).
   const submission = parseWithZod(formData, { schema: RatesFormSchema, disableAutoCoercion: true });
   // Every message goes under its own field, all at once (not only the first, not as a toast).
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid(submission);
   const result = await updateSettings(user, Object.fromEntries(formData));
-  if (!result.ok) return data({ result: submission.reply({ fieldErrors: result.fieldErrors }) }, { status: 400 });
+  if (!result.ok) return replyRefused(submission, result);
   return redirectWithToast("/settings", { title: "Settings updated successfully" });
 }
 

@@ -1,11 +1,16 @@
+import { getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { CopyButton } from "~/components/copy-button";
-import { Dialog, FieldError } from "~/components/dialog";
+import { Dialog } from "~/components/dialog";
+import { ConfirmFooter, ErrorList, InputField } from "~/components/forms";
 import { confirmTotpEnrolment, getTotpEnrolment, startTotpEnrolment } from "~/models/totp.server";
+import { TwoFactorSetupFormSchema } from "~/schemas/forms";
 import { requireUser } from "~/utils/auth.server";
+import { replyRefused } from "~/utils/form-reply.server";
 import { logEvent } from "~/utils/logger.server";
 import { confirmRecentAuth, isRecentlyAuthenticated } from "~/models/reauth.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -27,15 +32,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if (user.totpEnabled) throw redirect("/settings");
   const form = await request.formData();
+  const submission = parseWithZod(form, { schema: TwoFactorSetupFormSchema, disableAutoCoercion: true });
   const reauth = await confirmRecentAuth(request, user, form.get("password"));
-  if (!reauth.ok) return data({ error: null, passwordError: reauth.message }, { status: reauth.status });
+  if (!reauth.ok) return replyRefused(submission, reauth, { field: "password", hideFields: ["password"] });
   if (form.get("intent") === "setup") {
     await startTotpEnrolment(user);
     throw redirect("/settings/two-factor");
   }
   const token = String(form.get("token") ?? "").replace(/\D/g, "");
   const result = await confirmTotpEnrolment(user, token);
-  if (!result.ok) return data({ error: result.message, passwordError: null }, { status: result.status });
+  if (!result.ok) return replyRefused(submission, result, { field: "token", hideFields: ["password"] });
   logEvent("info", { event: "factor.totp.enabled", userId: user.id });
   return redirectWithToast("/settings", {
     title: "Two-factor authentication enabled",
@@ -43,45 +49,23 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-function PasswordField({ error }: { error?: string | null }) {
-  return (
-    <div>
-      <label className="label" htmlFor="totp-password">
-        Current password
-      </label>
-      <input
-        id="totp-password"
-        name="password"
-        type="password"
-        className="input"
-        autoComplete="current-password"
-        required
-        aria-describedby={error ? "totp-password-error" : undefined}
-      />
-      <FieldError errors={error ? [error] : null} id="totp-password-error" />
-    </div>
-  );
+function PasswordField({ meta }: { meta: FieldMetadata<unknown, Record<string, unknown>, string[]> }) {
+  return <InputField meta={meta} label="Current password" type="password" autoComplete="current-password" required />;
 }
 
 export default function TwoFactorSetupDialog() {
   const { enrolment, needsPassword } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const [code, setCode] = useState("");
+  const [form, fields] = useForm({ id: "totp", lastResult: actionData?.result });
+  const passwordFailed = Boolean(fields.password.errors?.length);
   if (!enrolment) {
     return (
       <Dialog title="Set Up Two-factor Authentication" description="Signing in will also ask for a code from an authenticator app on your phone." closeTo="/settings">
-        <Form method="post" preventScrollReset className="space-y-4">
+        <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
           <input type="hidden" name="intent" value="setup" />
-          {needsPassword ? <PasswordField error={actionData?.passwordError} /> : null}
-          <div className="flex justify-end gap-2">
-            <Link to="/settings" preventScrollReset className="btn-outline">
-              Cancel
-            </Link>
-            <button type="submit" className="btn-primary" disabled={busy}>
-              Set up
-            </button>
-          </div>
+          {needsPassword ? <PasswordField meta={fields.password} /> : null}
+          <ConfirmFooter cancelTo="/settings" confirmLabel="Set up" pendingLabel="Setting up..." variant="primary" />
         </Form>
       </Dialog>
     );
@@ -103,8 +87,8 @@ export default function TwoFactorSetupDialog() {
             <CopyButton text={secret} label="Copy key to clipboard" />
           </div>
         </div>
-        <Form method="post" preventScrollReset className="space-y-4">
-          {needsPassword || actionData?.passwordError ? <PasswordField error={actionData?.passwordError} /> : null}
+        <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
+          {needsPassword || passwordFailed ? <PasswordField meta={fields.password} /> : null}
           <div>
             <label className="label" htmlFor="totp-confirm">
               6-digit code
@@ -120,18 +104,12 @@ export default function TwoFactorSetupDialog() {
               required
               value={code}
               onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-              aria-describedby={actionData?.error ? "totp-confirm-error" : undefined}
+              aria-invalid={fields.token.errors?.length ? true : undefined}
+              aria-describedby={fields.token.errors?.length ? fields.token.errorId : undefined}
             />
-            <FieldError errors={actionData?.error ? [actionData.error] : null} id="totp-confirm-error" />
+            <ErrorList errors={fields.token.errors} id={fields.token.errorId} />
           </div>
-          <div className="flex justify-end gap-2">
-            <Link to="/settings" preventScrollReset className="btn-outline">
-              Cancel
-            </Link>
-            <button type="submit" className="btn-primary" disabled={busy}>
-              Turn On
-            </button>
-          </div>
+          <ConfirmFooter cancelTo="/settings" confirmLabel="Turn On" pendingLabel="Turning on..." variant="primary" />
         </Form>
       </div>
     </Dialog>

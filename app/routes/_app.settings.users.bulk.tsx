@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useIsPending } from "~/hooks/use-is-pending";
 import { Dialog } from "~/components/dialog";
 import { bulkDeleteUsers, bulkMessage, bulkSetStatus, getUserRows, listUsers } from "~/models/admin-users.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -46,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BulkConfirmDialog() {
   const { intent, users } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const copy = INTENTS[intent];
   return (
     <Dialog title={copy.title} description={`${copy.verb} ${users.length} user${users.length === 1 ? "" : "s"}?`} closeTo="/settings" size="sm">

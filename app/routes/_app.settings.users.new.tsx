@@ -8,6 +8,7 @@ import { TemporaryPasswordDialogBody } from "~/components/settings/security-card
 import { createUserByAdmin } from "~/models/admin-users.server";
 import { CreateUserSchema, MISSING_FIELDS } from "~/schemas/users";
 import { requireCapability } from "~/rules/capabilities.server";
+import { replyRefused } from "~/utils/form-reply.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User · Management" }];
 
@@ -26,10 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = await createUserByAdmin(user, submission.value);
   if (!result.ok) {
-    return data(
-      { result: submission.reply({ formErrors: [`Failed to create user: ${result.message}`], fieldErrors: result.fieldErrors }), created: null },
-      { status: result.status },
-    );
+    return replyRefused(submission, result, { formMessage: `Failed to create user: ${result.message}`, always: true, extra: { created: null } });
   }
   return { result: null, created: { email: result.user.email, temporaryPassword: result.temporaryPassword } };
 }

@@ -1,11 +1,12 @@
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ChangePasswordForm } from "~/components/change-password-form";
 import { changeOwnPassword } from "~/models/password.server";
 import { ChangePasswordSchema } from "~/schemas/auth";
 import { getCurrent, requireUser } from "~/utils/auth.server";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { PRODUCT_NAME } from "~/utils/brand";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -23,12 +24,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (user.mustChangePassword !== 1) throw redirect("/");
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid(submission);
   const current = await getCurrent(request);
   const result = await changeOwnPassword(user, submission.value, current?.session.sid ?? null);
-  if (!result.ok) {
-    return data({ result: submission.reply({ fieldErrors: result.fieldErrors, hideFields: ["currentPassword"] }) }, { status: 400 });
-  }
+  if (!result.ok) return replyRefused(submission, result, { hideFields: ["currentPassword"] });
   return redirectWithToast("/", { title: "Password changed successfully" });
 }
 

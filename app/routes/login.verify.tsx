@@ -1,14 +1,19 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
-import { Dialog, FieldError, FormError } from "~/components/dialog";
+import { Dialog } from "~/components/dialog";
+import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { useIsPending } from "~/hooks/use-is-pending";
 import { completeTotpLogin, getPendingTotpUser } from "~/models/totp.server";
 import { safeRedirect } from "~/utils/redirect";
-import { TOTP_CODE_MESSAGE } from "~/schemas/users";
+import { TotpCodeFormSchema } from "~/schemas/forms";
 import { requireAnonymous } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
+import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { PRODUCT_NAME } from "~/utils/brand";
 import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
 
@@ -24,17 +29,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   clientAddress(request, context);
   const form = await request.formData();
-  const token = String(form.get("token") ?? "").replace(/\D/g, "");
-  if (token.length !== 6) return data({ error: `Invalid code: ${TOTP_CODE_MESSAGE}`, fieldError: TOTP_CODE_MESSAGE }, { status: 400 });
-  const result = await completeTotpLogin(request, token);
+  const submission = parseWithZod(form, { schema: TotpCodeFormSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return replyInvalid(submission, { formMessage: (first) => `Invalid code: ${first}` });
+  const result = await completeTotpLogin(request, submission.value.token);
   if (!result.ok) {
     if (result.status === 401 && result.cookie) {
       throw redirect("/login?dialog=email", { headers: { "Set-Cookie": result.cookie } });
     }
-    return data(
-      { error: `Verification failed: ${result.message}`, fieldError: null },
-      { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
-    );
+    return replyRefused(submission, result, {
+      formMessage: `Verification failed: ${result.message}`,
+      headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+    });
   }
   const headers = new Headers({ "Set-Cookie": result.cookie });
   if (result.user.mustChangePassword === 1) throw redirect("/change-password", { headers });
@@ -44,15 +49,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function VerifyCodeDialog() {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const hydrated = useHydrated();
+  const [form, fields] = useForm({ id: "totp", lastResult: actionData?.result, shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" });
+  const token = fields.token;
   const [params] = useSearchParams();
   const [code, setCode] = useState("");
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   return (
     <Dialog title="Two-factor authentication" description="Enter the 6-digit code from your authenticator app." closeTo="/login" size="sm">
-      <Form method="post" className="space-y-4">
-        <FormError errors={actionData?.error ? [actionData.error] : null} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors errors={form.errors} id={form.errorId} />
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
         <div>
           <label className="label" htmlFor="totp-code">
@@ -69,15 +75,15 @@ export default function VerifyCodeDialog() {
             required
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-            aria-invalid={actionData?.fieldError ? true : undefined}
-            aria-describedby={actionData?.fieldError ? "totp-code-error" : undefined}
+            aria-invalid={token.errors?.length ? true : undefined}
+            aria-describedby={token.errors?.length ? token.errorId : undefined}
             title="6 digits"
           />
-          <FieldError errors={actionData?.fieldError ? [actionData.fieldError] : null} id="totp-code-error" />
+          <ErrorList errors={token.errors} id={token.errorId} />
         </div>
-        <button type="submit" className="btn-primary w-full" disabled={busy || (hydrated && code.length !== 6)}>
-          {busy ? "Verifying..." : "Verify"}
-        </button>
+        <SubmitButton pending={busy} pendingLabel="Verifying..." className="btn-primary w-full" disabled={hydrated && code.length !== 6}>
+          Verify
+        </SubmitButton>
         <p className="text-center text-sm">
           <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
             Back to sign in

@@ -1,7 +1,7 @@
 // How an HTML action answers a form that did not go through (docs/decisions/0820-conform-form-pattern.md):
 // always Conform's `submission.reply()`, so the page shows the same messages with and without
 // JavaScript and keeps what was typed. An action never builds its own `fieldErrors` object
-// (tests/unit/forms-on-conform.test.ts).
+// (app/components/forms/forms-on-conform.test.ts).
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
 
@@ -27,17 +27,26 @@ export function replyInvalid(submission: Invalid, options: { hideFields?: string
 /**
  * A model's refusal: messages that belong to a field go under it; a refusal with none shows
  * `formMessage` (the refusal's own message unless given, "Failed to create agent: ...") at the top;
- * `always` shows it at the top even then.
+ * `always` shows it at the top even then. `field` puts the refusal's message under that field.
  */
-export function replyRefused(
+export function replyRefused<Extra extends Record<string, unknown> = Record<never, never>>(
   submission: Reply,
   refusal: Refusal,
-  { formMessage, always = false, hideFields, headers }: { formMessage?: string; always?: boolean; hideFields?: string[]; headers?: HeadersInit } = {},
+  {
+    formMessage,
+    always = false,
+    hideFields,
+    headers,
+    extra,
+    field,
+  }: { formMessage?: string; always?: boolean; hideFields?: string[]; headers?: HeadersInit; extra?: Extra; field?: string } = {},
 ) {
-  const underFields = refusal.fieldErrors && Object.keys(refusal.fieldErrors).length ? refusal.fieldErrors : undefined;
+  const own = refusal.fieldErrors && Object.keys(refusal.fieldErrors).length ? refusal.fieldErrors : undefined;
+  // `field`: the refusal is about that field ("Incorrect password" under Password).
+  const underFields = field ? { ...own, [field]: [refusal.message] } : own;
   const atTop = underFields && !always ? undefined : [formMessage ?? refusal.message];
   return data(
-    { result: submission.reply({ fieldErrors: underFields, formErrors: atTop, hideFields }) },
+    { ...(extra as Extra), result: submission.reply({ fieldErrors: underFields, formErrors: atTop, hideFields }) },
     { status: refusal.status, headers },
   );
 }

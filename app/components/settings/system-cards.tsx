@@ -1,21 +1,10 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { Form, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { Field, FormErrors, InputField } from "~/components/forms";
-import { MoneyInput } from "~/components/forms/money-field";
+import { FormErrors, InputField, MoneyField } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
 import type { SystemSettingsData } from "~/models/settings.server";
 import type { PublicUser } from "~/models/user.server";
-
-type RatesMeta = Parameters<typeof getInputProps>[0];
-
-function MoneyField({ meta, label, busy }: { meta: RatesMeta; label: string; busy: boolean }) {
-  const { key, type: _type, defaultValue, ...props } = getInputProps(meta, { type: "text", ariaAttributes: !busy });
-  return (
-    <Field meta={meta} label={label} hideErrors={busy}>
-      <MoneyInput key={key} {...props} defaultValue={typeof defaultValue === "string" ? defaultValue : null} />
-    </Field>
-  );
-}
 
 /**
  * Default Rates Configuration. It posts to /settings/rates; an answer with errors renders this
@@ -24,8 +13,7 @@ function MoneyField({ meta, label, busy }: { meta: RatesMeta; label: string; bus
 export function RatesForm({ lastResult }: { lastResult?: SubmissionResult<string[]> | null }) {
   const settings = useRouteLoaderData<{ system: SystemSettingsData | null }>("routes/_app.settings");
   const system = settings?.system;
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction === "/settings/rates";
+  const busy = useIsPending({ formAction: "/settings/rates" });
   const [form, fields] = useForm({
     id: "rates",
     lastResult,
@@ -39,10 +27,10 @@ export function RatesForm({ lastResult }: { lastResult?: SubmissionResult<string
       <p className="page-subtitle">New deliveries copy these rates when they are recorded; existing deliveries keep their own.</p>
       <Form method="post" action="/settings/rates" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2" preventScrollReset>
         <FormErrors errors={busy ? null : form.errors} id={form.errorId} />
-        <MoneyField meta={fields.buyingRate} label="Buying Rate (₦ per ton)" busy={busy} />
-        <MoneyField meta={fields.sellingRate} label="Selling Rate (₦ per ton)" busy={busy} />
+        <MoneyField meta={fields.buyingRate} label="Buying Rate (₦ per ton)" hideErrors={busy} />
+        <MoneyField meta={fields.sellingRate} label="Selling Rate (₦ per ton)" hideErrors={busy} />
         <InputField meta={fields.taxRate} label="Tax Rate (%)" type="number" step="0.01" min="0" max="100" inputMode="decimal" hideErrors={busy} />
-        <MoneyField meta={fields.offloadingCost} label="Offloading Cost (₦ per delivery)" busy={busy} />
+        <MoneyField meta={fields.offloadingCost} label="Offloading Cost (₦ per delivery)" hideErrors={busy} />
         <InputField
           meta={fields.deliveryClientName}
           label="Delivery client"

@@ -1,0 +1,76 @@
+// Every HTML action answers its form through Conform (docs/decisions/0820-conform-form-pattern.md):
+// it parses with `parseWithZod` and replies with `submission.reply()` (through
+// utils/form-reply.server.ts); none builds its own `fieldErrors` object. The /api JSON twins
+// (app/routes/api.*.ts) keep their JSON shapes and are not checked here.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROUTES = path.resolve(__dirname, "../../routes");
+
+/** Actions that read a body but are not forms with fields to answer, each with its reason. */
+const NOT_A_FORM: Record<string, string> = {
+  "resources.sidebar.tsx": "a preference toggle (collapsed or not); answers with a redirect",
+  "resources.theme.tsx": "a preference toggle (light or dark); answers with a redirect",
+  "_app.settings.users.$id.status.tsx": "a freeze/unfreeze button; the answer is a toast",
+  "_app.settings.role.tsx": "the role switcher's radio buttons; the answer is a redirect or JSON for the fetcher",
+  "_app.reconciliation.tsx": "the month's Create Invoices button (no fields); the answer is a toast",
+  "_app.settings.users.bulk.tsx": "checkbox selections; the answer is a toast",
+};
+
+/** The text of `export async function action(...) { ... }`, or null. */
+export function actionBody(source: string): string | null {
+  const start = source.search(/export (async )?function action\b/);
+  if (start < 0) return null;
+  const end = source.indexOf("\n}\n", start);
+  return source.slice(start, end < 0 ? undefined : end + 2);
+}
+
+/** What is wrong with one route's action, if anything. */
+export function problemsOf(source: string): string[] {
+  const body = actionBody(source);
+  if (!body) return [];
+  const problems: string[] = [];
+  if (/\bfieldErrors\b/.test(body)) problems.push("builds its own fieldErrors (use replyInvalid / replyRefused)");
+  if (/formData\(\)/.test(body) && !/\bparseWithZod\(/.test(body)) problems.push("reads a form without parseWithZod");
+  return problems;
+}
+
+describe("forms on Conform", () => {
+  const files = readdirSync(ROUTES).filter((f) => f.endsWith(".tsx"));
+
+  it("finds the route files", () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  for (const file of files) {
+    it(`${file}: its action answers through Conform`, () => {
+      const problems = problemsOf(readFileSync(path.join(ROUTES, file), "utf8"));
+      if (NOT_A_FORM[file]) {
+        // Only the form-parsing rule is waived; a hand-built fieldErrors is never allowed.
+        expect(problems.filter((p) => p.includes("fieldErrors"))).toEqual([]);
+      } else {
+        expect(problems).toEqual([]);
+      }
+    });
+  }
+
+  it("every exemption names a route that still exists", () => {
+    for (const file of Object.keys(NOT_A_FORM)) expect(files).toContain(file);
+  });
+
+  it("the check catches a hand-built fieldErrors object and a form read without Conform", () => {
+    const handRolled = `export async function action({ request }) {
+  const form = Object.fromEntries(await request.formData());
+  return data({ message: "x", fieldErrors: { name: ["Name is required"] } }, { status: 400 });
+}
+`;
+    expect(problemsOf(handRolled)).toEqual(["builds its own fieldErrors (use replyInvalid / replyRefused)", "reads a form without parseWithZod"]);
+    const onConform = `export async function action({ request }) {
+  const submission = parseWithZod(await request.formData(), { schema: S });
+  if (submission.status !== "success") return replyInvalid(submission);
+}
+`;
+    expect(problemsOf(onConform)).toEqual([]);
+  });
+});
