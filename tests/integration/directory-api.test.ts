@@ -105,7 +105,7 @@ describe("agents and clients calls", () => {
     expect((await call(apiAgent.action, makeRequest(`/api/agents/${otherId}`, { method: "PATCH", cookie, json: { name: "OTHER AGENT" } }), { id: otherId })).status).toBe(200);
     // The HTML form says it under the name field.
     const form = await call(agentNew.action, makeRequest("/agents/new", { method: "POST", cookie, form: { name: "twin agent" } }));
-    expect(form).toMatchObject({ status: 409, body: { fieldErrors: { name: ['An agent named "twin agent" already exists. Choose a different name.'] } } });
+    expect(form).toMatchObject({ status: 409, body: { result: { error: { name: ['An agent named "twin agent" already exists. Choose a different name.'] } } } });
 
     expect((await post(apiClients.action, "/api/clients", { name: "Twin Client" })).status).toBe(201);
     expect(await post(apiClients.action, "/api/clients", { name: "twin client " })).toMatchObject({ status: 409, body: { message: expect.stringContaining("already exists") } });

@@ -56,7 +56,8 @@ describe("control characters", () => {
     const { cookie } = await loginAs("staff");
     const res = await call(newDelivery.action, makeRequest("/deliveries/new", { method: "POST", cookie, form: { agentId: String(agentId), tons: "2", location: "Ore\u0000" } }));
     expect(res.status).toBe(400);
-    expect((res.body as { fieldErrors: Record<string, string[]> }).fieldErrors.location[0]).toMatch(/control characters/);
+    // Conform's reply carries the field messages (decision 0820).
+    expect((res.body as { result: { error: Record<string, string[]> } }).result.error.location[0]).toMatch(/control characters/);
   });
 
   it("an agent name with a NUL is a 400", async () => {
