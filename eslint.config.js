@@ -6,13 +6,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: "readonly", console: "readonly", window: "readonly", document: "readonly", URL: "readonly" } },
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", window: "readonly", document: "readonly", URL: "readonly" },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",
       "no-restricted-syntax": [
         "error",
-        { selector: "CallExpression[callee.name='parseFloat']", message: "Money and tons never go through floats: use app/utils/money.ts" },
+        {
+          selector: "CallExpression[callee.name='parseFloat']",
+          message: "Money and tons never go through floats: use app/utils/money.ts",
+        },
       ],
     },
   },

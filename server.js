@@ -19,12 +19,21 @@ app.set("trust proxy", true);
 
 let build = await import(BUILD_PATH);
 const drain = createDrain({
-  server: { close: (done) => server.close(done), closeIdleConnections: () => server.closeIdleConnections(), closeAllConnections: () => server.closeAllConnections() },
+  server: {
+    close: (done) => server.close(done),
+    closeIdleConnections: () => server.closeIdleConnections(),
+    closeAllConnections: () => server.closeAllConnections(),
+  },
   closeDatabase: async () => build.entry.module.shutdown?.(),
   timeoutMs: drainTimeoutFromEnv(),
 });
 // Health first: no logging, sessions or Remix in front of it.
-app.use(healthRoutes({ isDraining: drain.isDraining, checkDatabase: async () => (await build.entry.module.readiness?.()) ?? true }));
+app.use(
+  healthRoutes({
+    isDraining: drain.isDraining,
+    checkDatabase: async () => (await build.entry.module.readiness?.()) ?? true,
+  }),
+);
 app.use(drain.track);
 app.use(retryAfterOn503());
 app.use(compression());
@@ -36,7 +45,8 @@ app.use((req, res, next) => {
   // Remix's adapter appends the headers a page or route sets: a Cache-Control of its own
   // replaces the no-store default above instead of sending both.
   const append = res.append.bind(res);
-  res.append = (field, value) => (String(field).toLowerCase() === "cache-control" ? res.set(field, value) : append(field, value));
+  res.append = (field, value) =>
+    String(field).toLowerCase() === "cache-control" ? res.set(field, value) : append(field, value);
   const expectedOrigin = process.env.APP_ORIGIN || `${req.protocol}://${req.get("host")}`;
   const allowed = isAllowedWrite({
     method: req.method,
@@ -45,7 +55,10 @@ app.use((req, res, next) => {
     expectedOrigin,
   });
   if (!allowed) {
-    res.status(403).type("application/json").send(JSON.stringify({ message: "Cross-site request refused" }));
+    res
+      .status(403)
+      .type("application/json")
+      .send(JSON.stringify({ message: "Cross-site request refused" }));
     return;
   }
   next();

@@ -4,11 +4,21 @@ import { defineConfig } from "vitest/config";
 const alias = { "~": path.resolve("app") };
 // TEST_BCRYPT_COST: new password hashes at bcrypt's lowest cost, honoured only under NODE_ENV=test
 // (app/utils/password-cost.server.ts, decision 0840); a production server keeps the full cost.
-const env: Record<string, string> = { NODE_ENV: "test", SESSION_SECRET: "test-secret", APP_TIME_ZONE: "Africa/Lagos", TEST_BCRYPT_COST: "4" };
+const env: Record<string, string> = {
+  NODE_ENV: "test",
+  SESSION_SECRET: "test-secret",
+  APP_TIME_ZONE: "Africa/Lagos",
+  TEST_BCRYPT_COST: "4",
+};
 // Database tests check behaviour, not timing: on a busy machine the request bounds (ADR 0700)
 // would turn a slow bulk insert or a queue of concurrent writes into a spurious 503. The ops
 // tests run the real bounds.
-const dbEnv: Record<string, string> = { ...env, DB_POOL_WAIT_MS: "60000", DB_STATEMENT_TIMEOUT_MS: "120000", DB_LOCK_TIMEOUT_MS: "60000" };
+const dbEnv: Record<string, string> = {
+  ...env,
+  DB_POOL_WAIT_MS: "60000",
+  DB_STATEMENT_TIMEOUT_MS: "120000",
+  DB_LOCK_TIMEOUT_MS: "60000",
+};
 
 export default defineConfig({
   resolve: { alias },

@@ -59,7 +59,13 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (request.signal.aborted) return;
   const errorId = typeof context?.requestId === "string" ? context.requestId : crypto.randomUUID();
   const url = new URL(request.url);
-  logEvent("error", { event: "error.unexpected", errorId, method: request.method, route: url.pathname, error: safeError(error) });
+  logEvent("error", {
+    event: "error.unexpected",
+    errorId,
+    method: request.method,
+    route: url.pathname,
+    error: safeError(error),
+  });
 };
 
 // Every page may carry someone's data: never stored by browsers or proxies.
@@ -85,7 +91,9 @@ export default function handleRequest(
       const body = new PassThrough();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       responseHeaders.set("Cache-Control", "no-store");
-      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      resolve(
+        new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+      );
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(
@@ -115,7 +123,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logEvent("error", { event: "error.render", route: new URL(request.url).pathname, error: safeError(error) });
+          if (shellRendered)
+            logEvent("error", { event: "error.render", route: new URL(request.url).pathname, error: safeError(error) });
         },
       },
     );

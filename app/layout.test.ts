@@ -6,7 +6,11 @@ import { describe, expect, it } from "vitest";
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : [],
+    e.isDirectory()
+      ? sources(path.join(dir, e.name))
+      : /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)
+        ? [path.join(dir, e.name)]
+        : [],
   );
 }
 
@@ -14,13 +18,21 @@ const importsOf = (file: string) => [...readFileSync(file, "utf8").matchAll(/fro
 
 describe("layers", () => {
   it("nothing in app/utils imports a model or a presenter", () => {
-    const offenders = sources("app/utils").flatMap((f) => importsOf(f).filter((i) => /(^~\/|\.\.\/)(models|presenters)\//.test(i)).map((i) => `${f}: ${i}`));
+    const offenders = sources("app/utils").flatMap((f) =>
+      importsOf(f)
+        .filter((i) => /(^~\/|\.\.\/)(models|presenters)\//.test(i))
+        .map((i) => `${f}: ${i}`),
+    );
     expect(offenders).toEqual([]);
   });
 
   it("nothing in app/models or app/rules imports a presenter", () => {
     const files = [...sources("app/models"), ...sources("app/rules")];
-    const offenders = files.flatMap((f) => importsOf(f).filter((i) => /presenters\//.test(i)).map((i) => `${f}: ${i}`));
+    const offenders = files.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => /presenters\//.test(i))
+        .map((i) => `${f}: ${i}`),
+    );
     expect(offenders).toEqual([]);
   });
 });

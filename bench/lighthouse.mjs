@@ -12,12 +12,19 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { size: { type: "string", default: "100000" }, runs: { type: "string", default: "1" }, port: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    size: { type: "string", default: "100000" },
+    runs: { type: "string", default: "1" },
+    port: { type: "string" },
+  },
+});
 const SIZE = Number(values.size);
 const RUNS = Number(values.runs);
 const PORT = Number(values.port ?? process.env.BENCH_PORT ?? 4020) + 1;
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
+const CHROME_FLAGS =
+  "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
 const PAGES = [
   ["New Delivery", "/deliveries/new"],
   ["Deliveries", "/deliveries"],
@@ -35,14 +42,20 @@ function run(cmd, args, env = {}) {
     let err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err.slice(-2000)}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err.slice(-2000)}`)),
+    );
   });
 }
 
 async function database() {
   if (!process.env.DATABASE_URL) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pks-lh-"));
-    return { driver: "pglite", env: { DATABASE_URL: "", PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      driver: "pglite",
+      env: { DATABASE_URL: "", PGLITE_DIR: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const { default: postgres } = await import("postgres");
   const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
@@ -63,7 +76,15 @@ async function database() {
 
 async function startServer(env) {
   const child = spawn("node", ["server.js"], {
-    env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(PORT), SESSION_SECRET: "bench-secret", APP_ORIGIN: `http://localhost:${PORT}`, DELIVERY_CLIENT_NAME: "Kodan" },
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      SESSION_SECRET: "bench-secret",
+      APP_ORIGIN: `http://localhost:${PORT}`,
+      DELIVERY_CLIENT_NAME: "Kodan",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   for (let i = 0; i < 240; i++) {
@@ -90,7 +111,20 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function audit(url, cookie) {
   const file = path.join(os.tmpdir(), `pks-lh-${process.pid}.json`);
-  await run("npx", ["lighthouse", url, "--quiet", "--only-categories=performance,accessibility", "--output=json", `--output-path=${file}`, `--chrome-flags=${CHROME_FLAGS}`, `--extra-headers=${JSON.stringify({ Cookie: cookie })}`], { CHROME_PATH: CHROME });
+  await run(
+    "npx",
+    [
+      "lighthouse",
+      url,
+      "--quiet",
+      "--only-categories=performance,accessibility",
+      "--output=json",
+      `--output-path=${file}`,
+      `--chrome-flags=${CHROME_FLAGS}`,
+      `--extra-headers=${JSON.stringify({ Cookie: cookie })}`,
+    ],
+    { CHROME_PATH: CHROME },
+  );
   const r = JSON.parse(readFileSync(file, "utf8"));
   rmSync(file, { force: true });
   if (r.runtimeError) throw new Error(`${url}: ${r.runtimeError.message}`);
@@ -137,11 +171,17 @@ try {
 }
 
 const lines = [
-  `Lighthouse ${rows[0]?.version}, mobile preset (simulated throttling), ${db.driver}, ${SIZE.toLocaleString("en")} deliveries, admin session, ${new Date().toISOString()}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} cores.`,
+  `Lighthouse ${rows[0]?.version}, mobile preset (simulated throttling), ${db.driver}, ${SIZE.toLocaleString("en")} deliveries, admin session, ${new Date().toISOString()}, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} on ${os.cpus().length} cores.`,
   "",
   "| page | performance | accessibility | FCP ms | LCP ms | TBT ms | CLS | Speed Index ms | benchmarkIndex |",
   "|---|---|---|---|---|---|---|---|---|",
-  ...rows.map((r) => `| ${r.name} (\`${r.path}\`) | ${r.performance}${r.performanceRuns.length > 1 ? ` (runs ${r.performanceRuns.join(", ")})` : ""} | ${r.accessibility}${r.a11yFailing.length ? ` (${r.a11yFailing.join(", ")})` : ""} | ${Math.round(r.fcpMs)} | ${Math.round(r.lcpMs)} | ${Math.round(r.tbtMs)} | ${r.cls.toFixed(3)} | ${Math.round(r.siMs)} | ${Math.round(r.benchmarkIndex)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name} (\`${r.path}\`) | ${r.performance}${r.performanceRuns.length > 1 ? ` (runs ${r.performanceRuns.join(", ")})` : ""} | ${r.accessibility}${r.a11yFailing.length ? ` (${r.a11yFailing.join(", ")})` : ""} | ${Math.round(r.fcpMs)} | ${Math.round(r.lcpMs)} | ${Math.round(r.tbtMs)} | ${r.cls.toFixed(3)} | ${Math.round(r.siMs)} | ${Math.round(r.benchmarkIndex)} |`,
+  ),
 ];
 writeFileSync(`${OUT}/lighthouse.json`, JSON.stringify(rows, null, 1));
 console.log(lines.join("\n"));

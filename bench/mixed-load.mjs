@@ -43,7 +43,12 @@ async function request(kind, path, { method = "GET", cookie, json, headers = {} 
     const response = await fetch(new URL(path, origin), {
       method,
       redirect: "manual",
-      headers: { Origin: origin, ...(cookie ? { Cookie: cookie } : {}), ...(json ? { "Content-Type": "application/json" } : {}), ...headers },
+      headers: {
+        Origin: origin,
+        ...(cookie ? { Cookie: cookie } : {}),
+        ...(json ? { "Content-Type": "application/json" } : {}),
+        ...headers,
+      },
       body: json ? JSON.stringify(json) : undefined,
     });
     status = response.status;
@@ -58,12 +63,24 @@ async function request(kind, path, { method = "GET", cookie, json, headers = {} 
 }
 
 async function signIn(email) {
-  const res = await request("sign-in", "/api/auth/password/login", { method: "POST", json: { email, password: values.password } });
+  const res = await request("sign-in", "/api/auth/password/login", {
+    method: "POST",
+    json: { email, password: values.password },
+  });
   const cookie = res.headers?.get("set-cookie")?.split(";")[0];
   return res.status === 200 && cookie ? cookie : null;
 }
 
-const READS = ["/", "/deliveries", "/invoices", "/payments", "/deliveries/new", "/api/deliveries?limit=50", "/api/invoices?limit=50", "/reconciliation"];
+const READS = [
+  "/",
+  "/deliveries",
+  "/invoices",
+  "/payments",
+  "/deliveries/new",
+  "/api/deliveries?limit=50",
+  "/api/invoices?limit=50",
+  "/reconciliation",
+];
 
 async function user(i) {
   await sleep((i / Number(values.users)) * Number(values.ramp) * 1000);
@@ -75,15 +92,27 @@ async function user(i) {
   while (Date.now() < until && cookie) {
     let roll = Math.random();
     // Nothing to invoice or pay yet: read instead.
-    if (!staff && ((roll >= 0.75 && roll < 0.85 && !mine.length) || (roll >= 0.85 && roll < 0.97 && !invoices.length))) roll = 0;
+    if (!staff && ((roll >= 0.75 && roll < 0.85 && !mine.length) || (roll >= 0.85 && roll < 0.97 && !invoices.length)))
+      roll = 0;
     if (roll < 0.55) {
       const path = READS[Math.floor(Math.random() * (staff ? 2 : READS.length))];
       await request(`GET ${path.split("?")[0]}`, path, { cookie });
     } else if (roll < 0.75 || staff) {
       const key = randomUUID();
       const json = { agentId: 1 + (i % 50), tons: "12.50", location: `mix-${key}` };
-      let res = await request("POST delivery", "/api/deliveries", { method: "POST", cookie, json, headers: { "Idempotency-Key": key } });
-      if (res.status === 0) res = await request("POST delivery (retry)", "/api/deliveries", { method: "POST", cookie, json, headers: { "Idempotency-Key": key } });
+      let res = await request("POST delivery", "/api/deliveries", {
+        method: "POST",
+        cookie,
+        json,
+        headers: { "Idempotency-Key": key },
+      });
+      if (res.status === 0)
+        res = await request("POST delivery (retry)", "/api/deliveries", {
+          method: "POST",
+          cookie,
+          json,
+          headers: { "Idempotency-Key": key },
+        });
       if (res.status === 201 || res.status === 200) {
         acks.deliveries.push({ id: res.body.id, location: json.location });
         mine.push(res.body.id);
@@ -97,7 +126,11 @@ async function user(i) {
       }
     } else if (roll < 0.97) {
       const invoiceId = invoices[Math.floor(Math.random() * invoices.length)];
-      const res = await request("POST payment", "/api/payments", { method: "POST", cookie, json: { invoiceId, amount: "1.00", reference: `mix-${randomUUID()}` } });
+      const res = await request("POST payment", "/api/payments", {
+        method: "POST",
+        cookie,
+        json: { invoiceId, amount: "1.00", reference: `mix-${randomUUID()}` },
+      });
       if (res.status === 201) acks.payments.push({ id: res.body.id, invoiceId, reference: res.body.reference });
     } else {
       cookie = (await signIn(email)) ?? cookie;
@@ -111,16 +144,34 @@ writeFileSync(values.out, JSON.stringify(acks));
 const byKind = {};
 for (const s of samples) (byKind[s.kind] ??= []).push(s);
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-const summary = { requests: samples.length, status5xx: samples.filter((s) => s.status >= 500).length, failed: samples.filter((s) => s.status === 0).length, over5s: samples.filter((s) => s.ms > 5000).length, kinds: {} };
+const summary = {
+  requests: samples.length,
+  status5xx: samples.filter((s) => s.status >= 500).length,
+  failed: samples.filter((s) => s.status === 0).length,
+  over5s: samples.filter((s) => s.ms > 5000).length,
+  kinds: {},
+};
 const all = samples.map((s) => s.ms).sort((a, b) => a - b);
 summary.p50ms = Math.round(pct(all, 50) ?? 0);
 summary.p99ms = Math.round(pct(all, 99) ?? 0);
 // Sign-ins are bcrypt by design (about 100 ms of CPU each): also the figure without them.
-const pages = samples.filter((s) => s.kind !== "sign-in").map((s) => s.ms).sort((a, b) => a - b);
+const pages = samples
+  .filter((s) => s.kind !== "sign-in")
+  .map((s) => s.ms)
+  .sort((a, b) => a - b);
 summary.p99WithoutSignInMs = Math.round(pct(pages, 99) ?? 0);
 for (const [kind, xs] of Object.entries(byKind)) {
   const ms = xs.map((s) => s.ms).sort((a, b) => a - b);
-  summary.kinds[kind] = { n: xs.length, p50ms: Math.round(pct(ms, 50)), p99ms: Math.round(pct(ms, 99)), statuses: [...new Set(xs.map((s) => s.status))].sort() };
+  summary.kinds[kind] = {
+    n: xs.length,
+    p50ms: Math.round(pct(ms, 50)),
+    p99ms: Math.round(pct(ms, 99)),
+    statuses: [...new Set(xs.map((s) => s.status))].sort(),
+  };
 }
-summary.acknowledged = { deliveries: acks.deliveries.length, invoices: acks.invoices.length, payments: acks.payments.length };
+summary.acknowledged = {
+  deliveries: acks.deliveries.length,
+  invoices: acks.invoices.length,
+  payments: acks.payments.length,
+};
 console.log(JSON.stringify(summary));

@@ -55,14 +55,19 @@ function run(cmd, args, env = {}, { quiet = false } = {}) {
     let err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) => (code === 0 || quiet ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err}`))));
+    child.on("exit", (code) =>
+      code === 0 || quiet ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err}`)),
+    );
   });
 }
 
 async function database(driver, name) {
   if (driver === "pglite") {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pks-bench-"));
-    return { env: { DATABASE_URL: "", PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      env: { DATABASE_URL: "", PGLITE_DIR: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const { default: postgres } = await import("postgres");
   const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
@@ -81,7 +86,16 @@ async function database(driver, name) {
 
 async function startServer(env) {
   const child = spawn("node", ["server.js"], {
-    env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(PORT), SESSION_SECRET: "bench-secret", APP_ORIGIN: `http://localhost:${PORT}`, BENCH_BARE: "1", DELIVERY_CLIENT_NAME: "Kodan" },
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      SESSION_SECRET: "bench-secret",
+      APP_ORIGIN: `http://localhost:${PORT}`,
+      BENCH_BARE: "1",
+      DELIVERY_CLIENT_NAME: "Kodan",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";
@@ -140,7 +154,20 @@ for (const driver of drivers) {
           // Every URL but the bare page itself is loaded in alternating 1 s slices with the bare
           // page, so its ratio to the bare page is measured under the same machine load.
           const pair = p === "/bench/bare" ? [] : ["--pair", `http://localhost:${PORT}/bench/bare`];
-          const out = await run("node", ["bench/http-load.mjs", "--url", `http://localhost:${PORT}${p}`, ...pair, "--cookie", cookie, "--connections", "10", "--seconds", SECONDS, "--warmup", "1"]);
+          const out = await run("node", [
+            "bench/http-load.mjs",
+            "--url",
+            `http://localhost:${PORT}${p}`,
+            ...pair,
+            "--cookie",
+            cookie,
+            "--connections",
+            "10",
+            "--seconds",
+            SECONDS,
+            "--warmup",
+            "1",
+          ]);
           results.push({ driver, size, ...JSON.parse(out) });
           console.error(`[bench] ${driver} ${size} ${out.trim()}`);
         }
@@ -160,11 +187,27 @@ for (const driver of drivers) {
       const server = await startServer(db.env);
       let load;
       try {
-        load = JSON.parse(await run("node", ["bench/mixed-load.mjs", "--base", `http://localhost:${PORT}`, "--users", "50", "--seconds", MIXED_SECONDS, "--ramp", MIXED_RAMP, "--out", `${OUT}/mixed-acks-${driver}.json`]));
+        load = JSON.parse(
+          await run("node", [
+            "bench/mixed-load.mjs",
+            "--base",
+            `http://localhost:${PORT}`,
+            "--users",
+            "50",
+            "--seconds",
+            MIXED_SECONDS,
+            "--ramp",
+            MIXED_RAMP,
+            "--out",
+            `${OUT}/mixed-acks-${driver}.json`,
+          ]),
+        );
       } finally {
         await stop(server);
       }
-      const check = JSON.parse(await run("npx", ["tsx", "bench/check-writes.ts", `${OUT}/mixed-acks-${driver}.json`], db.env, { quiet: true }));
+      const check = JSON.parse(
+        await run("npx", ["tsx", "bench/check-writes.ts", `${OUT}/mixed-acks-${driver}.json`], db.env, { quiet: true }),
+      );
       mixed.push({ driver, load, check });
     } finally {
       await db.drop();
@@ -172,10 +215,23 @@ for (const driver of drivers) {
   }
 }
 
-const lines = [`Run ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, 10 connections, production build, admin session, load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} cores.`, ""];
+const lines = [
+  `Run ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, 10 connections, production build, admin session, load average at the end ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} on ${os.cpus().length} cores.`,
+  "",
+];
 for (const driver of sizes.length ? drivers : []) {
-  const bare = Object.fromEntries(sizes.map((s) => [s, results.find((r) => r.driver === driver && r.size === s && r.url === "/bench/bare")]));
-  lines.push(`### ${driver}`, "", `| page or call | ${sizes.map((s) => `${s.toLocaleString("en")}: p50 / p99 ms, bytes, req/s (x bare req/s; p99 x bare p99)`).join(" | ")} | time ${sizes.at(-1).toLocaleString("en")} / ${sizes[0].toLocaleString("en")} (p50) |`, `|---|${sizes.map(() => "---|").join("")}---|`);
+  const bare = Object.fromEntries(
+    sizes.map((s) => [s, results.find((r) => r.driver === driver && r.size === s && r.url === "/bench/bare")]),
+  );
+  lines.push(
+    `### ${driver}`,
+    "",
+    `| page or call | ${sizes.map((s) => `${s.toLocaleString("en")}: p50 / p99 ms, bytes, req/s (x bare req/s; p99 x bare p99)`).join(" | ")} | time ${sizes.at(-1).toLocaleString("en")} / ${sizes[0].toLocaleString("en")} (p50) |`,
+    `|---|${sizes.map(() => "---|").join("")}---|`,
+  );
   for (const p of PATHS) {
     const cells = sizes.map((s) => {
       const r = results.find((x) => x.driver === driver && x.size === s && x.url === p);
@@ -193,19 +249,40 @@ for (const driver of sizes.length ? drivers : []) {
   lines.push("");
 }
 if (memory.length) {
-  lines.push("### Full `GET /api/invoices`, streamed", "", "| driver | deliveries | bytes | server RSS before | growth while streaming |", "|---|---|---|---|---|");
-  for (const m of memory) lines.push(`| ${m.driver} | ${m.size.toLocaleString("en")} | ${m.bytes.toLocaleString("en")} | ${m.rssBeforeMb} MB | ${m.growthMb} MB |`);
+  lines.push(
+    "### Full `GET /api/invoices`, streamed",
+    "",
+    "| driver | deliveries | bytes | server RSS before | growth while streaming |",
+    "|---|---|---|---|---|",
+  );
+  for (const m of memory)
+    lines.push(
+      `| ${m.driver} | ${m.size.toLocaleString("en")} | ${m.bytes.toLocaleString("en")} | ${m.rssBeforeMb} MB | ${m.growthMb} MB |`,
+    );
   lines.push("");
 }
 if (mixed.length) {
-  lines.push(`### Mixed load: 50 users arriving over ${MIXED_RAMP} s, think time 0-1 s, ${MIXED_SECONDS} s, 10,000 deliveries`, "", "| driver | requests | 5xx | failed | over 5 s | p50 ms | p99 ms | p99 ms without sign-ins | acknowledged writes (deliveries / invoices / payments) | exactly once |", "|---|---|---|---|---|---|---|---|---|---|");
+  lines.push(
+    `### Mixed load: 50 users arriving over ${MIXED_RAMP} s, think time 0-1 s, ${MIXED_SECONDS} s, 10,000 deliveries`,
+    "",
+    "| driver | requests | 5xx | failed | over 5 s | p50 ms | p99 ms | p99 ms without sign-ins | acknowledged writes (deliveries / invoices / payments) | exactly once |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  );
   for (const m of mixed) {
     const a = m.load.acknowledged;
-    lines.push(`| ${m.driver} | ${m.load.requests} | ${m.load.status5xx} | ${m.load.failed} | ${m.load.over5s} | ${m.load.p50ms} | ${m.load.p99ms} | ${m.load.p99WithoutSignInMs} | ${a.deliveries} / ${a.invoices} / ${a.payments} | ${m.check.exactlyOnce ? "yes" : `NO: ${m.check.problems.join("; ")}`} |`);
+    lines.push(
+      `| ${m.driver} | ${m.load.requests} | ${m.load.status5xx} | ${m.load.failed} | ${m.load.over5s} | ${m.load.p50ms} | ${m.load.p99ms} | ${m.load.p99WithoutSignInMs} | ${a.deliveries} / ${a.invoices} / ${a.payments} | ${m.check.exactlyOnce ? "yes" : `NO: ${m.check.problems.join("; ")}`} |`,
+    );
   }
   lines.push("");
   for (const m of mixed) {
-    lines.push(`${m.driver} per kind: ` + Object.entries(m.load.kinds).map(([k, v]) => `${k} n=${v.n} p50=${v.p50ms} p99=${v.p99ms} [${v.statuses.join(",")}]`).join("; "), "");
+    lines.push(
+      `${m.driver} per kind: ` +
+        Object.entries(m.load.kinds)
+          .map(([k, v]) => `${k} n=${v.n} p50=${v.p50ms} p99=${v.p99ms} [${v.statuses.join(",")}]`)
+          .join("; "),
+      "",
+    );
   }
 }
 if (values.lighthouse) {

@@ -10,7 +10,9 @@ import { setConnection } from "../app/db.server";
 import { insertUser } from "../app/models/user.server";
 
 export const BENCH_PASSWORD = "bench-password-123";
-const { values } = parseArgs({ options: { size: { type: "string", default: "1000" }, users: { type: "string", default: "50" } } });
+const { values } = parseArgs({
+  options: { size: { type: "string", default: "1000" }, users: { type: "string", default: "50" } },
+});
 const size = Number(values.size);
 const users = Number(values.users);
 
@@ -19,13 +21,31 @@ process.env.DB_STATEMENT_TIMEOUT_MS ??= "600000";
 const connection = connect(optionsFromEnv());
 setConnection(connection);
 const { db, close } = await connection;
-const admin = await insertUser({ email: "bench-admin@example.com", password: BENCH_PASSWORD, role: "admin", firstName: "Bench", lastName: "Admin", mustChangePassword: false });
+const admin = await insertUser({
+  email: "bench-admin@example.com",
+  password: BENCH_PASSWORD,
+  role: "admin",
+  firstName: "Bench",
+  lastName: "Admin",
+  mustChangePassword: false,
+});
 for (let i = 0; i < users; i++) {
-  await insertUser({ email: `bench-user-${i}@example.com`, password: BENCH_PASSWORD, role: i % 5 === 0 ? "staff" : "manager", firstName: "Bench", lastName: `User ${i}`, mustChangePassword: false });
+  await insertUser({
+    email: `bench-user-${i}@example.com`,
+    password: BENCH_PASSWORD,
+    role: i % 5 === 0 ? "staff" : "manager",
+    firstName: "Bench",
+    lastName: `User ${i}`,
+    mustChangePassword: false,
+  });
 }
 await db.execute(sql`insert into agents (name) select 'Bench Agent ' || g from generate_series(1, 50) g`);
-await db.execute(sql`insert into clients (name, tax_rate, payment_terms_days) values ('Kodan', 7.5, 30), ('Lafarge', 7.5, 45), ('Dangote', 5, 30)`);
-await db.execute(sql`insert into settings (id, buying_rate, selling_rate, offloading_cost) values (1, 52000, 65000, 15000) on conflict (id) do nothing`);
+await db.execute(
+  sql`insert into clients (name, tax_rate, payment_terms_days) values ('Kodan', 7.5, 30), ('Lafarge', 7.5, 45), ('Dangote', 5, 30)`,
+);
+await db.execute(
+  sql`insert into settings (id, buying_rate, selling_rate, offloading_cost) values (1, 52000, 65000, 15000) on conflict (id) do nothing`,
+);
 await db.transaction(async (tx) => {
   await tx.execute(sql`set local session_replication_role = replica`);
   await tx.execute(sql`
@@ -40,7 +60,9 @@ await db.transaction(async (tx) => {
            case when d.id % 10 < 8 then d.tons * 65000 when d.id % 10 = 8 then 100000 else 0 end,
            d.date::timestamptz + interval '12 hours'
     from deliveries d where d.id % 10 <> 0`);
-  await tx.execute(sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`);
+  await tx.execute(
+    sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`,
+  );
   await tx.execute(sql`
     insert into payments (invoice_id, amount, payment_date, reference)
     select id, amount_paid, least(current_date, expected_payment_date - 3), 'TRF-' || id from invoices where amount_paid > 0`);

@@ -65,7 +65,14 @@ async function openForm(page) {
 await waitForServer();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+  ],
 });
 const results = { online: [], offline: [] };
 for (let i = 0; i < runs; i++) {
@@ -85,7 +92,10 @@ for (let i = 0; i < runs; i++) {
   const cached = await page
     .evaluate(async () => {
       if (!("serviceWorker" in navigator)) return false;
-      const registration = await Promise.race([navigator.serviceWorker.ready, new Promise((r) => setTimeout(() => r(null), 5000))]);
+      const registration = await Promise.race([
+        navigator.serviceWorker.ready,
+        new Promise((r) => setTimeout(() => r(null), 5000)),
+      ]);
       if (!registration) return false;
       for (let t = 0; t < 100; t++) {
         if (document.documentElement.dataset.offlineReady === "true") return true;

@@ -23,10 +23,24 @@ if (process.env.DATABASE_URL) {
     manifest = (await client.begin("isolation level repeatable read read only", async (tx) => {
       const [{ snapshot }] = await tx`select pg_export_snapshot() as snapshot`;
       // drizzle reads the client's options (type parsers); a transaction handle has none of its own.
-      const inSnapshot = new Proxy(tx, { get: (target, key) => (key === "options" ? client.options : Reflect.get(target, key)) });
+      const inSnapshot = new Proxy(tx, {
+        get: (target, key) => (key === "options" ? client.options : Reflect.get(target, key)),
+      });
       const figures = await collectFigures(drizzle(inSnapshot as unknown as typeof client) as never);
-      await run(pgProgram("pg_dump"), ["--format=custom", `--snapshot=${snapshot}`, "--no-owner", `--file=${file}`, `--dbname=${url}`]);
-      return { driver: "postgres", format: "pg_dump-custom", createdAt: new Date(started).toISOString(), tookMs: Date.now() - started, figures } as Manifest;
+      await run(pgProgram("pg_dump"), [
+        "--format=custom",
+        `--snapshot=${snapshot}`,
+        "--no-owner",
+        `--file=${file}`,
+        `--dbname=${url}`,
+      ]);
+      return {
+        driver: "postgres",
+        format: "pg_dump-custom",
+        createdAt: new Date(started).toISOString(),
+        tookMs: Date.now() - started,
+        figures,
+      } as Manifest;
     })) as Manifest;
   } finally {
     await client.end({ timeout: 5 });
@@ -57,6 +71,8 @@ function run(command: string, args: string[]) {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`)),
+    );
   });
 }

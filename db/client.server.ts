@@ -6,7 +6,13 @@ import type { PGlite } from "@electric-sql/pglite";
 import * as schema from "./schema";
 import { ConnectionGate } from "./unavailable";
 
-export { admissionDeadline, ConnectionGate, DatabaseUnavailableError, isDatabaseUnavailable, unavailableReason } from "./unavailable";
+export {
+  admissionDeadline,
+  ConnectionGate,
+  DatabaseUnavailableError,
+  isDatabaseUnavailable,
+  unavailableReason,
+} from "./unavailable";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
@@ -119,7 +125,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const gatedMethods: Record<string, unknown> = {
     query: ((...args: Parameters<PGlite["query"]>) => gate.run(() => client.query(...args))) as PGlite["query"],
     exec: ((...args: Parameters<PGlite["exec"]>) => gate.run(() => client.exec(...args))) as PGlite["exec"],
-    transaction: ((...args: Parameters<PGlite["transaction"]>) => gate.run(() => client.transaction(...args))) as PGlite["transaction"],
+    transaction: ((...args: Parameters<PGlite["transaction"]>) =>
+      gate.run(() => client.transaction(...args))) as PGlite["transaction"],
   };
   // Everything else (dumpDataDir, close...) reaches the client itself, bound to it: PGlite
   // keeps its state in private fields that a proxy receiver cannot reach.
@@ -179,7 +186,9 @@ export function isPostgresJsWriteAfterClose(error: unknown) {
 // A stand-in for drizzle: postgres.js itself keeps calling its own (ungated) methods inside.
 function gateClient<C extends object>(client: C, gate: ConnectionGate): C {
   const sqlClient = client as unknown as PostgresClient;
-  const unsafe = sqlClient.unsafe.bind(sqlClient) as (...args: unknown[]) => { values: () => Promise<unknown> } & Promise<unknown>;
+  const unsafe = sqlClient.unsafe.bind(sqlClient) as (
+    ...args: unknown[]
+  ) => { values: () => Promise<unknown> } & Promise<unknown>;
   const begin = sqlClient.begin.bind(sqlClient) as (...args: unknown[]) => Promise<unknown>;
   // postgres.js queries are lazy thenables; drizzle either awaits one or calls .values().
   const gated: Record<string, unknown> = {
@@ -188,7 +197,8 @@ function gateClient<C extends object>(client: C, gate: ConnectionGate): C {
       const run = () => (started ??= gate.run(async () => await unsafe(...args)));
       return {
         values: () => gate.run(async () => await unsafe(...args).values()),
-        then: (onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => run().then(onFulfilled, onRejected),
+        then: (onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) =>
+          run().then(onFulfilled, onRejected),
         catch: (onRejected?: (reason: unknown) => unknown) => run().catch(onRejected),
         finally: (onFinally?: () => void) => run().finally(onFinally),
       };

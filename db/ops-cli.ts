@@ -54,12 +54,18 @@ export function askApp(socketPath: string, request: unknown): Promise<Record<str
 }
 
 /** Opens the configured database for an operator task, without migrating it. */
-export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<{ db: Db; close: () => Promise<void>; driver: "postgres" | "pglite" }> {
+export async function openDatabase(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ db: Db; close: () => Promise<void>; driver: "postgres" | "pglite" }> {
   if (env.DATABASE_URL) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const client = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {}, connect_timeout: 5 });
-    return { db: drizzle(client, { schema }) as unknown as Db, close: () => client.end({ timeout: 5 }), driver: "postgres" };
+    return {
+      db: drizzle(client, { schema }) as unknown as Db,
+      close: () => client.end({ timeout: 5 }),
+      driver: "postgres",
+    };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");

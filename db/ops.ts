@@ -51,18 +51,23 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
         order by i.id limit 20`,
   );
   for (const r of paid) {
-    breaches.push({ check: "amount paid equals the sum of payments", detail: `invoice ${r.invoice_no}: amountPaid ${r.paid}, payments ${r.payments}` });
+    breaches.push({
+      check: "amount paid equals the sum of payments",
+      detail: `invoice ${r.invoice_no}: amountPaid ${r.paid}, payments ${r.payments}`,
+    });
   }
   const over = await rows(
     db,
     sql`select invoice_no, amount::text as amount, amount_paid::text as paid from invoices where amount_paid > amount order by id limit 20`,
   );
-  for (const r of over) breaches.push({ check: "no invoice over-paid", detail: `invoice ${r.invoice_no}: paid ${r.paid} of ${r.amount}` });
+  for (const r of over)
+    breaches.push({ check: "no invoice over-paid", detail: `invoice ${r.invoice_no}: paid ${r.paid} of ${r.amount}` });
   const duplicates = await rows(
     db,
     sql`select invoice_no, count(*)::int as n from invoices group by invoice_no having count(*) > 1 limit 20`,
   );
-  for (const r of duplicates) breaches.push({ check: "invoice numbers unique", detail: `${r.invoice_no} used ${r.n} times` });
+  for (const r of duplicates)
+    breaches.push({ check: "invoice numbers unique", detail: `${r.invoice_no} used ${r.n} times` });
   const gaps = await rows(
     db,
     sql`with numbers as (select distinct invoice_no::bigint as n from invoices),
@@ -72,7 +77,10 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
         order by g limit 20`,
   );
   if (gaps.length) {
-    breaches.push({ check: "invoice numbers gapless", detail: `missing ${gaps.map((r) => r.missing).join(", ")}${gaps.length === 20 ? ", ..." : ""}` });
+    breaches.push({
+      check: "invoice numbers gapless",
+      detail: `missing ${gaps.map((r) => r.missing).join(", ")}${gaps.length === 20 ? ", ..." : ""}`,
+    });
   }
   const stray = await rows(
     db,
@@ -93,9 +101,17 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
     sql`select scope, resource_id, count(*)::int as n from idempotency_keys
         where resource_id is not null group by scope, resource_id having count(*) > 1 limit 20`,
   );
-  for (const r of twice) breaches.push({ check: "no idempotency key with two effects", detail: `${r.scope} ${r.resource_id} claimed by ${r.n} keys` });
-  const keys = await rows(db, sql`select user_id, key, count(*)::int as n from idempotency_keys group by user_id, key having count(*) > 1 limit 20`);
-  for (const r of keys) breaches.push({ check: "no idempotency key with two effects", detail: `key ${r.key} stored ${r.n} times` });
+  for (const r of twice)
+    breaches.push({
+      check: "no idempotency key with two effects",
+      detail: `${r.scope} ${r.resource_id} claimed by ${r.n} keys`,
+    });
+  const keys = await rows(
+    db,
+    sql`select user_id, key, count(*)::int as n from idempotency_keys group by user_id, key having count(*) > 1 limit 20`,
+  );
+  for (const r of keys)
+    breaches.push({ check: "no idempotency key with two effects", detail: `key ${r.key} stored ${r.n} times` });
   return breaches;
 }
 
@@ -111,7 +127,13 @@ export function compareFigures(expected: Figures, actual: Figures) {
     .map((k) => `${k}: backup ${expected[k]}, restored ${actual[k]}`);
 }
 
-export type Manifest = { driver: "postgres" | "pglite"; createdAt: string; tookMs: number; figures: Figures; format: string };
+export type Manifest = {
+  driver: "postgres" | "pglite";
+  createdAt: string;
+  tookMs: number;
+  figures: Figures;
+  format: string;
+};
 
 export function manifestPath(file: string) {
   return `${file}.manifest.json`;
@@ -148,7 +170,13 @@ export async function backupPglite(
   writeFileSync(tmp, bytes);
   const { renameSync } = await import("node:fs");
   renameSync(tmp, file);
-  const manifest: Manifest = { driver: "pglite", format: "pglite-datadir-tar-gzip", createdAt: new Date(started).toISOString(), tookMs: Date.now() - started, figures };
+  const manifest: Manifest = {
+    driver: "pglite",
+    format: "pglite-datadir-tar-gzip",
+    createdAt: new Date(started).toISOString(),
+    tookMs: Date.now() - started,
+    figures,
+  };
   writeManifest(file, manifest);
   return manifest;
 }

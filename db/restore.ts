@@ -11,7 +11,9 @@ import { collectFigures, compareFigures, describeBreaches, findBreaches, manifes
 
 const file = fileArgument("usage: npm run db:restore -- FILE");
 if (!existsSync(file)) throw new Error(`No backup at ${file}`);
-const manifest: Manifest | null = existsSync(manifestPath(file)) ? JSON.parse(readFileSync(manifestPath(file), "utf8")) : null;
+const manifest: Manifest | null = existsSync(manifestPath(file))
+  ? JSON.parse(readFileSync(manifestPath(file), "utf8"))
+  : null;
 const started = Date.now();
 
 if (process.env.DATABASE_URL) {
@@ -20,12 +22,22 @@ if (process.env.DATABASE_URL) {
     "select count(*)::int as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')" as never,
   )) as unknown as Array<{ n: number }>;
   await close();
-  if (tables[0].n > 0) throw new Error("The target database is not empty: create a new database and point DATABASE_URL at it");
-  await run(pgProgram("pg_restore"), ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--dbname=${process.env.DATABASE_URL}`, file]);
+  if (tables[0].n > 0)
+    throw new Error("The target database is not empty: create a new database and point DATABASE_URL at it");
+  await run(pgProgram("pg_restore"), [
+    "--no-owner",
+    "--no-privileges",
+    "--exit-on-error",
+    "--single-transaction",
+    `--dbname=${process.env.DATABASE_URL}`,
+    file,
+  ]);
 } else {
   const dir = pgliteDir();
-  if (await askApp(opsSocketPath(dir), { command: "check" })) throw new Error(`The app is running on ${dir}: stop it first`);
-  if (existsSync(dir) && readdirSync(dir).length) throw new Error(`${dir} is not empty: restore into a new directory (PGLITE_DIR) or move it aside`);
+  if (await askApp(opsSocketPath(dir), { command: "check" }))
+    throw new Error(`The app is running on ${dir}: stop it first`);
+  if (existsSync(dir) && readdirSync(dir).length)
+    throw new Error(`${dir} is not empty: restore into a new directory (PGLITE_DIR) or move it aside`);
   const { PGlite } = await import("@electric-sql/pglite");
   const client = await PGlite.create({ dataDir: dir, loadDataDir: new Blob([new Uint8Array(readFileSync(file))]) });
   await client.close();
@@ -55,6 +67,8 @@ function run(command: string, args: string[]) {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`)),
+    );
   });
 }

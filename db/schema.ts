@@ -140,9 +140,13 @@ export const invoices = pgTable(
     // (ids grow with creation: newest first is id descending).
     index("invoices_client_id_idx").on(t.clientId, t.id),
     index("invoices_status_id_idx").on(t.paymentStatus, t.id),
-    index("invoices_owed_id_idx").on(t.id).where(sql`${t.amountPaid} < ${t.amount}`),
+    index("invoices_owed_id_idx")
+      .on(t.id)
+      .where(sql`${t.amountPaid} < ${t.amount}`),
     // The dashboard's most urgent unpaid invoices.
-    index("invoices_owed_due_idx").on(t.expectedPaymentDate, t.id).where(sql`${t.amountPaid} < ${t.amount}`),
+    index("invoices_owed_due_idx")
+      .on(t.expectedPaymentDate, t.id)
+      .where(sql`${t.amountPaid} < ${t.amount}`),
     check("invoices_invoice_no_numeric", sql`${t.invoiceNo} ~ '^[0-9]{1,18}$'`),
     check("invoices_paid_within_amount", sql`${t.amountPaid} >= 0 and ${t.amountPaid} <= ${t.amount}`),
     check("invoices_status_check", sql`${t.paymentStatus} in ('pending','partial','paid','overdue')`),
@@ -344,7 +348,11 @@ export const deliveryMonthTotals = pgTable(
     firstInvoiceNo: bigint("first_invoice_no", { mode: "number" }),
     lastInvoiceNo: bigint("last_invoice_no", { mode: "number" }),
   },
-  (t) => [index("delivery_month_totals_eligible_idx").on(t.month).where(sql`${t.nEligible} > 0`)],
+  (t) => [
+    index("delivery_month_totals_eligible_idx")
+      .on(t.month)
+      .where(sql`${t.nEligible} > 0`),
+  ],
 );
 
 export const invoiceStatusTotals = pgTable(

@@ -36,7 +36,10 @@ async function seed() {
   ];
   const created: { id: string }[] = [];
   for (const person of people) {
-    const existing = await db.select().from(schema.users).where(sql`${schema.users.email} = ${person.email}`);
+    const existing = await db
+      .select()
+      .from(schema.users)
+      .where(sql`${schema.users.email} = ${person.email}`);
     if (existing.length) {
       created.push(existing[0]);
       continue;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { admissionDeadline, ConnectionGate, DatabaseUnavailableError, isDatabaseUnavailable, unavailableReason } from "./unavailable";
+import {
+  admissionDeadline,
+  ConnectionGate,
+  DatabaseUnavailableError,
+  isDatabaseUnavailable,
+  unavailableReason,
+} from "./unavailable";
 
 describe("unavailableReason", () => {
   it("knows connection failures, shutdowns and timeouts, through drizzle's cause chain", () => {

@@ -124,7 +124,9 @@ export class ConnectionGate {
     const deadline = admissionDeadline.getStore();
     const waitMs = deadline === undefined ? this.waitMs : Math.min(this.waitMs, deadline - Date.now());
     if (waitMs <= 0) {
-      return Promise.reject(new DatabaseUnavailableError("pool", "This request already waited its share for a database connection"));
+      return Promise.reject(
+        new DatabaseUnavailableError("pool", "This request already waited its share for a database connection"),
+      );
     }
     return new Promise((resolve, reject) => {
       const entry = {

@@ -79,8 +79,7 @@ async function cacheFirst(request) {
 // network's answer, if it comes, still refreshes the copy.
 const NETWORK_WAIT_MS = 5000;
 
-const storable = (response) =>
-  response.status === 200 && response.type === "basic" && !response.redirected;
+const storable = (response) => response.status === 200 && response.type === "basic" && !response.redirected;
 
 async function networkFirst(event, key, isPage) {
   const cache = await caches.open(PAGES);

@@ -10,7 +10,12 @@ const text = readFileSync(file, "utf8");
 const lines = text.split("\n").filter(Boolean);
 
 // Every password the browser tests type, read from their source.
-const passwords = new Set<string>([E2E_PASSWORD, BOOTSTRAP_ADMIN.password, ...Object.values(FRESH_ADMINS).map((a) => a.password), "e2e-session-secret"]);
+const passwords = new Set<string>([
+  E2E_PASSWORD,
+  BOOTSTRAP_ADMIN.password,
+  ...Object.values(FRESH_ADMINS).map((a) => a.password),
+  "e2e-session-secret",
+]);
 const e2eDir = path.resolve("tests/e2e");
 for (const name of readdirSync(e2eDir).filter((n) => n.endsWith(".ts"))) {
   const source = readFileSync(path.join(e2eDir, name), "utf8");
@@ -28,8 +33,10 @@ const PATTERNS: [string, RegExp][] = [
 
 const findings: string[] = [];
 lines.forEach((line, i) => {
-  for (const p of passwords) if (line.includes(p)) findings.push(`line ${i + 1}: a test password (${p.slice(0, 3)}...)`);
-  for (const [label, re] of PATTERNS) if (re.test(line)) findings.push(`line ${i + 1}: ${label}: ${line.slice(0, 160)}`);
+  for (const p of passwords)
+    if (line.includes(p)) findings.push(`line ${i + 1}: a test password (${p.slice(0, 3)}...)`);
+  for (const [label, re] of PATTERNS)
+    if (re.test(line)) findings.push(`line ${i + 1}: ${label}: ${line.slice(0, 160)}`);
 });
 
 const events = lines.flatMap((l) => {
@@ -39,7 +46,8 @@ const events = lines.flatMap((l) => {
     return [];
   }
 });
-if (!events.some((e) => e.event === "signin.success")) findings.push("no structured signin.success event: is the log the e2e server's?");
+if (!events.some((e) => e.event === "signin.success"))
+  findings.push("no structured signin.success event: is the log the e2e server's?");
 
 if (findings.length) {
   console.error(`E2E log ${file}: ${findings.length} finding(s)\n${findings.slice(0, 50).join("\n")}`);

@@ -15,7 +15,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
     skipped += s.skipped ?? 0;
   } else {
     passed += report.numPassedTests ?? 0;
-    failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0);
+    failed +=
+      (report.numFailedTests ?? 0) +
+      (report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0);
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
 }

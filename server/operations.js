@@ -43,7 +43,8 @@ export function retryAfterOn503() {
   return (_req, res, next) => {
     const writeHead = res.writeHead;
     res.writeHead = function patchedWriteHead(statusCode, ...rest) {
-      if (statusCode === 503 && !res.getHeader("Retry-After")) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      if (statusCode === 503 && !res.getHeader("Retry-After"))
+        res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
       return writeHead.call(this, statusCode, ...rest);
     };
     next();
@@ -56,7 +57,13 @@ export function retryAfterOn503() {
  * their response), then `closeDatabase` runs last and the process exits 0. After
  * `timeoutMs` the remaining connections are cut and the exit code is 1.
  */
-export function createDrain({ server, closeDatabase, timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS, log = console.log, exit = process.exit }) {
+export function createDrain({
+  server,
+  closeDatabase,
+  timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS,
+  log = console.log,
+  exit = process.exit,
+}) {
   let draining = false;
   const inFlight = new Set();
 

@@ -3,8 +3,12 @@ import { contentSecurityPolicy, isAllowedWrite, securityHeaders } from "./securi
 
 describe("response headers", () => {
   it("send HSTS for a year with subdomains when the origin is https, and never on http", () => {
-    expect(securityHeaders("n", { appOrigin: "https://pks.example" })["Strict-Transport-Security"]).toBe("max-age=31536000; includeSubDomains");
-    expect(securityHeaders("n", { appOrigin: "http://localhost:3000" })).not.toHaveProperty("Strict-Transport-Security");
+    expect(securityHeaders("n", { appOrigin: "https://pks.example" })["Strict-Transport-Security"]).toBe(
+      "max-age=31536000; includeSubDomains",
+    );
+    expect(securityHeaders("n", { appOrigin: "http://localhost:3000" })).not.toHaveProperty(
+      "Strict-Transport-Security",
+    );
   });
   it("default every response to Cache-Control: no-store", () => {
     expect(securityHeaders("n", { appOrigin: "" })["Cache-Control"]).toBe("no-store");

@@ -11,7 +11,15 @@ let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString("hex")}`;
 
 export async function createUser(
-  overrides: Partial<{ email: string; role: Role; password: string; firstName: string; lastName: string; mustChangePassword: boolean; status: User["status"] }> = {},
+  overrides: Partial<{
+    email: string;
+    role: Role;
+    password: string;
+    firstName: string;
+    lastName: string;
+    mustChangePassword: boolean;
+    status: User["status"];
+  }> = {},
   db?: Executor,
 ): Promise<User & { plainPassword: string }> {
   const role = overrides.role ?? "staff";
@@ -38,15 +46,37 @@ export async function loginAs(role: Role, overrides: Parameters<typeof createUse
   return { user, cookie: cookie.split(";")[0] };
 }
 
-const AGENT_NAMES = ["Musa Ibrahim", "Chinedu Okafor", "Adebayo Ogunleye", "Emeka Nwosu", "Aisha Bello", "Tunde Bakare", "Ngozi Eze", "Yakubu Danjuma"];
-const LOCATIONS = ["Ikorodu yard", "Sagamu", "Ijebu-Ode", "Okitipupa", "Ore junction", "Benin bypass", "Aba road", "Owerri"];
+const AGENT_NAMES = [
+  "Musa Ibrahim",
+  "Chinedu Okafor",
+  "Adebayo Ogunleye",
+  "Emeka Nwosu",
+  "Aisha Bello",
+  "Tunde Bakare",
+  "Ngozi Eze",
+  "Yakubu Danjuma",
+];
+const LOCATIONS = [
+  "Ikorodu yard",
+  "Sagamu",
+  "Ijebu-Ode",
+  "Okitipupa",
+  "Ore junction",
+  "Benin bypass",
+  "Aba road",
+  "Owerri",
+];
 
 export async function createAgent(overrides: Partial<typeof schema.agents.$inferInsert> = {}, db?: Executor) {
   db ??= await getDb();
   const [agent] = await db
     .insert(schema.agents)
     // Agent names are unique (ignoring case): the default adds a short tag to a believable name.
-    .values({ name: `${AGENT_NAMES[counter % AGENT_NAMES.length]} ${unique().slice(-6)}`, contact: `080${String(10000000 + counter).slice(-8)}`, ...overrides })
+    .values({
+      name: `${AGENT_NAMES[counter % AGENT_NAMES.length]} ${unique().slice(-6)}`,
+      contact: `080${String(10000000 + counter).slice(-8)}`,
+      ...overrides,
+    })
     .returning();
   return agent;
 }
@@ -61,7 +91,8 @@ export async function createClient(overrides: Partial<typeof schema.clients.$inf
 }
 
 export async function createDelivery(
-  values: Pick<typeof schema.deliveries.$inferInsert, "agentId" | "createdBy"> & Partial<typeof schema.deliveries.$inferInsert>,
+  values: Pick<typeof schema.deliveries.$inferInsert, "agentId" | "createdBy"> &
+    Partial<typeof schema.deliveries.$inferInsert>,
   db?: Executor,
 ) {
   db ??= await getDb();

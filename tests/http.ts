@@ -5,7 +5,19 @@ type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => unknown;
 
 export function makeRequest(
   path: string,
-  { method = "GET", cookie, json, form, headers = {} }: { method?: string; cookie?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  {
+    method = "GET",
+    cookie,
+    json,
+    form,
+    headers = {},
+  }: {
+    method?: string;
+    cookie?: string;
+    json?: unknown;
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+  } = {},
 ) {
   const h = new Headers(headers);
   if (cookie) h.set("Cookie", cookie);
@@ -23,7 +35,12 @@ export function makeRequest(
 export type Result = { status: number; headers: Headers; body: unknown };
 
 /** Runs a loader or action and normalises what it returns or throws into status, headers, body. */
-export async function call(handler: Handler | undefined, request: Request, params: Record<string, string> = {}, context: Record<string, unknown> = {}): Promise<Result> {
+export async function call(
+  handler: Handler | undefined,
+  request: Request,
+  params: Record<string, string> = {},
+  context: Record<string, unknown> = {},
+): Promise<Result> {
   if (!handler) throw new Error("route has no such handler");
   let value: unknown;
   try {

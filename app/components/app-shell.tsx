@@ -40,7 +40,12 @@ function writeCookie(name: string, value: string, maxAgeSeconds: number) {
 }
 
 export function initials(name: string) {
-  return name.replace(/[^\p{L}\p{N}]/gu, "").slice(0, 2).toUpperCase() || "U";
+  return (
+    name
+      .replace(/[^\p{L}\p{N}]/gu, "")
+      .slice(0, 2)
+      .toUpperCase() || "U"
+  );
 }
 
 export function roleBadgeClass(role: string) {
@@ -118,7 +123,9 @@ export function AppShell({
         }
       >
         <div className="flex h-14 items-center gap-2 border-b border-slate-200 px-3 dark:border-slate-800">
-          <span className="grid h-8 w-8 shrink-0 place-items-center rounded-md bg-green-700 font-bold text-white">P</span>
+          <span className="grid h-8 w-8 shrink-0 place-items-center rounded-md bg-green-700 font-bold text-white">
+            P
+          </span>
           <span className={"truncate font-semibold " + (open ? "" : "md:hidden")}>Management</span>
         </div>
         {/* Collapsed, the nav must not clip: its tooltips stand outside it, to the right. */}
@@ -243,7 +250,11 @@ function ThemeToggle({ theme, redirectTo }: { theme: "light" | "dark"; redirectT
     >
       <input type="hidden" name="theme" value={current === "dark" ? "light" : "dark"} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <button type="submit" className="btn-ghost px-2" aria-label={`Switch to ${current === "dark" ? "light" : "dark"} theme`}>
+      <button
+        type="submit"
+        className="btn-ghost px-2"
+        aria-label={`Switch to ${current === "dark" ? "light" : "dark"} theme`}
+      >
         {current === "dark" ? <SunIcon /> : <MoonIcon />}
       </button>
     </fetcher.Form>
@@ -266,22 +277,35 @@ function UserMenu({ user, compact }: { user: PublicUser; compact: boolean }) {
           className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-green-700 text-xs font-semibold text-white before:content-[attr(data-initials)]"
         />
         <span className={"min-w-0 flex-1 " + (compact ? "md:hidden" : "")}>
-          <span className="block truncate text-sm font-medium" title={user.displayName}>{user.displayName}</span>{" "}
+          <span className="block truncate text-sm font-medium" title={user.displayName}>
+            {user.displayName}
+          </span>{" "}
           <span className={"badge mt-0.5 capitalize " + roleBadgeClass(user.role)} data-testid="role-badge">
             {user.role}
           </span>
         </span>
       </summary>
       <div className="absolute bottom-full left-2 z-50 mb-1 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-        <p className="truncate px-2 py-1.5 text-xs text-slate-500 dark:text-slate-400" title={user.email}>{user.email}</p>
-        <Link to="/settings" className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+        <p className="truncate px-2 py-1.5 text-xs text-slate-500 dark:text-slate-400" title={user.email}>
+          {user.email}
+        </p>
+        <Link
+          to="/settings"
+          className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+        >
           <SettingsIcon width={16} height={16} /> Profile Settings
         </Link>
-        <Link to="/settings" className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+        <Link
+          to="/settings"
+          className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+        >
           <SettingsIcon width={16} height={16} /> Security
         </Link>
         <Form method="post" action="/logout" reloadDocument>
-          <button type="submit" className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+          <button
+            type="submit"
+            className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
             <LogoutIcon width={16} height={16} /> Logout
           </button>
         </Form>
@@ -300,7 +324,11 @@ function MobileBar({ user, pathname }: { user: PublicUser; pathname: string }) {
       {items.map((item) => {
         if (item.kind === "menu") {
           return (
-            <SheetToggle key="menu" className="-mt-6 grid h-12 w-12 cursor-pointer place-items-center rounded-full bg-green-700 text-white shadow-lg" label="Menu">
+            <SheetToggle
+              key="menu"
+              className="-mt-6 grid h-12 w-12 cursor-pointer place-items-center rounded-full bg-green-700 text-white shadow-lg"
+              label="Menu"
+            >
               <MenuIcon />
             </SheetToggle>
           );
@@ -312,7 +340,10 @@ function MobileBar({ user, pathname }: { user: PublicUser; pathname: string }) {
             key={item.label}
             to={item.to}
             aria-current={active ? "page" : undefined}
-            className={"flex flex-col items-center gap-0.5 text-xs " + (active ? "text-green-700 dark:text-green-400" : "text-slate-600 dark:text-slate-300")}
+            className={
+              "flex flex-col items-center gap-0.5 text-xs " +
+              (active ? "text-green-700 dark:text-green-400" : "text-slate-600 dark:text-slate-300")
+            }
           >
             <Icon />
             {item.label}

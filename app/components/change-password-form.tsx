@@ -69,7 +69,11 @@ export function ChangePasswordForm({
         type="password"
         autoComplete="new-password"
       />
-      <button type="submit" className="btn-primary w-full" disabled={busy || (hydrated && !(filled.current && filled.next))}>
+      <button
+        type="submit"
+        className="btn-primary w-full"
+        disabled={busy || (hydrated && !(filled.current && filled.next))}
+      >
         {busy ? busyLabel : submitLabel}
       </button>
     </Form>

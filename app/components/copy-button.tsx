@@ -32,7 +32,11 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         {state === "copied" ? "Copied" : "Copy"}
       </button>
       <span role="status" className="sr-only">
-        {state === "copied" ? "Copied to the clipboard" : state === "failed" ? "Could not copy: select the text and copy it" : ""}
+        {state === "copied"
+          ? "Copied to the clipboard"
+          : state === "failed"
+            ? "Could not copy: select the text and copy it"
+            : ""}
       </span>
     </>
   );

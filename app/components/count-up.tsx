@@ -4,7 +4,15 @@ import { useEffect, useState } from "react";
  * Counts up to `value` once JavaScript runs (1.5 s for stat cards, 2 s on the landing page).
  * The server renders the final number, so without JavaScript the number is simply there.
  */
-export function CountUp({ value, durationMs = 1500, format = String }: { value: number; durationMs?: number; format?: (n: number) => string }) {
+export function CountUp({
+  value,
+  durationMs = 1500,
+  format = String,
+}: {
+  value: number;
+  durationMs?: number;
+  format?: (n: number) => string;
+}) {
   const [shown, setShown] = useState(value);
   useEffect(() => {
     if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;

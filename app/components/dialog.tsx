@@ -26,7 +26,9 @@ export function Dialog({
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   useEffect(() => {
-    const first = ref.current?.querySelector<HTMLElement>("input:not([type=hidden]):not([disabled]), select, textarea, button");
+    const first = ref.current?.querySelector<HTMLElement>(
+      "input:not([type=hidden]):not([disabled]), select, textarea, button",
+    );
     first?.focus();
     if (!dismissible) return;
     const onKey = (event: KeyboardEvent) => {

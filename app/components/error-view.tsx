@@ -35,10 +35,16 @@ export function ErrorView({ error, failure }: { error: unknown; failure?: string
   // On the server the error is logged by handleError; the browser keeps its own console.
   if (!isRouteErrorResponse(error) && typeof document !== "undefined") console.error(error);
   return (
-    <div className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" role="alert" data-status="failure">
+    <div
+      className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center"
+      role="alert"
+      data-status="failure"
+    >
       <h1 className="text-2xl font-bold">{failure ?? "Something went wrong"}</h1>
       {failure ? null : (
-        <p className="page-subtitle">{isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "An unexpected error occurred."}</p>
+        <p className="page-subtitle">
+          {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "An unexpected error occurred."}
+        </p>
       )}
       {errorId ? (
         <p className="text-xs text-slate-500" data-error-id={errorId}>
@@ -98,7 +104,11 @@ function UnavailableView({ data }: { data: unknown }) {
   const shown = Object.entries(values).filter(([name, value]) => !HIDDEN_FIELDS.has(name) && value !== "");
   const canResend = !!info.action && !info.omitted && Object.keys(values).length > 0;
   return (
-    <div className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" role="alert" data-status={503}>
+    <div
+      className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center"
+      role="alert"
+      data-status={503}
+    >
       <h1 className="text-2xl font-bold">Temporarily unavailable</h1>
       <p className="page-subtitle">{info.message ?? "The service is busy. Please try again in a few seconds."}</p>
       {canResend ? (
@@ -123,7 +133,9 @@ function UnavailableView({ data }: { data: unknown }) {
         </form>
       ) : (
         <>
-          {info.omitted ? <p className="text-sm">For your safety, passwords and codes are not kept: please type them again.</p> : null}
+          {info.omitted ? (
+            <p className="text-sm">For your safety, passwords and codes are not kept: please type them again.</p>
+          ) : null}
           {/* A plain link reloads the page, with or without JavaScript. */}
           <a className="btn-primary" href={info.action ?? ""}>
             Try Again
@@ -136,6 +148,9 @@ function UnavailableView({ data }: { data: unknown }) {
 
 /** "mobilizationPayment" -> "Mobilization payment". */
 function labelFor(name: string) {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

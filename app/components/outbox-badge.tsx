@@ -26,7 +26,9 @@ export function OutboxBadge({ userId }: { userId: string }) {
   if (!entries.length) return null;
   const label =
     `${entries.length} ${entries.length === 1 ? "delivery" : "deliveries"} on this phone` +
-    (attention.length ? `, ${attention.length} ${attention.length === 1 ? "needs" : "need"} attention` : ", waiting to send");
+    (attention.length
+      ? `, ${attention.length} ${attention.length === 1 ? "needs" : "need"} attention`
+      : ", waiting to send");
   return (
     <Link
       to="/deliveries/new"

@@ -76,7 +76,12 @@ export function useOutboxForm({
 
   function fill(fields: Record<string, string>) {
     for (const element of Array.from(formRef.current?.elements ?? [])) {
-      if (!(element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement)) continue;
+      if (!(
+        element instanceof HTMLInputElement ||
+        element instanceof HTMLSelectElement ||
+        element instanceof HTMLTextAreaElement
+      ))
+        continue;
       if (!element.name || element.type === "hidden" || element.disabled) continue;
       element.value = fields[element.name] ?? "";
     }
@@ -143,30 +148,43 @@ export function useOutboxForm({
     (formRef.current?.elements.namedItem("agentId") as HTMLSelectElement | null)?.focus();
   }
 
-  const agentName = (id: string | undefined) => agents.find((a) => String(a.id) === id)?.name ?? (id ? `Agent #${id}` : "No agent");
+  const agentName = (id: string | undefined) =>
+    agents.find((a) => String(a.id) === id)?.name ?? (id ? `Agent #${id}` : "No agent");
   const count = outbox.entries.length;
 
   let panel: ReactNode = null;
   if (count || outbox.signInNeeded || !online || stale) {
     panel = (
-      <section aria-labelledby="outbox-title" data-testid="outbox" className="mb-4 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+      <section
+        aria-labelledby="outbox-title"
+        data-testid="outbox"
+        className="mb-4 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+      >
         {!online || stale ? (
           <p data-testid="offline-age">
-            {online ? "" : "No connection. "}Agents and client as of {new Date(loadedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} ({age(loadedAt)}).
+            {online ? "" : "No connection. "}Agents and client as of{" "}
+            {new Date(loadedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} ({age(loadedAt)}).
           </p>
         ) : null}
         {count ? (
           <h3 id="outbox-title" className="font-semibold">
             On this phone: {outbox.waiting.length} waiting to send
-            {outbox.attention.length ? `, ${outbox.attention.length} ${outbox.attention.length === 1 ? "needs" : "need"} attention` : ""}
+            {outbox.attention.length
+              ? `, ${outbox.attention.length} ${outbox.attention.length === 1 ? "needs" : "need"} attention`
+              : ""}
           </h3>
         ) : (
-          <h3 id="outbox-title" className="sr-only">This phone</h3>
+          <h3 id="outbox-title" className="sr-only">
+            This phone
+          </h3>
         )}
         {outbox.signInNeeded && outbox.waiting.length ? (
           <p role="alert" className="font-medium">
-            Your session has ended. <Link to="/login?dialog=email&redirectTo=%2Fdeliveries%2Fnew" reloadDocument className="underline">Sign in</Link> to
-            send them; they stay on this phone until then.
+            Your session has ended.{" "}
+            <Link to="/login?dialog=email&redirectTo=%2Fdeliveries%2Fnew" reloadDocument className="underline">
+              Sign in
+            </Link>{" "}
+            to send them; they stay on this phone until then.
           </p>
         ) : null}
         {count ? (
@@ -174,7 +192,8 @@ export function useOutboxForm({
             {outbox.entries.map((entry) => (
               <li key={entry.key} data-testid="outbox-entry" data-state={entry.state} className="py-2">
                 <p className="break-words">
-                  {entry.fields.date} · {agentName(entry.fields.agentId)} · {entry.fields.tons} t · {entry.fields.location}
+                  {entry.fields.date} · {agentName(entry.fields.agentId)} · {entry.fields.tons} t ·{" "}
+                  {entry.fields.location}
                 </p>
                 {entry.state === "waiting" ? (
                   <p className="text-xs">Waiting to send</p>
@@ -182,16 +201,26 @@ export function useOutboxForm({
                   <div className="mt-1 space-y-1">
                     <p className="font-medium text-red-700 dark:text-red-300">Needs attention: {entry.message}</p>
                     <div className="flex flex-wrap gap-2">
-                      <button type="button" className="btn-outline" onClick={() => correct(entry)}>Correct and resend</button>
+                      <button type="button" className="btn-outline" onClick={() => correct(entry)}>
+                        Correct and resend
+                      </button>
                       {confirming === entry.key ? (
                         <>
-                          <button type="button" className="btn-destructive" onClick={() => void removeEntry(entry.key).then(() => setConfirming(null))}>
+                          <button
+                            type="button"
+                            className="btn-destructive"
+                            onClick={() => void removeEntry(entry.key).then(() => setConfirming(null))}
+                          >
                             Discard for good
                           </button>
-                          <button type="button" className="btn-ghost" onClick={() => setConfirming(null)}>Keep</button>
+                          <button type="button" className="btn-ghost" onClick={() => setConfirming(null)}>
+                            Keep
+                          </button>
                         </>
                       ) : (
-                        <button type="button" className="btn-ghost" onClick={() => setConfirming(entry.key)}>Discard</button>
+                        <button type="button" className="btn-ghost" onClick={() => setConfirming(entry.key)}>
+                          Discard
+                        </button>
                       )}
                     </div>
                   </div>
@@ -205,7 +234,10 @@ export function useOutboxForm({
   }
 
   const notice = saved ? (
-    <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+    <p
+      role="status"
+      className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+    >
       Saved on this phone, waiting to send
     </p>
   ) : correcting ? (

@@ -27,17 +27,31 @@ export function Pager({
   return (
     <nav aria-label={label} className="flex flex-wrap justify-center gap-2">
       {!onFirstPage ? (
-        <Link to={`?${withPage(params, names, null)}`} className="btn-ghost" preventScrollReset={names.cursor !== "cursor"}>
+        <Link
+          to={`?${withPage(params, names, null)}`}
+          className="btn-ghost"
+          preventScrollReset={names.cursor !== "cursor"}
+        >
           First page
         </Link>
       ) : null}
       {newerCursor ? (
-        <Link to={`?${withPage(params, names, { before: newerCursor })}`} className="btn-outline" rel="prev" preventScrollReset={names.cursor !== "cursor"}>
+        <Link
+          to={`?${withPage(params, names, { before: newerCursor })}`}
+          className="btn-outline"
+          rel="prev"
+          preventScrollReset={names.cursor !== "cursor"}
+        >
           Newer
         </Link>
       ) : null}
       {olderCursor ? (
-        <Link to={`?${withPage(params, names, { cursor: olderCursor })}`} className="btn-outline" rel="next" preventScrollReset={names.cursor !== "cursor"}>
+        <Link
+          to={`?${withPage(params, names, { cursor: olderCursor })}`}
+          className="btn-outline"
+          rel="next"
+          preventScrollReset={names.cursor !== "cursor"}
+        >
           Older
         </Link>
       ) : null}
@@ -45,7 +59,11 @@ export function Pager({
   );
 }
 
-function withPage(params: URLSearchParams, names: { cursor: string; before: string }, page: { cursor: string } | { before: string } | null) {
+function withPage(
+  params: URLSearchParams,
+  names: { cursor: string; before: string },
+  page: { cursor: string } | { before: string } | null,
+) {
   const copy = new URLSearchParams(params);
   copy.delete(names.cursor);
   copy.delete(names.before);

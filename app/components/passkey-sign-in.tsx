@@ -34,8 +34,13 @@ export function PasskeySignIn() {
         body: JSON.stringify({ credential }),
         credentials: "same-origin",
       });
-      const result = (await verifyResponse.json().catch(() => null)) as { verified?: boolean; message?: string; user?: { mustChangePassword?: number } } | null;
-      if (!verifyResponse.ok || !result?.verified) throw new Error(result?.message ?? "Authentication verification failed");
+      const result = (await verifyResponse.json().catch(() => null)) as {
+        verified?: boolean;
+        message?: string;
+        user?: { mustChangePassword?: number };
+      } | null;
+      if (!verifyResponse.ok || !result?.verified)
+        throw new Error(result?.message ?? "Authentication verification failed");
       // A full load: the new session cookie and every loader start fresh.
       window.location.assign(result.user?.mustChangePassword === 1 ? "/change-password" : "/deliveries");
     } catch (caught) {
@@ -48,7 +53,10 @@ export function PasskeySignIn() {
     <form method="get" className="space-y-4" onSubmit={onSubmit} noValidate>
       <input type="hidden" name="dialog" value="passkey" />
       {error ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300">
+        <div
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300"
+        >
           <p className="font-semibold">Login failed</p>
           <p>{error}</p>
         </div>
@@ -65,7 +73,9 @@ export function PasskeySignIn() {
           {busy ? "Waiting for your device..." : "Sign in with passkey"}
         </button>
       ) : (
-        <p className="text-sm text-slate-600 dark:text-slate-400">Passkey sign-in needs JavaScript. Please sign in with your email and password.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Passkey sign-in needs JavaScript. Please sign in with your email and password.
+        </p>
       )}
       <a href="?dialog=email" className="btn-outline w-full">
         Use email and password

@@ -30,7 +30,11 @@ export function RoleSwitcher({ role }: { role: Role }) {
   const busy = fetcher.state !== "idle";
   return (
     <details className="relative">
-      <summary className="btn-ghost cursor-pointer list-none px-2 [&::-webkit-details-marker]:hidden" aria-label="Role switcher" title="Role switcher">
+      <summary
+        className="btn-ghost cursor-pointer list-none px-2 [&::-webkit-details-marker]:hidden"
+        aria-label="Role switcher"
+        title="Role switcher"
+      >
         <ShieldIcon />
       </summary>
       <div className="fixed inset-x-2 top-16 z-40 sm:absolute sm:inset-x-auto sm:left-0 sm:top-12 sm:w-80">
@@ -39,7 +43,9 @@ export function RoleSwitcher({ role }: { role: Role }) {
             <h2 id="role-switcher-title" className="font-semibold">
               Development Role Switcher
             </h2>
-            <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">testing only</span>
+            <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">
+              testing only
+            </span>
           </div>
           <fetcher.Form method="post" action="/settings/role" className="mt-3 space-y-3">
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
@@ -48,7 +54,13 @@ export function RoleSwitcher({ role }: { role: Role }) {
               <legend className="sr-only">Role</legend>
               {OPTIONS.map((o) => (
                 <label key={o.value} className="flex items-center gap-2 text-sm">
-                  <input type="radio" name="role" value={o.value} checked={choice === o.value} onChange={() => setChoice(o.value)} />
+                  <input
+                    type="radio"
+                    name="role"
+                    value={o.value}
+                    checked={choice === o.value}
+                    onChange={() => setChoice(o.value)}
+                  />
                   {o.label}
                 </label>
               ))}

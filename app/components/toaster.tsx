@@ -73,7 +73,12 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
             <p className="text-sm font-semibold">{current.title}</p>
             {current.description ? <p className="mt-1 text-sm opacity-90">{current.description}</p> : null}
           </div>
-          <button type="button" aria-label="Close notification" className="opacity-70 hover:opacity-100" onClick={() => setCurrent(null)}>
+          <button
+            type="button"
+            aria-label="Close notification"
+            className="opacity-70 hover:opacity-100"
+            onClick={() => setCurrent(null)}
+          >
             <XIcon width={16} height={16} />
           </button>
         </div>

@@ -14,7 +14,11 @@ export function useIsPending({
   formAction,
   formMethod,
   state = "non-idle",
-}: { formAction?: string; formMethod?: "POST" | "GET" | "PUT" | "PATCH" | "DELETE"; state?: "submitting" | "non-idle" } = {}) {
+}: {
+  formAction?: string;
+  formMethod?: "POST" | "GET" | "PUT" | "PATCH" | "DELETE";
+  state?: "submitting" | "non-idle";
+} = {}) {
   const ownAction = useFormAction();
   const navigation = useNavigation();
   if (navigation.state === "idle") return false;

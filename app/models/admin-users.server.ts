@@ -9,7 +9,14 @@ import { can, refuse } from "~/rules/capabilities.server";
 import type { Result } from "~/utils/result";
 import { accountLocks, clearAccountLock } from "~/utils/throttle.server";
 import { CreateUserSchema } from "~/schemas/users";
-import { displayName, generateTemporaryPassword, getUserByEmail, hashPassword, insertUser, temporaryPasswordExpiry } from "./user.server";
+import {
+  displayName,
+  generateTemporaryPassword,
+  getUserByEmail,
+  hashPassword,
+  insertUser,
+  temporaryPasswordExpiry,
+} from "./user.server";
 
 // User management for admins (spec sections 2, 4, 6 and 7). Every call refuses the admin's own
 // account, never removes a row (Delete is a status), and ends the target's sessions in the
@@ -81,7 +88,11 @@ export async function getUserRows(ids: string[]): Promise<AdminUserRow[]> {
   const valid = ids.filter(isUuid);
   if (!valid.length) return [];
   const db = await getDb();
-  const rows = await db.select().from(schema.users).where(inArray(schema.users.id, valid)).orderBy(asc(schema.users.createdAt));
+  const rows = await db
+    .select()
+    .from(schema.users)
+    .where(inArray(schema.users.id, valid))
+    .orderBy(asc(schema.users.createdAt));
   return rows.map(toRow);
 }
 
@@ -94,14 +105,14 @@ export async function createUserByAdmin(
   if (refused) return refused;
   const parsed = CreateUserSchema.safeParse({
     email: input.email ?? undefined,
-    role: input.role === "" ? undefined : input.role ?? undefined,
+    role: input.role === "" ? undefined : (input.role ?? undefined),
     firstName: input.firstName ?? undefined,
     lastName: input.lastName ?? undefined,
   });
   if (!parsed.success) {
     const { fieldErrors } = fieldErrorsOf(parsed.error);
     const missing = input.email == null || input.email === "" || input.role == null || input.role === "";
-    const message = missing ? "Email and role are required" : parsed.error.issues[0]?.message ?? "Invalid input";
+    const message = missing ? "Email and role are required" : (parsed.error.issues[0]?.message ?? "Invalid input");
     return { ok: false, status: 400, message, fieldErrors };
   }
   if (await getUserByEmail(parsed.data.email)) {
@@ -110,7 +121,12 @@ export async function createUserByAdmin(
   }
   const temporaryPassword = generateTemporaryPassword();
   try {
-    const user = await insertUser({ ...parsed.data, password: temporaryPassword, mustChangePassword: true, temporaryPasswordExpiresAt: temporaryPasswordExpiry() });
+    const user = await insertUser({
+      ...parsed.data,
+      password: temporaryPassword,
+      mustChangePassword: true,
+      temporaryPasswordExpiresAt: temporaryPasswordExpiry(),
+    });
     return { ok: true, user: toRow(user), temporaryPassword };
   } catch (error) {
     // Two admins adding the same e-mail at once: the unique index decides.
@@ -129,7 +145,8 @@ async function loadTarget(admin: User, id: string, tx: Executor, { allowDeleted 
   if (!isUuid(id)) return { ok: false, status: 404, message: "User not found" };
   const [user] = await tx.select().from(schema.users).where(eq(schema.users.id, id)).for("update");
   if (!user) return { ok: false, status: 404, message: "User not found" };
-  if (user.status === "deleted" && !allowDeleted) return { ok: false, status: 409, message: "This user has been deleted" };
+  if (user.status === "deleted" && !allowDeleted)
+    return { ok: false, status: 409, message: "This user has been deleted" };
   return { ok: true, user };
 }
 
@@ -141,7 +158,11 @@ export const STATUS_CHOICES = ["active", "frozen"] as const;
 export const isStatusChoice = (v: unknown): v is "active" | "frozen" => v === "active" || v === "frozen";
 
 /** Freeze (active → frozen, sessions end at once) or unfreeze (frozen → active). */
-export async function setUserStatus(admin: User, id: string, status: unknown): Promise<AdminResult<{ user: AdminUserRow }>> {
+export async function setUserStatus(
+  admin: User,
+  id: string,
+  status: unknown,
+): Promise<AdminResult<{ user: AdminUserRow }>> {
   const refused = refuse(admin, "user.manage", `user/${id}`);
   if (refused) return refused;
   if (!isStatusChoice(status)) return { ok: false, status: 400, message: "Status must be active or frozen" };
@@ -179,7 +200,10 @@ export async function deleteUserByAdmin(admin: User, id: string): Promise<AdminR
 }
 
 /** A new random temporary password that must be changed at next sign-in; open sessions end. */
-export async function resetUserPassword(admin: User, id: string): Promise<AdminResult<{ user: AdminUserRow; temporaryPassword: string }>> {
+export async function resetUserPassword(
+  admin: User,
+  id: string,
+): Promise<AdminResult<{ user: AdminUserRow; temporaryPassword: string }>> {
   const refused = refuse(admin, "user.manage", `user/${id}`);
   if (refused) return refused;
   const temporaryPassword = generateTemporaryPassword();
@@ -190,7 +214,12 @@ export async function resetUserPassword(admin: User, id: string): Promise<AdminR
     if (!target.ok) return target;
     const [user] = await tx
       .update(schema.users)
-      .set({ password: hash, mustChangePassword: 1, temporaryPasswordExpiresAt: temporaryPasswordExpiry(), updatedAt: new Date() })
+      .set({
+        password: hash,
+        mustChangePassword: 1,
+        temporaryPasswordExpiresAt: temporaryPasswordExpiry(),
+        updatedAt: new Date(),
+      })
       .where(eq(schema.users.id, id))
       .returning();
     await endSessions(tx, [id]);
@@ -262,7 +291,9 @@ async function partition(admin: User, ids: string[], tx: Executor): Promise<Bulk
 export function bulkMessage(result: BulkResult, verb: "updated" | "deleted") {
   const n = result.success.length;
   const noun = n === 1 ? "user" : "users";
-  return result.failed.length ? `${n} ${noun} ${verb}, ${result.failed.length} failed` : `${n} ${noun} ${verb} successfully`;
+  return result.failed.length
+    ? `${n} ${noun} ${verb}, ${result.failed.length} failed`
+    : `${n} ${noun} ${verb} successfully`;
 }
 
 // ---- Development role switcher -------------------------------------------------------------
@@ -278,7 +309,11 @@ export function canSwitchRole(user: Pick<User, "role" | "email">) {
  * Changes the caller's own role (testing aid of spec section 2). Never another user's; and an
  * admin other than the owner cannot step down when no other active admin would remain.
  */
-export async function switchOwnRole(caller: User, targetId: string, role: unknown): Promise<AdminResult<{ user: User }>> {
+export async function switchOwnRole(
+  caller: User,
+  targetId: string,
+  role: unknown,
+): Promise<AdminResult<{ user: User }>> {
   if (targetId !== caller.id) return denied(caller, `user/${targetId}`, "You can only change your own role");
   if (!canSwitchRole(caller)) return denied(caller, `user/${targetId}`, "You do not have permission to do this");
   if (typeof role !== "string" || !(schema.ROLES as readonly string[]).includes(role)) {
@@ -294,7 +329,11 @@ export async function switchOwnRole(caller: User, targetId: string, role: unknow
         .where(and(eq(schema.users.role, "admin"), eq(schema.users.status, "active"), ne(schema.users.id, caller.id)))
         .for("update");
       if (others.length === 0) {
-        return { ok: false as const, status: 409 as const, message: "You are the only active admin: add another admin before changing your role" };
+        return {
+          ok: false as const,
+          status: 409 as const,
+          message: "You are the only active admin: add another admin before changing your role",
+        };
       }
     }
     const [user] = await tx

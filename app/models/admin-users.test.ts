@@ -14,7 +14,8 @@ describe("bulkMessage", () => {
 describe("isUuid", () => {
   it("accepts only uuids, so a bad id is a 404 and never a database error", () => {
     expect(isUuid("0b6f1c9e-8a53-4c4e-9d55-3f1f8a2b7c10")).toBe(true);
-    for (const bad of ["1", "", "bulk", "0b6f1c9e-8a53-4c4e-9d55-3f1f8a2b7c1", null, 42]) expect(isUuid(bad)).toBe(false);
+    for (const bad of ["1", "", "bulk", "0b6f1c9e-8a53-4c4e-9d55-3f1f8a2b7c1", null, 42])
+      expect(isUuid(bad)).toBe(false);
   });
 });
 

@@ -38,7 +38,10 @@ export async function createAgent(actor: Actor, input: Record<string, unknown>):
   const db = await getDb();
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("agent", parsed.data.name);
   try {
-    const [agent] = await db.insert(schema.agents).values({ name: parsed.data.name, contact: parsed.data.contact ?? null }).returning();
+    const [agent] = await db
+      .insert(schema.agents)
+      .values({ name: parsed.data.name, contact: parsed.data.contact ?? null })
+      .returning();
     return { ok: true, agent };
   } catch (error) {
     // Two people adding the same name at once: the unique index decides.
@@ -75,9 +78,16 @@ export async function deleteAgent(actor: Actor, id: number): Promise<{ ok: true 
   return db.transaction(async (tx) => {
     const [agent] = await tx.select().from(schema.agents).where(eq(schema.agents.id, id)).for("update");
     if (!agent) return { ok: false as const, status: 404 as const, message: "Agent not found" };
-    const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(schema.deliveries).where(eq(schema.deliveries.agentId, id));
+    const [{ count }] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(schema.deliveries)
+      .where(eq(schema.deliveries.agentId, id));
     if (count > 0) {
-      return { ok: false as const, status: 409 as const, message: `Cannot delete "${agent.name}": ${count} ${count === 1 ? "delivery refers" : "deliveries refer"} to this agent.` };
+      return {
+        ok: false as const,
+        status: 409 as const,
+        message: `Cannot delete "${agent.name}": ${count} ${count === 1 ? "delivery refers" : "deliveries refer"} to this agent.`,
+      };
     }
     await tx.delete(schema.agents).where(eq(schema.agents.id, id));
     return { ok: true as const };

@@ -43,7 +43,11 @@ export async function findClientByName(name: string, db?: Executor): Promise<Cli
 type Result = { ok: true; client: Client } | DirectoryFailure;
 
 /** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */
-export async function createClient(actor: Actor, input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+export async function createClient(
+  actor: Actor,
+  input: Record<string, unknown>,
+  { lenient = false } = {},
+): Promise<Result> {
   const refused = refuse(actor, "client.manage", "clients");
   if (refused) return refused;
   const parsed = safeParseFields(clientSchema(lenient), input);
@@ -60,7 +64,12 @@ export async function createClient(actor: Actor, input: Record<string, unknown>,
   }
 }
 
-export async function updateClient(actor: Actor, id: number, input: Record<string, unknown>, { lenient = false } = {}): Promise<Result> {
+export async function updateClient(
+  actor: Actor,
+  id: number,
+  input: Record<string, unknown>,
+  { lenient = false } = {},
+): Promise<Result> {
   const refused = refuse(actor, "client.manage", `client/${id}`);
   if (refused) return refused;
   const parsed = safeParseFields(clientSchema(lenient), input);
@@ -84,11 +93,24 @@ export async function deleteClient(actor: Actor, id: number): Promise<{ ok: true
   return db.transaction(async (tx) => {
     const [client] = await tx.select().from(schema.clients).where(eq(schema.clients.id, id)).for("update");
     if (!client) return { ok: false as const, status: 404 as const, message: "Client not found" };
-    const [{ deliveries }] = await tx.select({ deliveries: sql<number>`count(*)::int` }).from(schema.deliveries).where(eq(schema.deliveries.clientId, id));
-    const [{ invoices }] = await tx.select({ invoices: sql<number>`count(*)::int` }).from(schema.invoices).where(eq(schema.invoices.clientId, id));
+    const [{ deliveries }] = await tx
+      .select({ deliveries: sql<number>`count(*)::int` })
+      .from(schema.deliveries)
+      .where(eq(schema.deliveries.clientId, id));
+    const [{ invoices }] = await tx
+      .select({ invoices: sql<number>`count(*)::int` })
+      .from(schema.invoices)
+      .where(eq(schema.invoices.clientId, id));
     if (deliveries + invoices > 0) {
-      const parts = [deliveries ? `${deliveries} ${deliveries === 1 ? "delivery" : "deliveries"}` : "", invoices ? `${invoices} ${invoices === 1 ? "invoice" : "invoices"}` : ""].filter(Boolean);
-      return { ok: false as const, status: 409 as const, message: `Cannot delete "${client.name}": ${parts.join(" and ")} refer to this client.` };
+      const parts = [
+        deliveries ? `${deliveries} ${deliveries === 1 ? "delivery" : "deliveries"}` : "",
+        invoices ? `${invoices} ${invoices === 1 ? "invoice" : "invoices"}` : "",
+      ].filter(Boolean);
+      return {
+        ok: false as const,
+        status: 409 as const,
+        message: `Cannot delete "${client.name}": ${parts.join(" and ")} refer to this client.`,
+      };
     }
     await tx.delete(schema.clients).where(eq(schema.clients.id, id));
     return { ok: true as const };

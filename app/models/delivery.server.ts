@@ -1,6 +1,12 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { getDb, schema, type Delivery, type Role, type User } from "~/db.server";
-import { ADMIN_ONLY_FIELDS, DeliveryFiltersSchema, EditDeliverySchema, NewDeliverySchema, type DeliveryFilters } from "~/schemas/delivery";
+import {
+  ADMIN_ONLY_FIELDS,
+  DeliveryFiltersSchema,
+  EditDeliverySchema,
+  NewDeliverySchema,
+  type DeliveryFilters,
+} from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Failure } from "~/utils/result";
@@ -11,7 +17,14 @@ import { env } from "~/utils/env.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { PageRequest } from "~/utils/params";
 import { denied } from "~/utils/request-scope.server";
-import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, isUsableKey, requestHash } from "~/utils/idempotency.server";
+import {
+  claimKey,
+  completeKey,
+  deleteOldKeys,
+  idempotencyFailure,
+  isUsableKey,
+  requestHash,
+} from "~/utils/idempotency.server";
 import { findClientByName } from "./client.server";
 import { deliveryClientName, getSettings } from "./settings.server";
 
@@ -135,7 +148,11 @@ export async function listDeliveries(
     .where(and(...where))
     .orderBy(...keysetOrder(KEYSET, page));
   if (limit === null) {
-    return { deliveries: (await query).map((r) => toView(flatten(r), viewer.role)), olderCursor: null, newerCursor: null };
+    return {
+      deliveries: (await query).map((r) => toView(flatten(r), viewer.role)),
+      olderCursor: null,
+      newerCursor: null,
+    };
   }
   const rows = (await query.limit(limit + 1)).map(flatten);
   const { items, olderCursor, newerCursor } = toPage(rows, limit, page, (r) => ({ key: r.date, id: r.id }));
@@ -214,7 +231,13 @@ export async function createDelivery(
   let clientId = data.clientId ?? null;
   if (clientId === null) {
     const fixed = await getDeliveryClient();
-    if (!fixed.client) return { ok: false, status: 400, message: fixed.missingMessage!, fieldErrors: { clientId: [fixed.missingMessage!] } };
+    if (!fixed.client)
+      return {
+        ok: false,
+        status: 400,
+        message: fixed.missingMessage!,
+        fieldErrors: { clientId: [fixed.missingMessage!] },
+      };
     clientId = fixed.client.id;
   } else if (!(await clientExists(clientId))) {
     return { ok: false, status: 400, message: "Client not found", fieldErrors: { clientId: ["Client not found"] } };
@@ -247,17 +270,17 @@ export async function createDelivery(
   let outcome: { id: number; replayed: boolean };
   try {
     outcome = await db.transaction(async (tx) => {
-    if (key) {
-      const hash = requestHash({ ...data, clientId });
-      const existing = await claimKey(tx, { userId: viewer.id, key, scope: "delivery.create", hash });
-      if (existing) return { id: Number(existing), replayed: true };
-    }
-    const [created] = await tx.insert(schema.deliveries).values(values).returning({ id: schema.deliveries.id });
-    if (key) {
-      await completeKey(tx, { userId: viewer.id, key, resourceId: String(created.id) });
-      await deleteOldKeys(tx, now);
-    }
-    return { id: created.id, replayed: false };
+      if (key) {
+        const hash = requestHash({ ...data, clientId });
+        const existing = await claimKey(tx, { userId: viewer.id, key, scope: "delivery.create", hash });
+        if (existing) return { id: Number(existing), replayed: true };
+      }
+      const [created] = await tx.insert(schema.deliveries).values(values).returning({ id: schema.deliveries.id });
+      if (key) {
+        await completeKey(tx, { userId: viewer.id, key, resourceId: String(created.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return { id: created.id, replayed: false };
     });
   } catch (error) {
     return idempotencyFailure(error);
@@ -278,7 +301,10 @@ export { isInvoiced };
 export async function invoiceNumberOf(invoiceId: number | null): Promise<string | null> {
   if (invoiceId === null) return null;
   const db = await getDb();
-  const [row] = await db.select({ invoiceNo: schema.invoices.invoiceNo }).from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
+  const [row] = await db
+    .select({ invoiceNo: schema.invoices.invoiceNo })
+    .from(schema.invoices)
+    .where(eq(schema.invoices.id, invoiceId));
   return row?.invoiceNo ?? null;
 }
 
@@ -286,15 +312,27 @@ export async function invoiceNumberOf(invoiceId: number | null): Promise<string 
  * Managers and admins edit agent, client, rates and costs; only admins change date, tons and
  * location. An invoiced delivery keeps its tons, rates and client.
  */
-export async function updateDelivery(viewer: Viewer, id: number, input: Record<string, unknown>): Promise<UpdateResult> {
-  const refused = refuse(viewer, "delivery.financials", `delivery/${id}`, "You do not have permission to edit deliveries");
+export async function updateDelivery(
+  viewer: Viewer,
+  id: number,
+  input: Record<string, unknown>,
+): Promise<UpdateResult> {
+  const refused = refuse(
+    viewer,
+    "delivery.financials",
+    `delivery/${id}`,
+    "You do not have permission to edit deliveries",
+  );
   if (refused) return refused;
   const parsed = safeParseFields(EditDeliverySchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
-  const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<Record<string, string | number | null>>;
+  const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<
+    Record<string, string | number | null>
+  >;
   if (!can(viewer, "delivery.admin")) {
     const forbidden = ADMIN_ONLY_FIELDS.filter((f) => f in changes);
-    if (forbidden.length) return denied(viewer, `delivery/${id}`, "Only admins can change the date, tons or location of a delivery");
+    if (forbidden.length)
+      return denied(viewer, `delivery/${id}`, "Only admins can change the date, tons or location of a delivery");
   }
   if (changes.tons === null || changes.location === null || changes.date === null || changes.agentId === null) {
     return { ok: false, status: 400, message: "Date, tons, location and agent cannot be empty" };
@@ -311,9 +349,15 @@ export async function updateDelivery(viewer: Viewer, id: number, input: Record<s
     const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
     if (!current) return { ok: false, status: 404, message: "Delivery not found" };
     if (isInvoiced(current)) {
-      const locked = INVOICED_LOCKED.filter((f) => f in changes && String(changes[f] ?? "") !== String(current[f] ?? ""));
+      const locked = INVOICED_LOCKED.filter(
+        (f) => f in changes && String(changes[f] ?? "") !== String(current[f] ?? ""),
+      );
       if (locked.length) {
-        return { ok: false, status: 409, message: "This delivery is invoiced: its tons, rates and client can no longer change" };
+        return {
+          ok: false,
+          status: 409,
+          message: "This delivery is invoiced: its tons, rates and client can no longer change",
+        };
       }
     }
     if (Object.keys(changes).length === 0) return null;
@@ -342,4 +386,3 @@ export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: 
     return { ok: true as const };
   });
 }
-

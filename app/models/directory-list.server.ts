@@ -33,7 +33,10 @@ async function page<T extends Agent | Client>(table: Table, after: string | null
 export const agentsPage = (after: string | null, limit: number) => page<Agent>(schema.agents, after, limit);
 export const clientsPage = (after: string | null, limit: number) => page<Client>(schema.clients, after, limit);
 
-export async function* directoryBatches<T extends Agent | Client>(read: (after: string | null, limit: number) => Promise<{ items: T[]; nextCursor: string | null }>, batchSize = 1000) {
+export async function* directoryBatches<T extends Agent | Client>(
+  read: (after: string | null, limit: number) => Promise<{ items: T[]; nextCursor: string | null }>,
+  batchSize = 1000,
+) {
   let after: string | null = null;
   for (;;) {
     const { items, nextCursor } = await read(after, batchSize);

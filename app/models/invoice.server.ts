@@ -2,7 +2,14 @@ import { and, asc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Executor, type Tx, type User } from "~/db.server";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
+import {
+  claimKey,
+  completeKey,
+  deleteOldKeys,
+  idempotencyFailure,
+  INVALID_KEY_MESSAGE,
+  requestHash,
+} from "~/utils/idempotency.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { refuse, type Actor } from "~/rules/capabilities.server";
 import { eligibleSql, invoiceTotalsOf, isInvoiced } from "~/rules/deliveries.server";
@@ -18,10 +25,12 @@ import { failOn, type Failure } from "~/utils/result";
 export const FIRST_INVOICE_NUMBER = 127;
 export const DEFAULT_PAYMENT_TERMS_DAYS = 30;
 
-
 /** The last number handed out (126 before the first invoice). */
 export async function highestInvoiceNumber(db: Executor): Promise<number> {
-  const [row] = await db.select({ lastNo: schema.invoiceCounter.lastNo }).from(schema.invoiceCounter).where(eq(schema.invoiceCounter.id, 1));
+  const [row] = await db
+    .select({ lastNo: schema.invoiceCounter.lastNo })
+    .from(schema.invoiceCounter)
+    .where(eq(schema.invoiceCounter.id, 1));
   return row ? Number(row.lastNo) : FIRST_INVOICE_NUMBER - 1;
 }
 
@@ -178,7 +187,10 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
   const figures = invoiceFigures(rows);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   if (requestedNo !== undefined) {
-    const [taken] = await tx.select({ id: schema.invoices.id }).from(schema.invoices).where(eq(schema.invoices.invoiceNo, requestedNo));
+    const [taken] = await tx
+      .select({ id: schema.invoices.id })
+      .from(schema.invoices)
+      .where(eq(schema.invoices.invoiceNo, requestedNo));
     if (taken) throw new InvoiceConflict(`Invoice number ${requestedNo} is already used`);
   }
   const [invoice] = await tx
@@ -198,7 +210,15 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
   const moved = await tx
     .update(schema.deliveries)
     .set({ status: "invoiced", invoiceId: invoice.id, updatedAt: new Date() })
-    .where(and(inArray(schema.deliveries.id, rows.map((r) => r.id)), isEligible))
+    .where(
+      and(
+        inArray(
+          schema.deliveries.id,
+          rows.map((r) => r.id),
+        ),
+        isEligible,
+      ),
+    )
     .returning({ id: schema.deliveries.id });
   if (moved.length !== rows.length) throw new InvoiceConflict("This delivery has already been invoiced");
   return invoice;
@@ -206,7 +226,8 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
 
 class InvoiceConflict extends Error {}
 
-export type CreateInvoiceResult = { ok: true; invoice: typeof schema.invoices.$inferSelect; replayed: boolean } | Failure;
+export type CreateInvoiceResult =
+  { ok: true; invoice: typeof schema.invoices.$inferSelect; replayed: boolean } | Failure;
 
 type KeyOption = { idempotencyKey?: string | null };
 
@@ -220,7 +241,13 @@ export async function createInvoiceForDelivery(
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   const deliveryId = parseId(input.deliveryId);
-  if (!deliveryId) return { ok: false, status: 400, message: "Please select a delivery", fieldErrors: { deliveryId: ["Please select a delivery"] } };
+  if (!deliveryId)
+    return {
+      ok: false,
+      status: 400,
+      message: "Please select a delivery",
+      fieldErrors: { deliveryId: ["Please select a delivery"] },
+    };
   let requestedNo: string | undefined;
   if (input.invoiceNo !== undefined && input.invoiceNo !== null && input.invoiceNo !== "") {
     const no = parseInvoiceNo(input.invoiceNo);
@@ -235,15 +262,27 @@ export async function createInvoiceForDelivery(
         const hash = requestHash({ deliveryId, invoiceNo: requestedNo });
         const existing = await claimKey(tx, { userId: user.id, key: idempotencyKey, scope: "invoice.create", hash });
         if (existing) {
-          const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, Number(existing)));
+          const [invoice] = await tx
+            .select()
+            .from(schema.invoices)
+            .where(eq(schema.invoices.id, Number(existing)));
           if (!invoice) throw new InvoiceConflict("This invoice was already created");
           return { ok: true, invoice, replayed: true };
         }
       }
-      const [locked] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, deliveryId)).for("update");
+      const [locked] = await tx
+        .select()
+        .from(schema.deliveries)
+        .where(eq(schema.deliveries.id, deliveryId))
+        .for("update");
       if (!locked) throw new NotFound();
       const row = await eligibleById(tx, deliveryId);
-      if (!row) throw new InvoiceConflict(isInvoiced(locked) ? "This delivery has already been invoiced" : "Only confirmed deliveries with a client can be invoiced");
+      if (!row)
+        throw new InvoiceConflict(
+          isInvoiced(locked)
+            ? "This delivery has already been invoiced"
+            : "Only confirmed deliveries with a client can be invoiced",
+        );
       const invoice = await insertInvoice(tx, [row], user, requestedNo);
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(invoice.id) });
@@ -272,17 +311,27 @@ export async function createInvoicesForMonth(
   const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(yearMonth))
+    return { ok: false as const, status: 400 as const, message: "Choose a month" };
   const from = `${yearMonth}-01`;
   const to = addDays(addDays(from, 31).slice(0, 8) + "01", -1);
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
       if (idempotencyKey) {
-        const existing = await claimKey(tx, { userId: user.id, key: idempotencyKey, scope: "invoice.month", hash: requestHash({ month: yearMonth }) });
+        const existing = await claimKey(tx, {
+          userId: user.id,
+          key: idempotencyKey,
+          scope: "invoice.month",
+          hash: requestHash({ month: yearMonth }),
+        });
         if (existing) {
           const ids = existing.split(",").map(Number);
-          const invoices = await tx.select().from(schema.invoices).where(inArray(schema.invoices.id, ids)).orderBy(asc(schema.invoices.id));
+          const invoices = await tx
+            .select()
+            .from(schema.invoices)
+            .where(inArray(schema.invoices.id, ids))
+            .orderBy(asc(schema.invoices.id));
           return { ok: true as const, invoices, replayed: true };
         }
       }
@@ -294,7 +343,8 @@ export async function createInvoicesForMonth(
         .where(and(isEligible, gte(schema.deliveries.date, from), lte(schema.deliveries.date, to)))
         .orderBy(asc(schema.deliveries.date), asc(schema.deliveries.id))
         .for("update", { of: schema.deliveries });
-      if (!rows.length) throw new InvoiceConflict("This month has no confirmed deliveries with a client left to invoice");
+      if (!rows.length)
+        throw new InvoiceConflict("This month has no confirmed deliveries with a client left to invoice");
       const byClient = new Map<number, EligibleRow[]>();
       for (const r of rows) byClient.set(r.clientId, [...(byClient.get(r.clientId) ?? []), r]);
       const created = [];
@@ -454,7 +504,13 @@ export async function listInvoices(
 }
 
 /** The page query itself (the scale tests EXPLAIN it). */
-export function invoicePageQuery(db: Executor, filters: InvoiceFilters, page: PageRequest, limit: number, today: string) {
+export function invoicePageQuery(
+  db: Executor,
+  filters: InvoiceFilters,
+  page: PageRequest,
+  limit: number,
+  today: string,
+) {
   return db
     .select(invoiceColumns)
     .from(schema.invoices)
@@ -465,7 +521,11 @@ export function invoicePageQuery(db: Executor, filters: InvoiceFilters, page: Pa
 }
 
 /** Every matching invoice, newest first, read in keyset batches: memory stays one batch. */
-export async function* invoiceBatches(filters: InvoiceFilters = {}, batchSize = 1000, now = new Date()): AsyncGenerator<InvoiceView[]> {
+export async function* invoiceBatches(
+  filters: InvoiceFilters = {},
+  batchSize = 1000,
+  now = new Date(),
+): AsyncGenerator<InvoiceView[]> {
   let page: PageRequest = FIRST_PAGE;
   for (;;) {
     const { items, olderCursor } = await listInvoices(filters, { limit: batchSize, page }, now);

@@ -21,11 +21,20 @@ export type PasskeyRow = { id: number; deviceName: string; createdAt: string; la
 export async function listPasskeys(userId: string): Promise<PasskeyRow[]> {
   const db = await getDb();
   const rows = await db
-    .select({ id: schema.passkeys.id, deviceName: schema.passkeys.deviceName, createdAt: schema.passkeys.createdAt, lastUsedAt: schema.passkeys.lastUsedAt })
+    .select({
+      id: schema.passkeys.id,
+      deviceName: schema.passkeys.deviceName,
+      createdAt: schema.passkeys.createdAt,
+      lastUsedAt: schema.passkeys.lastUsedAt,
+    })
     .from(schema.passkeys)
     .where(eq(schema.passkeys.userId, userId))
     .orderBy(desc(schema.passkeys.createdAt));
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), lastUsedAt: r.lastUsedAt?.toISOString() ?? null }));
+  return rows.map((r) => ({
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+  }));
 }
 
 export const isPasskeyId = (id: number) => parseId(id) === id;
@@ -76,7 +85,13 @@ type Purpose = "register" | "authenticate";
 /** What is stored of a browser's binding value: its hash. */
 export const bindingHash = (value: string) => createHash("sha256").update(value).digest("base64url");
 
-async function storeChallenge(challenge: string, purpose: Purpose, userId: string | null, now: Date, binding: string | null = null) {
+async function storeChallenge(
+  challenge: string,
+  purpose: Purpose,
+  userId: string | null,
+  now: Date,
+  binding: string | null = null,
+) {
   const db = await getDb();
   await db.delete(schema.webauthnChallenges).where(lt(schema.webauthnChallenges.expiresAt, now));
   await db.insert(schema.webauthnChallenges).values({
@@ -90,12 +105,21 @@ async function storeChallenge(challenge: string, purpose: Purpose, userId: strin
 }
 
 /** Takes a challenge out of the store: it works once, and only before it expires. */
-export async function consumeChallenge(challenge: string, purpose: Purpose, now = new Date(), binding: string | null = null) {
+export async function consumeChallenge(
+  challenge: string,
+  purpose: Purpose,
+  now = new Date(),
+  binding: string | null = null,
+) {
   const db = await getDb();
   const [row] = await db
     .delete(schema.webauthnChallenges)
     .where(and(eq(schema.webauthnChallenges.challenge, challenge), eq(schema.webauthnChallenges.purpose, purpose)))
-    .returning({ userId: schema.webauthnChallenges.userId, expiresAt: schema.webauthnChallenges.expiresAt, binding: schema.webauthnChallenges.binding });
+    .returning({
+      userId: schema.webauthnChallenges.userId,
+      expiresAt: schema.webauthnChallenges.expiresAt,
+      binding: schema.webauthnChallenges.binding,
+    });
   if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
   // A challenge handed to one browser cannot be answered from another.
   if (row.binding !== null && row.binding !== binding) return null;
@@ -115,7 +139,8 @@ function challengeOf(credential: unknown): string | null {
 }
 
 const userIdBytes = (id: string) => new Uint8Array(Buffer.from(id, "utf8"));
-const transportsOf = (value: string | null) => (value ? value.split(",").filter(Boolean) : undefined) as AuthenticatorTransport[] | undefined;
+const transportsOf = (value: string | null) =>
+  (value ? value.split(",").filter(Boolean) : undefined) as AuthenticatorTransport[] | undefined;
 
 export async function passkeyRegistrationOptions(user: User, now = new Date()) {
   const db = await getDb();
@@ -140,7 +165,8 @@ export async function passkeyRegistrationOptions(user: User, now = new Date()) {
   return options;
 }
 
-export type PasskeyResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 403 | 409; message: string; field?: "deviceName" };
+export type PasskeyResult<T> =
+  ({ ok: true } & T) | { ok: false; status: 400 | 403 | 409; message: string; field?: "deviceName" };
 
 export async function verifyPasskeyRegistration(
   user: User,
@@ -149,7 +175,8 @@ export async function verifyPasskeyRegistration(
 ): Promise<PasskeyResult<{ passkey: PasskeyRow }>> {
   const deviceName = typeof body.deviceName === "string" ? body.deviceName.trim() : "";
   if (!deviceName) return { ok: false, status: 400, message: PASSKEY_MESSAGES.deviceName, field: "deviceName" };
-  if (deviceName.length > 100) return { ok: false, status: 400, message: "Device name is too long", field: "deviceName" };
+  if (deviceName.length > 100)
+    return { ok: false, status: 400, message: "Device name is too long", field: "deviceName" };
   const fail = { ok: false as const, status: 400 as const, message: PASSKEY_MESSAGES.registrationFailed };
   const challenge = challengeOf(body.credential);
   if (!challenge) return fail;
@@ -186,7 +213,10 @@ export async function verifyPasskeyRegistration(
     .returning();
   if (!inserted.length) return { ok: false, status: 409, message: PASSKEY_MESSAGES.duplicate };
   const row = inserted[0];
-  return { ok: true, passkey: { id: row.id, deviceName: row.deviceName, createdAt: row.createdAt.toISOString(), lastUsedAt: null } };
+  return {
+    ok: true,
+    passkey: { id: row.id, deviceName: row.deviceName, createdAt: row.createdAt.toISOString(), lastUsedAt: null },
+  };
 }
 
 /**
@@ -221,7 +251,11 @@ export async function passkeyAuthenticationOptions(email: unknown, now = new Dat
 }
 
 /** Checks a signed challenge; on success the passkey's counter and last use are updated. */
-export async function verifyPasskeyAuthentication(credentialInput: unknown, now = new Date(), binding: string | null = null): Promise<PasskeyResult<{ user: User }>> {
+export async function verifyPasskeyAuthentication(
+  credentialInput: unknown,
+  now = new Date(),
+  binding: string | null = null,
+): Promise<PasskeyResult<{ user: User }>> {
   const fail = { ok: false as const, status: 400 as const, message: PASSKEY_MESSAGES.authenticationFailed };
   const credential = credentialInput as AuthenticationResponseJSON | null;
   const challenge = challengeOf(credential);

@@ -6,14 +6,18 @@
 import { PASSWORD_TOO_SHORT } from "~/schemas/auth";
 
 export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_TOO_LONG = "Password too long: use at most 72 bytes (72 plain letters or digits; accented letters and emoji count double or more)";
-export const PASSWORD_TOO_COMMON = "This password is too common: it is on a list of passwords that attackers try first. Choose a less predictable one, such as a few unrelated words.";
+export const PASSWORD_TOO_LONG =
+  "Password too long: use at most 72 bytes (72 plain letters or digits; accented letters and emoji count double or more)";
+export const PASSWORD_TOO_COMMON =
+  "This password is too common: it is on a list of passwords that attackers try first. Choose a less predictable one, such as a few unrelated words.";
 export const PASSWORD_IS_EMAIL = "The password must not be your e-mail address or its name part";
 
 let common: Promise<Set<string>> | undefined;
 
 function commonPasswords() {
-  common ??= import("@zxcvbn-ts/language-common").then((m) => new Set(m.dictionary["passwords-common"].map((p) => p.toLowerCase())));
+  common ??= import("@zxcvbn-ts/language-common").then(
+    (m) => new Set(m.dictionary["passwords-common"].map((p) => p.toLowerCase())),
+  );
   return common;
 }
 

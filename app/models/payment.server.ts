@@ -8,7 +8,14 @@ import { isValidDate, todayIn } from "~/utils/dates";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
-import { claimKey, completeKey, deleteOldKeys, idempotencyFailure, INVALID_KEY_MESSAGE, requestHash } from "~/utils/idempotency.server";
+import {
+  claimKey,
+  completeKey,
+  deleteOldKeys,
+  idempotencyFailure,
+  INVALID_KEY_MESSAGE,
+  requestHash,
+} from "~/utils/idempotency.server";
 import { refuse, type Actor } from "~/rules/capabilities.server";
 import { statusAfterPayment } from "~/rules/invoices.server";
 import { add, compare, formatNaira, isZero, sub, toFixed } from "~/utils/money";
@@ -22,9 +29,14 @@ export const PaymentSchema = z.object({
   reference: optionalText("Reference", 200),
 });
 
-
 export type RecordPaymentResult =
-  | { ok: true; payment: typeof schema.payments.$inferSelect; paymentStatus: "pending" | "partial" | "paid" | "overdue"; amountPaid: string; replayed: boolean }
+  | {
+      ok: true;
+      payment: typeof schema.payments.$inferSelect;
+      paymentStatus: "pending" | "partial" | "paid" | "overdue";
+      amountPaid: string;
+      replayed: boolean;
+    }
   | Failure;
 
 export const PAYMENT_DATE_FUTURE = "Payment date cannot be in the future";
@@ -54,13 +66,24 @@ export async function recordPayment(
   if (!parsed.success) {
     const errors = fieldErrorsOf(parsed.error);
     if (errors.fieldErrors.amount) errors.fieldErrors.amount = [PAYMENT_AMOUNT_MESSAGE];
-    return { ok: false, status: 400, message: errors.fieldErrors.amount ? PAYMENT_AMOUNT_MESSAGE : errors.message, fieldErrors: errors.fieldErrors };
+    return {
+      ok: false,
+      status: 400,
+      message: errors.fieldErrors.amount ? PAYMENT_AMOUNT_MESSAGE : errors.message,
+      fieldErrors: errors.fieldErrors,
+    };
   }
   const { invoiceId, amount, reference } = parsed.data;
   const timeZone = env().APP_TIME_ZONE;
   const today = todayIn(timeZone, now);
   const paymentDate = parsed.data.paymentDate ?? today;
-  if (paymentDate > today) return { ok: false, status: 400, message: PAYMENT_DATE_FUTURE, fieldErrors: { paymentDate: [PAYMENT_DATE_FUTURE] } };
+  if (paymentDate > today)
+    return {
+      ok: false,
+      status: 400,
+      message: PAYMENT_DATE_FUTURE,
+      fieldErrors: { paymentDate: [PAYMENT_DATE_FUTURE] },
+    };
   const db = await getDb();
   try {
     return await db.transaction(async (tx): Promise<RecordPaymentResult> => {
@@ -69,20 +92,37 @@ export async function recordPayment(
         const hash = requestHash({ invoiceId, amount, paymentDate: parsed.data.paymentDate, reference });
         const existing = await claimKey(tx, { userId: user.id, key: idempotencyKey, scope: "payment.create", hash });
         if (existing) {
-          const [payment] = await tx.select().from(schema.payments).where(eq(schema.payments.id, Number(existing)));
+          const [payment] = await tx
+            .select()
+            .from(schema.payments)
+            .where(eq(schema.payments.id, Number(existing)));
           const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
-          if (!payment || !invoice) throw new Refused({ ok: false, status: 409, message: "This payment was already recorded" });
-          return { ok: true, payment, paymentStatus: invoice.paymentStatus, amountPaid: invoice.amountPaid, replayed: true };
+          if (!payment || !invoice)
+            throw new Refused({ ok: false, status: 409, message: "This payment was already recorded" });
+          return {
+            ok: true,
+            payment,
+            paymentStatus: invoice.paymentStatus,
+            amountPaid: invoice.amountPaid,
+            replayed: true,
+          };
         }
       }
       const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
       if (!invoice) throw new Refused({ ok: false, status: 404, message: "Invoice not found" });
       if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
-        throw new Refused({ ok: false, status: 400, message: PAYMENT_DATE_BEFORE_INVOICE, fieldErrors: { paymentDate: [PAYMENT_DATE_BEFORE_INVOICE] } });
+        throw new Refused({
+          ok: false,
+          status: 400,
+          message: PAYMENT_DATE_BEFORE_INVOICE,
+          fieldErrors: { paymentDate: [PAYMENT_DATE_BEFORE_INVOICE] },
+        });
       }
       const balance = sub(invoice.amount, invoice.amountPaid);
       if (compare(amount, balance) > 0) {
-        const message = isZero(balance) ? "This invoice is already paid in full" : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
+        const message = isZero(balance)
+          ? "This invoice is already paid in full"
+          : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
         throw new Refused({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
       }
       const [payment] = await tx
@@ -91,7 +131,10 @@ export async function recordPayment(
         .returning();
       const amountPaid = toFixed(add(invoice.amountPaid, amount));
       const paymentStatus = statusAfterPayment(amountPaid, invoice.amount);
-      await tx.update(schema.invoices).set({ amountPaid, paymentStatus, updatedAt: new Date() }).where(eq(schema.invoices.id, invoiceId));
+      await tx
+        .update(schema.invoices)
+        .set({ amountPaid, paymentStatus, updatedAt: new Date() })
+        .where(eq(schema.invoices.id, invoiceId));
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(payment.id) });
         await deleteOldKeys(tx, now);
@@ -136,9 +179,11 @@ export function parsePaymentFilters(params: URLSearchParams): { filters: Payment
   return { filters, invalid };
 }
 
-export const isPaymentFiltered = (f: PaymentFilters) => Boolean(f.from || f.to || f.clientId || f.invoiceNo || f.reference);
+export const isPaymentFiltered = (f: PaymentFilters) =>
+  Boolean(f.from || f.to || f.clientId || f.invoiceNo || f.reference);
 
-const invoiceIdOfNumber = (no: string) => sql`(select ${schema.invoices.id} from ${schema.invoices} where ${schema.invoices.invoiceNo} = ${no})`;
+const invoiceIdOfNumber = (no: string) =>
+  sql`(select ${schema.invoices.id} from ${schema.invoices} where ${schema.invoices.invoiceNo} = ${no})`;
 
 function paymentWhere(f: PaymentFilters): SQL[] {
   const where: SQL[] = [];
@@ -146,14 +191,24 @@ function paymentWhere(f: PaymentFilters): SQL[] {
   if (f.to) where.push(lte(schema.payments.paymentDate, f.to));
   if (f.clientId) where.push(eq(schema.invoices.clientId, f.clientId));
   if (f.invoiceNo) where.push(sql`${schema.payments.invoiceId} = ${invoiceIdOfNumber(f.invoiceNo)}`);
-  if (f.reference) where.push(sql`${schema.payments.reference} ilike ${"%" + f.reference.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
+  if (f.reference)
+    where.push(sql`${schema.payments.reference} ilike ${"%" + f.reference.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
   return where;
 }
 
 const PAYMENT_KEYSET = { key: schema.payments.paymentDate, id: schema.payments.id };
 const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
 
-export type PaymentView = { id: number; invoiceId: number; invoiceNo: string; clientName: string; amount: string; paymentDate: string; reference: string | null; createdAt: string };
+export type PaymentView = {
+  id: number;
+  invoiceId: number;
+  invoiceNo: string;
+  clientName: string;
+  amount: string;
+  paymentDate: string;
+  reference: string | null;
+  createdAt: string;
+};
 
 /** One page of payments, newest payment date first, keyset-paged on (payment date, id). */
 export async function listPayments(
@@ -212,7 +267,10 @@ export async function paymentTotals(filters: PaymentFilters = {}) {
 export function paymentTotalsQuery(db: Executor, filters: PaymentFilters) {
   if (filters.invoiceNo || filters.reference) {
     return db
-      .select({ count: sql<number>`count(*)::int`, total: sql<string>`coalesce(sum(${schema.payments.amount}), 0)::numeric(18,2)::text` })
+      .select({
+        count: sql<number>`count(*)::int`,
+        total: sql<string>`coalesce(sum(${schema.payments.amount}), 0)::numeric(18,2)::text`,
+      })
       .from(schema.payments)
       .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))
       .where(and(...paymentWhere(filters)));
@@ -223,7 +281,10 @@ export function paymentTotalsQuery(db: Executor, filters: PaymentFilters) {
   if (filters.to) where.push(lte(t.paymentDate, filters.to));
   if (filters.clientId) where.push(eq(t.clientId, filters.clientId));
   return db
-    .select({ count: sql<number>`coalesce(sum(${t.n}), 0)::int`, total: sql<string>`coalesce(sum(${t.amount}), 0)::numeric(18,2)::text` })
+    .select({
+      count: sql<number>`coalesce(sum(${t.n}), 0)::int`,
+      total: sql<string>`coalesce(sum(${t.amount}), 0)::numeric(18,2)::text`,
+    })
     .from(t)
     .where(and(...where));
 }

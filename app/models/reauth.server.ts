@@ -24,7 +24,12 @@ export type ReauthResult = { ok: true } | { ok: false; status: 400 | 403; messag
  * Passes when `password` is the user's current password (remembered on the session for five
  * minutes) or when the session is recent enough. Otherwise asks for the password.
  */
-export async function confirmRecentAuth(request: Request, user: User, password: unknown, now = new Date()): Promise<ReauthResult> {
+export async function confirmRecentAuth(
+  request: Request,
+  user: User,
+  password: unknown,
+  now = new Date(),
+): Promise<ReauthResult> {
   if (typeof password === "string" && password !== "") {
     if (!(await checkUserPassword(user, password))) {
       logEvent("info", { event: "reauth.failure", userId: user.id });

@@ -56,7 +56,9 @@ export type SettingsUpdate = Result<{ settings: SystemSettingsData }, 400 | 403>
 export async function updateSettings(actor: Actor, input: Record<string, unknown>): Promise<SettingsUpdate> {
   const refused = refuse(actor, "settings.manage", "settings");
   if (refused) return refused;
-  const parsed = SettingsSchema.safeParse(Object.fromEntries(Object.keys(SettingsSchema.shape).map((k) => [k, input[k]])));
+  const parsed = SettingsSchema.safeParse(
+    Object.fromEntries(Object.keys(SettingsSchema.shape).map((k) => [k, input[k]])),
+  );
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null));
   const db = await getDb();

@@ -22,22 +22,43 @@ export type LoginResult =
   | { kind: "error"; status: 400 | 401 | 403 | 429; message: string; retryAfterSeconds?: number };
 
 /** The password step of signing in, shared by the HTML form and POST /api/auth/password/login. */
-export async function attemptPasswordLogin(email: unknown, password: unknown, address = "unknown"): Promise<LoginResult> {
+export async function attemptPasswordLogin(
+  email: unknown,
+  password: unknown,
+  address = "unknown",
+): Promise<LoginResult> {
   if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) {
     return { kind: "error", status: 400, message: MESSAGES.missingCredentials };
   }
   // An address with control characters (a NUL cannot even be sent to PostgreSQL) is no account.
-  if (hasControlCharacters(email) || email.length > 320) return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
+  if (hasControlCharacters(email) || email.length > 320)
+    return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
   const identifier = email.trim().toLowerCase().slice(0, 254);
   // The slot is taken before bcrypt runs: racing guesses cannot pass the limit.
   const throttle = await takeSignInAttempt(identifier, address);
   if (throttle.limited) {
-    logEvent("warn", { event: "signin.locked", email: identifier, address, retryAfterSeconds: throttle.retryAfterSeconds });
-    return { kind: "error", status: 429, message: throttledMessage(throttle.retryAfterSeconds), retryAfterSeconds: throttle.retryAfterSeconds };
+    logEvent("warn", {
+      event: "signin.locked",
+      email: identifier,
+      address,
+      retryAfterSeconds: throttle.retryAfterSeconds,
+    });
+    return {
+      kind: "error",
+      status: 429,
+      message: throttledMessage(throttle.retryAfterSeconds),
+      retryAfterSeconds: throttle.retryAfterSeconds,
+    };
   }
   const check = await verifyPassword(email, password);
   if (!check.ok) {
-    logEvent("info", { event: "signin.failure", reason: check.reason, email: identifier, address, userId: check.user?.id });
+    logEvent("info", {
+      event: "signin.failure",
+      reason: check.reason,
+      email: identifier,
+      address,
+      userId: check.user?.id,
+    });
     if (check.reason === "inactive") return { kind: "error", status: 403, message: MESSAGES.inactive };
     if (check.reason === "expired") return { kind: "error", status: 401, message: MESSAGES.expired };
     return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
@@ -57,6 +78,8 @@ export async function attemptPasswordLogin(email: unknown, password: unknown, ad
 // remix-auth owns reading the sign-in form; what it yields is our LoginResult.
 export const authenticator = new Authenticator<LoginResult>();
 authenticator.use(
-  new FormStrategy(async ({ form, request }) => attemptPasswordLogin(form.get("email"), form.get("password"), clientAddress(request))),
+  new FormStrategy(async ({ form, request }) =>
+    attemptPasswordLogin(form.get("email"), form.get("password"), clientAddress(request)),
+  ),
   "form",
 );

@@ -57,7 +57,10 @@ export function totpSecretOf(user: Pick<User, "totpSecret">): string {
 export async function startTotpEnrolment(user: User) {
   if (user.totpEnabled) return;
   const db = await getDb();
-  await db.update(schema.users).set({ totpSecret: sealSecret(generateSecret()), updatedAt: new Date() }).where(eq(schema.users.id, user.id));
+  await db
+    .update(schema.users)
+    .set({ totpSecret: sealSecret(generateSecret()), updatedAt: new Date() })
+    .where(eq(schema.users.id, user.id));
 }
 
 /** The secret being set up, with its QR code; null when set-up has not been started. Never writes. */
@@ -78,15 +81,24 @@ export async function confirmTotpEnrolment(user: User, token: unknown, now = new
   const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
   if (!isCode(code)) return { ok: false, status: 400, message: TOTP_CODE_MESSAGE };
   const step = await matchStep(totpSecretOf(user), code, null, now);
-  if (step == null) return { ok: false, status: 400, message: `${INVALID_CODE}. Check the time on your phone and try the newest code.` };
+  if (step == null)
+    return {
+      ok: false,
+      status: 400,
+      message: `${INVALID_CODE}. Check the time on your phone and try the newest code.`,
+    };
   const db = await getDb();
-  await db.update(schema.users).set({ totpEnabled: true, totpLastStep: step, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
+  await db
+    .update(schema.users)
+    .set({ totpEnabled: true, totpLastStep: step, updatedAt: new Date() })
+    .where(eq(schema.users.id, user.id));
   return { ok: true };
 }
 
 /** Turns two-factor off; the password is asked again so a borrowed phone cannot do it. */
 export async function disableTotp(user: User, password: unknown): Promise<TotpResult> {
-  if (typeof password !== "string" || !password) return { ok: false, status: 400, message: "Please enter your password" };
+  if (typeof password !== "string" || !password)
+    return { ok: false, status: 400, message: "Please enter your password" };
   if (!(await checkUserPassword(user, password))) return { ok: false, status: 400, message: "Password is incorrect" };
   const db = await getDb();
   await db
@@ -113,15 +125,31 @@ export async function getPendingTotpUser(request: Request, now = new Date()): Pr
 export async function completeTotpLogin(request: Request, token: unknown, now = new Date()): Promise<TotpLoginResult> {
   const user = await getPendingTotpUser(request, now);
   if (!user || !user.totpSecret) {
-    return { ok: false, status: 401, message: "Your sign-in has expired. Please sign in again.", cookie: await destroySession(request) };
+    return {
+      ok: false,
+      status: 401,
+      message: "Your sign-in has expired. Please sign in again.",
+      cookie: await destroySession(request),
+    };
   }
   const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
   if (!isCode(code)) return { ok: false, status: 400, message: TOTP_CODE_MESSAGE };
   const address = clientAddress(request);
   const throttle = await takeSignInAttempt(user.email, address, now);
   if (throttle.limited) {
-    logEvent("warn", { event: "signin.locked", factor: "totp", userId: user.id, address, retryAfterSeconds: throttle.retryAfterSeconds });
-    return { ok: false, status: 429, message: throttledMessage(throttle.retryAfterSeconds), retryAfterSeconds: throttle.retryAfterSeconds };
+    logEvent("warn", {
+      event: "signin.locked",
+      factor: "totp",
+      userId: user.id,
+      address,
+      retryAfterSeconds: throttle.retryAfterSeconds,
+    });
+    return {
+      ok: false,
+      status: 429,
+      message: throttledMessage(throttle.retryAfterSeconds),
+      retryAfterSeconds: throttle.retryAfterSeconds,
+    };
   }
   const step = await matchStep(totpSecretOf(user), code, user.totpLastStep, now);
   if (step == null || !(await claimStep(user.id, step))) {

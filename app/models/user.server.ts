@@ -61,7 +61,10 @@ export async function getUserById(id: string, db?: Executor): Promise<User | nul
 
 export async function getUserByEmail(email: string, db?: Executor): Promise<User | null> {
   db ??= await getDb();
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email)));
+  const [user] = await db
+    .select()
+    .from(schema.users)
+    .where(eq(schema.users.email, normalizeEmail(email)));
   return user ?? null;
 }
 
@@ -77,8 +80,7 @@ export function generateTemporaryPassword(length = TEMP_PASSWORD_LENGTH) {
 }
 
 export type PasswordCheck =
-  | { ok: true; user: User }
-  | { ok: false; reason: "invalid" | "inactive" | "expired"; user?: User };
+  { ok: true; user: User } | { ok: false; reason: "invalid" | "inactive" | "expired"; user?: User };
 
 /** Checks an e-mail and password. Frozen and deleted accounts never pass, nor an expired temporary password. */
 export async function verifyPassword(email: string, password: string, now = new Date()): Promise<PasswordCheck> {
@@ -86,7 +88,11 @@ export async function verifyPassword(email: string, password: string, now = new 
   const matches = await bcryptCompare(password, user?.password ?? getDummyHash());
   if (!user || !matches) return { ok: false, reason: "invalid", user: user ?? undefined };
   if (user.status !== "active") return { ok: false, reason: "inactive", user };
-  if (user.mustChangePassword === 1 && user.temporaryPasswordExpiresAt && user.temporaryPasswordExpiresAt.getTime() <= now.getTime()) {
+  if (
+    user.mustChangePassword === 1 &&
+    user.temporaryPasswordExpiresAt &&
+    user.temporaryPasswordExpiresAt.getTime() <= now.getTime()
+  ) {
     return { ok: false, reason: "expired", user };
   }
   return { ok: true, user };
@@ -100,7 +106,12 @@ export async function setPassword(userId: string, password: string, { mustChange
   db ??= await getDb();
   await db
     .update(schema.users)
-    .set({ password: await hashPassword(password), mustChangePassword: mustChange ? 1 : 0, temporaryPasswordExpiresAt: null, updatedAt: new Date() })
+    .set({
+      password: await hashPassword(password),
+      mustChangePassword: mustChange ? 1 : 0,
+      temporaryPasswordExpiresAt: null,
+      updatedAt: new Date(),
+    })
     .where(eq(schema.users.id, userId));
 }
 
@@ -162,4 +173,3 @@ export async function ensureFirstAdmin(
     return { created: true as const, email, temporaryPassword: generated };
   });
 }
-

@@ -41,16 +41,22 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
       .where(sql`${daily.day} between ${days[0]} and ${today}`),
     // Money still owed on the invoices raised on each of the last 7 days.
     db
-      .select({ day: sql<string>`(${createdDay})::text`, value: sql<string>`coalesce(sum(${schema.invoices.amount} - ${schema.invoices.amountPaid}), 0)::text` })
+      .select({
+        day: sql<string>`(${createdDay})::text`,
+        value: sql<string>`coalesce(sum(${schema.invoices.amount} - ${schema.invoices.amountPaid}), 0)::text`,
+      })
       .from(schema.invoices)
-      .where(sql`${schema.invoices.createdAt} >= ${since}::timestamptz and ${createdDay} between ${days[0]} and ${today}`)
+      .where(
+        sql`${schema.invoices.createdAt} >= ${since}::timestamptz and ${createdDay} between ${days[0]} and ${today}`,
+      )
       .groupBy(sql`1`),
     invoiceSummary(now),
     listDeliveries(user, { from: undefined, to: undefined, agentId: undefined }, { limit: 8 }),
     urgentInvoices(URGENT_INVOICES, now),
   ]);
 
-  const series = (rows: { day: string; value: string }[]) => days.map((d) => rows.find((r) => r.day === d)?.value ?? "0");
+  const series = (rows: { day: string; value: string }[]) =>
+    days.map((d) => rows.find((r) => r.day === d)?.value ?? "0");
   return {
     totalDeliveries: deliveryStats.total,
     invoicedDeliveries: deliveryStats.invoiced,

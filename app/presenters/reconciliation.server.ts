@@ -92,7 +92,10 @@ export async function listMonths(page: MonthPageRequest = { cursor: null, direct
 export function monthsPageQuery(db: Executor, page: MonthPageRequest) {
   const t = schema.deliveryMonthTotals;
   const where = [gt(t.nAll, 0)];
-  if (page.cursor) where.push(page.direction === "older" ? lt(t.month, monthStart(page.cursor)) : gt(t.month, monthStart(page.cursor)));
+  if (page.cursor)
+    where.push(
+      page.direction === "older" ? lt(t.month, monthStart(page.cursor)) : gt(t.month, monthStart(page.cursor)),
+    );
   return db
     .select()
     .from(t)
@@ -104,7 +107,10 @@ export function monthsPageQuery(db: Executor, page: MonthPageRequest) {
 /** Months older than `month` with something left to invoice (partial index on those only). */
 export function monthsToInvoiceBeforeQuery(db: Executor, month: string) {
   const t = schema.deliveryMonthTotals;
-  return db.select({ before: sql<number>`count(*)::int` }).from(t).where(and(sql`${t.nEligible} > 0`, lt(t.month, month)));
+  return db
+    .select({ before: sql<number>`count(*)::int` })
+    .from(t)
+    .where(and(sql`${t.nEligible} > 0`, lt(t.month, month)));
 }
 
 /** Sums are exact numerics; shown to 2 places, half up (PostgreSQL `round`). */
@@ -122,7 +128,11 @@ function toFixed2(value: string) {
 const DETAILS_KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
 
 /** One month's deliveries for the details table, newest first, a page at a time (date index). */
-export async function monthDetails(yearMonth: string, page: PageRequest = { cursor: null, direction: "older" }, limit = DETAILS_PER_PAGE) {
+export async function monthDetails(
+  yearMonth: string,
+  page: PageRequest = { cursor: null, direction: "older" },
+  limit = DETAILS_PER_PAGE,
+) {
   const empty: Page<never> = { items: [], olderCursor: null, newerCursor: null };
   if (!isMonth(yearMonth)) return empty;
   const rows = await monthDetailsQuery(await getDb(), yearMonth, page, limit);
@@ -145,7 +155,13 @@ export function monthDetailsQuery(db: Executor, yearMonth: string, page: PageReq
     .from(schema.deliveries)
     .leftJoin(schema.agents, eq(schema.agents.id, schema.deliveries.agentId))
     .leftJoin(schema.invoices, eq(schema.invoices.id, schema.deliveries.invoiceId))
-    .where(and(gte(schema.deliveries.date, monthStart(yearMonth)), lte(schema.deliveries.date, monthEnd(yearMonth)), keysetWhere(DETAILS_KEYSET, page)))
+    .where(
+      and(
+        gte(schema.deliveries.date, monthStart(yearMonth)),
+        lte(schema.deliveries.date, monthEnd(yearMonth)),
+        keysetWhere(DETAILS_KEYSET, page),
+      ),
+    )
     .orderBy(...keysetOrder(DETAILS_KEYSET, page))
     .limit(limit + 1);
 }

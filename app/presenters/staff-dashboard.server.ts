@@ -32,7 +32,11 @@ export async function loadStaffDashboard(user: User, now = new Date()) {
         counted,
       ),
     );
-  const { deliveries } = await listDeliveries(user, { from: undefined, to: undefined, agentId: undefined }, { limit: RECENT_DELIVERIES });
+  const { deliveries } = await listDeliveries(
+    user,
+    { from: undefined, to: undefined, agentId: undefined },
+    { limit: RECENT_DELIVERIES },
+  );
   return { today: stats.today, week: stats.week, weekTons: stats.weekTons, recent: deliveries };
 }
 

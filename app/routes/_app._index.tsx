@@ -15,10 +15,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The recent deliveries carry only the fields their table shows into the hydration data.
   if (user.role === "staff") {
     const staff = await loadStaffDashboard(user);
-    return { kind: "staff" as const, staff: { ...staff, recent: staff.recent.map((d) => toDeliveryRow(d, STAFF_RECENT_COLUMNS)) }, manager: null };
+    return {
+      kind: "staff" as const,
+      staff: { ...staff, recent: staff.recent.map((d) => toDeliveryRow(d, STAFF_RECENT_COLUMNS)) },
+      manager: null,
+    };
   }
   const manager = await loadManagerDashboard(user);
-  return { kind: "manager" as const, staff: null, manager: { ...manager, recent: manager.recent.map((d) => toDeliveryRow(d, MANAGER_RECENT_COLUMNS)) } };
+  return {
+    kind: "manager" as const,
+    staff: null,
+    manager: { ...manager, recent: manager.recent.map((d) => toDeliveryRow(d, MANAGER_RECENT_COLUMNS)) },
+  };
 }
 
 export default function Dashboard() {

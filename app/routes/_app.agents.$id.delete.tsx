@@ -21,7 +21,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
   const result = await deleteAgent(user, id);
-  if (!result.ok) return redirectWithToast("/agents", { title: "Failed to delete agent", description: result.message, variant: "destructive" });
+  if (!result.ok)
+    return redirectWithToast("/agents", {
+      title: "Failed to delete agent",
+      description: result.message,
+      variant: "destructive",
+    });
   return redirectWithToast("/agents", { title: "Agent deleted successfully" });
 }
 

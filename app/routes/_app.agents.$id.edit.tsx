@@ -37,7 +37,12 @@ export default function EditAgent() {
   const { agent, constraint } = useLoaderData<typeof loader>();
   return (
     <Dialog title="Edit Agent" closeTo="/agents" size="sm">
-      <AgentForm lastResult={useActionData<typeof action>()?.result} constraint={constraint} defaultValue={agent} submitLabel="Save Changes" />
+      <AgentForm
+        lastResult={useActionData<typeof action>()?.result}
+        constraint={constraint}
+        defaultValue={agent}
+        submitLabel="Save Changes"
+      />
     </Dialog>
   );
 }

@@ -28,7 +28,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewAgent() {
   return (
     <Dialog title="Add Agent" closeTo="/agents" size="sm">
-      <AgentForm lastResult={useActionData<typeof action>()?.result} constraint={useLoaderData<typeof loader>().constraint} submitLabel="Add Agent" />
+      <AgentForm
+        lastResult={useActionData<typeof action>()?.result}
+        constraint={useLoaderData<typeof loader>().constraint}
+        submitLabel="Add Agent"
+      />
     </Dialog>
   );
 }

@@ -24,7 +24,12 @@ export default function AgentsPage() {
       emptyTitle="No Agents Yet"
       emptyHint="Add the agents you buy from."
       truncateDetail
-      entries={agents.map((a) => ({ id: a.id, name: a.name, detail: a.contact || "No contact", detailTitle: a.contact ?? undefined }))}
+      entries={agents.map((a) => ({
+        id: a.id,
+        name: a.name,
+        detail: a.contact || "No contact",
+        detailTitle: a.contact ?? undefined,
+      }))}
     />
   );
 }

@@ -21,7 +21,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
   const result = await deleteClient(user, id);
-  if (!result.ok) return redirectWithToast("/clients", { title: "Failed to delete client", description: result.message, variant: "destructive" });
+  if (!result.ok)
+    return redirectWithToast("/clients", {
+      title: "Failed to delete client",
+      description: result.message,
+      variant: "destructive",
+    });
   return redirectWithToast("/clients", { title: "Client deleted successfully" });
 }
 

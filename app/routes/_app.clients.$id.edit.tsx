@@ -17,7 +17,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Client not found");
   const client = await getClient(id);
   invariantResponse(client, "Client not found");
-  return { client: { id: client.id, name: client.name, taxRate: client.taxRate, paymentTermsDays: client.paymentTermsDays }, constraint: CLIENT_FORM_CONSTRAINT };
+  return {
+    client: { id: client.id, name: client.name, taxRate: client.taxRate, paymentTermsDays: client.paymentTermsDays },
+    constraint: CLIENT_FORM_CONSTRAINT,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -29,7 +32,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return replyInvalid(submission);
   const form = Object.fromEntries(formData);
   const result = await updateClient(user, id, form, { lenient: true });
-  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to update client: ${result.message}` });
+  if (!result.ok)
+    return replyRefused(submission, result, { formMessage: `Failed to update client: ${result.message}` });
   return redirectWithToast("/clients", { title: "Client updated successfully" });
 }
 
@@ -37,7 +41,12 @@ export default function EditClient() {
   const { client, constraint } = useLoaderData<typeof loader>();
   return (
     <Dialog title="Edit Client" closeTo="/clients" size="sm">
-      <ClientForm lastResult={useActionData<typeof action>()?.result} constraint={constraint} defaultValue={client} submitLabel="Save Changes" />
+      <ClientForm
+        lastResult={useActionData<typeof action>()?.result}
+        constraint={constraint}
+        defaultValue={client}
+        submitLabel="Save Changes"
+      />
     </Dialog>
   );
 }

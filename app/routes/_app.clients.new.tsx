@@ -21,14 +21,19 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return replyInvalid(submission);
   const form = Object.fromEntries(formData);
   const result = await createClient(user, form, { lenient: true });
-  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to create client: ${result.message}` });
+  if (!result.ok)
+    return replyRefused(submission, result, { formMessage: `Failed to create client: ${result.message}` });
   return redirectWithToast("/clients", { title: "Client created successfully" });
 }
 
 export default function NewClient() {
   return (
     <Dialog title="New Client" closeTo="/clients" size="sm">
-      <ClientForm lastResult={useActionData<typeof action>()?.result} constraint={useLoaderData<typeof loader>().constraint} submitLabel="Create Client" />
+      <ClientForm
+        lastResult={useActionData<typeof action>()?.result}
+        constraint={useLoaderData<typeof loader>().constraint}
+        submitLabel="Create Client"
+      />
     </Dialog>
   );
 }

@@ -10,7 +10,9 @@ export const meta: MetaFunction = () => [{ title: "Clients · Management" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireCapability(request, "client.manage");
   const clients = await listClients();
-  return { clients: clients.map((c) => ({ id: c.id, name: c.name, taxRate: c.taxRate, paymentTermsDays: c.paymentTermsDays })) };
+  return {
+    clients: clients.map((c) => ({ id: c.id, name: c.name, taxRate: c.taxRate, paymentTermsDays: c.paymentTermsDays })),
+  };
 }
 
 export default function ClientsPage() {
@@ -23,7 +25,11 @@ export default function ClientsPage() {
       emptyIcon={<BuildingIcon className="mx-auto text-slate-400" />}
       emptyTitle="No Clients Yet"
       emptyHint="Add the clients you deliver to."
-      entries={clients.map((c) => ({ id: c.id, name: c.name, detail: `Tax Rate: ${c.taxRate}% · Payment Terms: ${c.paymentTermsDays} days` }))}
+      entries={clients.map((c) => ({
+        id: c.id,
+        name: c.name,
+        detail: `Tax Rate: ${c.taxRate}% · Payment Terms: ${c.paymentTermsDays} days`,
+      }))}
     />
   );
 }

@@ -26,7 +26,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   invariantResponse(id, "Delivery not found");
   const result = await deleteDelivery(user, id);
   if (!result.ok) {
-    return redirectWithToast(`/deliveries/${id}/edit`, { title: "Failed to delete delivery", description: result.message, variant: "destructive" });
+    return redirectWithToast(`/deliveries/${id}/edit`, {
+      title: "Failed to delete delivery",
+      description: result.message,
+      variant: "destructive",
+    });
   }
   return redirectWithToast("/deliveries", { title: "Delivery deleted successfully" });
 }
@@ -38,7 +42,9 @@ export default function DeleteDeliveryRoute() {
       <Dialog title="Cannot delete this delivery" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
         <p className="text-sm">It is invoiced on Invoice #{invoiceNo}; invoiced deliveries are kept.</p>
         <div className="mt-4 flex justify-end">
-          <Link to={`/deliveries/${delivery.id}/edit`} className="btn-outline">Back</Link>
+          <Link to={`/deliveries/${delivery.id}/edit`} className="btn-outline">
+            Back
+          </Link>
         </div>
       </Dialog>
     );

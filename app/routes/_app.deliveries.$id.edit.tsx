@@ -86,12 +86,21 @@ export default function EditDeliveryRoute() {
     shouldRevalidate: "onSubmit",
   });
   return (
-    <Dialog title="Edit Delivery" description={`${formatDeliveryDate(delivery.date)} · ${delivery.agentName}`} closeTo="/deliveries" size="lg">
+    <Dialog
+      title="Edit Delivery"
+      description={`${formatDeliveryDate(delivery.date)} · ${delivery.agentName}`}
+      closeTo="/deliveries"
+      size="lg"
+    >
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormErrors errors={form.errors} id={form.errorId} />
         {locked ? (
-          <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
-            Invoiced on <strong>Invoice #{invoiceNo}</strong>: its tons, rates and client can no longer change, and it cannot be deleted.
+          <p
+            role="note"
+            className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+          >
+            Invoiced on <strong>Invoice #{invoiceNo}</strong>: its tons, rates and client can no longer change, and it
+            cannot be deleted.
           </p>
         ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
@@ -107,14 +116,25 @@ export default function EditDeliveryRoute() {
             </>
           ) : (
             <dl className="grid gap-2 text-sm sm:col-span-2 sm:grid-cols-3">
-              <div><dt className="label">Date *</dt><dd data-testid="readonly-date">{formatDeliveryDate(delivery.date)}</dd></div>
-              <div><dt className="label">Tons *</dt><dd data-testid="readonly-tons">{formatAmount(delivery.tons)}</dd></div>
-              <div><dt className="label">Location *</dt><dd>{delivery.location}</dd></div>
+              <div>
+                <dt className="label">Date *</dt>
+                <dd data-testid="readonly-date">{formatDeliveryDate(delivery.date)}</dd>
+              </div>
+              <div>
+                <dt className="label">Tons *</dt>
+                <dd data-testid="readonly-tons">{formatAmount(delivery.tons)}</dd>
+              </div>
+              <div>
+                <dt className="label">Location *</dt>
+                <dd>{delivery.location}</dd>
+              </div>
             </dl>
           )}
           <SelectField meta={fields.agentId} label="Agent *">
             {agents.map((a) => (
-              <option key={a.id} value={a.id}>{a.name}</option>
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
             ))}
           </SelectField>
           {locked ? (
@@ -123,13 +143,20 @@ export default function EditDeliveryRoute() {
             <SelectField meta={fields.clientId} label="Client">
               <option value="">No client</option>
               {clients.map((c) => (
-                <option key={c.id} value={c.id}>{c.name}</option>
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
               ))}
             </SelectField>
           )}
           {MONEY_FIELDS.map(([name, label]) =>
             locked && (name === "buyingRate" || name === "sellingRate") ? (
-              <ReadOnlyValue key={name} label={label} value={delivery[name] ? formatNaira(delivery[name]) : "-"} testId={`readonly-${name}`} />
+              <ReadOnlyValue
+                key={name}
+                label={label}
+                value={delivery[name] ? formatNaira(delivery[name]) : "-"}
+                testId={`readonly-${name}`}
+              />
             ) : (
               <MoneyField key={name} meta={fields[name]} label={label} />
             ),
@@ -146,7 +173,9 @@ export default function EditDeliveryRoute() {
             <Link to={`/deliveries/${delivery.id}/delete`} className="btn-destructive" preventScrollReset>
               Delete
             </Link>
-          ) : <span />}
+          ) : (
+            <span />
+          )}
           <SubmitButton pending={pending} pendingLabel="Saving...">
             Save Changes
           </SubmitButton>
@@ -160,7 +189,10 @@ function ReadOnlyValue({ label, value, testId }: { label: string; value: string;
   return (
     <div>
       <p className="label">{label}</p>
-      <p className="rounded-md border border-dashed border-slate-300 px-3 py-2 text-sm tabular-nums dark:border-slate-700" data-testid={testId}>
+      <p
+        className="rounded-md border border-dashed border-slate-300 px-3 py-2 text-sm tabular-nums dark:border-slate-700"
+        data-testid={testId}
+      >
         {value}
       </p>
     </div>

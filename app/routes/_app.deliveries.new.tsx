@@ -56,14 +56,27 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewDeliveryRoute() {
-  const { agents, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo, constraint } = useLoaderData<typeof loader>();
+  const { agents, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo, constraint } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Conform holds the server's answer (messages, what was typed); the submit itself is the
   // outbox's with JavaScript and a plain post without it, so the form keeps native validation.
-  const [form, fields] = useForm<Record<string, string>>({ id: "new-delivery", lastResult: actionData?.result, constraint });
-  const text = (name: string) => (typeof fields[name].initialValue === "string" ? (fields[name].initialValue as string) : undefined);
+  const [form, fields] = useForm<Record<string, string>>({
+    id: "new-delivery",
+    lastResult: actionData?.result,
+    constraint,
+  });
+  const text = (name: string) =>
+    typeof fields[name].initialValue === "string" ? (fields[name].initialValue as string) : undefined;
   // With JavaScript the submission goes through the phone's outbox; without it, a plain post.
-  const outbox = useOutboxForm({ serverKey: text("idempotencyKey") ?? idempotencyKey, today, timeZone, loadedAt, returnTo, agents });
+  const outbox = useOutboxForm({
+    serverKey: text("idempotencyKey") ?? idempotencyKey,
+    today,
+    timeZone,
+    loadedAt,
+    returnTo,
+    agents,
+  });
   const busy = useIsPending({ formMethod: "POST" }) || outbox.sending;
   // An answer the outbox got from the JSON call wins over the last page answer.
   const meta = (name: string): FieldMeta => {
@@ -71,12 +84,23 @@ export default function NewDeliveryRoute() {
     const errors = outbox.errors ? outbox.errors.fieldErrors[name] : field.errors;
     return { id: name, name, errorId: field.errorId, descriptionId: field.descriptionId, errors };
   };
-  const formErrors = outbox.errors ? (outbox.errors.message && !Object.keys(outbox.errors.fieldErrors).length ? [outbox.errors.message] : null) : form.errors;
+  const formErrors = outbox.errors
+    ? outbox.errors.message && !Object.keys(outbox.errors.fieldErrors).length
+      ? [outbox.errors.message]
+      : null
+    : form.errors;
   const c = (name: string) => constraint[name] ?? {};
   return (
     <Dialog title="New Delivery Entry" description="Record tons brought in by an agent." closeTo={returnTo} size="lg">
       {outbox.panel}
-      <Form id={form.id} method="post" className="space-y-4" noValidate={false} ref={outbox.formRef} onSubmit={client ? outbox.onSubmit : undefined}>
+      <Form
+        id={form.id}
+        method="post"
+        className="space-y-4"
+        noValidate={false}
+        ref={outbox.formRef}
+        onSubmit={client ? outbox.onSubmit : undefined}
+      >
         <input type="hidden" name="idempotencyKey" value={outbox.key} />
         <input type="hidden" name="returnTo" value={returnTo} />
         {outbox.notice}
@@ -84,10 +108,19 @@ export default function NewDeliveryRoute() {
         {clientError ? <FormErrors errors={[clientError]} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field meta={meta("agentId")} label="Agent *">
-            <select {...fieldAria(meta("agentId"))} className="input" {...c("agentId")} defaultValue={text("agentId") ?? ""}>
-              <option value="" disabled>Select an agent</option>
+            <select
+              {...fieldAria(meta("agentId"))}
+              className="input"
+              {...c("agentId")}
+              defaultValue={text("agentId") ?? ""}
+            >
+              <option value="" disabled>
+                Select an agent
+              </option>
               {agents.map((a) => (
-                <option key={a.id} value={a.id}>{a.name}</option>
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
               ))}
             </select>
           </Field>
@@ -95,17 +128,38 @@ export default function NewDeliveryRoute() {
             <input id="client" className="input" value={client?.name ?? "Not found"} readOnly disabled />
           </Field>
           <Field meta={meta("date")} label="Date *">
-            <input {...fieldAria(meta("date"))} type="date" className="input" {...c("date")} defaultValue={text("date") ?? today} />
+            <input
+              {...fieldAria(meta("date"))}
+              type="date"
+              className="input"
+              {...c("date")}
+              defaultValue={text("date") ?? today}
+            />
           </Field>
           <Field meta={meta("tons")} label="Tons *">
-            <input {...fieldAria(meta("tons"))} type="number" inputMode="decimal" className="input" {...c("tons")} defaultValue={text("tons")} />
+            <input
+              {...fieldAria(meta("tons"))}
+              type="number"
+              inputMode="decimal"
+              className="input"
+              {...c("tons")}
+              defaultValue={text("tons")}
+            />
           </Field>
           <div>
-            <label className="label" htmlFor="truckNo">Truck No.</label>
+            <label className="label" htmlFor="truckNo">
+              Truck No.
+            </label>
             <input id="truckNo" name="truckNo" className="input" disabled placeholder="Recorded at the weighbridge" />
           </div>
           <Field meta={meta("location")} label="Location *">
-            <input {...fieldAria(meta("location"))} className="input" {...c("location")} placeholder="Pick-up site" defaultValue={text("location")} />
+            <input
+              {...fieldAria(meta("location"))}
+              className="input"
+              {...c("location")}
+              placeholder="Pick-up site"
+              defaultValue={text("location")}
+            />
           </Field>
           <Field meta={meta("logisticsCost")} label="Logistics cost (₦)">
             <MoneyInput {...fieldAria(meta("logisticsCost"))} defaultValue={text("logisticsCost")} />
@@ -117,11 +171,22 @@ export default function NewDeliveryRoute() {
             <MoneyInput {...fieldAria(meta("otherCosts"))} defaultValue={text("otherCosts")} />
           </Field>
           <Field meta={meta("otherCostsDescription")} label="Other cost explanation">
-            <input {...fieldAria(meta("otherCostsDescription"))} className="input" {...c("otherCostsDescription")} defaultValue={text("otherCostsDescription")} />
+            <input
+              {...fieldAria(meta("otherCostsDescription"))}
+              className="input"
+              {...c("otherCostsDescription")}
+              defaultValue={text("otherCostsDescription")}
+            />
           </Field>
         </div>
         <Field meta={meta("remarks")} label="Remarks">
-          <textarea {...fieldAria(meta("remarks"))} rows={2} className="input" {...c("remarks")} defaultValue={text("remarks")} />
+          <textarea
+            {...fieldAria(meta("remarks"))}
+            rows={2}
+            className="input"
+            {...c("remarks")}
+            defaultValue={text("remarks")}
+          />
         </Field>
         <SubmitButton pending={busy} pendingLabel="Saving..." className="btn-primary w-full" disabled={!client}>
           Record Delivery

@@ -2,7 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { PlusIcon } from "~/components/icons";
-import { DeliveriesTable, deliveryPageColumns, toDeliveryRow, type DeliveryColumn, type DeliveryRow } from "~/components/deliveries/deliveries-table";
+import {
+  DeliveriesTable,
+  deliveryPageColumns,
+  toDeliveryRow,
+  type DeliveryColumn,
+  type DeliveryRow,
+} from "~/components/deliveries/deliveries-table";
 import { Pager } from "~/components/pager";
 import { listAgents } from "~/models/agent.server";
 import { listDeliveries, parseFilters } from "~/models/delivery.server";
@@ -67,15 +73,21 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
   return (
     <Form method="get" className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end" aria-label="Filter deliveries">
       <div>
-        <label className="label" htmlFor="filter-from">From</label>
+        <label className="label" htmlFor="filter-from">
+          From
+        </label>
         <input id="filter-from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
       </div>
       <div>
-        <label className="label" htmlFor="filter-to">To</label>
+        <label className="label" htmlFor="filter-to">
+          To
+        </label>
         <input id="filter-to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
       </div>
       <div>
-        <label className="label" htmlFor="filter-status">Status</label>
+        <label className="label" htmlFor="filter-status">
+          Status
+        </label>
         <select id="filter-status" name="status" className="input" defaultValue={params.get("status") ?? ""}>
           <option value="">All</option>
           <option value="confirmed">Confirmed</option>
@@ -84,24 +96,40 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
         </select>
       </div>
       <div>
-        <label className="label" htmlFor="filter-agent">Agent</label>
+        <label className="label" htmlFor="filter-agent">
+          Agent
+        </label>
         <select id="filter-agent" name="agentId" className="input" defaultValue={params.get("agentId") ?? ""}>
           <option value="">All agents</option>
           {agents.map((a) => (
-            <option key={a.id} value={a.id}>{a.name}</option>
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
           ))}
         </select>
       </div>
       <div className="flex gap-2">
-        <button type="submit" className="btn-outline flex-1">Filter</button>
-        <Link to="/deliveries" className="btn-ghost">Clear</Link>
+        <button type="submit" className="btn-outline flex-1">
+          Filter
+        </button>
+        <Link to="/deliveries" className="btn-ghost">
+          Clear
+        </Link>
       </div>
     </Form>
   );
 }
 
 /** The page's table and its empty state; the rows are the shown fields only (issue 10). */
-function DeliveriesList({ rows, columns, filtered }: { rows: DeliveryRow[]; columns: DeliveryColumn[]; filtered: boolean }) {
+function DeliveriesList({
+  rows,
+  columns,
+  filtered,
+}: {
+  rows: DeliveryRow[];
+  columns: DeliveryColumn[];
+  filtered: boolean;
+}) {
   const navigation = useNavigation();
   if (rows.length === 0) {
     return (
@@ -132,5 +160,10 @@ function DeliveriesList({ rows, columns, filtered }: { rows: DeliveryRow[]; colu
 
 export function ErrorBoundary() {
   // A missing or forbidden dialog route below the list bubbles up here: it keeps its status.
-  return <ErrorView error={useRouteError()} failure="Failed to load deliveries. Please check your connection and try again." />;
+  return (
+    <ErrorView
+      error={useRouteError()}
+      failure="Failed to load deliveries. Please check your connection and try again."
+    />
+  );
 }

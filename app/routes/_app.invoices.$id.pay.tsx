@@ -40,8 +40,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: RecordPaymentFormSchema, disableAutoCoercion: true });
   const form = Object.fromEntries(formData);
   const { idempotencyKey: field, ...input } = form;
-  const result = await recordPayment(user, { ...input, invoiceId: id }, new Date(), { idempotencyKey: keyOf(null, field) });
-  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to record payment: ${result.message}`, always: true });
+  const result = await recordPayment(user, { ...input, invoiceId: id }, new Date(), {
+    idempotencyKey: keyOf(null, field),
+  });
+  if (!result.ok)
+    return replyRefused(submission, result, {
+      formMessage: `Failed to record payment: ${result.message}`,
+      always: true,
+    });
   return redirectWithToast("/invoices", { title: "Payment recorded successfully" });
 }
 
@@ -59,7 +65,12 @@ export default function RecordPaymentRoute() {
   // The same key on a retry of this submission, so a double tap records one payment.
   const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
   return (
-    <Dialog title="Record Payment" description={`Invoice #${invoice.invoiceNo} · ${invoice.clientName}`} closeTo="/invoices" size="sm">
+    <Dialog
+      title="Record Payment"
+      description={`Invoice #${invoice.invoiceNo} · ${invoice.clientName}`}
+      closeTo="/invoices"
+      size="sm"
+    >
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <input {...keyProps} />
         <FormErrors errors={form.errors} id={form.errorId} />

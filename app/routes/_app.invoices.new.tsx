@@ -6,7 +6,13 @@ import { Dialog } from "~/components/dialog";
 import { FormErrors, SubmitButton } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { Pager } from "~/components/pager";
-import { createInvoiceForDelivery, listEligibleDeliveries, nextInvoiceNumber, parsePickerFilters, previewInvoice } from "~/models/invoice.server";
+import {
+  createInvoiceForDelivery,
+  listEligibleDeliveries,
+  nextInvoiceNumber,
+  parsePickerFilters,
+  previewInvoice,
+} from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { GenerateInvoiceFormSchema } from "~/schemas/forms";
 import { replyRefused } from "~/utils/form-reply.server";
@@ -24,7 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const deliveryId = parseId(params.get("deliveryId"));
   const filters = parsePickerFilters(params);
   // Its own cursor names: /invoices behind the dialog reads `cursor` and `before`.
-  const asked = readPageRequest(new URLSearchParams({ cursor: params.get("pickerCursor") ?? "", before: params.get("pickerBefore") ?? "" }), "date");
+  const asked = readPageRequest(
+    new URLSearchParams({ cursor: params.get("pickerCursor") ?? "", before: params.get("pickerBefore") ?? "" }),
+    "date",
+  );
   const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const [eligible, preview, invoiceNo] = await Promise.all([
     listEligibleDeliveries(filters, { page }),
@@ -38,7 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })),
     olderCursor: eligible.olderCursor,
     newerCursor: eligible.newerCursor,
-    searched: Boolean(filters.agent || filters.date || filters.location || params.get("pickerCursor") || params.get("pickerBefore")),
+    searched: Boolean(
+      filters.agent || filters.date || filters.location || params.get("pickerCursor") || params.get("pickerBefore"),
+    ),
     preview: preview && {
       deliveryId: preview.delivery.id,
       amount: preview.amount,
@@ -59,13 +70,25 @@ export async function action({ request }: ActionFunctionArgs) {
   // The invoice model has the last word (see GenerateInvoiceFormSchema).
   const submission = parseWithZod(form, { schema: GenerateInvoiceFormSchema, disableAutoCoercion: true });
   // Only the delivery is taken from the form: every figure is recomputed from the database.
-  const result = await createInvoiceForDelivery(user, { deliveryId: form.get("deliveryId") ?? undefined }, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });
-  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to create invoice: ${result.message}`, always: true });
-  return redirectWithToast("/invoices", { title: "Invoice created successfully", description: `Invoice #${result.invoice.invoiceNo}` });
+  const result = await createInvoiceForDelivery(
+    user,
+    { deliveryId: form.get("deliveryId") ?? undefined },
+    { idempotencyKey: keyOf(null, form.get("idempotencyKey")) },
+  );
+  if (!result.ok)
+    return replyRefused(submission, result, {
+      formMessage: `Failed to create invoice: ${result.message}`,
+      always: true,
+    });
+  return redirectWithToast("/invoices", {
+    title: "Invoice created successfully",
+    description: `Invoice #${result.invoice.invoiceNo}`,
+  });
 }
 
 export default function GenerateInvoiceRoute() {
-  const { eligible, olderCursor, newerCursor, searched, preview, invoiceNo, idempotencyKey } = useLoaderData<typeof loader>();
+  const { eligible, olderCursor, newerCursor, searched, preview, invoiceNo, idempotencyKey } =
+    useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const choose = (id: number) => {
     const next = new URLSearchParams(params);
@@ -76,32 +99,65 @@ export default function GenerateInvoiceRoute() {
   const busy = useIsPending({ formMethod: "POST" });
   const [form] = useForm({ id: "generate-invoice", lastResult: actionData?.result });
   return (
-    <Dialog title="Generate Invoice" description="Choose a confirmed delivery; the figures fill in." closeTo="/invoices">
+    <Dialog
+      title="Generate Invoice"
+      description="Choose a confirmed delivery; the figures fill in."
+      closeTo="/invoices"
+    >
       {eligible.length === 0 && !searched ? (
         <p className="text-sm">No confirmed deliveries with clients available for invoicing.</p>
       ) : (
         <div className="space-y-4">
           <FormErrors errors={form.errors} id={form.errorId} />
-          <Form key={params.toString()} method="get" className="grid gap-2 sm:grid-cols-4 sm:items-end" aria-label="Find a delivery" preventScrollReset replace>
+          <Form
+            key={params.toString()}
+            method="get"
+            className="grid gap-2 sm:grid-cols-4 sm:items-end"
+            aria-label="Find a delivery"
+            preventScrollReset
+            replace
+          >
             {preview ? <input type="hidden" name="deliveryId" value={preview.deliveryId} /> : null}
             <div>
-              <label className="label" htmlFor="picker-agent">Agent</label>
+              <label className="label" htmlFor="picker-agent">
+                Agent
+              </label>
               <input id="picker-agent" name="agent" className="input" defaultValue={params.get("agent") ?? ""} />
             </div>
             <div>
-              <label className="label" htmlFor="picker-date">Date</label>
-              <input id="picker-date" name="date" type="date" className="input" defaultValue={params.get("date") ?? ""} />
+              <label className="label" htmlFor="picker-date">
+                Date
+              </label>
+              <input
+                id="picker-date"
+                name="date"
+                type="date"
+                className="input"
+                defaultValue={params.get("date") ?? ""}
+              />
             </div>
             <div>
-              <label className="label" htmlFor="picker-location">Location</label>
-              <input id="picker-location" name="location" className="input" defaultValue={params.get("location") ?? ""} />
+              <label className="label" htmlFor="picker-location">
+                Location
+              </label>
+              <input
+                id="picker-location"
+                name="location"
+                className="input"
+                defaultValue={params.get("location") ?? ""}
+              />
             </div>
-            <button type="submit" className="btn-outline">Search</button>
+            <button type="submit" className="btn-outline">
+              Search
+            </button>
           </Form>
           {eligible.length === 0 ? (
             <p className="page-subtitle">No deliveries match the search</p>
           ) : (
-            <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-700" aria-label="Deliveries to invoice">
+            <ul
+              className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-700"
+              aria-label="Deliveries to invoice"
+            >
               {eligible.map((d) => {
                 const chosen = preview?.deliveryId === d.id;
                 return (
@@ -120,7 +176,12 @@ export default function GenerateInvoiceRoute() {
               })}
             </ul>
           )}
-          <Pager label="Delivery pages" olderCursor={olderCursor} newerCursor={newerCursor} names={{ cursor: "pickerCursor", before: "pickerBefore" }} />
+          <Pager
+            label="Delivery pages"
+            olderCursor={olderCursor}
+            newerCursor={newerCursor}
+            names={{ cursor: "pickerCursor", before: "pickerBefore" }}
+          />
           <Form method="post" {...getFormProps(form)} className="space-y-3">
             <input type="hidden" name="deliveryId" value={preview?.deliveryId ?? ""} />
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
@@ -130,9 +191,17 @@ export default function GenerateInvoiceRoute() {
               <ReadOnly label="Amount" value={preview ? formatNaira(preview.amount) : "-"} />
               <ReadOnly label="Tax rate" value={preview ? `${preview.taxRate}%` : "-"} />
               <ReadOnly label="Profit" value={preview ? formatNaira(preview.profit) : "-"} />
-              <ReadOnly label="Expected payment date" value={preview ? formatDeliveryDate(preview.expectedPaymentDate) : "-"} />
+              <ReadOnly
+                label="Expected payment date"
+                value={preview ? formatDeliveryDate(preview.expectedPaymentDate) : "-"}
+              />
             </dl>
-            <SubmitButton pending={busy} pendingLabel="Generating..." className="btn-primary w-full" disabled={!preview}>
+            <SubmitButton
+              pending={busy}
+              pendingLabel="Generating..."
+              className="btn-primary w-full"
+              disabled={!preview}
+            >
               Generate Invoice
             </SubmitButton>
             {!preview ? <p className="page-subtitle text-center">Please select a delivery</p> : null}

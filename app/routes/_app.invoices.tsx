@@ -5,7 +5,13 @@ import { PlusIcon } from "~/components/icons";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { listClients } from "~/models/client.server";
 import { Pager } from "~/components/pager";
-import { invoiceSummary, isFiltered, listInvoices, parseInvoiceFilters, type InvoiceStatusFilter } from "~/models/invoice.server";
+import {
+  invoiceSummary,
+  isFiltered,
+  listInvoices,
+  parseInvoiceFilters,
+  type InvoiceStatusFilter,
+} from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
@@ -20,7 +26,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { filters } = parseInvoiceFilters(params);
   const request_ = readPageRequest(params, "id");
   const page = request_.invalid ? { cursor: null, direction: "older" as const } : request_;
-  const [invoices, summary, clients] = await Promise.all([listInvoices(filters, { page }), invoiceSummary(), listClients()]);
+  const [invoices, summary, clients] = await Promise.all([
+    listInvoices(filters, { page }),
+    invoiceSummary(),
+    listClients(),
+  ]);
   return {
     // Only what a card shows goes into the hydration data (issue 10).
     invoices: invoices.items.map((inv) => ({
@@ -65,13 +75,28 @@ export default function InvoicesPage() {
         <Summary label="Overdue" status="overdue" value={summary.overdue} current={status} />
         <Summary label="Paid" status="paid" value={summary.paid} current={status} />
       </nav>
-      <Form key={params.toString()} method="get" className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end" aria-label="Filter invoices">
+      <Form
+        key={params.toString()}
+        method="get"
+        className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
+        aria-label="Filter invoices"
+      >
         <div>
-          <label className="label" htmlFor="invoiceNo">Invoice #</label>
-          <input id="invoiceNo" name="invoiceNo" inputMode="numeric" className="input" defaultValue={params.get("invoiceNo") ?? ""} />
+          <label className="label" htmlFor="invoiceNo">
+            Invoice #
+          </label>
+          <input
+            id="invoiceNo"
+            name="invoiceNo"
+            inputMode="numeric"
+            className="input"
+            defaultValue={params.get("invoiceNo") ?? ""}
+          />
         </div>
         <div>
-          <label className="label" htmlFor="status">Status</label>
+          <label className="label" htmlFor="status">
+            Status
+          </label>
           <select id="status" name="status" className="input" defaultValue={params.get("status") ?? ""}>
             <option value="">All</option>
             <option value="pending">Pending</option>
@@ -81,34 +106,50 @@ export default function InvoicesPage() {
           </select>
         </div>
         <div>
-          <label className="label" htmlFor="clientId">Client</label>
+          <label className="label" htmlFor="clientId">
+            Client
+          </label>
           <select id="clientId" name="clientId" className="input" defaultValue={params.get("clientId") ?? ""}>
             <option value="">All clients</option>
             {clients.map((c) => (
-              <option key={c.id} value={c.id}>{c.name}</option>
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
             ))}
           </select>
         </div>
         <div>
-          <label className="label" htmlFor="from">Due from</label>
+          <label className="label" htmlFor="from">
+            Due from
+          </label>
           <input id="from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
         </div>
         <div>
-          <label className="label" htmlFor="to">Due to</label>
+          <label className="label" htmlFor="to">
+            Due to
+          </label>
           <input id="to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
         </div>
         <div className="flex gap-2">
-          <button type="submit" className="btn-outline flex-1">Filter</button>
-          <Link to="/invoices" className="btn-ghost">Clear</Link>
+          <button type="submit" className="btn-outline flex-1">
+            Filter
+          </button>
+          <Link to="/invoices" className="btn-ghost">
+            Clear
+          </Link>
         </div>
       </Form>
       <section aria-labelledby="all-invoices" className="space-y-3">
-        <h2 id="all-invoices" className="text-lg font-semibold">All Invoices</h2>
+        <h2 id="all-invoices" className="text-lg font-semibold">
+          All Invoices
+        </h2>
         {loading ? <p className="page-subtitle">Loading invoices...</p> : null}
         {invoices.length === 0 ? (
           <div className="card p-10 text-center">
             <p className="font-semibold">No Invoices</p>
-            <p className="page-subtitle mt-1">{filtered ? "No invoices match the current filter" : "Generate an invoice from a confirmed delivery."}</p>
+            <p className="page-subtitle mt-1">
+              {filtered ? "No invoices match the current filter" : "Generate an invoice from a confirmed delivery."}
+            </p>
           </div>
         ) : (
           <ul className="grid gap-3 md:grid-cols-2">
@@ -122,13 +163,27 @@ export default function InvoicesPage() {
                   <PaymentStatusBadge status={inv.paymentStatus} />
                 </div>
                 <dl className="facts">
-                  <div><dt>Amount</dt><dd>{formatNaira(inv.amount)}</dd></div>
-                  <div><dt>Paid</dt><dd>{formatNaira(inv.amountPaid)}</dd></div>
-                  <div><dt>Due Date</dt><dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd></div>
-                  <div><dt>Profit</dt><dd>{formatNaira(inv.profit)}</dd></div>
+                  <div>
+                    <dt>Amount</dt>
+                    <dd>{formatNaira(inv.amount)}</dd>
+                  </div>
+                  <div>
+                    <dt>Paid</dt>
+                    <dd>{formatNaira(inv.amountPaid)}</dd>
+                  </div>
+                  <div>
+                    <dt>Due Date</dt>
+                    <dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd>
+                  </div>
+                  <div>
+                    <dt>Profit</dt>
+                    <dd>{formatNaira(inv.profit)}</dd>
+                  </div>
                 </dl>
                 {inv.payable ? (
-                  <Link to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm mt-3" preventScrollReset>Record Payment</Link>
+                  <Link to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm mt-3" preventScrollReset>
+                    Record Payment
+                  </Link>
                 ) : null}
               </li>
             ))}
@@ -142,7 +197,17 @@ export default function InvoicesPage() {
 }
 
 /** A count for one status; following it filters the list to that status. */
-function Summary({ label, status, value, current }: { label: string; status: InvoiceStatusFilter; value: number; current: string | null }) {
+function Summary({
+  label,
+  status,
+  value,
+  current,
+}: {
+  label: string;
+  status: InvoiceStatusFilter;
+  value: number;
+  current: string | null;
+}) {
   const active = current === status;
   return (
     <Link
@@ -151,7 +216,9 @@ function Summary({ label, status, value, current }: { label: string; status: Inv
       aria-current={active ? "page" : undefined}
     >
       <span className="block text-sm text-slate-500">{label}</span>
-      <span className="block text-2xl font-bold tabular-nums" data-testid={`summary-${status}`}>{value}</span>
+      <span className="block text-2xl font-bold tabular-nums" data-testid={`summary-${status}`}>
+        {value}
+      </span>
     </Link>
   );
 }

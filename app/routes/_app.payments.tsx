@@ -18,10 +18,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { filters } = parsePaymentFilters(params);
   const asked = readPageRequest(params, "date");
   const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
-  const [payments, totals, clients] = await Promise.all([listPayments(filters, { page }), paymentTotals(filters), listClients()]);
+  const [payments, totals, clients] = await Promise.all([
+    listPayments(filters, { page }),
+    paymentTotals(filters),
+    listClients(),
+  ]);
   return {
     // Only what a line shows goes into the hydration data (issue 10).
-    payments: payments.items.map((p) => ({ id: p.id, amount: p.amount, paymentDate: p.paymentDate, invoiceNo: p.invoiceNo, clientName: p.clientName, reference: p.reference })),
+    payments: payments.items.map((p) => ({
+      id: p.id,
+      amount: p.amount,
+      paymentDate: p.paymentDate,
+      invoiceNo: p.invoiceNo,
+      clientName: p.clientName,
+      reference: p.reference,
+    })),
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
     totals,
@@ -43,52 +54,89 @@ export default function PaymentsPage() {
       <section className="grid grid-cols-2 gap-3">
         <div className="card p-4">
           <p className="text-sm text-slate-500">Total Payments</p>
-          <p className="text-2xl font-bold tabular-nums" data-testid="total-payments">{totals.count}</p>
+          <p className="text-2xl font-bold tabular-nums" data-testid="total-payments">
+            {totals.count}
+          </p>
         </div>
         <div className="card p-4">
           <p className="text-sm text-slate-500">Total Amount</p>
-          <p className="text-2xl font-bold tabular-nums" data-testid="total-amount"><SummaryAmount value={totals.total} /></p>
+          <p className="text-2xl font-bold tabular-nums" data-testid="total-amount">
+            <SummaryAmount value={totals.total} />
+          </p>
         </div>
       </section>
-      <Form key={params.toString()} method="get" className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end" aria-label="Filter payments">
+      <Form
+        key={params.toString()}
+        method="get"
+        className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
+        aria-label="Filter payments"
+      >
         <div>
-          <label className="label" htmlFor="from">Paid from</label>
+          <label className="label" htmlFor="from">
+            Paid from
+          </label>
           <input id="from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
         </div>
         <div>
-          <label className="label" htmlFor="to">Paid to</label>
+          <label className="label" htmlFor="to">
+            Paid to
+          </label>
           <input id="to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
         </div>
         <div>
-          <label className="label" htmlFor="clientId">Client</label>
+          <label className="label" htmlFor="clientId">
+            Client
+          </label>
           <select id="clientId" name="clientId" className="input" defaultValue={params.get("clientId") ?? ""}>
             <option value="">All clients</option>
             {clients.map((c) => (
-              <option key={c.id} value={c.id}>{c.name}</option>
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
             ))}
           </select>
         </div>
         <div>
-          <label className="label" htmlFor="invoiceNo">Invoice #</label>
-          <input id="invoiceNo" name="invoiceNo" inputMode="numeric" className="input" defaultValue={params.get("invoiceNo") ?? ""} />
+          <label className="label" htmlFor="invoiceNo">
+            Invoice #
+          </label>
+          <input
+            id="invoiceNo"
+            name="invoiceNo"
+            inputMode="numeric"
+            className="input"
+            defaultValue={params.get("invoiceNo") ?? ""}
+          />
         </div>
         <div>
-          <label className="label" htmlFor="reference">Reference</label>
+          <label className="label" htmlFor="reference">
+            Reference
+          </label>
           <input id="reference" name="reference" className="input" defaultValue={params.get("reference") ?? ""} />
         </div>
         <div className="flex gap-2">
-          <button type="submit" className="btn-outline flex-1">Filter</button>
-          <Link to="/payments" className="btn-ghost">Clear</Link>
+          <button type="submit" className="btn-outline flex-1">
+            Filter
+          </button>
+          <Link to="/payments" className="btn-ghost">
+            Clear
+          </Link>
         </div>
       </Form>
       <section className="space-y-3" aria-labelledby="history">
-        <h2 id="history" className="text-lg font-semibold">Payment History</h2>
-        {navigation.state === "loading" && navigation.location.pathname === "/payments" ? <p className="page-subtitle">Loading payments...</p> : null}
+        <h2 id="history" className="text-lg font-semibold">
+          Payment History
+        </h2>
+        {navigation.state === "loading" && navigation.location.pathname === "/payments" ? (
+          <p className="page-subtitle">Loading payments...</p>
+        ) : null}
         {payments.length === 0 ? (
           <div className="card p-10 text-center">
             <p className="font-semibold">{filtered ? "No Payments Found" : "No Payments Yet"}</p>
             <p className="page-subtitle mt-1">
-              {filtered ? "No payments match the current filter" : "Payments will appear here once recorded via Record Payment on pending invoices."}
+              {filtered
+                ? "No payments match the current filter"
+                : "Payments will appear here once recorded via Record Payment on pending invoices."}
             </p>
           </div>
         ) : (
@@ -99,7 +147,9 @@ export default function PaymentsPage() {
                   <p className="font-semibold tabular-nums">{formatNaira(p.amount)}</p>
                   <p className="page-subtitle">{`${formatDeliveryDate(p.paymentDate)} · Invoice #${p.invoiceNo} · ${p.clientName}`}</p>
                 </div>
-                {p.reference ? <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p> : null}
+                {p.reference ? (
+                  <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -5,7 +5,13 @@ import { createInvoicesForMonth } from "~/models/invoice.server";
 import { Dialog } from "~/components/dialog";
 import { Pager } from "~/components/pager";
 import { TableScroll } from "~/components/table-scroll";
-import { isMonth, listMonths, monthDetails, monthInvoicePreview, readMonthPage } from "~/presenters/reconciliation.server";
+import {
+  isMonth,
+  listMonths,
+  monthDetails,
+  monthInvoicePreview,
+  readMonthPage,
+} from "~/presenters/reconciliation.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDayMonthYear, formatMonth } from "~/utils/dates";
 import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";
@@ -20,7 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const open = isMonth(params.get("month")) ? params.get("month") : null;
   const confirm = isMonth(params.get("confirm")) ? params.get("confirm") : null;
-  const asked = readPageRequest(new URLSearchParams({ cursor: params.get("detailsCursor") ?? "", before: params.get("detailsBefore") ?? "" }), "date");
+  const asked = readPageRequest(
+    new URLSearchParams({ cursor: params.get("detailsCursor") ?? "", before: params.get("detailsBefore") ?? "" }),
+    "date",
+  );
   const detailsPage = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const [page, details, preview] = await Promise.all([
     listMonths(readMonthPage(params)),
@@ -29,7 +38,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   // One key per confirmation shown: the button posted twice makes the month's invoices once.
   const number = page.months.find((m) => m.month === confirm)?.prospectiveNumber ?? null;
-  return { ...page, open, details, confirm: confirm && preview ? { month: confirm, clients: preview, number, idempotencyKey: crypto.randomUUID() } : null };
+  return {
+    ...page,
+    open,
+    details,
+    confirm:
+      confirm && preview ? { month: confirm, clients: preview, number, idempotencyKey: crypto.randomUUID() } : null,
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -39,12 +54,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = safeReturn(form.get("returnTo"));
   const result = await createInvoicesForMonth(user, month, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });
   if (!result.ok) {
-    return redirectWithToast(back, { title: "Failed to create invoice", description: result.message, variant: "destructive" });
+    return redirectWithToast(back, {
+      title: "Failed to create invoice",
+      description: result.message,
+      variant: "destructive",
+    });
   }
   const numbers = result.invoices.map((i) => `#${i.invoiceNo}`).join(", ");
   const next = new URL(back, "http://x");
   next.searchParams.set("month", month);
-  return redirectWithToast(`${next.pathname}${next.search}`, { title: "Invoice created successfully", description: `${formatMonth(month)}: ${numbers}` });
+  return redirectWithToast(`${next.pathname}${next.search}`, {
+    title: "Invoice created successfully",
+    description: `${formatMonth(month)}: ${numbers}`,
+  });
 }
 
 /** Only a reconciliation page of this app is a place to come back to. */
@@ -66,7 +88,9 @@ export default function ReconciliationPage() {
         <p className="page-subtitle">Deliveries by month, and what is left to invoice</p>
       </header>
       {months.length === 0 ? (
-        <div className="card p-10 text-center"><p className="font-semibold">No deliveries found</p></div>
+        <div className="card p-10 text-center">
+          <p className="font-semibold">No deliveries found</p>
+        </div>
       ) : (
         <ul className="space-y-3">
           {months.map((m) => {
@@ -88,16 +112,27 @@ export default function ReconciliationPage() {
                     </p>
                     <p className="mt-1 text-sm">
                       {m.prospectiveNumber && !m.invoiced ? (
-                        <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Prospective: #{m.prospectiveNumber}</span>
+                        <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">
+                          Prospective: #{m.prospectiveNumber}
+                        </span>
                       ) : m.invoiceCount ? (
                         <span>Invoices: {invoiceNumbers(m)}</span>
                       ) : null}
                     </p>
                   </div>
                   <dl className="grid grid-cols-3 gap-4 text-sm">
-                    <div><dt className="text-slate-500">Total Tons</dt><dd className="tabular-nums">{formatAmount(m.totalTons)}</dd></div>
-                    <div><dt className="text-slate-500">Revenue</dt><dd className="tabular-nums">{formatNaira(m.revenue)}</dd></div>
-                    <div><dt className="text-slate-500">Status</dt><dd>{m.invoiced ? "Invoiced" : "Pending"}</dd></div>
+                    <div>
+                      <dt className="text-slate-500">Total Tons</dt>
+                      <dd className="tabular-nums">{formatAmount(m.totalTons)}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-slate-500">Revenue</dt>
+                      <dd className="tabular-nums">{formatNaira(m.revenue)}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-slate-500">Status</dt>
+                      <dd>{m.invoiced ? "Invoiced" : "Pending"}</dd>
+                    </div>
                   </dl>
                 </div>
                 <div className="mt-3 flex flex-wrap gap-2">
@@ -131,9 +166,13 @@ export default function ReconciliationPage() {
                             <td className="px-2 py-1">{d.agentName}</td>
                             <td className="px-2 py-1 text-right tabular-nums">{formatAmount(d.tons)}</td>
                             <td className="px-2 py-1">{d.location}</td>
-                            <td className="px-2 py-1"><DeliveryStatusBadge status={d.status} /></td>
+                            <td className="px-2 py-1">
+                              <DeliveryStatusBadge status={d.status} />
+                            </td>
                             <td className="px-2 py-1 tabular-nums">{d.invoiceNo ? `#${d.invoiceNo}` : ""}</td>
-                            <td className="px-2 py-1 text-right tabular-nums">{d.revenue ? formatNaira(d.revenue) : "-"}</td>
+                            <td className="px-2 py-1 text-right tabular-nums">
+                              {d.revenue ? formatNaira(d.revenue) : "-"}
+                            </td>
                           </tr>
                         ))}
                       </tbody>
@@ -163,7 +202,12 @@ function invoiceNumbers(m: { invoiceCount: number; firstInvoiceNo: string | null
   return `${m.invoiceCount} invoices, #${m.firstInvoiceNo} to #${m.lastInvoiceNo}`;
 }
 
-type Confirm = { month: string; number: number | null; idempotencyKey: string; clients: { clientId: number; clientName: string; deliveries: number; tons: string; amount: string }[] };
+type Confirm = {
+  month: string;
+  number: number | null;
+  idempotencyKey: string;
+  clients: { clientId: number; clientName: string; deliveries: number; tons: string; amount: string }[];
+};
 
 /**
  * Asks before invoicing a month: a dialog with JavaScript, the same markup as a page without.
@@ -220,9 +264,13 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
             </table>
           </TableScroll>
           <div className="flex flex-wrap justify-end gap-2">
-            <Link to={back} preventScrollReset className="btn-ghost">Cancel</Link>
+            <Link to={back} preventScrollReset className="btn-ghost">
+              Cancel
+            </Link>
             <button type="submit" className="btn-primary" disabled={busy}>
-              {busy ? "Generating..." : `Create ${confirm.clients.length === 1 ? "invoice" : `${confirm.clients.length} invoices`}`}
+              {busy
+                ? "Generating..."
+                : `Create ${confirm.clients.length === 1 ? "invoice" : `${confirm.clients.length} invoices`}`}
             </button>
           </div>
         </Form>

@@ -20,7 +20,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const passkey = await getPasskey(user.id, parseId(params.id) ?? 0);
   invariantResponse(passkey, "Passkey not found");
-  return { passkey, needsPassword: !(await isRecentlyAuthenticated(request)), constraint: PASSWORD_CONFIRM_FORM_CONSTRAINT };
+  return {
+    passkey,
+    needsPassword: !(await isRecentlyAuthenticated(request)),
+    constraint: PASSWORD_CONFIRM_FORM_CONSTRAINT,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -31,7 +35,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!reauth.ok) return replyRefused(submission, reauth, { field: "password", hideFields: ["password"] });
   logEvent("info", { event: "factor.passkey.removed", userId: user.id, passkeyId: params.id });
   if (!(await deletePasskey(user.id, parseId(params.id) ?? 0))) {
-    return redirectWithToast("/settings", { title: "Failed to delete passkey", description: "Passkey not found", variant: "destructive" });
+    return redirectWithToast("/settings", {
+      title: "Failed to delete passkey",
+      description: "Passkey not found",
+      variant: "destructive",
+    });
   }
   return redirectWithToast("/settings", { title: "Passkey deleted successfully" });
 }
@@ -41,7 +49,12 @@ export default function DeletePasskeyDialog() {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({ id: "passkey-delete", lastResult: actionData?.result, constraint });
   return (
-    <Dialog title="Delete Passkey" description={`Delete the passkey "${passkey.deviceName}"?`} closeTo="/settings" size="sm">
+    <Dialog
+      title="Delete Passkey"
+      description={`Delete the passkey "${passkey.deviceName}"?`}
+      closeTo="/settings"
+      size="sm"
+    >
       <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
         <p className="text-sm">This cannot be undone. That device can no longer sign you in with this passkey.</p>
         {needsPassword || fields.password.errors?.length ? (

@@ -46,11 +46,21 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = result.message === PASSKEY_MESSAGES.registrationFailed ? messages.verifyFailed : result.message;
     if (result.field) {
       const deviceName = `Device name required: ${result.message === PASSKEY_MESSAGES.deviceName ? messages.deviceName : result.message}`;
-      return replyRefused(submission, { status: result.status, message: deviceName }, { field: "deviceName", hideFields: ["password", "credential"] });
+      return replyRefused(
+        submission,
+        { status: result.status, message: deviceName },
+        { field: "deviceName", hideFields: ["password", "credential"] },
+      );
     }
-    return replyRefused(submission, result, { formMessage: `Registration failed: ${message}`, hideFields: ["password", "credential"] });
+    return replyRefused(submission, result, {
+      formMessage: `Registration failed: ${message}`,
+      hideFields: ["password", "credential"],
+    });
   }
-  return redirectWithToast("/settings", { title: "Passkey registered", description: `${result.passkey.deviceName} can now be used to sign in.` });
+  return redirectWithToast("/settings", {
+    title: "Passkey registered",
+    description: `${result.passkey.deviceName} can now be used to sign in.`,
+  });
 }
 
 export default function AddPasskeyDialog() {
@@ -93,7 +103,9 @@ export default function AddPasskeyDialog() {
       credentialRef.current!.value = JSON.stringify(credential);
       submit(form, { method: "post", preventScrollReset: true });
     } catch (error) {
-      setClientError({ form: `Registration failed: ${error instanceof Error ? error.message : "Failed to register passkey"}` });
+      setClientError({
+        form: `Registration failed: ${error instanceof Error ? error.message : "Failed to register passkey"}`,
+      });
     } finally {
       setWorking(false);
     }
@@ -103,7 +115,11 @@ export default function AddPasskeyDialog() {
   const deviceNameErrors = clientError?.deviceName ? [clientError.deviceName] : fields.deviceName.errors;
   const deviceNameInvalid = Boolean(deviceNameErrors?.length);
   return (
-    <Dialog title="Add Passkey" description="Name this device, then confirm with your fingerprint, face or device PIN." closeTo="/settings">
+    <Dialog
+      title="Add Passkey"
+      description="Name this device, then confirm with your fingerprint, face or device PIN."
+      closeTo="/settings"
+    >
       <Form id={form.id} method="post" preventScrollReset className="space-y-4" onSubmit={onSubmit} noValidate>
         <FormErrors errors={formErrors} id={form.errorId} />
         {hydrated ? null : (
@@ -133,7 +149,13 @@ export default function AddPasskeyDialog() {
             <label className="label" htmlFor="passkey-password">
               Current password
             </label>
-            <input id="passkey-password" name="password" type="password" className="input" autoComplete="current-password" />
+            <input
+              id="passkey-password"
+              name="password"
+              type="password"
+              className="input"
+              autoComplete="current-password"
+            />
           </div>
         ) : null}
         <div className="flex justify-end gap-2">

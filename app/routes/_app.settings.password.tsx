@@ -23,7 +23,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const current = await getCurrent(request);
   const result = await changeOwnPassword(user, submission.value, current?.session.sid ?? null);
   if (!result.ok) return replyRefused(submission, result, { hideFields: ["currentPassword"] });
-  return redirectWithToast("/settings", { title: "Password changed successfully", description: "Your other devices have been signed out." });
+  return redirectWithToast("/settings", {
+    title: "Password changed successfully",
+    description: "Your other devices have been signed out.",
+  });
 }
 
 export default function ChangePasswordDialog() {
@@ -31,7 +34,12 @@ export default function ChangePasswordDialog() {
   const actionData = useActionData<typeof action>();
   return (
     <Dialog title="Change Password" description="Choose a new password of at least 8 characters." closeTo="/settings">
-      <ChangePasswordForm lastResult={actionData?.result} constraint={constraint} submitLabel="Change Password" busyLabel="Changing..." />
+      <ChangePasswordForm
+        lastResult={actionData?.result}
+        constraint={constraint}
+        submitLabel="Change Password"
+        busyLabel="Changing..."
+      />
     </Dialog>
   );
 }

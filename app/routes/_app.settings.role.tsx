@@ -21,12 +21,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const viaFetcher = form.get("js") === "1";
   if (role === user.role) {
     const toast = { title: "Role unchanged", description: "Pick a different role to switch." };
-    return viaFetcher ? data({ ok: false }, { headers: { "Set-Cookie": await toastHeader(toast) } }) : redirectWithToast(back, toast);
+    return viaFetcher
+      ? data({ ok: false }, { headers: { "Set-Cookie": await toastHeader(toast) } })
+      : redirectWithToast(back, toast);
   }
   const result = await switchOwnRole(user, user.id, role);
   if (!result.ok) {
     const toast = { title: "Error", description: result.message, variant: "destructive" as const };
-    if (viaFetcher) return data({ ok: false }, { status: result.status, headers: { "Set-Cookie": await toastHeader(toast) } });
+    if (viaFetcher)
+      return data({ ok: false }, { status: result.status, headers: { "Set-Cookie": await toastHeader(toast) } });
     if (result.status === 403) throw new Response(result.message, { status: 403 });
     return redirectWithToast(back, toast);
   }

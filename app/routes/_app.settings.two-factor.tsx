@@ -25,7 +25,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const recent = await isRecentlyAuthenticated(request);
   // A set-up started earlier is shown only to a session that confirmed itself recently.
   const enrolment = recent ? await getTotpEnrolment(user) : null;
-  return { needsPassword: !recent, enrolment: enrolment && { secret: enrolment.secret, qrDataUrl: enrolment.qrDataUrl } };
+  return {
+    needsPassword: !recent,
+    enrolment: enrolment && { secret: enrolment.secret, qrDataUrl: enrolment.qrDataUrl },
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -61,7 +64,11 @@ export default function TwoFactorSetupDialog() {
   const passwordFailed = Boolean(fields.password.errors?.length);
   if (!enrolment) {
     return (
-      <Dialog title="Set Up Two-factor Authentication" description="Signing in will also ask for a code from an authenticator app on your phone." closeTo="/settings">
+      <Dialog
+        title="Set Up Two-factor Authentication"
+        description="Signing in will also ask for a code from an authenticator app on your phone."
+        closeTo="/settings"
+      >
         <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
           <input type="hidden" name="intent" value="setup" />
           {needsPassword ? <PasswordField meta={fields.password} /> : null}
@@ -73,15 +80,30 @@ export default function TwoFactorSetupDialog() {
   const { secret, qrDataUrl } = enrolment;
   const grouped = secret.match(/.{1,4}/g)?.join(" ") ?? secret;
   return (
-    <Dialog title="Set Up Two-factor Authentication" description="Scan the QR code with an authenticator app, then enter the code it shows." closeTo="/settings">
+    <Dialog
+      title="Set Up Two-factor Authentication"
+      description="Scan the QR code with an authenticator app, then enter the code it shows."
+      closeTo="/settings"
+    >
       <div className="space-y-4">
-        <img src={qrDataUrl} alt="QR code for your authenticator app" width={200} height={200} className="mx-auto rounded bg-white p-2" />
+        <img
+          src={qrDataUrl}
+          alt="QR code for your authenticator app"
+          width={200}
+          height={200}
+          className="mx-auto rounded bg-white p-2"
+        />
         <div>
           <p className="label" id="totp-key-label">
             Or enter this key
           </p>
           <div className="flex items-center gap-2">
-            <code aria-labelledby="totp-key-label" data-testid="totp-secret" data-secret={secret} className="block min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-800">
+            <code
+              aria-labelledby="totp-key-label"
+              data-testid="totp-secret"
+              data-secret={secret}
+              className="block min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-800"
+            >
               {grouped}
             </code>
             <CopyButton text={secret} label="Copy key to clipboard" />

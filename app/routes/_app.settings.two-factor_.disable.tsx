@@ -33,7 +33,12 @@ export default function DisableTwoFactorDialog() {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({ id: "disable-totp", lastResult: actionData?.result, constraint });
   return (
-    <Dialog title="Turn Off Two-factor Authentication" description="Enter your password to confirm." closeTo="/settings" size="sm">
+    <Dialog
+      title="Turn Off Two-factor Authentication"
+      description="Enter your password to confirm."
+      closeTo="/settings"
+      size="sm"
+    >
       <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
         <InputField meta={fields.password} label="Password" type="password" autoComplete="current-password" />
         <ConfirmFooter cancelTo="/settings" confirmLabel="Turn Off" pendingLabel="Turning off..." />

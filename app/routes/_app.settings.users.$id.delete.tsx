@@ -21,16 +21,31 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
   const result = await deleteUserByAdmin(admin, params.id ?? "");
-  if (!result.ok) return redirectWithToast("/settings", { title: "Failed to delete user", description: result.message, variant: "destructive" });
-  return redirectWithToast("/settings", { title: "User deleted successfully", description: `${result.user.email} can no longer sign in.` });
+  if (!result.ok)
+    return redirectWithToast("/settings", {
+      title: "Failed to delete user",
+      description: result.message,
+      variant: "destructive",
+    });
+  return redirectWithToast("/settings", {
+    title: "User deleted successfully",
+    description: `${result.user.email} can no longer sign in.`,
+  });
 }
 
 export default function DeleteUserDialog() {
   const { user } = useLoaderData<typeof loader>();
   return (
-    <Dialog title="Delete User" description={`Delete ${user.displayName} (${user.email})?`} closeTo="/settings" size="sm">
+    <Dialog
+      title="Delete User"
+      description={`Delete ${user.displayName} (${user.email})?`}
+      closeTo="/settings"
+      size="sm"
+    >
       <Form method="post" preventScrollReset className="space-y-4">
-        <p className="text-sm">This cannot be undone. They are signed out at once and can no longer sign in; their records stay.</p>
+        <p className="text-sm">
+          This cannot be undone. They are signed out at once and can no longer sign in; their records stay.
+        </p>
         <ConfirmFooter cancelTo="/settings" confirmLabel="Delete User" pendingLabel="Deleting..." />
       </Form>
     </Dialog>

@@ -21,7 +21,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
   const result = await resetUserPassword(admin, params.id ?? "");
-  if (!result.ok) return data({ error: `Failed to reset password: ${result.message}`, reset: null }, { status: result.status });
+  if (!result.ok)
+    return data({ error: `Failed to reset password: ${result.message}`, reset: null }, { status: result.status });
   return { error: null, reset: { email: result.user.email, temporaryPassword: result.temporaryPassword } };
 }
 
@@ -30,17 +31,32 @@ export default function ResetPasswordDialog() {
   const actionData = useActionData<typeof action>();
   if (actionData?.reset) {
     return (
-      <Dialog title="Password Reset Successful" description="The user has been signed out everywhere." closeTo="/settings" dismissible={false}>
+      <Dialog
+        title="Password Reset Successful"
+        description="The user has been signed out everywhere."
+        closeTo="/settings"
+        dismissible={false}
+      >
         <TemporaryPasswordDialogBody {...actionData.reset} />
       </Dialog>
     );
   }
   return (
-    <Dialog title="Reset Password" description={`Give ${user.displayName} (${user.email}) a new temporary password?`} closeTo="/settings" size="sm">
+    <Dialog
+      title="Reset Password"
+      description={`Give ${user.displayName} (${user.email}) a new temporary password?`}
+      closeTo="/settings"
+      size="sm"
+    >
       <Form method="post" preventScrollReset className="space-y-4">
         <FormError errors={actionData?.error ? [actionData.error] : null} />
         <p className="text-sm">Their current password stops working and they are signed out of every device.</p>
-        <ConfirmFooter cancelTo="/settings" confirmLabel="Reset Password" pendingLabel="Resetting..." variant="primary" />
+        <ConfirmFooter
+          cancelTo="/settings"
+          confirmLabel="Reset Password"
+          pendingLabel="Resetting..."
+          variant="primary"
+        />
       </Form>
     </Dialog>
   );

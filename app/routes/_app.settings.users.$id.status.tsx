@@ -14,11 +14,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const status = (await request.formData()).get("status");
   const result = await setUserStatus(admin, params.id ?? "", status);
   if (!result.ok) {
-    return redirectWithToast("/settings", { title: "Failed to update user status", description: result.message, variant: "destructive" });
+    return redirectWithToast("/settings", {
+      title: "Failed to update user status",
+      description: result.message,
+      variant: "destructive",
+    });
   }
   const frozen = result.user.status === "frozen";
   return redirectWithToast("/settings", {
     title: frozen ? "User frozen" : "User unfrozen",
-    description: frozen ? `${result.user.email} has been signed out and cannot sign in.` : `${result.user.email} can sign in again.`,
+    description: frozen
+      ? `${result.user.email} has been signed out and cannot sign in.`
+      : `${result.user.email} can sign in again.`,
   });
 }

@@ -12,6 +12,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
   const result = await unlockUser(admin, params.id ?? "");
-  if (!result.ok) return redirectWithToast("/settings", { title: "Failed to unlock user", description: result.message, variant: "destructive" });
-  return redirectWithToast("/settings", { title: "Sign-in unlocked", description: `${result.user.email} can try signing in again.` });
+  if (!result.ok)
+    return redirectWithToast("/settings", {
+      title: "Failed to unlock user",
+      description: result.message,
+      variant: "destructive",
+    });
+  return redirectWithToast("/settings", {
+    title: "Sign-in unlocked",
+    description: `${result.user.email} can try signing in again.`,
+  });
 }

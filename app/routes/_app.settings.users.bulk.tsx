@@ -9,9 +9,17 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Confirm · Management" }];
 
 const INTENTS = {
-  freeze: { title: "Freeze Selected Users", verb: "Freeze", text: "They are signed out at once and cannot sign in until unfrozen." },
+  freeze: {
+    title: "Freeze Selected Users",
+    verb: "Freeze",
+    text: "They are signed out at once and cannot sign in until unfrozen.",
+  },
   unfreeze: { title: "Unfreeze Selected Users", verb: "Unfreeze", text: "They can sign in again." },
-  delete: { title: "Delete Selected Users", verb: "Delete", text: "This cannot be undone. They are signed out at once and can no longer sign in; their records stay." },
+  delete: {
+    title: "Delete Selected Users",
+    verb: "Delete",
+    text: "This cannot be undone. They are signed out at once and can no longer sign in; their records stay.",
+  },
 } as const;
 type Intent = keyof typeof INTENTS;
 const isIntent = (v: unknown): v is Intent => typeof v === "string" && v in INTENTS;
@@ -22,12 +30,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
   const url = new URL(request.url);
   const intent = url.searchParams.get("intent");
-  if (!isIntent(intent)) throw await redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
+  if (!isIntent(intent))
+    throw await redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
   const rows = url.searchParams.get("all")
     ? (await listUsers()).filter((u) => u.id !== admin.id && u.status !== "deleted")
     : await getUserRows(url.searchParams.getAll("userIds"));
-  if (!rows.length) throw await redirectWithToast("/settings", { title: "Please select at least one user", variant: "destructive" });
-  return { intent, users: rows.map((u) => ({ id: u.id, displayName: u.displayName, email: u.email, own: u.id === admin.id })) };
+  if (!rows.length)
+    throw await redirectWithToast("/settings", { title: "Please select at least one user", variant: "destructive" });
+  return {
+    intent,
+    users: rows.map((u) => ({ id: u.id, displayName: u.displayName, email: u.email, own: u.id === admin.id })),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -35,9 +48,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const userIds = form.getAll("userIds").map(String);
-  if (!isIntent(intent)) return redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
+  if (!isIntent(intent))
+    return redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
   const result =
-    intent === "delete" ? await bulkDeleteUsers(admin, userIds) : await bulkSetStatus(admin, userIds, intent === "freeze" ? "frozen" : "active");
+    intent === "delete"
+      ? await bulkDeleteUsers(admin, userIds)
+      : await bulkSetStatus(admin, userIds, intent === "freeze" ? "frozen" : "active");
   if (!result.ok) {
     const title = intent === "delete" ? "Failed to delete users" : "Failed to update users";
     return redirectWithToast("/settings", { title, description: result.message, variant: "destructive" });
@@ -50,7 +66,12 @@ export default function BulkConfirmDialog() {
   const busy = useIsPending({ state: "submitting" });
   const copy = INTENTS[intent];
   return (
-    <Dialog title={copy.title} description={`${copy.verb} ${users.length} user${users.length === 1 ? "" : "s"}?`} closeTo="/settings" size="sm">
+    <Dialog
+      title={copy.title}
+      description={`${copy.verb} ${users.length} user${users.length === 1 ? "" : "s"}?`}
+      closeTo="/settings"
+      size="sm"
+    >
       <Form method="post" action="/settings/users/bulk" preventScrollReset className="space-y-4">
         <input type="hidden" name="intent" value={intent} />
         <ul className="max-h-48 list-disc overflow-y-auto pl-5 text-sm">

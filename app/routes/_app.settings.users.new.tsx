@@ -23,11 +23,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: CreateUserSchema });
   if (submission.status !== "success") {
     const missing = !formData.get("email") || !formData.get("role");
-    return data({ result: submission.reply(missing ? { formErrors: [MISSING_FIELDS] } : undefined), created: null }, { status: 400 });
+    return data(
+      { result: submission.reply(missing ? { formErrors: [MISSING_FIELDS] } : undefined), created: null },
+      { status: 400 },
+    );
   }
   const result = await createUserByAdmin(user, submission.value);
   if (!result.ok) {
-    return replyRefused(submission, result, { formMessage: `Failed to create user: ${result.message}`, always: true, extra: { created: null } });
+    return replyRefused(submission, result, {
+      formMessage: `Failed to create user: ${result.message}`,
+      always: true,
+      extra: { created: null },
+    });
   }
   return { result: null, created: { email: result.user.email, temporaryPassword: result.temporaryPassword } };
 }
@@ -51,7 +58,11 @@ export default function NewUserDialog() {
   }
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <Dialog title="Add User" description="Create a staff or manager account with a temporary password." closeTo="/settings">
+    <Dialog
+      title="Add User"
+      description="Create a staff or manager account with a temporary password."
+      closeTo="/settings"
+    >
       <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
         <FormError errors={form.errors} id={form.errorId} />
         <div>

@@ -1,5 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createInvoiceForDelivery, getInvoice, invoiceBatches, listInvoices, parseInvoiceFilters } from "~/models/invoice.server";
+import {
+  createInvoiceForDelivery,
+  getInvoice,
+  invoiceBatches,
+  listInvoices,
+  parseInvoiceFilters,
+} from "~/models/invoice.server";
 import { jsonError } from "~/utils/auth.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
@@ -31,7 +37,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "invoice.manage");
   const body = await readJsonBody(request);
   const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
-  const result = await createInvoiceForDelivery(user, { deliveryId: body.deliveryId, invoiceNo: body.invoiceNo }, { idempotencyKey });
+  const result = await createInvoiceForDelivery(
+    user,
+    { deliveryId: body.deliveryId, invoiceNo: body.invoiceNo },
+    { idempotencyKey },
+  );
   if (!result.ok) return failureJson(result);
   return Response.json(await getInvoice(result.invoice.id), { status: result.replayed ? 200 : 201 });
 }

@@ -13,7 +13,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const address = clientAddress(request, context);
   const body = await readJsonBody(request);
   const bound = await passkeyBindingCookie().parse(request.headers.get("Cookie"));
-  const result = await verifyPasskeyAuthentication(body.credential, new Date(), typeof bound === "string" ? bindingHash(bound) : null);
+  const result = await verifyPasskeyAuthentication(
+    body.credential,
+    new Date(),
+    typeof bound === "string" ? bindingHash(bound) : null,
+  );
   if (!result.ok) {
     logEvent("info", { event: "signin.failure", method: "passkey", address });
     return jsonError(result.status, result.message, { verified: false });

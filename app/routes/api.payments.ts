@@ -30,7 +30,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await recordPayment(user, body, new Date(), { idempotencyKey });
   if (!result.ok) return failureJson(result);
   return Response.json(
-    { ...result.payment, createdAt: result.payment.createdAt.toISOString(), paymentStatus: result.paymentStatus, amountPaid: result.amountPaid },
+    {
+      ...result.payment,
+      createdAt: result.payment.createdAt.toISOString(),
+      paymentStatus: result.paymentStatus,
+      amountPaid: result.amountPaid,
+    },
     { status: result.replayed ? 200 : 201 },
   );
 }

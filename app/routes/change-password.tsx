@@ -39,10 +39,16 @@ export default function ChangePasswordPage() {
       <div className="card w-full max-w-md p-6">
         <h1 className="text-xl font-bold">Change Your Password</h1>
         <p className="page-subtitle mt-1">
-          You are signed in as {email} with a temporary password. Choose a new password of at least 8 characters to continue.
+          You are signed in as {email} with a temporary password. Choose a new password of at least 8 characters to
+          continue.
         </p>
         <div className="mt-6">
-          <ChangePasswordForm lastResult={actionData?.result} constraint={constraint} submitLabel="Change Password" busyLabel="Changing password..." />
+          <ChangePasswordForm
+            lastResult={actionData?.result}
+            constraint={constraint}
+            submitLabel="Change Password"
+            busyLabel="Changing password..."
+          />
         </div>
         <Form method="post" action="/logout" reloadDocument className="mt-4 text-center">
           <button type="submit" className="text-sm text-slate-600 underline dark:text-slate-300">

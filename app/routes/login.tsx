@@ -35,7 +35,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (result.kind === "error") {
     return data(
       { result: submission.reply({ formErrors: [`Login failed: ${result.message}`], hideFields: ["password"] }) },
-      { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
+      {
+        status: result.status,
+        headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+      },
     );
   }
   const { cookie } = await startSession(request, result);
@@ -128,7 +131,11 @@ export default function LoginPage() {
 
       {dialog === "email" ? <EmailDialog constraint={constraint} redirectTo={redirectTo} /> : null}
       {dialog === "passkey" ? (
-        <Dialog title="Sign in with a passkey" description="Use the passkey saved on this device." closeTo={redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "."}>
+        <Dialog
+          title="Sign in with a passkey"
+          description="Use the passkey saved on this device."
+          closeTo={redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "."}
+        >
           <PasskeySignIn />
         </Dialog>
       ) : null}
@@ -137,7 +144,13 @@ export default function LoginPage() {
   );
 }
 
-function EmailDialog({ constraint, redirectTo }: { constraint: ReturnType<typeof getZodConstraint>; redirectTo: string }) {
+function EmailDialog({
+  constraint,
+  redirectTo,
+}: {
+  constraint: ReturnType<typeof getZodConstraint>;
+  redirectTo: string;
+}) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -153,7 +166,13 @@ function EmailDialog({ constraint, redirectTo }: { constraint: ReturnType<typeof
         <FormErrors errors={busy ? null : form.errors} id={form.errorId} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <InputField meta={fields.email} label="Email" type="email" autoComplete="username" hideErrors={busy} />
-        <InputField meta={fields.password} label="Password" type="password" autoComplete="current-password" hideErrors={busy} />
+        <InputField
+          meta={fields.password}
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          hideErrors={busy}
+        />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Signing in..." : "Sign in"}
         </button>

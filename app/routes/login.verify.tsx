@@ -30,7 +30,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   clientAddress(request, context);
   const form = await request.formData();
   const submission = parseWithZod(form, { schema: TotpCodeFormSchema, disableAutoCoercion: true });
-  if (submission.status !== "success") return replyInvalid(submission, { formMessage: (first) => `Invalid code: ${first}` });
+  if (submission.status !== "success")
+    return replyInvalid(submission, { formMessage: (first) => `Invalid code: ${first}` });
   const result = await completeTotpLogin(request, submission.value.token);
   if (!result.ok) {
     if (result.status === 401 && result.cookie) {
@@ -50,13 +51,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function VerifyCodeDialog() {
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
-  const [form, fields] = useForm({ id: "totp", lastResult: actionData?.result, shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" });
+  const [form, fields] = useForm({
+    id: "totp",
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
   const token = fields.token;
   const [params] = useSearchParams();
   const [code, setCode] = useState("");
   const busy = useIsPending({ state: "submitting" });
   return (
-    <Dialog title="Two-factor authentication" description="Enter the 6-digit code from your authenticator app." closeTo="/login" size="sm">
+    <Dialog
+      title="Two-factor authentication"
+      description="Enter the 6-digit code from your authenticator app."
+      closeTo="/login"
+      size="sm"
+    >
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormErrors errors={form.errors} id={form.errorId} />
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
@@ -81,7 +92,12 @@ export default function VerifyCodeDialog() {
           />
           <ErrorList errors={token.errors} id={token.errorId} />
         </div>
-        <SubmitButton pending={busy} pendingLabel="Verifying..." className="btn-primary w-full" disabled={hydrated && code.length !== 6}>
+        <SubmitButton
+          pending={busy}
+          pendingLabel="Verifying..."
+          className="btn-primary w-full"
+          disabled={hydrated && code.length !== 6}
+        >
           Verify
         </SubmitButton>
         <p className="text-center text-sm">

@@ -61,7 +61,12 @@ export function can(user: Pick<User, "role"> & { email?: string }, capability: C
  * A model's check: null when the actor holds the capability, else the 403 Failure to return
  * (logged as access.denied with `object`, e.g. "payment/invoice/42").
  */
-export function refuse(actor: Actor, capability: Capability, object: string | null, message = "You do not have permission to do this"): Failure<403> | null {
+export function refuse(
+  actor: Actor,
+  capability: Capability,
+  object: string | null,
+  message = "You do not have permission to do this",
+): Failure<403> | null {
   return can(actor, capability) ? null : denied(actor, object, message);
 }
 
@@ -71,4 +76,7 @@ export function requireCapability(request: Request, capability: Exclude<Capabili
 }
 
 /** Every capability name, for tests that walk the table. */
-export const ALL_CAPABILITIES = [...(Object.keys(CAPABILITIES) as (keyof typeof CAPABILITIES)[]), "role.switch"] as const satisfies readonly Capability[];
+export const ALL_CAPABILITIES = [
+  ...(Object.keys(CAPABILITIES) as (keyof typeof CAPABILITIES)[]),
+  "role.switch",
+] as const satisfies readonly Capability[];

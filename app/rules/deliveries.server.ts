@@ -45,7 +45,8 @@ export const isEligibleForInvoice = (x: Pick<Delivery, "status" | "invoiceId" | 
 export const eligibleSql = () => and(eq(d.status, "confirmed"), isNull(d.invoiceId), isNotNull(d.clientId))!;
 
 /** Once invoiced (status or invoice link), tons, rates and client are locked and the delivery cannot be deleted. */
-export const isInvoiced = (x: Pick<Delivery, "status" | "invoiceId">) => x.status === "invoiced" || x.invoiceId !== null;
+export const isInvoiced = (x: Pick<Delivery, "status" | "invoiceId">) =>
+  x.status === "invoiced" || x.invoiceId !== null;
 
 // ---- Revenue = tons x selling rate; none while the selling rate is missing.
 
@@ -68,7 +69,8 @@ export function costOf(x: Figures): Decimal {
   return add(mul(x.tons, x.buyingRate ?? "0"), x.logisticsCost ?? "0", x.otherCosts ?? "0");
 }
 
-export const costSql = () => sql<string>`(${d.tons} * ${zero(d.buyingRate)} + ${zero(d.logisticsCost)} + ${zero(d.otherCosts)})`;
+export const costSql = () =>
+  sql<string>`(${d.tons} * ${zero(d.buyingRate)} + ${zero(d.logisticsCost)} + ${zero(d.otherCosts)})`;
 
 // ---- Profit = revenue - cost; none while the selling rate is missing.
 
@@ -77,7 +79,8 @@ export function profitOf(x: Figures): Decimal | null {
   return revenue === null ? null : sub(revenue, costOf(x));
 }
 
-export const profitSql = () => sql<string | null>`(case when ${d.sellingRate} is null then null else ${revenueSql()} - ${costSql()} end)`;
+export const profitSql = () =>
+  sql<string | null>`(case when ${d.sellingRate} is null then null else ${revenueSql()} - ${costSql()} end)`;
 
 /** Profit to the kobo, or null. */
 export function deliveryProfit(x: Figures): string | null {
@@ -91,7 +94,8 @@ export function netPaymentOf(x: Figures): Decimal {
   return sub(sub(mul(x.tons, x.buyingRate ?? "0"), x.offloadingCost ?? "0"), x.mobilizationPayment ?? "0");
 }
 
-export const netPaymentSql = () => sql<string>`(${d.tons} * ${zero(d.buyingRate)} - ${zero(d.offloadingCost)} - ${zero(d.mobilizationPayment)})`;
+export const netPaymentSql = () =>
+  sql<string>`(${d.tons} * ${zero(d.buyingRate)} - ${zero(d.offloadingCost)} - ${zero(d.mobilizationPayment)})`;
 
 /** Net payment to agent to the kobo (admins only see it). */
 export const netPaymentToAgent = (x: Figures): string => toFixed(netPaymentOf(x));

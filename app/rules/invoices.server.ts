@@ -16,7 +16,8 @@ export const owedSql = () => sql`(${inv.amountPaid} < ${inv.amount})`;
 
 // ---- Overdue: money still owed and the expected payment date before today (business time zone).
 
-export const isOverdue = (x: Pick<Invoice, "amount" | "amountPaid" | "expectedPaymentDate">, today: string) => isOwed(x) && x.expectedPaymentDate < today;
+export const isOverdue = (x: Pick<Invoice, "amount" | "amountPaid" | "expectedPaymentDate">, today: string) =>
+  isOwed(x) && x.expectedPaymentDate < today;
 
 /**
  * `owed` and `due` default to the invoice's own columns; the status totals the triggers keep
@@ -26,12 +27,17 @@ export const overdueSql = (today: string, owed: SQL = owedSql(), due: SQLWrapper
   sql`(${owed} and ${due} < ${today})`;
 
 /** The status shown: Overdue when overdue, otherwise the stored status (pending, partial, paid). */
-export function effectiveStatus(x: Pick<Invoice, "paymentStatus" | "amount" | "amountPaid" | "expectedPaymentDate">, today: string): PaymentStatus {
+export function effectiveStatus(
+  x: Pick<Invoice, "paymentStatus" | "amount" | "amountPaid" | "expectedPaymentDate">,
+  today: string,
+): PaymentStatus {
   return isOverdue(x, today) ? "overdue" : x.paymentStatus;
 }
 
-export const effectiveStatusSql = (today: string) => sql<PaymentStatus>`(case when ${overdueSql(today)} then 'overdue' else ${inv.paymentStatus} end)`;
+export const effectiveStatusSql = (today: string) =>
+  sql<PaymentStatus>`(case when ${overdueSql(today)} then 'overdue' else ${inv.paymentStatus} end)`;
 
 // ---- The stored status after a payment: paid once the amount is covered, partial before.
 
-export const statusAfterPayment = (amountPaid: string, amount: string): "paid" | "partial" => (compare(amountPaid, amount) >= 0 ? "paid" : "partial");
+export const statusAfterPayment = (amountPaid: string, amount: string): "paid" | "partial" =>
+  compare(amountPaid, amount) >= 0 ? "paid" : "partial";

@@ -21,7 +21,10 @@ export const PASSWORDS_DONT_MATCH = "Passwords don't match: make sure the new pa
 export const ChangePasswordSchema = z
   .object({
     currentPassword: z.string({ error: "Current password is required" }).min(1, "Current password is required"),
-    newPassword: z.string({ error: "New password is required" }).min(8, PASSWORD_TOO_SHORT).max(200, "Password too long: use at most 72 bytes"),
+    newPassword: z
+      .string({ error: "New password is required" })
+      .min(8, PASSWORD_TOO_SHORT)
+      .max(200, "Password too long: use at most 72 bytes"),
     confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
   })
   // Length first, then match (spec section 5): zod runs this refinement even when the length

@@ -1,5 +1,15 @@
 import * as z from "zod";
-import { calendarDate, optionalDecimal, optionalId, optionalText, requiredDecimal, requiredId, requiredText, formSchema, type FormConstraint } from "./fields";
+import {
+  calendarDate,
+  optionalDecimal,
+  optionalId,
+  optionalText,
+  requiredDecimal,
+  requiredId,
+  requiredText,
+  formSchema,
+  type FormConstraint,
+} from "./fields";
 
 const TONS = { label: "Tons", precision: 10, positive: true };
 const money = (label: string) => ({ label, precision: 12 });

@@ -11,7 +11,10 @@ export const AgentSchema = z.object({
 
 /** The Add/Edit Agent form (the same rules as the JSON calls). */
 export const AgentFormSchema = formSchema(AgentSchema);
-export const AGENT_FORM_CONSTRAINT: FormConstraint = { name: { required: true, maxLength: NAME_MAX }, contact: { maxLength: NAME_MAX } };
+export const AGENT_FORM_CONSTRAINT: FormConstraint = {
+  name: { required: true, maxLength: NAME_MAX },
+  contact: { maxLength: NAME_MAX },
+};
 
 /** Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec). */
 export function paymentTerms({ lenient }: { lenient: boolean }) {
@@ -38,17 +41,20 @@ export const optionalTaxRate = percentField(undefined);
 
 function percentField<Blank extends string | undefined>(blank: Blank) {
   return z.unknown().transform((value, ctx): string | Blank => {
-  if (value === undefined || value === null || value === "") return blank;
-  const parsed = parseDecimalInput(typeof value === "number" ? String(value) : String(value), { label: "Tax rate", precision: 5 });
-  if (!parsed.ok) {
-    ctx.addIssue({ code: "custom", message: parsed.message });
-    return z.NEVER;
-  }
-  if (compare(parsed.value, "100") > 0) {
-    ctx.addIssue({ code: "custom", message: "Tax rate must be between 0 and 100" });
-    return z.NEVER;
-  }
-  return parsed.value;
+    if (value === undefined || value === null || value === "") return blank;
+    const parsed = parseDecimalInput(typeof value === "number" ? String(value) : String(value), {
+      label: "Tax rate",
+      precision: 5,
+    });
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }
+    if (compare(parsed.value, "100") > 0) {
+      ctx.addIssue({ code: "custom", message: "Tax rate must be between 0 and 100" });
+      return z.NEVER;
+    }
+    return parsed.value;
   });
 }
 

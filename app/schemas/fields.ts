@@ -11,7 +11,11 @@ type DecimalOptions = { label: string; precision: number; places?: number; posit
 
 function decimalFrom(value: unknown, options: DecimalOptions, ctx: z.RefinementCtx) {
   const raw = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "x") : String(value);
-  const parsed = parseDecimalInput(raw, { places: options.places ?? 2, precision: options.precision, label: options.label });
+  const parsed = parseDecimalInput(raw, {
+    places: options.places ?? 2,
+    precision: options.precision,
+    label: options.label,
+  });
   if (!parsed.ok) {
     ctx.addIssue({ code: "custom", message: parsed.message });
     return z.NEVER;
@@ -54,7 +58,9 @@ export function optionalDecimal(options: DecimalOptions) {
 }
 
 export const controlCharacterMessage = (label: string, multiline = false) =>
-  multiline ? `${label} must not contain control characters` : `${label} must be one line of text without control characters`;
+  multiline
+    ? `${label} must not contain control characters`
+    : `${label} must be one line of text without control characters`;
 
 /** Text options: `multiline` fields (remarks) may hold line breaks and tabs; others none. */
 type TextOptions = { multiline?: boolean };
@@ -163,7 +169,15 @@ export function safeParseFields<T extends z.ZodObject>(schema: T, input: Record<
  */
 export type FormConstraint = Record<
   string,
-  { required?: boolean; minLength?: number; maxLength?: number; min?: string | number; max?: string | number; step?: string | number; pattern?: string }
+  {
+    required?: boolean;
+    minLength?: number;
+    maxLength?: number;
+    min?: string | number;
+    max?: string | number;
+    step?: string | number;
+    pattern?: string;
+  }
 >;
 
 /**

@@ -8,7 +8,9 @@ import { TOTP_CODE_MESSAGE } from "./users";
 const anything = z.unknown().optional();
 
 /** Generate Invoice: the chosen delivery (everything else is recomputed from the database). */
-export const GenerateInvoiceFormSchema = formSchema(z.object({ deliveryId: optionalId("Delivery"), idempotencyKey: optionalText("Request key", 200) }));
+export const GenerateInvoiceFormSchema = formSchema(
+  z.object({ deliveryId: optionalId("Delivery"), idempotencyKey: optionalText("Request key", 200) }),
+);
 
 /** A confirmation that asks for the current password (delete a passkey, turn off two-factor). */
 export const PasswordConfirmFormSchema = formSchema(z.object({ password: anything }));
@@ -33,4 +35,6 @@ export const TotpCodeFormSchema = formSchema(
 );
 
 /** Add Passkey: the device's name and the browser's credential (the ceremony needs JavaScript). */
-export const PasskeyRegisterFormSchema = formSchema(z.object({ deviceName: anything, credential: anything, password: anything }));
+export const PasskeyRegisterFormSchema = formSchema(
+  z.object({ deviceName: anything, credential: anything, password: anything }),
+);

@@ -8,9 +8,9 @@ import { calendarDate, optionalText, requiredDecimal, formSchema, type FormConst
  */
 export const RecordPaymentFormSchema = formSchema(
   z.object({
-  amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
-  paymentDate: calendarDate("Payment date", { required: false }),
-  reference: optionalText("Reference", 200),
+    amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
+    paymentDate: calendarDate("Payment date", { required: false }),
+    reference: optionalText("Reference", 200),
     idempotencyKey: optionalText("Request key", 200),
   }),
 );

@@ -13,8 +13,18 @@ export const CreateUserSchema = z.object({
     .max(254, "Email is too long")
     .pipe(z.email("Please enter a valid email address")),
   role: z.enum(["staff", "manager"], { error: "Role must be Staff or Manager" }),
-  firstName: z.string().trim().max(100, "First name is too long").refine((v) => !hasControlCharacters(v), "First name must be one line of text without control characters").optional(),
-  lastName: z.string().trim().max(100, "Last name is too long").refine((v) => !hasControlCharacters(v), "Last name must be one line of text without control characters").optional(),
+  firstName: z
+    .string()
+    .trim()
+    .max(100, "First name is too long")
+    .refine((v) => !hasControlCharacters(v), "First name must be one line of text without control characters")
+    .optional(),
+  lastName: z
+    .string()
+    .trim()
+    .max(100, "Last name is too long")
+    .refine((v) => !hasControlCharacters(v), "Last name must be one line of text without control characters")
+    .optional(),
 });
 
 export const TOTP_CODE_MESSAGE = "Please enter the 6-digit code from your authenticator app";

@@ -2,7 +2,15 @@ import { redirect } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { getDb, schema, type Role, type User } from "~/db.server";
 import { logEvent } from "./logger.server";
-import { createSession, destroySession, getSessionId, readSession, readSessionAndUser, updateSessionData, type SessionRow } from "./session.server";
+import {
+  createSession,
+  destroySession,
+  getSessionId,
+  readSession,
+  readSessionAndUser,
+  updateSessionData,
+  type SessionRow,
+} from "./session.server";
 
 /**
  * Completes the first step of a sign-in: a fresh session (new id) for the user, or, when
@@ -69,7 +77,7 @@ export async function getUser(request: Request) {
 
 export async function getPendingTotpUserId(request: Request) {
   const session = await readSession(request);
-  return session && !session.userId ? session.sess.pendingTotpUserId ?? null : null;
+  return session && !session.userId ? (session.sess.pendingTotpUserId ?? null) : null;
 }
 
 export { updateSessionData };
@@ -106,7 +114,14 @@ export async function requireRole(request: Request, roles: readonly Role[]): Pro
   const user = await requireUser(request);
   if (!roles.includes(user.role)) {
     const url = new URL(request.url);
-    logEvent("warn", { event: "access.denied", userId: user.id, role: user.role, method: request.method, route: url.pathname.replace(/\.data$/, ""), object: url.pathname.split("/").filter(Boolean).slice(1).join("/") || null });
+    logEvent("warn", {
+      event: "access.denied",
+      userId: user.id,
+      role: user.role,
+      method: request.method,
+      route: url.pathname.replace(/\.data$/, ""),
+      object: url.pathname.split("/").filter(Boolean).slice(1).join("/") || null,
+    });
     throw isApiRequest(request)
       ? jsonError(403, "You do not have permission to do this")
       : new Response("You do not have permission to view this page.", { status: 403, statusText: "Forbidden" });

@@ -14,7 +14,8 @@ export function opsSocketPath(dataDir: string) {
 /** A consistent PGlite backup taken by the running app: other queries wait (bounded) meanwhile. */
 export async function backupInProcess(file: string) {
   const connection = await currentConnection();
-  if (!connection?.pglite) throw new Error("The in-process backup is for PGlite; use pg_dump (npm run db:backup) on PostgreSQL");
+  if (!connection?.pglite)
+    throw new Error("The in-process backup is for PGlite; use pg_dump (npm run db:backup) on PostgreSQL");
   const { client, db } = connection.pglite;
   return backupPglite(client, db, path.resolve(file), (work) => connection.gate.run(work));
 }
@@ -60,7 +61,8 @@ export async function startOpsSocket(dataDir: string) {
       let answer: unknown;
       try {
         const request = JSON.parse(line) as { command?: string; file?: string };
-        if (request.command === "backup" && typeof request.file === "string") answer = { ok: true, manifest: await backupInProcess(request.file) };
+        if (request.command === "backup" && typeof request.file === "string")
+          answer = { ok: true, manifest: await backupInProcess(request.file) };
         else if (request.command === "check") answer = { ok: true, ...(await checkInProcess()) };
         else answer = { ok: false, error: "unknown command" };
       } catch (error) {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addDays, formatDayMonthYear, formatDeliveryDate, formatMonth, formatShortDate, isValidDate, startOfWeek, todayIn } from "./dates";
+import {
+  addDays,
+  formatDayMonthYear,
+  formatDeliveryDate,
+  formatMonth,
+  formatShortDate,
+  isValidDate,
+  startOfWeek,
+  todayIn,
+} from "./dates";
 
 describe("business dates", () => {
   it("knows today in Lagos when UTC is still yesterday", () => {

@@ -6,7 +6,13 @@
 // `format` would add 1.7-5.8 KB gzip to a page 1.7 KB under its budget (decision 0841).
 // date-fns works on the process's local calendar here, consistently: a "yyyy-MM-dd" parsed by
 // parseISO is local midnight, and lightFormat reads it back the same way, whatever TZ is.
-import { addDays as addCalendarDays, isValid, lightFormat, parseISO, startOfWeek as startOfCalendarWeek } from "date-fns";
+import {
+  addDays as addCalendarDays,
+  isValid,
+  lightFormat,
+  parseISO,
+  startOfWeek as startOfCalendarWeek,
+} from "date-fns";
 
 export const DEFAULT_TIME_ZONE = "Africa/Lagos";
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -46,8 +52,18 @@ export function startOfWeek(value: string): string {
 
 const MONTHS_SHORT = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const MONTHS_LONG = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
 ];
 
 function split(value: string) {

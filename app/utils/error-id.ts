@@ -7,7 +7,9 @@ export const ErrorIdContext = createContext<string | undefined>(undefined);
 export function useErrorId(): string | undefined {
   const fromServer = useContext(ErrorIdContext);
   const [fromPage] = useState(() =>
-    typeof document === "undefined" ? undefined : document.querySelector<HTMLElement>("[data-error-id]")?.dataset.errorId,
+    typeof document === "undefined"
+      ? undefined
+      : document.querySelector<HTMLElement>("[data-error-id]")?.dataset.errorId,
   );
   return fromServer ?? fromPage;
 }

@@ -6,7 +6,12 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
 
 type Reply = {
-  reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[]; resetForm?: boolean }) => SubmissionResult<string[]>;
+  reply: (options?: {
+    formErrors?: string[];
+    fieldErrors?: Record<string, string[]>;
+    hideFields?: string[];
+    resetForm?: boolean;
+  }) => SubmissionResult<string[]>;
 };
 
 /** What a model says when it refuses (the `ok: false` side of its result). */
@@ -18,10 +23,16 @@ type Invalid = Reply & { error?: Record<string, string[] | null> | null };
  * The form's own messages (from its schema): each under its field, status 400. `formMessage`
  * also puts a summary at the top, made from the first message ("Failed to update delivery: ...").
  */
-export function replyInvalid(submission: Invalid, options: { hideFields?: string[]; status?: number; formMessage?: (first: string) => string } = {}) {
+export function replyInvalid(
+  submission: Invalid,
+  options: { hideFields?: string[]; status?: number; formMessage?: (first: string) => string } = {},
+) {
   const first = Object.values(submission.error ?? {}).flatMap((messages) => messages ?? [])[0] ?? "Invalid input";
   const formErrors = options.formMessage ? [options.formMessage(first)] : undefined;
-  return data({ result: submission.reply({ hideFields: options.hideFields, formErrors }) }, { status: options.status ?? 400 });
+  return data(
+    { result: submission.reply({ hideFields: options.hideFields, formErrors }) },
+    { status: options.status ?? 400 },
+  );
 }
 
 /**
@@ -39,7 +50,14 @@ export function replyRefused<Extra extends Record<string, unknown> = Record<neve
     headers,
     extra,
     field,
-  }: { formMessage?: string; always?: boolean; hideFields?: string[]; headers?: HeadersInit; extra?: Extra; field?: string } = {},
+  }: {
+    formMessage?: string;
+    always?: boolean;
+    hideFields?: string[];
+    headers?: HeadersInit;
+    extra?: Extra;
+    field?: string;
+  } = {},
 ) {
   const own = refusal.fieldErrors && Object.keys(refusal.fieldErrors).length ? refusal.fieldErrors : undefined;
   // `field`: the refusal is about that field ("Incorrect password" under Password).

@@ -5,7 +5,8 @@ export function invariantResponse(condition: unknown, message = "Not found", sta
   if (!condition) throw new Response(message, { status });
 }
 
-export const isJsonContentType = (value: string | null) => !!value && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(value.trim());
+export const isJsonContentType = (value: string | null) =>
+  !!value && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(value.trim());
 
 /**
  * Reads a JSON object body, or throws a 400 that says why. A body sent as anything but

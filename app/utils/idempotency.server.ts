@@ -48,7 +48,9 @@ function stableStringify(value: unknown): string {
 }
 
 export function isUsableKey(key: unknown): key is string {
-  return typeof key === "string" && key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && !hasControlCharacters(key);
+  return (
+    typeof key === "string" && key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && !hasControlCharacters(key)
+  );
 }
 
 /**
@@ -85,7 +87,10 @@ export async function claimKey(
   return existing.resourceId;
 }
 
-export async function completeKey(tx: Tx, { userId, key, resourceId }: { userId: string; key: string; resourceId: string }) {
+export async function completeKey(
+  tx: Tx,
+  { userId, key, resourceId }: { userId: string; key: string; resourceId: string },
+) {
   await tx
     .update(schema.idempotencyKeys)
     .set({ resourceId })
@@ -93,11 +98,14 @@ export async function completeKey(tx: Tx, { userId, key, resourceId }: { userId:
 }
 
 export async function deleteOldKeys(tx: Tx, now = new Date()) {
-  await tx.delete(schema.idempotencyKeys).where(lt(schema.idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)));
+  await tx
+    .delete(schema.idempotencyKeys)
+    .where(lt(schema.idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)));
 }
 
 /** Maps the two idempotency errors to a failure result; anything else is rethrown. */
 export function idempotencyFailure(error: unknown): { ok: false; status: 409 | 422; message: string } {
-  if (error instanceof IdempotencyConflict || error instanceof IdempotencyInProgress) return { ok: false, status: error.status, message: error.message };
+  if (error instanceof IdempotencyConflict || error instanceof IdempotencyInProgress)
+    return { ok: false, status: error.status, message: error.message };
   throw error;
 }

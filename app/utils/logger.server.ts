@@ -24,7 +24,9 @@ const SECRET_KEYS = [
   "challenge",
 ];
 
-const redactPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`].map((p) => (/^[A-Za-z_]\w*$/.test(key) ? p : p.replace(key, `["${key}"]`))));
+const redactPaths = SECRET_KEYS.flatMap((key) =>
+  [key, `*.${key}`, `*.*.${key}`].map((p) => (/^[A-Za-z_]\w*$/.test(key) ? p : p.replace(key, `["${key}"]`))),
+);
 
 let instance: Logger | undefined;
 
@@ -50,7 +52,15 @@ export function logger(): Logger {
 /** For tests: log into `stream` (or back to stdout with undefined). */
 export function setLoggerDestination(stream: { write(line: string): void } | undefined, levelName = "info") {
   instance = stream
-    ? pino({ level: levelName, base: { app: "pks-back-office" }, redact: { paths: redactPaths, remove: true }, formatters: { level: (label) => ({ level: label }) } }, stream)
+    ? pino(
+        {
+          level: levelName,
+          base: { app: "pks-back-office" },
+          redact: { paths: redactPaths, remove: true },
+          formatters: { level: (label) => ({ level: label }) },
+        },
+        stream,
+      )
     : undefined;
 }
 

@@ -84,6 +84,9 @@ describe("parsing what people type", () => {
     expect(parseDecimalInput("")).toMatchObject({ ok: false, message: "Amount is required" });
     expect(parseDecimalInput("9999999999.99")).toEqual({ ok: true, value: "9999999999.99" });
     expect(parseDecimalInput("10000000000")).toMatchObject({ ok: false, message: "Amount is too large" });
-    expect(parseDecimalInput("100000000", { precision: 10, label: "Tons" })).toMatchObject({ ok: false, message: "Tons is too large" });
+    expect(parseDecimalInput("100000000", { precision: 10, label: "Tons" })).toMatchObject({
+      ok: false,
+      message: "Tons is too large",
+    });
   });
 });

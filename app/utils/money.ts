@@ -141,6 +141,12 @@ export function formatMoneyWhileTyping(raw: string, places = 2): string {
   const cleaned = raw.replace(/[^\d.]/g, "");
   const dot = cleaned.indexOf(".");
   const whole = (dot === -1 ? cleaned : cleaned.slice(0, dot)).replace(/^0+(?=\d)/, "");
-  const fraction = dot === -1 ? null : cleaned.slice(dot + 1).replace(/\./g, "").slice(0, places);
+  const fraction =
+    dot === -1
+      ? null
+      : cleaned
+          .slice(dot + 1)
+          .replace(/\./g, "")
+          .slice(0, places);
   return groupThousands(whole) + (fraction === null ? "" : "." + fraction);
 }

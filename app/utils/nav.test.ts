@@ -4,7 +4,14 @@ import { isActive, mobileBarItemsFor, navItemsFor } from "./nav";
 describe("navigation", () => {
   it("gives admins 8 items and staff and managers 3", () => {
     expect(navItemsFor("admin").map((i) => i.label)).toEqual([
-      "Dashboard", "Deliveries", "Reconciliation", "Invoices", "Payments", "Agents", "Clients", "Settings",
+      "Dashboard",
+      "Deliveries",
+      "Reconciliation",
+      "Invoices",
+      "Payments",
+      "Agents",
+      "Clients",
+      "Settings",
     ]);
     expect(navItemsFor("manager").map((i) => i.label)).toEqual(["Dashboard", "Deliveries", "Settings"]);
     expect(navItemsFor("staff")).toHaveLength(3);
@@ -18,7 +25,8 @@ describe("navigation", () => {
   });
 
   it("shows Invoices in the phone bar to admins only", () => {
-    const labels = (role: "admin" | "staff") => mobileBarItemsFor(role).map((i) => (i.kind === "menu" ? "Menu" : i.label));
+    const labels = (role: "admin" | "staff") =>
+      mobileBarItemsFor(role).map((i) => (i.kind === "menu" ? "Menu" : i.label));
     expect(labels("admin")).toEqual(["Dashboard", "Deliveries", "Menu", "Invoices", "More"]);
     expect(labels("staff")).toEqual(["Dashboard", "Deliveries", "Menu", "More"]);
   });

@@ -36,11 +36,7 @@ export type MobileBarItem = ({ kind: "link" } & NavItem) | { kind: "menu" };
 
 /** Below 768px: Dashboard, Deliveries, Menu, Invoices (admins only), More. */
 export function mobileBarItemsFor(role: Role): MobileBarItem[] {
-  const items: MobileBarItem[] = [
-    { kind: "link", ...DASHBOARD },
-    { kind: "link", ...DELIVERIES },
-    { kind: "menu" },
-  ];
+  const items: MobileBarItem[] = [{ kind: "link", ...DASHBOARD }, { kind: "link", ...DELIVERIES }, { kind: "menu" }];
   if (role === "admin") items.push({ kind: "link", to: "/invoices", label: "Invoices", icon: "file" });
   items.push({ kind: "link", to: "/settings", label: "More", icon: "more" });
   return items;

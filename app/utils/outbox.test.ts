@@ -11,7 +11,10 @@ const entry: OutboxEntry = {
 };
 
 function answer(status: number, body?: unknown) {
-  vi.stubGlobal("fetch", vi.fn(async () => new Response(body === undefined ? "" : JSON.stringify(body), { status })));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response(body === undefined ? "" : JSON.stringify(body), { status })),
+  );
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -34,12 +37,21 @@ describe("sendEntry: what the server's answer means for an outbox entry", () => 
 
   it("400 needs attention, with the server's message and field errors", async () => {
     answer(400, { message: "Agent not found", errors: { agentId: ["Agent not found"] } });
-    expect(await sendEntry(entry)).toEqual({ kind: "attention", status: 400, message: "Agent not found", fieldErrors: { agentId: ["Agent not found"] } });
+    expect(await sendEntry(entry)).toEqual({
+      kind: "attention",
+      status: 400,
+      message: "Agent not found",
+      fieldErrors: { agentId: ["Agent not found"] },
+    });
   });
 
   it("409 (a closed month, a key used for something else) needs attention and says why", async () => {
     answer(409, { message: "November 2026 is closed" });
-    expect(await sendEntry(entry)).toMatchObject({ kind: "attention", status: 409, message: "November 2026 is closed" });
+    expect(await sendEntry(entry)).toMatchObject({
+      kind: "attention",
+      status: 409,
+      message: "November 2026 is closed",
+    });
   });
 
   it("401 keeps it and asks for sign-in", async () => {
@@ -53,12 +65,18 @@ describe("sendEntry: what the server's answer means for an outbox entry", () => 
   });
 
   it("a proxy's HTML page keeps it for a later try", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>Bad gateway</html>", { status: 502 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("<html>Bad gateway</html>", { status: 502 })),
+    );
     expect(await sendEntry(entry)).toEqual({ kind: "retry" });
   });
 
   it("no network keeps it for a later try", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))),
+    );
     expect(await sendEntry(entry)).toEqual({ kind: "retry" });
   });
 });

@@ -117,8 +117,13 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
   } catch {
     return { kind: "retry" };
   }
-  const body = (await response.json().catch(() => null)) as { message?: string; errors?: Record<string, string[]>; tons?: string } | null;
-  if (response.status === 200 || response.status === 201) return { kind: "sent", tons: body?.tons ?? entry.fields.tons ?? "" };
+  const body = (await response.json().catch(() => null)) as {
+    message?: string;
+    errors?: Record<string, string[]>;
+    tons?: string;
+  } | null;
+  if (response.status === 200 || response.status === 201)
+    return { kind: "sent", tons: body?.tons ?? entry.fields.tons ?? "" };
   if (response.status === 401) return { kind: "signin" };
   // Refused for a reason a person must look at: bad input, a removed agent, a closed month,
   // a key already used for something else, a password that must change.
@@ -231,8 +236,7 @@ export function scheduleRetry(userId: string) {
 export async function requestSync() {
   try {
     const registration = (await navigator.serviceWorker?.getRegistration()) as
-      | (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
-      | undefined;
+      (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined;
     await registration?.sync?.register(SYNC_TAG);
   } catch {
     // not supported or not allowed: the page's own triggers still send

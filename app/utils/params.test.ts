@@ -10,7 +10,22 @@ describe("parseId", () => {
   });
 
   it("refuses what the database would choke on", () => {
-    for (const bad of ["0", "-1", "1.5", "1e3", "abc", "", "99999999999", String(MAX_ID + 1), "0x10", null, undefined, 1.5, {}, []]) {
+    for (const bad of [
+      "0",
+      "-1",
+      "1.5",
+      "1e3",
+      "abc",
+      "",
+      "99999999999",
+      String(MAX_ID + 1),
+      "0x10",
+      null,
+      undefined,
+      1.5,
+      {},
+      [],
+    ]) {
       expect(parseId(bad), String(bad)).toBeNull();
     }
   });
@@ -31,15 +46,32 @@ describe("cursors", () => {
   });
 
   it("writes what it reads", () => {
-    for (const c of [{ key: "2026-03-01", id: 5 }, { key: null, id: 5 }]) {
+    for (const c of [
+      { key: "2026-03-01", id: 5 },
+      { key: null, id: 5 },
+    ]) {
       expect(parseCursor(formatCursor(c), c.key ? "date" : "id")).toEqual(c);
     }
   });
 
   it("reads the page request of a query string, flagging a refused cursor", () => {
-    expect(readPageRequest(new URLSearchParams(""), "date")).toEqual({ cursor: null, direction: "older", invalid: false });
-    expect(readPageRequest(new URLSearchParams("cursor=2026-03-01_4"), "date")).toMatchObject({ direction: "older", invalid: false });
-    expect(readPageRequest(new URLSearchParams("before=2026-03-01_4"), "date")).toMatchObject({ direction: "newer", invalid: false });
-    expect(readPageRequest(new URLSearchParams("cursor=2025-02-30_1"), "date")).toEqual({ cursor: null, direction: "older", invalid: true });
+    expect(readPageRequest(new URLSearchParams(""), "date")).toEqual({
+      cursor: null,
+      direction: "older",
+      invalid: false,
+    });
+    expect(readPageRequest(new URLSearchParams("cursor=2026-03-01_4"), "date")).toMatchObject({
+      direction: "older",
+      invalid: false,
+    });
+    expect(readPageRequest(new URLSearchParams("before=2026-03-01_4"), "date")).toMatchObject({
+      direction: "newer",
+      invalid: false,
+    });
+    expect(readPageRequest(new URLSearchParams("cursor=2025-02-30_1"), "date")).toEqual({
+      cursor: null,
+      direction: "older",
+      invalid: true,
+    });
   });
 });

@@ -14,7 +14,9 @@ describe("bcrypt on worker threads", () => {
 
   it("answers concurrent calls each with its own result", async () => {
     const hashes = await Promise.all(["a1", "b2", "c3", "d4"].map((p) => bcryptHash(p, 4)));
-    const checks = await Promise.all(hashes.flatMap((h, i) => [bcryptCompare(["a1", "b2", "c3", "d4"][i], h), bcryptCompare("wrong", h)]));
+    const checks = await Promise.all(
+      hashes.flatMap((h, i) => [bcryptCompare(["a1", "b2", "c3", "d4"][i], h), bcryptCompare("wrong", h)]),
+    );
     expect(checks).toEqual([true, false, true, false, true, false, true, false]);
   });
 

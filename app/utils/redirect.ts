@@ -22,7 +22,8 @@ export function safeRedirect(to: unknown, fallback = "/") {
     current = next;
   }
   for (const form of forms) {
-    if (!form.startsWith("/") || form.includes("//") || form.includes("\\") || hasControlCharacters(form)) return fallback;
+    if (!form.startsWith("/") || form.includes("//") || form.includes("\\") || hasControlCharacters(form))
+      return fallback;
   }
   try {
     const base = "http://pks.invalid";

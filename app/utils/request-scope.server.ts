@@ -14,6 +14,14 @@ export function scopeOf(request: Request): Scope {
 /** A model's 403: logged as access.denied with the user, route and object, then returned. */
 export function denied(user: { id: string; role: string }, object: string | null, message: string) {
   const scope = requestScope.getStore();
-  logEvent("warn", { event: "access.denied", userId: user.id, role: user.role, method: scope?.method ?? null, route: scope?.route ?? null, object, reason: message });
+  logEvent("warn", {
+    event: "access.denied",
+    userId: user.id,
+    role: user.role,
+    method: scope?.method ?? null,
+    route: scope?.route ?? null,
+    object,
+    reason: message,
+  });
   return { ok: false as const, status: 403 as const, message };
 }

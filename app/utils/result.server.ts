@@ -6,10 +6,20 @@ import type { Failure } from "./result";
 
 /** `/api`: the failure's status with `{ message }`, plus `errors` (field -> messages) when there are any. */
 export function failureJson(failure: Failure, extra?: Record<string, unknown>) {
-  return jsonError(failure.status, failure.message, { ...(failure.fieldErrors ? { errors: failure.fieldErrors } : {}), ...extra });
+  return jsonError(failure.status, failure.message, {
+    ...(failure.fieldErrors ? { errors: failure.fieldErrors } : {}),
+    ...extra,
+  });
 }
 
 /** An HTML action: the failure's status with the form's message, its field errors ({} when none) and `extra` (the values typed). */
-export function failureData<E extends Record<string, unknown>>(failure: Failure, extra?: E, { prefix = "" }: { prefix?: string } = {}) {
-  return data({ message: `${prefix}${failure.message}`, fieldErrors: failure.fieldErrors ?? {}, ...(extra as E) }, { status: failure.status });
+export function failureData<E extends Record<string, unknown>>(
+  failure: Failure,
+  extra?: E,
+  { prefix = "" }: { prefix?: string } = {},
+) {
+  return data(
+    { message: `${prefix}${failure.message}`, fieldErrors: failure.fieldErrors ?? {}, ...(extra as E) },
+    { status: failure.status },
+  );
 }

@@ -8,8 +8,16 @@ import { failureData, failureJson } from "./result.server";
 describe("one result type", () => {
   it("fail and failOn build the shape every model returns", () => {
     expect(fail(404, "Invoice not found")).toEqual({ ok: false, status: 404, message: "Invoice not found" });
-    expect(failOn(400, "amount", "Too much")).toEqual({ ok: false, status: 400, message: "Too much", fieldErrors: { amount: ["Too much"] } });
-    expect(replyOptions(failOn(409, "name", "Taken"), "Failed: ")).toEqual({ formErrors: ["Failed: Taken"], fieldErrors: { name: ["Taken"] } });
+    expect(failOn(400, "amount", "Too much")).toEqual({
+      ok: false,
+      status: 400,
+      message: "Too much",
+      fieldErrors: { amount: ["Too much"] },
+    });
+    expect(replyOptions(failOn(409, "name", "Taken"), "Failed: ")).toEqual({
+      formErrors: ["Failed: Taken"],
+      fieldErrors: { name: ["Taken"] },
+    });
   });
 
   it("failureJson answers {message, errors?} with the failure's status", async () => {
@@ -27,9 +35,15 @@ describe("one result type", () => {
   });
 
   it("fieldErrorsOf keys issues by their first path segment, first message on top", () => {
-    const parsed = z.object({ a: z.string().min(2, "A short"), b: z.number({ message: "B missing" }) }).safeParse({ a: "x" });
+    const parsed = z
+      .object({ a: z.string().min(2, "A short"), b: z.number({ message: "B missing" }) })
+      .safeParse({ a: "x" });
     expect(parsed.success).toBe(false);
-    if (!parsed.success) expect(fieldErrorsOf(parsed.error)).toEqual({ fieldErrors: { a: ["A short"], b: ["B missing"] }, message: "A short" });
+    if (!parsed.success)
+      expect(fieldErrorsOf(parsed.error)).toEqual({
+        fieldErrors: { a: ["A short"], b: ["B missing"] },
+        message: "A short",
+      });
   });
 });
 

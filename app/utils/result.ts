@@ -6,17 +6,24 @@ export type FieldErrors = Record<string, string[]>;
 
 export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 415 | 422 | 429 | 503;
 
-export type Failure<S extends FailureStatus = FailureStatus> = { ok: false; status: S; message: string; fieldErrors?: FieldErrors };
+export type Failure<S extends FailureStatus = FailureStatus> = {
+  ok: false;
+  status: S;
+  message: string;
+  fieldErrors?: FieldErrors;
+};
 
 /** Success carrying `T`'s fields, or a Failure. */
-export type Result<T extends object = object, S extends FailureStatus = FailureStatus> = ({ ok: true } & T) | Failure<S>;
+export type Result<T extends object = object, S extends FailureStatus = FailureStatus> =
+  ({ ok: true } & T) | Failure<S>;
 
 export function fail<S extends FailureStatus>(status: S, message: string, fieldErrors?: FieldErrors): Failure<S> {
   return fieldErrors ? { ok: false, status, message, fieldErrors } : { ok: false, status, message };
 }
 
 /** A failure said under one field as well as at the top of the form. */
-export const failOn = <S extends FailureStatus>(status: S, field: string, message: string): Failure<S> => fail(status, message, { [field]: [message] });
+export const failOn = <S extends FailureStatus>(status: S, field: string, message: string): Failure<S> =>
+  fail(status, message, { [field]: [message] });
 
 /** A Failure as Conform's `submission.reply({...})` options: the message on the form, field errors under their fields. */
 export function replyOptions(failure: Failure, prefix = "") {

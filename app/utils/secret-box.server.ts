@@ -20,7 +20,10 @@ export function sealSecret(plain: string): string {
 
 export function openSecret(stored: string): string {
   if (!stored.startsWith(PREFIX)) return stored;
-  const [iv, tag, data] = stored.slice(PREFIX.length).split(".").map((part) => Buffer.from(part, "base64url"));
+  const [iv, tag, data] = stored
+    .slice(PREFIX.length)
+    .split(".")
+    .map((part) => Buffer.from(part, "base64url"));
   const decipher = createDecipheriv("aes-256-gcm", key(), iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");

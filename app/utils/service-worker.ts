@@ -20,7 +20,12 @@ export function registerServiceWorker() {
     (event) => {
       if (navigator.onLine || !sw.controller) return;
       const link = (event.target as Element | null)?.closest?.("a[href]");
-      if (!(link instanceof HTMLAnchorElement) || link.origin !== location.origin || link.pathname !== "/deliveries/new") return;
+      if (
+        !(link instanceof HTMLAnchorElement) ||
+        link.origin !== location.origin ||
+        link.pathname !== "/deliveries/new"
+      )
+        return;
       event.preventDefault();
       location.assign(link.href);
     },

@@ -27,7 +27,10 @@ export async function readSession(request: Request, now = new Date()): Promise<S
  * A live session and its user in one query (every signed-in request starts here). Expired
  * rows are removed on sight; the idle expiry is pushed forward at most every few minutes.
  */
-export async function readSessionAndUser(sid: string, now = new Date()): Promise<{ session: SessionRow; user: User | null } | null> {
+export async function readSessionAndUser(
+  sid: string,
+  now = new Date(),
+): Promise<{ session: SessionRow; user: User | null } | null> {
   const db = await getDb();
   const [found] = await db
     .select({ session: schema.sessions, user: schema.users })

@@ -16,7 +16,8 @@ export const ACCOUNT_LIMIT = 20;
 export const ADDRESS_LIMIT = 50;
 export const PASSKEY_OPTIONS_LIMIT = 30;
 
-export type ThrottleDecision = { limited: false; keys: string[] } | { limited: true; retryAfterSeconds: number; keys: string[] };
+export type ThrottleDecision =
+  { limited: false; keys: string[] } | { limited: true; retryAfterSeconds: number; keys: string[] };
 
 const accountKey = (identifier: string) => `acct:${identifier}`;
 const accountAddressKey = (identifier: string, address: string) => `acct:${identifier}|ip:${address}`;
@@ -85,7 +86,13 @@ export async function giveBack(identifier: string, address: string, { clear }: {
   await db
     .update(t)
     .set({ count: sql`greatest(${t.count} - 1, 0)` })
-    .where(or(eq(t.key, accountKey(identifier)), eq(t.key, addressKey(address)), eq(t.key, accountAddressKey(identifier, address))));
+    .where(
+      or(
+        eq(t.key, accountKey(identifier)),
+        eq(t.key, addressKey(address)),
+        eq(t.key, accountAddressKey(identifier, address)),
+      ),
+    );
 }
 
 export function throttledMessage(retryAfterSeconds: number) {
@@ -120,7 +127,8 @@ export async function accountLocks(identifiers: string[], now = new Date()): Pro
     if (row.count < limit) continue;
     const until = new Date(new Date(row.windowStart).getTime() + THROTTLE_WINDOW_MS);
     const prev = out.get(identifier);
-    if (!prev || prev.lockedUntil < until) out.set(identifier, { lockedUntil: until, attempts: Math.max(row.count, prev?.attempts ?? 0) });
+    if (!prev || prev.lockedUntil < until)
+      out.set(identifier, { lockedUntil: until, attempts: Math.max(row.count, prev?.attempts ?? 0) });
   }
   return out;
 }
@@ -136,5 +144,7 @@ export async function clearAccountLock(identifier: string) {
 /** Drops counters whose window has passed. */
 export async function pruneThrottle(now = new Date()) {
   const db = await getDb();
-  await db.delete(schema.authThrottle).where(lt(schema.authThrottle.windowStart, new Date(now.getTime() - THROTTLE_WINDOW_MS)));
+  await db
+    .delete(schema.authThrottle)
+    .where(lt(schema.authThrottle.windowStart, new Date(now.getTime() - THROTTLE_WINDOW_MS)));
 }

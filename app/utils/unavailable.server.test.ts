@@ -26,7 +26,11 @@ async function thrown(promise: unknown) {
 describe("guardHandler", () => {
   it("answers /api with a JSON 503 and Retry-After", async () => {
     const action = guardHandler(down, "action");
-    const response = (await action({ request: new Request("http://localhost/api/deliveries", { method: "POST", body: "{}" }), context: {}, params: {} })) as Response;
+    const response = (await action({
+      request: new Request("http://localhost/api/deliveries", { method: "POST", body: "{}" }),
+      context: {},
+      params: {},
+    })) as Response;
     expect(response.status).toBe(503);
     expect(response.headers.get("Retry-After")).toBe("5");
     expect(await response.json()).toEqual({ message: expect.stringContaining("Idempotency-Key") });
@@ -37,7 +41,12 @@ describe("guardHandler", () => {
       await request.formData();
       throw new DatabaseUnavailableError("timeout", "statement timeout");
     }, "action");
-    const request = form("/deliveries/new", { tons: "12.50", location: "Kano", idempotencyKey: "k-1", password: "secret" });
+    const request = form("/deliveries/new", {
+      tons: "12.50",
+      location: "Kano",
+      idempotencyKey: "k-1",
+      password: "secret",
+    });
     const error = (await thrown(action({ request, context: {}, params: {} }))) as Response;
     expect(error).toBeInstanceOf(Response);
     expect(error.status).toBe(503);
@@ -52,8 +61,12 @@ describe("guardHandler", () => {
     const context = {};
     const action = guardHandler(down, "action");
     const loader = guardHandler(down, "loader");
-    await thrown(action({ request: form("/invoices/new?index", { deliveryId: "4", idempotencyKey: "k-2" }), context, params: {} }));
-    const error = (await thrown(loader({ request: new Request("http://localhost/invoices/new"), context, params: {} }))) as Response;
+    await thrown(
+      action({ request: form("/invoices/new?index", { deliveryId: "4", idempotencyKey: "k-2" }), context, params: {} }),
+    );
+    const error = (await thrown(
+      loader({ request: new Request("http://localhost/invoices/new"), context, params: {} }),
+    )) as Response;
     expect(((await error.json()) as UnavailableData).values).toEqual({ deliveryId: "4", idempotencyKey: "k-2" });
   });
 
@@ -67,7 +80,9 @@ describe("guardHandler", () => {
     const guarded = guardHandler(() => {
       throw redirect;
     }, "loader");
-    expect(await thrown(guarded({ request: new Request("http://localhost/"), context: {}, params: {} }))).toBe(redirect);
+    expect(await thrown(guarded({ request: new Request("http://localhost/"), context: {}, params: {} }))).toBe(
+      redirect,
+    );
   });
 });
 
@@ -78,7 +93,13 @@ describe("guardRoutes", () => {
     const guarded = guardRoutes(routes);
     expect(guarded["routes/x"].module.default).toBe(Component);
     expect(routes["routes/x"].module.loader).toBe(down);
-    const error = (await thrown((guarded["routes/x"].module.loader as (a: unknown) => unknown)({ request: new Request("http://localhost/x"), context: {}, params: {} }))) as Response;
+    const error = (await thrown(
+      (guarded["routes/x"].module.loader as (a: unknown) => unknown)({
+        request: new Request("http://localhost/x"),
+        context: {},
+        params: {},
+      }),
+    )) as Response;
     expect(error.status).toBe(503);
   });
 });

@@ -96,7 +96,12 @@ const posted = new WeakMap<object, Pick<UnavailableData, "values" | "omitted" | 
 
 /** The 503 a page loader or action throws. */
 export function unavailablePage(extra: Pick<UnavailableData, "values" | "omitted" | "action"> = {}) {
-  const data: UnavailableData = { unavailable: true, message: UNAVAILABLE_MESSAGE, retryAfterSeconds: RETRY_AFTER_SECONDS, ...extra };
+  const data: UnavailableData = {
+    unavailable: true,
+    message: UNAVAILABLE_MESSAGE,
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+    ...extra,
+  };
   return Response.json(data, {
     status: 503,
     statusText: "Service Unavailable",
@@ -116,7 +121,9 @@ export function guardHandler(handler: Handler, kind: "loader" | "action"): Handl
     const copy = kind === "action" && isFormPost(request) && !isApiRequest(request) ? request.clone() : undefined;
     try {
       // All the queries of this loader or action share one wait budget for a connection.
-      return await requestScope.run(scopeOf(request), () => admissionDeadline.run(Date.now() + poolWaitMs(), () => handler(args)));
+      return await requestScope.run(scopeOf(request), () =>
+        admissionDeadline.run(Date.now() + poolWaitMs(), () => handler(args)),
+      );
     } catch (error) {
       const reason = unavailableReason(error);
       if (!reason) {
@@ -142,7 +149,13 @@ export function guardHandler(handler: Handler, kind: "loader" | "action"): Handl
 function unexpectedJson(request: Request, context: { requestId?: unknown } | undefined, error: unknown) {
   const errorId = typeof context?.requestId === "string" ? context.requestId : crypto.randomUUID();
   const url = new URL(request.url);
-  logEvent("error", { event: "error.unexpected", errorId, method: request.method, route: url.pathname, error: safeError(error) });
+  logEvent("error", {
+    event: "error.unexpected",
+    errorId,
+    method: request.method,
+    route: url.pathname,
+    error: safeError(error),
+  });
   return Response.json(
     { message: "Something went wrong. Please try again.", errorId },
     { status: 500, headers: { "Cache-Control": "no-store", "X-Request-Id": errorId } },

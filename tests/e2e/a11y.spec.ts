@@ -5,7 +5,17 @@
 //   light: 1280 px with JavaScript, 390 px without; dark: 1280 px without, 390 px with.
 import type { BrowserContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { checkPage, prepareWalk, signIn, walkContext, WIDTHS, type Finding, type Theme, type WalkData, type Width } from "./walk";
+import {
+  checkPage,
+  prepareWalk,
+  signIn,
+  walkContext,
+  WIDTHS,
+  type Finding,
+  type Theme,
+  type WalkData,
+  type Width,
+} from "./walk";
 
 // Prepared once per worker, by the first walk that runs there.
 let data: WalkData | null = null;
@@ -18,7 +28,10 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
     const px = WIDTHS[width].width;
     const title = width === "phone" ? "no sideways scroll and no serious axe violations" : "no serious axe violations";
     const skipUnlessOwnMode = (javaScript: boolean) =>
-      test.skip(javaScript !== withJavaScript(theme, width), `walked ${withJavaScript(theme, width) ? "with" : "without"} JavaScript only`);
+      test.skip(
+        javaScript !== withJavaScript(theme, width),
+        `walked ${withJavaScript(theme, width) ? "with" : "without"} JavaScript only`,
+      );
 
     test(`admin pages and dialogs at ${px} px, ${theme}: ${title}`, async ({ browser, baseURL, javaScript }) => {
       skipUnlessOwnMode(javaScript);
@@ -33,7 +46,11 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
       expect(findings).toEqual([]);
     });
 
-    test(`staff, signed-out and sign-in step pages at ${px} px, ${theme}: ${title}`, async ({ browser, baseURL, javaScript }) => {
+    test(`staff, signed-out and sign-in step pages at ${px} px, ${theme}: ${title}`, async ({
+      browser,
+      baseURL,
+      javaScript,
+    }) => {
       skipUnlessOwnMode(javaScript);
       test.slow();
       data ??= await prepareWalk(baseURL!);
@@ -49,7 +66,10 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
       await walk(data!.signedOut, async () => {});
       await walk(["/change-password"], (c) => signIn(c, baseURL!, data!.mustChange));
       await walk(["/login/verify"], async (c) => {
-        const response = await c.request.post("/api/auth/password/login", { data: data!.totp, headers: { Origin: baseURL! } });
+        const response = await c.request.post("/api/auth/password/login", {
+          data: data!.totp,
+          headers: { Origin: baseURL! },
+        });
         expect(await response.json()).toMatchObject({ requiresTOTP: true });
       });
       await walk(["/settings/two-factor/disable"], (c) => c.addCookies(data!.totpSession));

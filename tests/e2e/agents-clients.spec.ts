@@ -59,25 +59,41 @@ test("deleting an agent or client in use is refused with the reason", async ({ p
   await loginAs("manager");
   const agent = `Invoice Agent ${javaScript ? "js" : "nojs"}`;
   await page.goto("/agents");
-  await page.getByRole("listitem", { name: agent, exact: true }).getByRole("link", { name: `Delete ${agent}` }).click();
+  await page
+    .getByRole("listitem", { name: agent, exact: true })
+    .getByRole("link", { name: `Delete ${agent}` })
+    .click();
   await page.getByRole("dialog", { name: "Delete Agent" }).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("status")).toContainText("Failed to delete agent");
   await expect(page.getByRole("status")).toContainText(/deliver(y|ies) refers? to this agent/);
   await expect(page.getByRole("listitem", { name: agent, exact: true })).toBeVisible();
 
   await page.goto("/clients");
-  await page.getByRole("listitem", { name: "Kodan Industries" }).getByRole("link", { name: "Delete Kodan Industries" }).click();
+  await page
+    .getByRole("listitem", { name: "Kodan Industries" })
+    .getByRole("link", { name: "Delete Kodan Industries" })
+    .click();
   await page.getByRole("dialog", { name: "Delete Client" }).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("status")).toContainText("Failed to delete client");
   await expect(page.getByRole("listitem", { name: "Kodan Industries" })).toBeVisible();
 });
 
-test("an admin changes a default rate: the next delivery carries it, an older one keeps its own", async ({ page, loginAs, javaScript, baseURL }) => {
+test("an admin changes a default rate: the next delivery carries it, an older one keeps its own", async ({
+  page,
+  loginAs,
+  javaScript,
+  baseURL,
+}) => {
   // The two projects run at once on one server: each changes a different rate.
-  const field = javaScript ? { label: "Selling Rate (₦ per ton)", key: "sellingRate" } : { label: "Buying Rate (₦ per ton)", key: "buyingRate" };
+  const field = javaScript
+    ? { label: "Selling Rate (₦ per ton)", key: "sellingRate" }
+    : { label: "Buying Rate (₦ per ton)", key: "buyingRate" };
   await loginAs("admin");
   const post = async (location: string) => {
-    const res = await page.request.post("/api/deliveries", { data: { agentId: 1, tons: "2.00", location }, headers: { Origin: baseURL! } });
+    const res = await page.request.post("/api/deliveries", {
+      data: { agentId: 1, tons: "2.00", location },
+      headers: { Origin: baseURL! },
+    });
     expect(res.status()).toBe(201);
     return (await res.json()) as Record<string, string>;
   };

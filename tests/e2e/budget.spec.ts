@@ -6,7 +6,16 @@ import { expect, test } from "./fixtures";
 const HTML_BUDGET = 14 * 1024;
 const JS_BUDGET = 117 * 1024;
 // Strings that only appear in server-side libraries' code.
-const SERVER_MARKERS = ["pg_advisory", "drizzle-orm", "bcrypt", "PGlite", "otplib", "@simplewebauthn/server", "postgres.js", "SESSION_SECRET"];
+const SERVER_MARKERS = [
+  "pg_advisory",
+  "drizzle-orm",
+  "bcrypt",
+  "PGlite",
+  "otplib",
+  "@simplewebauthn/server",
+  "postgres.js",
+  "SESSION_SECRET",
+];
 
 test("New Delivery fits the weak-connection budget and ships no server code", async ({ page, loginAs, javaScript }) => {
   test.skip(!javaScript, "measures what the browser loads with JavaScript");
@@ -28,12 +37,18 @@ test("New Delivery fits the weak-connection budget and ships no server code", as
     jsGzip += gzipSync(body).length;
     sources.push(body.toString("utf8"));
   }
-  test.info().annotations.push({ type: "budget", description: `html ${htmlGzip} B gzip, js ${jsGzip} B gzip in ${scripts.size} files` });
+  test.info().annotations.push({
+    type: "budget",
+    description: `html ${htmlGzip} B gzip, js ${jsGzip} B gzip in ${scripts.size} files`,
+  });
   console.log(`New Delivery: HTML ${htmlGzip} B gzip; JS ${jsGzip} B gzip in ${scripts.size} files`);
   expect(htmlGzip).toBeLessThan(HTML_BUDGET);
   expect(jsGzip).toBeLessThan(JS_BUDGET);
   expect(scripts.size).toBeGreaterThan(2);
   for (const marker of SERVER_MARKERS) {
-    expect(sources.some((s) => s.includes(marker)), marker).toBe(false);
+    expect(
+      sources.some((s) => s.includes(marker)),
+      marker,
+    ).toBe(false);
   }
 });

@@ -19,29 +19,57 @@ async function admin(baseURL: string) {
 async function newUser(baseURL: string, role: "staff" | "manager", password?: string) {
   const a = await admin(baseURL);
   const email = `defect-${unique()}@e2e.test`;
-  const { temporaryPassword } = await ok<{ temporaryPassword: string }>(await a.post("/api/admin/users", { data: { email, role, firstName: "Dee", lastName: "Fect" } }));
+  const { temporaryPassword } = await ok<{ temporaryPassword: string }>(
+    await a.post("/api/admin/users", { data: { email, role, firstName: "Dee", lastName: "Fect" } }),
+  );
   await a.dispose();
   if (password) {
     const u = await api(baseURL, email, temporaryPassword);
-    await ok(await u.post("/api/auth/password/change", { data: { currentPassword: temporaryPassword, newPassword: password } }));
+    await ok(
+      await u.post("/api/auth/password/change", {
+        data: { currentPassword: temporaryPassword, newPassword: password },
+      }),
+    );
     await u.dispose();
   }
   return { email, temporaryPassword };
 }
 
 async function signInAs(page: Page, baseURL: string, email: string, password: string) {
-  const response = await page.request.post("/api/auth/password/login", { data: { email, password }, headers: { Origin: baseURL } });
+  const response = await page.request.post("/api/auth/password/login", {
+    data: { email, password },
+    headers: { Origin: baseURL },
+  });
   expect(response.status()).toBe(200);
 }
 
 /** A delivery (and, when asked, its invoice) recorded by the admin through the JSON calls. */
-async function recordDelivery(baseURL: string, { tons = "10.00", sellingRate, invoice = false, date }: { tons?: string; sellingRate?: string; invoice?: boolean; date?: string } = {}) {
+async function recordDelivery(
+  baseURL: string,
+  {
+    tons = "10.00",
+    sellingRate,
+    invoice = false,
+    date,
+  }: { tons?: string; sellingRate?: string; invoice?: boolean; date?: string } = {},
+) {
   const a = await admin(baseURL);
-  const agent = await ok<{ id: number; name: string }>(await a.post("/api/agents", { data: { name: `Defect Agent ${unique()}` } }));
-  const client = await ok<{ id: number; name: string }>(await a.post("/api/clients", { data: { name: `Defect Client ${unique()}` } }));
-  const delivery = await ok<{ id: number }>(await a.post("/api/deliveries", { data: { agentId: agent.id, clientId: client.id, tons, location: `Defect yard ${unique()}`, date } }));
-  if (sellingRate) await ok(await a.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate, buyingRate: "1000" } }));
-  const created = invoice ? await ok<{ id: number; invoiceNo: string }>(await a.post("/api/invoices", { data: { deliveryId: delivery.id } })) : null;
+  const agent = await ok<{ id: number; name: string }>(
+    await a.post("/api/agents", { data: { name: `Defect Agent ${unique()}` } }),
+  );
+  const client = await ok<{ id: number; name: string }>(
+    await a.post("/api/clients", { data: { name: `Defect Client ${unique()}` } }),
+  );
+  const delivery = await ok<{ id: number }>(
+    await a.post("/api/deliveries", {
+      data: { agentId: agent.id, clientId: client.id, tons, location: `Defect yard ${unique()}`, date },
+    }),
+  );
+  if (sellingRate)
+    await ok(await a.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate, buyingRate: "1000" } }));
+  const created = invoice
+    ? await ok<{ id: number; invoiceNo: string }>(await a.post("/api/invoices", { data: { deliveryId: delivery.id } }))
+    : null;
   await a.dispose();
   return { agent, client, delivery, invoice: created };
 }
@@ -50,7 +78,11 @@ for (const size of SIZES) {
   test.describe(`at ${WIDTHS[size].width} px`, () => {
     test.use({ viewport: WIDTHS[size] });
 
-    test("1. Settings → Change Password takes typing and changes the password", async ({ page, baseURL, javaScript }) => {
+    test("1. Settings → Change Password takes typing and changes the password", async ({
+      page,
+      baseURL,
+      javaScript,
+    }) => {
       const password = "defect-first-password";
       const { email } = await newUser(baseURL!, "staff", password);
       await signInAs(page, baseURL!, email, password);
@@ -68,13 +100,27 @@ for (const size of SIZES) {
       await submit.click();
       await expect(page.getByRole("status")).toContainText("Password changed successfully");
       await expect(page.getByText("Something went wrong")).toHaveCount(0);
-      const again = await page.request.post("/api/auth/password/login", { data: { email, password: "defect-second-password" }, headers: { Origin: baseURL! } });
+      const again = await page.request.post("/api/auth/password/login", {
+        data: { email, password: "defect-second-password" },
+        headers: { Origin: baseURL! },
+      });
       expect(again.status()).toBe(200);
     });
 
-    test("3. a missing record is 404, a forbidden page 403, never a load failure", async ({ page, loginAs, browser, baseURL, javaScript, users }) => {
+    test("3. a missing record is 404, a forbidden page 403, never a load failure", async ({
+      page,
+      loginAs,
+      browser,
+      baseURL,
+      javaScript,
+      users,
+    }) => {
       await loginAs("manager");
-      const missing = { "/deliveries/999999/edit": "Delivery not found", "/invoices/999999/pay": "Invoice not found", "/agents/999999/edit": "Agent not found" };
+      const missing = {
+        "/deliveries/999999/edit": "Delivery not found",
+        "/invoices/999999/pay": "Invoice not found",
+        "/agents/999999/edit": "Agent not found",
+      };
       for (const [path, message] of Object.entries(missing)) {
         const response = await page.goto(path);
         expect(response?.status(), path).toBe(404);
@@ -107,13 +153,22 @@ for (const size of SIZES) {
       await expect(page.getByRole("heading", { name: "Deliveries", exact: true })).toBeVisible();
       response = await page.goto("/deliveries?before=99999999999999_1");
       expect(response?.status()).toBe(200);
-      for (const path of ["/api/invoices?clientId=99999999999", "/api/deliveries?cursor=2025-02-30_1", "/api/deliveries/99999999999"]) {
+      for (const path of [
+        "/api/invoices?clientId=99999999999",
+        "/api/deliveries?cursor=2025-02-30_1",
+        "/api/deliveries/99999999999",
+      ]) {
         const answer = await page.request.get(path);
         expect([400, 404], path).toContain(answer.status());
       }
     });
 
-    test("6. an invoiced delivery shows its invoice, locks tons, rates and client, and offers no Delete", async ({ page, loginAs, baseURL, javaScript }) => {
+    test("6. an invoiced delivery shows its invoice, locks tons, rates and client, and offers no Delete", async ({
+      page,
+      loginAs,
+      baseURL,
+      javaScript,
+    }) => {
       const { delivery, invoice, client } = await recordDelivery(baseURL!, { tons: "7.00", invoice: true });
       await loginAs("admin");
       await page.goto(`/deliveries/${delivery.id}/edit`);
@@ -134,7 +189,9 @@ for (const size of SIZES) {
       await expect(page.getByRole("status")).toContainText("Delivery updated successfully");
       // The delete route says why instead of offering a button that fails.
       await page.goto(`/deliveries/${delivery.id}/delete`);
-      await expect(page.getByRole("dialog", { name: "Cannot delete this delivery" })).toContainText(`Invoice #${invoice!.invoiceNo}`);
+      await expect(page.getByRole("dialog", { name: "Cannot delete this delivery" })).toContainText(
+        `Invoice #${invoice!.invoiceNo}`,
+      );
       await expect(page.getByRole("button", { name: "Delete" })).toHaveCount(0);
     });
 
@@ -151,7 +208,12 @@ for (const size of SIZES) {
       }
     });
 
-    test("9. a name that differs only in case or spaces is refused; long names stay readable", async ({ page, loginAs, baseURL, javaScript }) => {
+    test("9. a name that differs only in case or spaces is refused; long names stay readable", async ({
+      page,
+      loginAs,
+      baseURL,
+      javaScript,
+    }) => {
       await loginAs("manager");
       const name = `Dup Agent ${unique()}`;
       const first = await page.request.post("/api/agents", { data: { name }, headers: { Origin: baseURL! } });
@@ -162,20 +224,40 @@ for (const size of SIZES) {
       await dialog.getByLabel("Agent Name *").fill(`  ${name.toUpperCase()}  `);
       await dialog.getByRole("button", { name: "Add Agent" }).click();
       await expect(dialog.getByText("already exists")).toBeVisible();
-      const api409 = await page.request.post("/api/agents", { data: { name: ` ${name.toLowerCase()} ` }, headers: { Origin: baseURL! } });
+      const api409 = await page.request.post("/api/agents", {
+        data: { name: ` ${name.toLowerCase()} ` },
+        headers: { Origin: baseURL! },
+      });
       expect(api409.status()).toBe(409);
       expect(((await api409.json()) as { message: string }).message).toContain("already exists");
       const clientName = `Dup Client ${unique()}`;
-      expect((await page.request.post("/api/clients", { data: { name: clientName }, headers: { Origin: baseURL! } })).status()).toBe(201);
-      expect((await page.request.post("/api/clients", { data: { name: clientName.toUpperCase() }, headers: { Origin: baseURL! } })).status()).toBe(409);
+      expect(
+        (
+          await page.request.post("/api/clients", { data: { name: clientName }, headers: { Origin: baseURL! } })
+        ).status(),
+      ).toBe(201);
+      expect(
+        (
+          await page.request.post("/api/clients", {
+            data: { name: clientName.toUpperCase() },
+            headers: { Origin: baseURL! },
+          })
+        ).status(),
+      ).toBe(409);
 
       const long = `Agent with a very long name that a phone cannot show in one line ${unique()}`;
-      expect((await page.request.post("/api/agents", { data: { name: long }, headers: { Origin: baseURL! } })).status()).toBe(201);
+      expect(
+        (await page.request.post("/api/agents", { data: { name: long }, headers: { Origin: baseURL! } })).status(),
+      ).toBe(201);
       await page.goto("/agents");
       await expect(page.getByRole("listitem", { name: long }).getByTitle(long)).toBeVisible();
     });
 
-    test("10. summary figures are compact at a million, money people check stays exact", async ({ page, loginAs, baseURL }) => {
+    test("10. summary figures are compact at a million, money people check stays exact", async ({
+      page,
+      loginAs,
+      baseURL,
+    }) => {
       // 100 t x ₦65,000 = ₦6,500,000.00; ₦2,000,000.00 paid.
       const { invoice } = await recordDelivery(baseURL!, { tons: "100.00", sellingRate: "65000", invoice: true });
       await loginAs("manager");
@@ -190,12 +272,19 @@ for (const size of SIZES) {
       await expect(total.locator("[title]")).toHaveAttribute("title", /^₦\d{1,3}(,\d{3})+\.\d{2}$/);
       await expect(page.getByText("₦2,000,000.00").first()).toBeVisible();
       await page.goto("/invoices");
-      await expect(page.getByRole("listitem", { name: `Invoice #${invoice!.invoiceNo}` })).toContainText("₦6,500,000.00");
+      await expect(page.getByRole("listitem", { name: `Invoice #${invoice!.invoiceNo}` })).toContainText(
+        "₦6,500,000.00",
+      );
       await page.goto("/");
       await expect(page.getByTestId("stat-outstanding")).toHaveText(/₦[\d.]+M/);
     });
 
-    test("11. signing in shows the success toast; the forced password page follows the spec", async ({ page, baseURL, javaScript, users }) => {
+    test("11. signing in shows the success toast; the forced password page follows the spec", async ({
+      page,
+      baseURL,
+      javaScript,
+      users,
+    }) => {
       await signInWithForm(page, users.manager.email, E2E_PASSWORD);
       await expect(page).toHaveURL(/\/$/);
       await expect(page.getByRole("status")).toContainText("Success");
@@ -252,7 +341,12 @@ for (const size of SIZES) {
       await expect(page.getByRole("status")).toContainText("Password changed successfully");
     });
 
-    test("12. every error under its own field, outlined; a summary only for the rest", async ({ page, loginAs, javaScript, users }) => {
+    test("12. every error under its own field, outlined; a summary only for the rest", async ({
+      page,
+      loginAs,
+      javaScript,
+      users,
+    }) => {
       await page.goto("/login?dialog=email");
       await hydrated(page, javaScript);
       const signIn = page.getByRole("dialog", { name: "Sign in" });
@@ -287,7 +381,11 @@ for (const size of SIZES) {
       await expect(page.getByText("Settings updated successfully")).toHaveCount(0);
     });
 
-    test("15. the temporary password and the two-factor key have copy buttons with JavaScript", async ({ page, loginAs, javaScript }) => {
+    test("15. the temporary password and the two-factor key have copy buttons with JavaScript", async ({
+      page,
+      loginAs,
+      javaScript,
+    }) => {
       if (javaScript) await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
       // Setting up two-factor wants a sign-in of the last 5 minutes.
       await loginAs("admin", { fresh: true });
@@ -330,7 +428,14 @@ for (const size of SIZES) {
   });
 }
 
-test("2. phone dashboards fit 390 px: bars on screen, wide tables scroll in their own box", async ({ page, loginAs, browser, baseURL, javaScript, users }) => {
+test("2. phone dashboards fit 390 px: bars on screen, wide tables scroll in their own box", async ({
+  page,
+  loginAs,
+  browser,
+  baseURL,
+  javaScript,
+  users,
+}) => {
   await page.setViewportSize(WIDTHS.phone);
   await recordDelivery(baseURL!);
   await loginAs("admin");
@@ -352,7 +457,10 @@ test("2. phone dashboards fit 390 px: bars on screen, wide tables scroll in thei
   const staff = await browser.newContext({ baseURL, javaScriptEnabled: javaScript, viewport: WIDTHS.phone });
   const staffPage = await staff.newPage();
   await signInAs(staffPage, baseURL!, users.staff.email, E2E_PASSWORD);
-  await staffPage.request.post("/api/deliveries", { data: { agentId: 1, tons: "3.00", location: "Phone yard" }, headers: { Origin: baseURL! } });
+  await staffPage.request.post("/api/deliveries", {
+    data: { agentId: 1, tons: "3.00", location: "Phone yard" },
+    headers: { Origin: baseURL! },
+  });
   await staffPage.goto("/");
   const status = await staffPage.getByRole("columnheader", { name: "Status" }).boundingBox();
   expect(status!.x + status!.width).toBeLessThanOrEqual(WIDTHS.phone.width);
@@ -363,11 +471,17 @@ test("8. the collapsed sidebar's tooltips show, unclipped", async ({ browser, ba
   const context = await walkContext(browser, baseURL!, { theme: "light", width: "desktop", javaScript });
   const { hostname } = new URL(baseURL!);
   await context.addCookies([{ name: "sidebar_state", value: "false", domain: hostname, path: "/" }]);
-  await context.request.post("/api/auth/password/login", { data: { email: users.admin.email, password: E2E_PASSWORD }, headers: { Origin: baseURL! } });
+  await context.request.post("/api/auth/password/login", {
+    data: { email: users.admin.email, password: E2E_PASSWORD },
+    headers: { Origin: baseURL! },
+  });
   const page = await context.newPage();
   await page.goto("/deliveries");
   await expect(page.locator("[data-sidebar-state]")).toHaveAttribute("data-sidebar-state", "collapsed");
-  const item = page.getByRole("navigation", { name: "Main" }).getByRole("listitem").filter({ has: page.getByRole("link", { name: "Payments" }) });
+  const item = page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("link", { name: "Payments" }) });
   await item.hover();
   const tooltip = item.locator("span[aria-hidden]").filter({ hasText: "Payments" });
   await expect.poll(() => tooltip.evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
@@ -378,7 +492,8 @@ test("8. the collapsed sidebar's tooltips show, unclipped", async ({ browser, ba
       const style = getComputedStyle(node);
       if (style.overflowX === "visible" && style.overflowY === "visible") continue;
       const outer = node.getBoundingClientRect();
-      if (box.left < outer.left || box.right > outer.right || box.top < outer.top || box.bottom > outer.bottom) return node.tagName + "." + node.className;
+      if (box.left < outer.left || box.right > outer.right || box.top < outer.top || box.bottom > outer.bottom)
+        return node.tagName + "." + node.className;
     }
     return null;
   });
@@ -386,7 +501,11 @@ test("8. the collapsed sidebar's tooltips show, unclipped", async ({ browser, ba
   await context.close();
 });
 
-test("14. deliveries page back and forth: Older, Newer and First page, filters kept", async ({ page, baseURL, javaScript }) => {
+test("14. deliveries page back and forth: Older, Newer and First page, filters kept", async ({
+  page,
+  baseURL,
+  javaScript,
+}) => {
   test.slow();
   const password = "defect-paging-password";
   const { email } = await newUser(baseURL!, "staff", password);
@@ -394,7 +513,9 @@ test("14. deliveries page back and forth: Older, Newer and First page, filters k
   // 55 deliveries, old enough to stay out of this month's figures.
   for (let i = 0; i < 55; i++) {
     const date = `2020-01-${String((i % 28) + 1).padStart(2, "0")}`;
-    await ok(await staff.post("/api/deliveries", { data: { agentId: 1, tons: "1.00", location: `Paging ${i}`, date } }));
+    await ok(
+      await staff.post("/api/deliveries", { data: { agentId: 1, tons: "1.00", location: `Paging ${i}`, date } }),
+    );
   }
   await staff.dispose();
   await signInAs(page, baseURL!, email, password);

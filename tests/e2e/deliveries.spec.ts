@@ -44,9 +44,21 @@ test.describe("a staff member on a phone", () => {
 
     // The network drops the answer and the same form is sent again (a tap on retry, or back
     // and resubmit): same key, same fields.
-    const agentId = await page.request.get("/api/deliveries").then(async (r) => ((await r.json()) as { location: string; agentId: number }[]).find((d) => d.location === location)!.agentId);
+    const agentId = await page.request
+      .get("/api/deliveries")
+      .then(
+        async (r) =>
+          ((await r.json()) as { location: string; agentId: number }[]).find((d) => d.location === location)!.agentId,
+      );
     const again = await page.request.post("/deliveries/new", {
-      form: { idempotencyKey: key, agentId: String(agentId), tons: "12.25", location, date: await todayOnServer(page), returnTo: "/deliveries" },
+      form: {
+        idempotencyKey: key,
+        agentId: String(agentId),
+        tons: "12.25",
+        location,
+        date: await todayOnServer(page),
+        returnTo: "/deliveries",
+      },
       headers: { Origin: baseURL! },
       maxRedirects: 0,
     });
@@ -77,13 +89,19 @@ test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, b
   const managerContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
   const manager = await managerContext.newPage();
   const { E2E_PASSWORD } = await import("./users");
-  await manager.request.post("/api/auth/password/login", { data: { email: users.manager.email, password: E2E_PASSWORD }, headers: { Origin: baseURL! } });
+  await manager.request.post("/api/auth/password/login", {
+    data: { email: users.manager.email, password: E2E_PASSWORD },
+    headers: { Origin: baseURL! },
+  });
   await manager.goto(`/deliveries/${id}/edit`);
   await hydrated(manager, javaScript);
   const managerDialog = manager.getByRole("dialog", { name: "Edit Delivery" });
   await expect(managerDialog.getByTestId("readonly-tons")).toHaveText("10.00");
   await expect(managerDialog.getByLabel("Tons *")).toHaveCount(0);
-  const forged = await manager.request.patch(`/api/deliveries/${id}`, { data: { tons: "99" }, headers: { Origin: baseURL! } });
+  const forged = await manager.request.patch(`/api/deliveries/${id}`, {
+    data: { tons: "99" },
+    headers: { Origin: baseURL! },
+  });
   expect(forged.status()).toBe(403);
   await managerDialog.getByLabel("Selling rate (₦/ton)").fill("70,000.50");
   await managerDialog.getByRole("button", { name: "Save Changes" }).click();

@@ -1,7 +1,14 @@
 import { closeSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
-import { E2E_PASSWORD, e2eSessionFile, fixtureUsers, type FixtureRole, type FixtureUser, type SessionPool } from "./users";
+import {
+  E2E_PASSWORD,
+  e2eSessionFile,
+  fixtureUsers,
+  type FixtureRole,
+  type FixtureUser,
+  type SessionPool,
+} from "./users";
 
 type Fixtures = {
   /**
@@ -41,7 +48,13 @@ function claimSession(baseURL: string, project: string, role: FixtureRole): stri
  * when one is left (no bcrypt, no request), else through the real JSON sign-in call. The form
  * itself is exercised by the tests that use signInWithForm.
  */
-export async function signInContext(context: BrowserContext, baseURL: string, project: string, role: FixtureRole, { fresh = false } = {}) {
+export async function signInContext(
+  context: BrowserContext,
+  baseURL: string,
+  project: string,
+  role: FixtureRole,
+  { fresh = false } = {},
+) {
   const value = fresh ? null : claimSession(baseURL, project, role);
   if (value) {
     const { cookieName } = sessionPool(baseURL);
@@ -66,7 +79,10 @@ export const test = base.extend<Fixtures>({
   page: async ({ page }, use) => {
     const errors: string[] = [];
     page.on("console", (message) => {
-      if (message.type() === "error" && !/Failed to load resource: the server responded with a status of (40[0-9]|429)/.test(message.text())) {
+      if (
+        message.type() === "error" &&
+        !/Failed to load resource: the server responded with a status of (40[0-9]|429)/.test(message.text())
+      ) {
         errors.push(message.text());
       }
     });

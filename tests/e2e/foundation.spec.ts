@@ -3,7 +3,10 @@ import { FRESH_ADMINS } from "./users";
 
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
-for (const [device, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
+for (const [device, viewport] of Object.entries(VIEWPORTS) as [
+  keyof typeof VIEWPORTS,
+  (typeof VIEWPORTS)[keyof typeof VIEWPORTS],
+][]) {
   test.describe(`first admin on ${device}`, () => {
     test.use({ viewport });
 
@@ -50,7 +53,9 @@ for (const [device, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEW
       await expect(page.locator("html")).not.toHaveClass(/dark/);
       await page.getByRole("button", { name: "Switch to dark theme" }).click();
       await expect(page.locator("html")).toHaveClass(/dark/);
-      await expect.poll(async () => (await page.context().cookies()).find((c) => c.name === "theme")?.value).toBe("dark");
+      await expect
+        .poll(async () => (await page.context().cookies()).find((c) => c.name === "theme")?.value)
+        .toBe("dark");
       await page.reload();
       await expect(page.locator("html")).toHaveClass(/dark/);
       if (javaScript) expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");

@@ -13,7 +13,10 @@ async function generateInvoiceFor(page: Page, agentName: string) {
   // The picker is searched and paged: find the delivery by its agent, then choose it.
   await dialog.getByLabel("Agent").fill(agentName);
   await dialog.getByRole("button", { name: "Search" }).click();
-  await dialog.getByRole("list", { name: "Deliveries to invoice" }).getByRole("link", { name: new RegExp(agentName) }).click();
+  await dialog
+    .getByRole("list", { name: "Deliveries to invoice" })
+    .getByRole("link", { name: new RegExp(agentName) })
+    .click();
   await expect(dialog.getByRole("link", { name: new RegExp(agentName) })).toHaveAttribute("aria-current", "true");
   await expect(dialog.getByText("₦1,300,000.00").first().or(dialog.getByText("₦325,000.00").first())).toBeVisible();
   await dialog.getByRole("button", { name: "Generate Invoice" }).click();
@@ -22,7 +25,11 @@ async function generateInvoiceFor(page: Page, agentName: string) {
   return /#(\d+)/.exec(description ?? "")![1];
 }
 
-test("a manager invoices a delivery and records a partial then a final payment", async ({ page, loginAs, javaScript }) => {
+test("a manager invoices a delivery and records a partial then a final payment", async ({
+  page,
+  loginAs,
+  javaScript,
+}) => {
   await loginAs("manager");
   const project = javaScript ? "js" : "nojs";
   await page.goto("/invoices");
@@ -35,7 +42,10 @@ test("a manager invoices a delivery and records a partial then a final payment",
   await expect(card).toContainText("pending");
   // Other tests invoice and pay at the same time, so the Pending count can move either way:
   // the Pending link must list this invoice instead.
-  await page.getByRole("link", { name: /pending/i }).filter({ has: page.getByTestId("summary-pending") }).click();
+  await page
+    .getByRole("link", { name: /pending/i })
+    .filter({ has: page.getByTestId("summary-pending") })
+    .click();
   await expect(page).toHaveURL(/status=pending/);
   await expect(page.getByRole("listitem", { name: `Invoice #${number}` })).toBeVisible();
 
@@ -80,7 +90,9 @@ test("a manager invoices a delivery and records a partial then a final payment",
   // Details are paged (50 a page, newest first); deliveries other tests record this month can
   // push this one to a later page, so follow "Older" until it shows.
   const row = monthCard.getByRole("row", { name: new RegExp(`Invoice Agent ${project}`) });
-  const older = page.getByRole("navigation", { name: `${formatMonth(month)} detail pages` }).getByRole("link", { name: "Older" });
+  const older = page
+    .getByRole("navigation", { name: `${formatMonth(month)} detail pages` })
+    .getByRole("link", { name: "Older" });
   for (let pages = 0; pages < 20 && (await row.count()) === 0 && (await older.count()) > 0; pages++) {
     const cursor = new URL((await older.getAttribute("href"))!, page.url()).searchParams.get("detailsCursor");
     await older.click();

@@ -21,7 +21,8 @@ const test = base.extend<{ loginAs: (role: FixtureRole) => Promise<void> }>({
   page: async ({ page }, use) => {
     const errors: string[] = [];
     page.on("console", (message) => {
-      if (message.type() === "error" && !EXPECTED_CONSOLE.some((re) => re.test(message.text()))) errors.push(message.text());
+      if (message.type() === "error" && !EXPECTED_CONSOLE.some((re) => re.test(message.text())))
+        errors.push(message.text());
     });
     page.on("pageerror", (error) => errors.push(error.message));
     await use(page);
@@ -54,7 +55,9 @@ async function record(page: Page, { agent, tons, location }: { agent: string; to
 async function deliveriesAt(request: APIRequestContext, prefix: string) {
   const response = await request.get("/api/deliveries");
   expect(response.status()).toBe(200);
-  return ((await response.json()) as { location: string; agentName: string | null }[]).filter((d) => d.location.startsWith(prefix));
+  return ((await response.json()) as { location: string; agentName: string | null }[]).filter((d) =>
+    d.location.startsWith(prefix),
+  );
 }
 
 const badge = (page: Page) => page.getByTestId("outbox-badge");
@@ -65,11 +68,23 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 async function accessibilityFindings(page: Page) {
   await page.evaluate(AXE_SOURCE);
   const findings = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } };
+    const w = window as unknown as {
+      axe: {
+        run: (
+          ctx: Document,
+          options: object,
+        ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
     const { violations } = await w.axe.run(document, { resultTypes: ["violations"] });
-    return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   if (scrollWidth > innerWidth) findings.push(`scrolls sideways: ${scrollWidth}px in ${innerWidth}px`);
   return findings;
 }
@@ -93,7 +108,11 @@ test("New Delivery opens with the network off after one online visit", async ({ 
   await context.setOffline(false);
 });
 
-test("three deliveries recorded offline survive a reload and are sent exactly once", async ({ page, context, loginAs }) => {
+test("three deliveries recorded offline survive a reload and are sent exactly once", async ({
+  page,
+  context,
+  loginAs,
+}) => {
   await loginAs("staff");
   await openOnline(page);
   const tag = `Offline ${unique()}`;
@@ -148,9 +167,21 @@ test("when the answer to the first send is lost, the retry lands nothing twice",
   expect(sent.map((d) => d.location).sort()).toEqual([`${tag} 1`, `${tag} 2`, `${tag} 3`]);
 });
 
-test("a delivery for an agent removed meanwhile needs attention, and can be corrected and sent", async ({ page, context, loginAs, playwright, baseURL }) => {
+test("a delivery for an agent removed meanwhile needs attention, and can be corrected and sent", async ({
+  page,
+  context,
+  loginAs,
+  playwright,
+  baseURL,
+}) => {
   const manager = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
-  expect((await manager.post("/api/auth/password/login", { data: { email: FIXTURE_USERS.manager.email, password: E2E_PASSWORD } })).status()).toBe(200);
+  expect(
+    (
+      await manager.post("/api/auth/password/login", {
+        data: { email: FIXTURE_USERS.manager.email, password: E2E_PASSWORD },
+      })
+    ).status(),
+  ).toBe(200);
   const tag = `Removed ${unique()}`;
   const created = await manager.post("/api/agents", { data: { name: `Agent ${tag}` } });
   expect(created.status()).toBe(201);
@@ -185,12 +216,18 @@ test("a delivery for an agent removed meanwhile needs attention, and can be corr
   await manager.dispose();
 });
 
-test("an expired session keeps the delivery, asks for sign-in, then sends it once", async ({ page, loginAs, baseURL }) => {
+test("an expired session keeps the delivery, asks for sign-in, then sends it once", async ({
+  page,
+  loginAs,
+  baseURL,
+}) => {
   await loginAs("staff3");
   await openOnline(page);
   const tag = `Session ${unique()}`;
   // The session ends on the server (signed out elsewhere, or expired).
-  expect((await page.request.post("/api/auth/password/logout", { headers: { Origin: baseURL! } })).status()).toBeLessThan(300);
+  expect(
+    (await page.request.post("/api/auth/password/logout", { headers: { Origin: baseURL! } })).status(),
+  ).toBeLessThan(300);
   await record(page, { agent: "Musa Ibrahim", tons: "4.40", location: `${tag} yard` });
   await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
   await expect(page.getByRole("alert")).toContainText("Your session has ended");
@@ -212,14 +249,18 @@ test("the app can be added to the home screen and opens on the dashboard", async
   const manifest = await (await page.request.get(href!)).json();
   expect(manifest).toMatchObject({ start_url: "/", display: "standalone" });
   for (const size of ["192x192", "512x512"]) {
-    const icon = (manifest.icons as { src: string; sizes: string; type: string }[]).find((i) => i.sizes === size && i.type === "image/png");
+    const icon = (manifest.icons as { src: string; sizes: string; type: string }[]).find(
+      (i) => i.sizes === size && i.type === "image/png",
+    );
     const response = await page.request.get(icon!.src);
     expect(response.headers()["content-type"]).toBe("image/png");
   }
   await page.locator("html[data-offline-ready]").waitFor({ state: "attached" });
   // Chromium's own verdict: a manifest it accepts, icons it can load, a service worker.
   const cdp = await context.newCDPSession(page);
-  const { installabilityErrors } = (await cdp.send("Page.getInstallabilityErrors")) as { installabilityErrors: { errorId: string }[] };
+  const { installabilityErrors } = (await cdp.send("Page.getInstallabilityErrors")) as {
+    installabilityErrors: { errorId: string }[];
+  };
   // (A Playwright context is a private window, which Chromium never installs from; that is the
   // test browser, not the app.)
   expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito")).toEqual([]);

@@ -12,7 +12,9 @@ type Api = Awaited<ReturnType<typeof api>>;
 
 /** A confirmed delivery at ₦1,000 a ton (New Delivery copies the settings' rates; the edit sets its own). */
 async function delivery(admin: Api, data: Record<string, unknown>) {
-  const d = await ok<{ id: number }>(await admin.post("/api/deliveries", { data: { location: "Scale yard", ...data } }));
+  const d = await ok<{ id: number }>(
+    await admin.post("/api/deliveries", { data: { location: "Scale yard", ...data } }),
+  );
   await ok(await admin.patch(`/api/deliveries/${d.id}`, { data: { sellingRate: "1000" } }));
   return d;
 }
@@ -24,12 +26,18 @@ async function clientWithInvoices(baseURL: string, count: number) {
   const admin = await api(baseURL, FIXTURE_USERS.admin.email, E2E_PASSWORD);
   const t = tag();
   const agent = await ok<{ id: number }>(await admin.post("/api/agents", { data: { name: `Pager Agent ${t}` } }));
-  const client = await ok<{ id: number; name: string }>(await admin.post("/api/clients", { data: { name: `Pager Client ${t}`, taxRate: "0", paymentTermsDays: 30 } }));
+  const client = await ok<{ id: number; name: string }>(
+    await admin.post("/api/clients", { data: { name: `Pager Client ${t}`, taxRate: "0", paymentTermsDays: 30 } }),
+  );
   const reference = `PG${t}`;
   for (let i = 0; i < count; i++) {
     const d = await delivery(admin, { agentId: agent.id, clientId: client.id, tons: "1.00" });
     const inv = await ok<{ id: number }>(await admin.post("/api/invoices", { data: { deliveryId: d.id } }));
-    await ok(await admin.post("/api/payments", { data: { invoiceId: inv.id, amount: "1.00", reference: `${reference}-${i}` } }));
+    await ok(
+      await admin.post("/api/payments", {
+        data: { invoiceId: inv.id, amount: "1.00", reference: `${reference}-${i}` },
+      }),
+    );
   }
   await admin.dispose();
   return { client, reference };
@@ -39,7 +47,12 @@ async function cards(page: Page) {
   return page.getByRole("listitem", { name: /^Invoice #/ }).count();
 }
 
-test("invoices and payments page forward and back with the filter kept", async ({ page, loginAs, javaScript, baseURL }) => {
+test("invoices and payments page forward and back with the filter kept", async ({
+  page,
+  loginAs,
+  javaScript,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const { client, reference } = await clientWithInvoices(baseURL!, 52);
   await loginAs("manager");
@@ -65,7 +78,9 @@ test("invoices and payments page forward and back with the filter kept", async (
     await pager.getByRole("link", { name: "First page" }).click();
     await expect(page).not.toHaveURL(/cursor=|before=/);
     await expect(page).toHaveURL(new RegExp(`clientId=${client.id}`));
-    expect(await page.evaluate(() => document.documentElement.scrollWidth).catch(() => WIDTHS[size].width)).toBeLessThanOrEqual(WIDTHS[size].width);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth).catch(() => WIDTHS[size].width),
+    ).toBeLessThanOrEqual(WIDTHS[size].width);
 
     await page.goto("/payments");
     await hydrated(page, javaScript);
@@ -85,12 +100,19 @@ test("invoices and payments page forward and back with the filter kept", async (
   }
 });
 
-test("the invoice status counts are separate, and each filters the list", async ({ page, loginAs, javaScript, baseURL }) => {
+test("the invoice status counts are separate, and each filters the list", async ({
+  page,
+  loginAs,
+  javaScript,
+  baseURL,
+}) => {
   const admin = await api(baseURL!, FIXTURE_USERS.admin.email, E2E_PASSWORD);
   const t = tag();
   const agent = await ok<{ id: number }>(await admin.post("/api/agents", { data: { name: `Status Agent ${t}` } }));
   const d = await delivery(admin, { agentId: agent.id, tons: "2.00" });
-  const inv = await ok<{ id: number; invoiceNo: string }>(await admin.post("/api/invoices", { data: { deliveryId: d.id } }));
+  const inv = await ok<{ id: number; invoiceNo: string }>(
+    await admin.post("/api/invoices", { data: { deliveryId: d.id } }),
+  );
   await ok(await admin.post("/api/payments", { data: { invoiceId: inv.id, amount: "500.00" } }));
   await admin.dispose();
   await loginAs("manager");
@@ -99,7 +121,8 @@ test("the invoice status counts are separate, and each filters the list", async 
     await page.goto("/invoices");
     await hydrated(page, javaScript);
     const summary = page.getByRole("navigation", { name: "Invoice summary" });
-    for (const label of ["Pending", "Partial", "Overdue", "Paid"]) await expect(summary.getByRole("link", { name: new RegExp(`^${label}`) })).toBeVisible();
+    for (const label of ["Pending", "Partial", "Overdue", "Paid"])
+      await expect(summary.getByRole("link", { name: new RegExp(`^${label}`) })).toBeVisible();
     expect(Number(await page.getByTestId("summary-partial").textContent())).toBeGreaterThanOrEqual(1);
     await summary.getByRole("link", { name: /^Partial/ }).click();
     await expect(page).toHaveURL(/status=partial/);
@@ -115,16 +138,29 @@ test("the invoice status counts are separate, and each filters the list", async 
   }
 });
 
-test("Generate Invoice #N on reconciliation asks first, showing clients, deliveries, tons and amount", async ({ page, loginAs, javaScript, baseURL }) => {
+test("Generate Invoice #N on reconciliation asks first, showing clients, deliveries, tons and amount", async ({
+  page,
+  loginAs,
+  javaScript,
+  baseURL,
+}) => {
   const admin = await api(baseURL!, FIXTURE_USERS.admin.email, E2E_PASSWORD);
   const t = tag();
   const agent = await ok<{ id: number }>(await admin.post("/api/agents", { data: { name: `Month Agent ${t}` } }));
-  const a = await ok<{ id: number; name: string }>(await admin.post("/api/clients", { data: { name: `Alpha ${t}`, taxRate: "0", paymentTermsDays: 30 } }));
-  const b = await ok<{ id: number; name: string }>(await admin.post("/api/clients", { data: { name: `Beta ${t}`, taxRate: "0", paymentTermsDays: 30 } }));
+  const a = await ok<{ id: number; name: string }>(
+    await admin.post("/api/clients", { data: { name: `Alpha ${t}`, taxRate: "0", paymentTermsDays: 30 } }),
+  );
+  const b = await ok<{ id: number; name: string }>(
+    await admin.post("/api/clients", { data: { name: `Beta ${t}`, taxRate: "0", paymentTermsDays: 30 } }),
+  );
   // One month per run (project x width), far enough back to be a month of its own.
   const months = javaScript ? ["2001-01", "2001-02"] : ["2001-04", "2001-05"];
   for (const month of months) {
-    for (const [clientId, tons, day] of [[a.id, "10.00", "03"], [a.id, "5.50", "09"], [b.id, "2.00", "12"]] as const) {
+    for (const [clientId, tons, day] of [
+      [a.id, "10.00", "03"],
+      [a.id, "5.50", "09"],
+      [b.id, "2.00", "12"],
+    ] as const) {
       await delivery(admin, { agentId: agent.id, clientId, tons, date: `${month}-${day}` });
     }
   }

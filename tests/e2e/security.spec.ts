@@ -8,15 +8,27 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 /** A fresh user created through the admin API, signed in once to replace the temporary password. */
 async function createUserViaApi(baseURL: string, role: "staff" | "manager", password: string) {
   const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
-  expect((await api.post("/api/auth/password/login", { data: { email: FIXTURE_USERS.admin.email, password: E2E_PASSWORD } })).status()).toBe(200);
+  expect(
+    (
+      await api.post("/api/auth/password/login", { data: { email: FIXTURE_USERS.admin.email, password: E2E_PASSWORD } })
+    ).status(),
+  ).toBe(200);
   const email = `sec-${unique()}@e2e.test`;
   const created = await api.post("/api/admin/users", { data: { email, role, firstName: "Sec", lastName: unique() } });
   expect(created.status()).toBe(201);
   const { temporaryPassword } = await created.json();
   await api.dispose();
   const user = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
-  expect((await user.post("/api/auth/password/login", { data: { email, password: temporaryPassword } })).status()).toBe(200);
-  expect((await user.post("/api/auth/password/change", { data: { currentPassword: temporaryPassword, newPassword: password } })).status()).toBe(200);
+  expect((await user.post("/api/auth/password/login", { data: { email, password: temporaryPassword } })).status()).toBe(
+    200,
+  );
+  expect(
+    (
+      await user.post("/api/auth/password/change", {
+        data: { currentPassword: temporaryPassword, newPassword: password },
+      })
+    ).status(),
+  ).toBe(200);
   await user.dispose();
   return email;
 }
@@ -27,7 +39,14 @@ async function logout(page: Page) {
   await expect(page).toHaveURL(/\/login$/);
 }
 
-test("an admin adds a staff user who must change the temporary password; freezing ends their session", async ({ page, loginAs, browser, javaScript, baseURL, users }) => {
+test("an admin adds a staff user who must change the temporary password; freezing ends their session", async ({
+  page,
+  loginAs,
+  browser,
+  javaScript,
+  baseURL,
+  users,
+}) => {
   await loginAs("admin");
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
@@ -169,14 +188,24 @@ test("a user turns on two-factor codes and then needs a code to sign in", async 
   await expect(page.getByRole("heading", { name: "Manager Dashboard" })).toBeVisible();
 });
 
-test("a user registers a passkey and signs in with it, with and without the e-mail", async ({ page, javaScript, baseURL }) => {
+test("a user registers a passkey and signs in with it, with and without the e-mail", async ({
+  page,
+  javaScript,
+  baseURL,
+}) => {
   test.skip(!javaScript, "WebAuthn ceremonies need JavaScript");
   const password = "passkey-user-password";
   const email = await createUserViaApi(baseURL!, "staff", password);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
   });
 
   await signInWithForm(page, email, password);
@@ -215,7 +244,14 @@ test("a user registers a passkey and signs in with it, with and without the e-ma
   await expect(page.getByText("No passkeys registered yet.")).toBeVisible();
 });
 
-test("the role switcher shows for admins only, and Switch needs a different role", async ({ page, loginAs, javaScript, browser, baseURL, users }) => {
+test("the role switcher shows for admins only, and Switch needs a different role", async ({
+  page,
+  loginAs,
+  javaScript,
+  browser,
+  baseURL,
+  users,
+}) => {
   await loginAs("admin");
   await page.goto("/settings");
   await page.getByLabel("Role switcher", { exact: true }).click();
@@ -246,14 +282,20 @@ test("the role switcher shows for admins only, and Switch needs a different role
   await other.close();
 });
 
-test("the bulk admin calls reach their own routes (static segments beat :id)", async ({ page, loginAs, javaScript }) => {
+test("the bulk admin calls reach their own routes (static segments beat :id)", async ({
+  page,
+  loginAs,
+  javaScript,
+}) => {
   test.skip(!javaScript, "a JSON API check: once is enough");
   await loginAs("admin");
   const me = await (await page.request.get("/api/auth/user")).json();
   const bulk = await page.request.delete("/api/admin/users/bulk", { data: { userIds: [me.id] } });
   expect(bulk.status()).toBe(200);
   expect(await bulk.json()).toMatchObject({ success: [], failed: [me.id] });
-  const bulkStatus = await page.request.patch("/api/admin/users/bulk/status", { data: { userIds: [me.id], status: "frozen" } });
+  const bulkStatus = await page.request.patch("/api/admin/users/bulk/status", {
+    data: { userIds: [me.id], status: "frozen" },
+  });
   expect(await bulkStatus.json()).toMatchObject({ success: [], failed: [me.id] });
   const list = await page.request.get("/api/admin/users");
   expect((await list.json()).some((u: { id: string }) => u.id === me.id)).toBe(true);

@@ -55,12 +55,23 @@ await createAgent({ name: "Musa Ibrahim", contact: "08031234567" }, db);
 await createAgent({ name: "Chinedu Okafor", contact: "08087654321" }, db);
 
 // Invoices: each project invoices its own deliveries, a recent one and one long overdue.
-const staffUser = (await db.select().from(schema.users).where(eq(schema.users.email, fixtureUsers("js").staff.email)))[0];
+const staffUser = (
+  await db
+    .select()
+    .from(schema.users)
+    .where(eq(schema.users.email, fixtureUsers("js").staff.email))
+)[0];
 const today = todayIn("Africa/Lagos");
 for (const project of ["js", "nojs"]) {
   const agent = await createAgent({ name: `Invoice Agent ${project}` }, db);
   const old = await createAgent({ name: `Overdue Agent ${project}` }, db);
-  const common = { clientId: kodan.id, createdBy: staffUser.id, buyingRate: "52000.00", sellingRate: "65000.00", offloadingCost: "0" };
+  const common = {
+    clientId: kodan.id,
+    createdBy: staffUser.id,
+    buyingRate: "52000.00",
+    sellingRate: "65000.00",
+    offloadingCost: "0",
+  };
   await createDelivery({ ...common, agentId: agent.id, date: addDays(today, -2), tons: "20.00" }, db);
   await createDelivery({ ...common, agentId: old.id, date: addDays(today, -120), tons: "5.00" }, db);
 }

@@ -57,7 +57,11 @@ export function e2eLogFile(port: string | number) {
  * by project and role. Each is handed to one test only (claimed with an exclusive file create
  * in `claims`), so a test that signs out ends no one else's session.
  */
-export type SessionPool = { cookieName: string; claims: string; sessions: Record<string, Record<FixtureRole, string[]>> };
+export type SessionPool = {
+  cookieName: string;
+  claims: string;
+  sessions: Record<string, Record<FixtureRole, string[]>>;
+};
 
 export function e2eSessionFile(port: string | number) {
   return `${process.env.TMPDIR ?? "/tmp"}/pks-e2e-sessions-${port}.json`;

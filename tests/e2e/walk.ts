@@ -51,30 +51,53 @@ type Cookie = Parameters<BrowserContext["addCookies"]>[0][number];
 export async function prepareWalk(baseURL: string): Promise<WalkData> {
   const admin = await api(baseURL, FIXTURE_USERS.admin.email, E2E_PASSWORD);
   const tag = unique();
-  const agent = await ok<{ id: number }>(await admin.post("/api/agents", { data: { name: `Walk Agent ${tag}`, contact: "0803" } }));
-  const client = await ok<{ id: number }>(await admin.post("/api/clients", { data: { name: `Walk Client ${tag}`, taxRate: "7.5", paymentTermsDays: 30 } }));
-  const delivery = await ok<{ id: number }>(await admin.post("/api/deliveries", { data: { agentId: agent.id, clientId: client.id, tons: "12.50", location: `Walk yard ${tag}` } }));
-  const invoiced = await ok<{ id: number }>(await admin.post("/api/deliveries", { data: { agentId: agent.id, clientId: client.id, tons: "8.00", location: `Walk yard ${tag}` } }));
+  const agent = await ok<{ id: number }>(
+    await admin.post("/api/agents", { data: { name: `Walk Agent ${tag}`, contact: "0803" } }),
+  );
+  const client = await ok<{ id: number }>(
+    await admin.post("/api/clients", { data: { name: `Walk Client ${tag}`, taxRate: "7.5", paymentTermsDays: 30 } }),
+  );
+  const delivery = await ok<{ id: number }>(
+    await admin.post("/api/deliveries", {
+      data: { agentId: agent.id, clientId: client.id, tons: "12.50", location: `Walk yard ${tag}` },
+    }),
+  );
+  const invoiced = await ok<{ id: number }>(
+    await admin.post("/api/deliveries", {
+      data: { agentId: agent.id, clientId: client.id, tons: "8.00", location: `Walk yard ${tag}` },
+    }),
+  );
   const invoice = await ok<{ id: number }>(await admin.post("/api/invoices", { data: { deliveryId: invoiced.id } }));
   const users = await ok<{ id: string; email: string }[]>(await admin.get("/api/admin/users"));
   const staff2 = users.find((u) => u.email === FIXTURE_USERS.staff2.email)!;
 
   const mustChangeEmail = `walk-new-${tag}@e2e.test`;
-  const created = await ok<{ temporaryPassword: string }>(await admin.post("/api/admin/users", { data: { email: mustChangeEmail, role: "staff" } }));
+  const created = await ok<{ temporaryPassword: string }>(
+    await admin.post("/api/admin/users", { data: { email: mustChangeEmail, role: "staff" } }),
+  );
   const totpEmail = `walk-totp-${tag}@e2e.test`;
-  const totpCreated = await ok<{ temporaryPassword: string }>(await admin.post("/api/admin/users", { data: { email: totpEmail, role: "manager" } }));
+  const totpCreated = await ok<{ temporaryPassword: string }>(
+    await admin.post("/api/admin/users", { data: { email: totpEmail, role: "manager" } }),
+  );
   await admin.dispose();
 
   const totpPassword = "walk-totp-password";
   const totpUser = await api(baseURL, totpEmail, totpCreated.temporaryPassword);
-  await ok(await totpUser.post("/api/auth/password/change", { data: { currentPassword: totpCreated.temporaryPassword, newPassword: totpPassword } }));
+  await ok(
+    await totpUser.post("/api/auth/password/change", {
+      data: { currentPassword: totpCreated.temporaryPassword, newPassword: totpPassword },
+    }),
+  );
   const signedIn = await api(baseURL, totpEmail, totpPassword);
   const started = await signedIn.post("/settings/two-factor", { form: { intent: "setup" }, maxRedirects: 0 });
   if (started.status() !== 302) throw new Error(`two-factor set-up did not start: ${started.status()}`);
   const setup = await (await signedIn.get("/settings/two-factor")).text();
   const secret = /data-secret="([A-Z2-7]+)"/.exec(setup)?.[1];
   if (!secret) throw new Error("no two-factor secret on the set-up page");
-  const confirmed = await signedIn.post("/settings/two-factor", { form: { token: await generate({ secret }) }, maxRedirects: 0 });
+  const confirmed = await signedIn.post("/settings/two-factor", {
+    form: { token: await generate({ secret }) },
+    maxRedirects: 0,
+  });
   if (confirmed.status() !== 302) throw new Error(`two-factor set-up failed: ${confirmed.status()}`);
   const totpSession = (await signedIn.storageState()).cookies;
   await signedIn.dispose();
@@ -129,7 +152,11 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
  * A browser context in the given theme and width. `javaScript: false` keeps the browser able to
  * run axe but refuses every script of the page.
  */
-export async function walkContext(browser: Browser, baseURL: string, { theme, width, javaScript }: { theme: Theme; width: Width; javaScript: boolean }) {
+export async function walkContext(
+  browser: Browser,
+  baseURL: string,
+  { theme, width, javaScript }: { theme: Theme; width: Width; javaScript: boolean },
+) {
   const context = await browser.newContext({ baseURL, viewport: WIDTHS[width], javaScriptEnabled: true });
   const { hostname } = new URL(baseURL);
   await context.addCookies([{ name: "theme", value: theme, domain: hostname, path: "/" }]);
@@ -144,7 +171,11 @@ export async function walkContext(browser: Browser, baseURL: string, { theme, wi
   return context;
 }
 
-export async function signIn(context: BrowserContext, baseURL: string, role: FixtureRole | { email: string; password: string }) {
+export async function signIn(
+  context: BrowserContext,
+  baseURL: string,
+  role: FixtureRole | { email: string; password: string },
+) {
   const who = typeof role === "string" ? { email: FIXTURE_USERS[role].email, password: E2E_PASSWORD } : role;
   const response = await context.request.post("/api/auth/password/login", { data: who, headers: { Origin: baseURL } });
   if (response.status() !== 200) throw new Error(`sign-in of ${who.email} failed: ${response.status()}`);
@@ -153,22 +184,42 @@ export async function signIn(context: BrowserContext, baseURL: string, role: Fix
 export type Finding = { url: string; problem: string };
 
 /** Opens a page once and reports serious or critical axe violations and sideways scroll at phone width. */
-export async function checkPage(page: Page, url: string, { javaScript, width }: { javaScript: boolean; width: Width }): Promise<Finding[]> {
+export async function checkPage(
+  page: Page,
+  url: string,
+  { javaScript, width }: { javaScript: boolean; width: Width },
+): Promise<Finding[]> {
   await page.goto(url);
   if (javaScript) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   // Let the counters and the dialog's focus settle; axe reads the page as it stands.
   await page.waitForLoadState("load");
   const findings: Finding[] = [];
   if (width === "phone") {
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-    if (scrollWidth > innerWidth) findings.push({ url, problem: `scrolls sideways: ${scrollWidth}px wide in a ${innerWidth}px viewport` });
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    if (scrollWidth > innerWidth)
+      findings.push({ url, problem: `scrolls sideways: ${scrollWidth}px wide in a ${innerWidth}px viewport` });
   }
   const hasAxe = await page.evaluate(() => "axe" in window);
   if (!hasAxe) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
+    const w = window as unknown as {
+      axe: {
+        run: (
+          ctx: Document,
+          options: object,
+        ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
     const result = await w.axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 4).map((n) => n.target.join(" ")),
+    }));
   });
   for (const v of violations) {
     if (v.impact === "serious" || v.impact === "critical") {
@@ -177,4 +228,3 @@ export async function checkPage(page: Page, url: string, { javaScript, width }: 
   }
   return findings;
 }
-

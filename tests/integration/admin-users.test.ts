@@ -24,22 +24,145 @@ const ID = "00000000-0000-4000-8000-000000000001";
 
 describeAccess("admin user calls are for admins only", [
   { name: "list", handler: usersRoute.loader, method: "GET", path: "/api/admin/users", allowed: ["admin"] },
-  { name: "create", handler: usersRoute.action, method: "POST", path: "/api/admin/users", json: {}, allowed: ["admin"] },
-  { name: "status", handler: statusRoute.action, method: "PATCH", path: `/api/admin/users/${ID}/status`, params: { id: ID }, json: { status: "frozen" }, allowed: ["admin"] },
-  { name: "delete", handler: userRoute.action, method: "DELETE", path: `/api/admin/users/${ID}`, params: { id: ID }, allowed: ["admin"] },
-  { name: "reset", handler: resetRoute.action, method: "POST", path: `/api/admin/users/${ID}/reset-password`, params: { id: ID }, allowed: ["admin"] },
-  { name: "bulk status", handler: bulkStatusRoute.action, method: "PATCH", path: "/api/admin/users/bulk/status", json: { userIds: [ID], status: "frozen" }, allowed: ["admin"] },
-  { name: "bulk delete", handler: bulkRoute.action, method: "DELETE", path: "/api/admin/users/bulk", json: { userIds: [ID] }, allowed: ["admin"] },
-  { name: "add user page", handler: newUserPage.loader, method: "GET", path: "/settings/users/new", allowed: ["admin"], page: true },
-  { name: "add user form", handler: newUserPage.action, method: "POST", path: "/settings/users/new", form: {}, allowed: ["admin"], page: true },
-  { name: "reset page", handler: resetPage.loader, method: "GET", path: `/settings/users/${ID}/reset`, params: { id: ID }, allowed: ["admin"], page: true },
-  { name: "reset form", handler: resetPage.action, method: "POST", path: `/settings/users/${ID}/reset`, params: { id: ID }, form: {}, allowed: ["admin"], page: true },
-  { name: "status form", handler: statusPage.action, method: "POST", path: `/settings/users/${ID}/status`, params: { id: ID }, form: { status: "frozen" }, allowed: ["admin"], page: true },
-  { name: "delete page", handler: deletePage.loader, method: "GET", path: `/settings/users/${ID}/delete`, params: { id: ID }, allowed: ["admin"], page: true },
-  { name: "delete form", handler: deletePage.action, method: "POST", path: `/settings/users/${ID}/delete`, params: { id: ID }, form: {}, allowed: ["admin"], page: true },
-  { name: "bulk page", handler: bulkPage.loader, method: "GET", path: `/settings/users/bulk?intent=freeze&userIds=${ID}`, allowed: ["admin"], page: true },
-  { name: "bulk form", handler: bulkPage.action, method: "POST", path: "/settings/users/bulk", form: { intent: "freeze", userIds: ID }, allowed: ["admin"], page: true },
-  { name: "change password page", handler: passwordPage.loader, method: "GET", path: "/settings/password", allowed: ["staff", "manager", "admin"], page: true },
+  {
+    name: "create",
+    handler: usersRoute.action,
+    method: "POST",
+    path: "/api/admin/users",
+    json: {},
+    allowed: ["admin"],
+  },
+  {
+    name: "status",
+    handler: statusRoute.action,
+    method: "PATCH",
+    path: `/api/admin/users/${ID}/status`,
+    params: { id: ID },
+    json: { status: "frozen" },
+    allowed: ["admin"],
+  },
+  {
+    name: "delete",
+    handler: userRoute.action,
+    method: "DELETE",
+    path: `/api/admin/users/${ID}`,
+    params: { id: ID },
+    allowed: ["admin"],
+  },
+  {
+    name: "reset",
+    handler: resetRoute.action,
+    method: "POST",
+    path: `/api/admin/users/${ID}/reset-password`,
+    params: { id: ID },
+    allowed: ["admin"],
+  },
+  {
+    name: "bulk status",
+    handler: bulkStatusRoute.action,
+    method: "PATCH",
+    path: "/api/admin/users/bulk/status",
+    json: { userIds: [ID], status: "frozen" },
+    allowed: ["admin"],
+  },
+  {
+    name: "bulk delete",
+    handler: bulkRoute.action,
+    method: "DELETE",
+    path: "/api/admin/users/bulk",
+    json: { userIds: [ID] },
+    allowed: ["admin"],
+  },
+  {
+    name: "add user page",
+    handler: newUserPage.loader,
+    method: "GET",
+    path: "/settings/users/new",
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "add user form",
+    handler: newUserPage.action,
+    method: "POST",
+    path: "/settings/users/new",
+    form: {},
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "reset page",
+    handler: resetPage.loader,
+    method: "GET",
+    path: `/settings/users/${ID}/reset`,
+    params: { id: ID },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "reset form",
+    handler: resetPage.action,
+    method: "POST",
+    path: `/settings/users/${ID}/reset`,
+    params: { id: ID },
+    form: {},
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "status form",
+    handler: statusPage.action,
+    method: "POST",
+    path: `/settings/users/${ID}/status`,
+    params: { id: ID },
+    form: { status: "frozen" },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "delete page",
+    handler: deletePage.loader,
+    method: "GET",
+    path: `/settings/users/${ID}/delete`,
+    params: { id: ID },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "delete form",
+    handler: deletePage.action,
+    method: "POST",
+    path: `/settings/users/${ID}/delete`,
+    params: { id: ID },
+    form: {},
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "bulk page",
+    handler: bulkPage.loader,
+    method: "GET",
+    path: `/settings/users/bulk?intent=freeze&userIds=${ID}`,
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "bulk form",
+    handler: bulkPage.action,
+    method: "POST",
+    path: "/settings/users/bulk",
+    form: { intent: "freeze", userIds: ID },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "change password page",
+    handler: passwordPage.loader,
+    method: "GET",
+    path: "/settings/password",
+    allowed: ["staff", "manager", "admin"],
+    page: true,
+  },
 ]);
 
 const login = (email: string, password: string) =>
@@ -49,11 +172,24 @@ const cookieOf = (headers: Headers) => headers.get("Set-Cookie")?.split(";")[0] 
 describe("user management", () => {
   it("creates a staff user with a random temporary password that must be changed", async () => {
     const { cookie } = await loginAs("admin");
-    const missing = await call(usersRoute.action, makeRequest("/api/admin/users", { method: "POST", cookie, json: { email: "x@example.test" } }));
+    const missing = await call(
+      usersRoute.action,
+      makeRequest("/api/admin/users", { method: "POST", cookie, json: { email: "x@example.test" } }),
+    );
     expect(missing).toMatchObject({ status: 400, body: { message: "Email and role are required" } });
-    const adminRole = await call(usersRoute.action, makeRequest("/api/admin/users", { method: "POST", cookie, json: { email: "x@example.test", role: "admin" } }));
+    const adminRole = await call(
+      usersRoute.action,
+      makeRequest("/api/admin/users", { method: "POST", cookie, json: { email: "x@example.test", role: "admin" } }),
+    );
     expect(adminRole.status).toBe(400);
-    const created = await call(usersRoute.action, makeRequest("/api/admin/users", { method: "POST", cookie, json: { email: "New.Staff@Example.test", role: "staff", firstName: "Ngozi" } }));
+    const created = await call(
+      usersRoute.action,
+      makeRequest("/api/admin/users", {
+        method: "POST",
+        cookie,
+        json: { email: "New.Staff@Example.test", role: "staff", firstName: "Ngozi" },
+      }),
+    );
     expect(created.status).toBe(201);
     const body = created.body as { id: string; email: string; temporaryPassword: string; mustChangePassword: number };
     expect(body.email).toBe("new.staff@example.test");
@@ -63,7 +199,14 @@ describe("user management", () => {
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, body.id));
     expect(row.password).toMatch(/^\$2[aby]\$/);
     expect(row.password).not.toContain(body.temporaryPassword);
-    const dup = await call(usersRoute.action, makeRequest("/api/admin/users", { method: "POST", cookie, json: { email: "new.staff@example.test", role: "manager" } }));
+    const dup = await call(
+      usersRoute.action,
+      makeRequest("/api/admin/users", {
+        method: "POST",
+        cookie,
+        json: { email: "new.staff@example.test", role: "manager" },
+      }),
+    );
     expect(dup.status).toBe(409);
     const signIn = await login(body.email, body.temporaryPassword);
     expect(signIn).toMatchObject({ status: 200, body: { mustChangePassword: 1 } });
@@ -77,14 +220,26 @@ describe("user management", () => {
     const staff = await createUser({ role: "staff" });
     const staffCookie = cookieOf((await login(staff.email, staff.plainPassword)).headers);
     expect(await countSessions(staff.id)).toBe(1);
-    const frozen = await call(statusRoute.action, makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "frozen" } }), { id: staff.id });
+    const frozen = await call(
+      statusRoute.action,
+      makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "frozen" } }),
+      { id: staff.id },
+    );
     expect(frozen).toMatchObject({ status: 200, body: { status: "frozen" } });
     expect(await countSessions(staff.id)).toBe(0);
     expect((await call(meRoute.loader, makeRequest("/api/auth/user", { cookie: staffCookie }))).status).toBe(401);
     expect((await login(staff.email, staff.plainPassword)).status).toBe(403);
-    const bad = await call(statusRoute.action, makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "deleted" } }), { id: staff.id });
+    const bad = await call(
+      statusRoute.action,
+      makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "deleted" } }),
+      { id: staff.id },
+    );
     expect(bad.status).toBe(400);
-    await call(statusRoute.action, makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "active" } }), { id: staff.id });
+    await call(
+      statusRoute.action,
+      makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "active" } }),
+      { id: staff.id },
+    );
     expect((await login(staff.email, staff.plainPassword)).status).toBe(200);
   });
 
@@ -92,7 +247,11 @@ describe("user management", () => {
     const { cookie } = await loginAs("admin");
     const staff = await createUser({ role: "manager" });
     await login(staff.email, staff.plainPassword);
-    const res = await call(resetRoute.action, makeRequest(`/api/admin/users/${staff.id}/reset-password`, { method: "POST", cookie }), { id: staff.id });
+    const res = await call(
+      resetRoute.action,
+      makeRequest(`/api/admin/users/${staff.id}/reset-password`, { method: "POST", cookie }),
+      { id: staff.id },
+    );
     expect(res.status).toBe(200);
     const { temporaryPassword } = res.body as { temporaryPassword: string };
     expect(temporaryPassword.length).toBeGreaterThanOrEqual(12);
@@ -105,16 +264,26 @@ describe("user management", () => {
     const { cookie } = await loginAs("admin");
     const staff = await createUser({ role: "staff" });
     await login(staff.email, staff.plainPassword);
-    const res = await call(userRoute.action, makeRequest(`/api/admin/users/${staff.id}`, { method: "DELETE", cookie }), { id: staff.id });
+    const res = await call(
+      userRoute.action,
+      makeRequest(`/api/admin/users/${staff.id}`, { method: "DELETE", cookie }),
+      { id: staff.id },
+    );
     expect(res.status).toBe(200);
     const db = await getDb();
     const [row] = await db.select().from(schema.users).where(eq(schema.users.id, staff.id));
     expect(row.status).toBe("deleted");
     expect(await countSessions(staff.id)).toBe(0);
     expect((await login(staff.email, staff.plainPassword)).status).toBe(403);
-    const unfreeze = await call(statusRoute.action, makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "active" } }), { id: staff.id });
+    const unfreeze = await call(
+      statusRoute.action,
+      makeRequest(`/api/admin/users/${staff.id}/status`, { method: "PATCH", cookie, json: { status: "active" } }),
+      { id: staff.id },
+    );
     expect(unfreeze.status).toBe(409);
-    const notFound = await call(userRoute.action, makeRequest("/api/admin/users/nope", { method: "DELETE", cookie }), { id: "nope" });
+    const notFound = await call(userRoute.action, makeRequest("/api/admin/users/nope", { method: "DELETE", cookie }), {
+      id: "nope",
+    });
     expect(notFound.status).toBe(404);
   });
 
@@ -125,18 +294,43 @@ describe("user management", () => {
       [userRoute, "DELETE", `/api/admin/users/${admin.id}`],
       [resetRoute, "POST", `/api/admin/users/${admin.id}/reset-password`],
     ] as const) {
-      const res = await call(route.action, makeRequest(path, { method, cookie, json: { status: "frozen" } }), { id: admin.id });
+      const res = await call(route.action, makeRequest(path, { method, cookie, json: { status: "frozen" } }), {
+        id: admin.id,
+      });
       expect(res.status, path).toBe(400);
     }
     const a = await createUser({ role: "staff" });
     const b = await createUser({ role: "manager" });
-    const frozen = await call(bulkStatusRoute.action, makeRequest("/api/admin/users/bulk/status", { method: "PATCH", cookie, json: { userIds: [a.id, admin.id, b.id], status: "frozen" } }));
-    expect(frozen).toMatchObject({ status: 200, body: { success: [a.id, b.id], failed: [admin.id], message: "2 users updated, 1 failed" } });
-    const deleted = await call(bulkRoute.action, makeRequest("/api/admin/users/bulk", { method: "DELETE", cookie, json: { userIds: [a.id, admin.id, "junk"] } }));
+    const frozen = await call(
+      bulkStatusRoute.action,
+      makeRequest("/api/admin/users/bulk/status", {
+        method: "PATCH",
+        cookie,
+        json: { userIds: [a.id, admin.id, b.id], status: "frozen" },
+      }),
+    );
+    expect(frozen).toMatchObject({
+      status: 200,
+      body: { success: [a.id, b.id], failed: [admin.id], message: "2 users updated, 1 failed" },
+    });
+    const deleted = await call(
+      bulkRoute.action,
+      makeRequest("/api/admin/users/bulk", { method: "DELETE", cookie, json: { userIds: [a.id, admin.id, "junk"] } }),
+    );
     expect(deleted).toMatchObject({ status: 200, body: { success: [a.id], failed: [admin.id, "junk"] } });
-    const again = await call(bulkStatusRoute.action, makeRequest("/api/admin/users/bulk/status", { method: "PATCH", cookie, json: { userIds: [b.id], status: "active" } }));
+    const again = await call(
+      bulkStatusRoute.action,
+      makeRequest("/api/admin/users/bulk/status", {
+        method: "PATCH",
+        cookie,
+        json: { userIds: [b.id], status: "active" },
+      }),
+    );
     expect(again.body).toMatchObject({ message: "1 user updated successfully" });
-    const empty = await call(bulkRoute.action, makeRequest("/api/admin/users/bulk", { method: "DELETE", cookie, json: { userIds: [] } }));
+    const empty = await call(
+      bulkRoute.action,
+      makeRequest("/api/admin/users/bulk", { method: "DELETE", cookie, json: { userIds: [] } }),
+    );
     expect(empty.status).toBe(400);
     const db = await getDb();
     const [me] = await db.select().from(schema.users).where(eq(schema.users.id, admin.id));
@@ -147,11 +341,22 @@ describe("user management", () => {
     const { cookie } = await loginAs("admin");
     const a = await createUser({ role: "staff" });
     const b = await createUser({ role: "staff" });
-    const confirm = await call(bulkPage.loader, makeRequest(`/settings/users/bulk?intent=freeze&userIds=${a.id}&userIds=${b.id}`, { cookie }));
+    const confirm = await call(
+      bulkPage.loader,
+      makeRequest(`/settings/users/bulk?intent=freeze&userIds=${a.id}&userIds=${b.id}`, { cookie }),
+    );
     expect(confirm.status).toBe(200);
     expect((confirm.body as { users: unknown[] }).users).toHaveLength(2);
-    const body = new URLSearchParams([["intent", "freeze"], ["userIds", a.id], ["userIds", b.id]]);
-    const request = new Request("http://localhost/settings/users/bulk", { method: "POST", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } });
+    const body = new URLSearchParams([
+      ["intent", "freeze"],
+      ["userIds", a.id],
+      ["userIds", b.id],
+    ]);
+    const request = new Request("http://localhost/settings/users/bulk", {
+      method: "POST",
+      body,
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    });
     const res = await call(bulkPage.action, request);
     expect(res.status).toBe(302);
     expect(decodeURIComponent(res.headers.get("Set-Cookie") ?? "")).toBeTruthy();
@@ -162,9 +367,19 @@ describe("user management", () => {
 
   it("the HTML add-user form returns the temporary password once", async () => {
     const { cookie } = await loginAs("admin");
-    const missing = await call(newUserPage.action, makeRequest("/settings/users/new", { method: "POST", cookie, form: { email: "" } }));
+    const missing = await call(
+      newUserPage.action,
+      makeRequest("/settings/users/new", { method: "POST", cookie, form: { email: "" } }),
+    );
     expect(missing.status).toBe(400);
-    const ok = await call(newUserPage.action, makeRequest("/settings/users/new", { method: "POST", cookie, form: { email: "yard@example.test", role: "staff" } }));
+    const ok = await call(
+      newUserPage.action,
+      makeRequest("/settings/users/new", {
+        method: "POST",
+        cookie,
+        form: { email: "yard@example.test", role: "staff" },
+      }),
+    );
     expect(ok.status).toBe(200);
     expect((ok.body as { created: { temporaryPassword: string } }).created.temporaryPassword).toHaveLength(16);
   });

@@ -20,18 +20,40 @@ describe("JSON auth calls", () => {
 
   it("logs in with the spec's messages and rotates the session id", async () => {
     const user = await createUser({ role: "staff", mustChangePassword: true });
-    const missing = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email } }));
+    const missing = await call(
+      loginRoute.action,
+      makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email } }),
+    );
     expect(missing).toMatchObject({ status: 400, body: { message: "Please enter both email and password" } });
-    const wrong = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password: "nope-nope" } }));
+    const wrong = await call(
+      loginRoute.action,
+      makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password: "nope-nope" } }),
+    );
     expect(wrong).toMatchObject({ status: 401, body: { message: "Invalid email or password" } });
-    const notJson = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: "{oops" }));
+    const notJson = await call(
+      loginRoute.action,
+      makeRequest("/api/auth/password/login", { method: "POST", json: "{oops" }),
+    );
     expect(notJson.status).toBe(400);
 
-    const ok = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email.toUpperCase(), password: user.plainPassword } }));
+    const ok = await call(
+      loginRoute.action,
+      makeRequest("/api/auth/password/login", {
+        method: "POST",
+        json: { email: user.email.toUpperCase(), password: user.plainPassword },
+      }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ requiresTOTP: false, mustChangePassword: 1 });
     const first = cookieOf(ok.headers);
-    const again = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", cookie: first, json: { email: user.email, password: user.plainPassword } }));
+    const again = await call(
+      loginRoute.action,
+      makeRequest("/api/auth/password/login", {
+        method: "POST",
+        cookie: first,
+        json: { email: user.email, password: user.plainPassword },
+      }),
+    );
     const second = cookieOf(again.headers);
     expect(second).not.toBe(first);
     // The old id no longer works.
@@ -42,13 +64,31 @@ describe("JSON auth calls", () => {
   it("changes the password with length checked before match, and ends other sessions", async () => {
     const user = await createUser({ role: "staff", mustChangePassword: true });
     const login = async () =>
-      cookieOf((await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password: user.plainPassword } }))).headers);
+      cookieOf(
+        (
+          await call(
+            loginRoute.action,
+            makeRequest("/api/auth/password/login", {
+              method: "POST",
+              json: { email: user.email, password: user.plainPassword },
+            }),
+          )
+        ).headers,
+      );
     const mine = await login();
     const other = await login();
-    const post = (json: unknown) => call(changeRoute.action, makeRequest("/api/auth/password/change", { method: "POST", cookie: mine, json }));
-    expect(await post({ currentPassword: user.plainPassword, newPassword: "short" })).toMatchObject({ status: 400, body: { message: "Password too short: Password must be at least 8 characters" } });
-    expect(await post({ currentPassword: "wrong-password", newPassword: "a-new-password" })).toMatchObject({ status: 400 });
-    expect(await post({ currentPassword: user.plainPassword, newPassword: "a-new-password" })).toMatchObject({ status: 200 });
+    const post = (json: unknown) =>
+      call(changeRoute.action, makeRequest("/api/auth/password/change", { method: "POST", cookie: mine, json }));
+    expect(await post({ currentPassword: user.plainPassword, newPassword: "short" })).toMatchObject({
+      status: 400,
+      body: { message: "Password too short: Password must be at least 8 characters" },
+    });
+    expect(await post({ currentPassword: "wrong-password", newPassword: "a-new-password" })).toMatchObject({
+      status: 400,
+    });
+    expect(await post({ currentPassword: user.plainPassword, newPassword: "a-new-password" })).toMatchObject({
+      status: 200,
+    });
     const me = await call(userRoute.loader, makeRequest("/api/auth/user", { cookie: mine }));
     expect(me.body).toMatchObject({ mustChangePassword: 0 });
     expect((await call(userRoute.loader, makeRequest("/api/auth/user", { cookie: other }))).status).toBe(401);

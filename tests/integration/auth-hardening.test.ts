@@ -26,7 +26,12 @@ import { call, makeRequest } from "../http";
 
 const cookieOf = (headers: Headers) => headers.get("Set-Cookie")?.split(";")[0] ?? "";
 const login = (email: string, password: string, address = "198.51.100.1") =>
-  call(loginApi.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email, password } }), {}, { clientAddress: address });
+  call(
+    loginApi.action,
+    makeRequest("/api/auth/password/login", { method: "POST", json: { email, password } }),
+    {},
+    { clientAddress: address },
+  );
 
 async function signedIn(role: "staff" | "manager" | "admin" = "staff", password = "a-long-enough-secret") {
   const user = await createUser({ role, password });
@@ -39,24 +44,52 @@ async function ageSession(cookie: string, minutes: number) {
   const db = await getDb();
   const { sessionCookie } = await import("../../app/utils/cookies.server");
   const sid = await sessionCookie().parse(cookie);
-  await db.update(schema.sessions).set({ createdAt: new Date(Date.now() - minutes * 60_000) }).where(eq(schema.sessions.sid, sid));
+  await db
+    .update(schema.sessions)
+    .set({ createdAt: new Date(Date.now() - minutes * 60_000) })
+    .where(eq(schema.sessions.sid, sid));
 }
 
 describeAccess("unlocking a sign-in is for admins only", [
-  { name: "unlock api", handler: unlockApi.action, method: "POST", path: "/api/admin/users/00000000-0000-4000-8000-000000000001/unlock", params: { id: "00000000-0000-4000-8000-000000000001" }, allowed: ["admin"] },
-  { name: "unlock form", handler: unlockPage.action, method: "POST", path: "/settings/users/00000000-0000-4000-8000-000000000001/unlock", params: { id: "00000000-0000-4000-8000-000000000001" }, form: {}, allowed: ["admin"], page: true },
+  {
+    name: "unlock api",
+    handler: unlockApi.action,
+    method: "POST",
+    path: "/api/admin/users/00000000-0000-4000-8000-000000000001/unlock",
+    params: { id: "00000000-0000-4000-8000-000000000001" },
+    allowed: ["admin"],
+  },
+  {
+    name: "unlock form",
+    handler: unlockPage.action,
+    method: "POST",
+    path: "/settings/users/00000000-0000-4000-8000-000000000001/unlock",
+    params: { id: "00000000-0000-4000-8000-000000000001" },
+    form: {},
+    allowed: ["admin"],
+    page: true,
+  },
 ]);
 
 describe("new passwords", () => {
   const change = (cookie: string, currentPassword: string, newPassword: string) =>
-    call(changeApi.action, makeRequest("/api/auth/password/change", { method: "POST", cookie, json: { currentPassword, newPassword } }));
+    call(
+      changeApi.action,
+      makeRequest("/api/auth/password/change", { method: "POST", cookie, json: { currentPassword, newPassword } }),
+    );
 
   it("refuses more than 72 bytes of UTF-8 (bcrypt ignores the rest); 64 characters still work", async () => {
     const { user, cookie } = await signedIn();
     const long = "a-passphrase-".repeat(6) + "x"; // 79 bytes
-    expect(await change(cookie, user.plainPassword, long)).toMatchObject({ status: 400, body: { message: PASSWORD_TOO_LONG } });
+    expect(await change(cookie, user.plainPassword, long)).toMatchObject({
+      status: 400,
+      body: { message: PASSWORD_TOO_LONG },
+    });
     // 38 characters, but each "é" is two bytes: 74 bytes.
-    expect(await change(cookie, user.plainPassword, "é".repeat(37) + "z")).toMatchObject({ status: 400, body: { message: PASSWORD_TOO_LONG } });
+    expect(await change(cookie, user.plainPassword, "é".repeat(37) + "z")).toMatchObject({
+      status: 400,
+      body: { message: PASSWORD_TOO_LONG },
+    });
     const sixtyFour = "kodan-yard-".repeat(6).slice(0, 64);
     expect(sixtyFour).toHaveLength(64);
     expect((await change(cookie, user.plainPassword, sixtyFour)).status).toBe(200);
@@ -72,17 +105,33 @@ describe("new passwords", () => {
     expect((await login(user.email, first72 + "B")).status).toBe(200); // bcrypt's own behaviour, now unreachable for new passwords
   });
 
-  it.each(["password", "12345678", "Password1", "qwertyuiop", "iloveyou"])("refuses the common password %j and says why", async (common) => {
-    const { user, cookie } = await signedIn();
-    const res = await change(cookie, user.plainPassword, common);
-    expect(res).toMatchObject({ status: 400, body: { message: PASSWORD_TOO_COMMON } });
-  });
+  it.each(["password", "12345678", "Password1", "qwertyuiop", "iloveyou"])(
+    "refuses the common password %j and says why",
+    async (common) => {
+      const { user, cookie } = await signedIn();
+      const res = await change(cookie, user.plainPassword, common);
+      expect(res).toMatchObject({ status: 400, body: { message: PASSWORD_TOO_COMMON } });
+    },
+  );
 
   it("refuses the e-mail or its name part; the settings form says so under the field", async () => {
     const { user, cookie } = await signedIn();
-    expect(await change(cookie, user.plainPassword, user.email)).toMatchObject({ status: 400, body: { message: PASSWORD_IS_EMAIL } });
-    expect(await change(cookie, user.plainPassword, user.email.split("@")[0].toUpperCase())).toMatchObject({ status: 400, body: { message: PASSWORD_IS_EMAIL } });
-    const form = await call(passwordPage.action, makeRequest("/settings/password", { method: "POST", cookie, form: { currentPassword: user.plainPassword, newPassword: "password", confirmPassword: "password" } }));
+    expect(await change(cookie, user.plainPassword, user.email)).toMatchObject({
+      status: 400,
+      body: { message: PASSWORD_IS_EMAIL },
+    });
+    expect(await change(cookie, user.plainPassword, user.email.split("@")[0].toUpperCase())).toMatchObject({
+      status: 400,
+      body: { message: PASSWORD_IS_EMAIL },
+    });
+    const form = await call(
+      passwordPage.action,
+      makeRequest("/settings/password", {
+        method: "POST",
+        cookie,
+        form: { currentPassword: user.plainPassword, newPassword: "password", confirmPassword: "password" },
+      }),
+    );
     expect(form.status).toBe(400);
     expect(JSON.stringify(form.body)).toContain(PASSWORD_TOO_COMMON);
   });
@@ -91,23 +140,47 @@ describe("new passwords", () => {
 describe("temporary passwords", () => {
   it("expire after 72 hours and never work again once changed", async () => {
     const admin = await loginAs("admin");
-    const created = await call(createUserApi.action, makeRequest("/api/admin/users", { method: "POST", cookie: admin.cookie, json: { email: `temp-${Date.now()}@example.test`, role: "staff" } }));
+    const created = await call(
+      createUserApi.action,
+      makeRequest("/api/admin/users", {
+        method: "POST",
+        cookie: admin.cookie,
+        json: { email: `temp-${Date.now()}@example.test`, role: "staff" },
+      }),
+    );
     expect(created.status).toBe(201);
     const { temporaryPassword, ...user } = created.body as { id: string; email: string; temporaryPassword: string };
     expect((await verifyPassword(user.email, temporaryPassword)).ok).toBe(true);
-    expect(await verifyPassword(user.email, temporaryPassword, new Date(Date.now() + 73 * 3600_000))).toMatchObject({ ok: false, reason: "expired" });
+    expect(await verifyPassword(user.email, temporaryPassword, new Date(Date.now() + 73 * 3600_000))).toMatchObject({
+      ok: false,
+      reason: "expired",
+    });
     const db = await getDb();
-    await db.update(schema.users).set({ temporaryPasswordExpiresAt: new Date(Date.now() - 1000) }).where(eq(schema.users.id, user.id));
+    await db
+      .update(schema.users)
+      .set({ temporaryPasswordExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.users.id, user.id));
     const expired = await login(user.email, temporaryPassword);
     expect(expired).toMatchObject({ status: 401, body: { message: expect.stringMatching(/expired/) } });
 
     // The admin resets: a new 72 hours.
-    const reset = await call(resetApi.action, makeRequest(`/api/admin/users/${user.id}/reset-password`, { method: "POST", cookie: admin.cookie }), { id: user.id });
+    const reset = await call(
+      resetApi.action,
+      makeRequest(`/api/admin/users/${user.id}/reset-password`, { method: "POST", cookie: admin.cookie }),
+      { id: user.id },
+    );
     const fresh = (reset.body as { temporaryPassword: string }).temporaryPassword;
     const signed = await login(user.email, fresh);
     expect(signed.status).toBe(200);
     const cookie = cookieOf(signed.headers);
-    const changed = await call(changeApi.action, makeRequest("/api/auth/password/change", { method: "POST", cookie, json: { currentPassword: fresh, newPassword: "my own yard phrase" } }));
+    const changed = await call(
+      changeApi.action,
+      makeRequest("/api/auth/password/change", {
+        method: "POST",
+        cookie,
+        json: { currentPassword: fresh, newPassword: "my own yard phrase" },
+      }),
+    );
     expect(changed.status).toBe(200);
     expect((await login(user.email, fresh)).status).toBe(401);
     expect((await getUserById(user.id))!.temporaryPasswordExpiresAt).toBeNull();
@@ -117,7 +190,9 @@ describe("temporary passwords", () => {
 describe("sign-in throttle", () => {
   it("forty racing wrong passwords get at most the limit of password checks", async () => {
     const user = await createUser({ role: "admin" });
-    const results = await Promise.all(Array.from({ length: 40 }, () => login(user.email, "wrong-password", "192.0.2.10")));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => login(user.email, "wrong-password", "192.0.2.10")),
+    );
     const checked = results.filter((r) => r.status === 401).length;
     expect(checked).toBeLessThanOrEqual(THROTTLE_MAX_FAILURES);
     expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(40 - THROTTLE_MAX_FAILURES);
@@ -127,7 +202,8 @@ describe("sign-in throttle", () => {
 
   it("a guesser locks only their own address: the owner elsewhere still signs in", async () => {
     const user = await createUser({ role: "admin" });
-    for (let i = 0; i < THROTTLE_MAX_FAILURES; i++) expect((await login(user.email, "wrong-password", "192.0.2.20")).status).toBe(401);
+    for (let i = 0; i < THROTTLE_MAX_FAILURES; i++)
+      expect((await login(user.email, "wrong-password", "192.0.2.20")).status).toBe(401);
     const attacker = await login(user.email, user.plainPassword, "192.0.2.20");
     expect(attacker.status).toBe(429);
     expect(attacker.headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -137,7 +213,8 @@ describe("sign-in throttle", () => {
   it("limits one address spraying many accounts", async () => {
     const users = await Promise.all(Array.from({ length: 13 }, () => createUser({ role: "staff" })));
     const statuses: number[] = [];
-    for (const u of users) for (let i = 0; i < 4; i++) statuses.push((await login(u.email, "wrong-password", "192.0.2.30")).status);
+    for (const u of users)
+      for (let i = 0; i < 4; i++) statuses.push((await login(u.email, "wrong-password", "192.0.2.30")).status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     // A new account from the same address is refused too, another address is not.
     const other = await createUser({ role: "staff" });
@@ -151,7 +228,11 @@ describe("sign-in throttle", () => {
     const row = (await listUsers()).find((u) => u.id === user.id)!;
     expect(row.lockedUntil).not.toBeNull();
     const admin = await loginAs("admin");
-    const res = await call(unlockPage.action, makeRequest(`/settings/users/${user.id}/unlock`, { method: "POST", cookie: admin.cookie }), { id: user.id });
+    const res = await call(
+      unlockPage.action,
+      makeRequest(`/settings/users/${user.id}/unlock`, { method: "POST", cookie: admin.cookie }),
+      { id: user.id },
+    );
     expect(res.status).toBe(302);
     expect((await listUsers()).find((u) => u.id === user.id)!.lockedUntil).toBeNull();
     expect((await login(user.email, user.plainPassword, "192.0.2.40")).status).toBe(200);
@@ -164,10 +245,15 @@ describe("factor changes need a recent sign-in or the password", () => {
     const page = await call(twoFactorPage.loader, makeRequest("/settings/two-factor", { cookie }));
     expect(page.body).toMatchObject({ enrolment: null });
     expect((await getUserById(user.id))!.totpSecret).toBeNull();
-    const setup = await call(twoFactorPage.action, makeRequest("/settings/two-factor", { method: "POST", cookie, form: { intent: "setup" } }));
+    const setup = await call(
+      twoFactorPage.action,
+      makeRequest("/settings/two-factor", { method: "POST", cookie, form: { intent: "setup" } }),
+    );
     expect(setup.status).toBe(302);
     const stored = (await getUserById(user.id))!.totpSecret!;
-    const shown = (await call(twoFactorPage.loader, makeRequest("/settings/two-factor", { cookie }))).body as { enrolment: { secret: string } };
+    const shown = (await call(twoFactorPage.loader, makeRequest("/settings/two-factor", { cookie }))).body as {
+      enrolment: { secret: string };
+    };
     expect(stored.startsWith("v1.")).toBe(true);
     expect(stored).not.toContain(shown.enrolment.secret);
   });
@@ -175,7 +261,8 @@ describe("factor changes need a recent sign-in or the password", () => {
   it("after five minutes, turning two-factor on asks for the password", async () => {
     const { user, cookie } = await signedIn();
     await ageSession(cookie, 6);
-    const post = (form: Record<string, string>) => call(twoFactorPage.action, makeRequest("/settings/two-factor", { method: "POST", cookie, form }));
+    const post = (form: Record<string, string>) =>
+      call(twoFactorPage.action, makeRequest("/settings/two-factor", { method: "POST", cookie, form }));
     expect((await post({ intent: "setup" })).status).toBe(403);
     expect((await post({ intent: "setup", password: "not-my-password" })).status).toBe(400);
     expect((await getUserById(user.id))!.totpSecret).toBeNull();
@@ -185,20 +272,30 @@ describe("factor changes need a recent sign-in or the password", () => {
 
   it("turning two-factor off needs the password", async () => {
     const { cookie } = await signedIn();
-    const res = await call(disablePage.action, makeRequest("/settings/two-factor/disable", { method: "POST", cookie, form: {} }));
+    const res = await call(
+      disablePage.action,
+      makeRequest("/settings/two-factor/disable", { method: "POST", cookie, form: {} }),
+    );
     expect(res.status).toBeGreaterThanOrEqual(300);
   });
 
   it("after five minutes, adding or removing a passkey asks for the password", async () => {
     const { user, cookie } = await signedIn();
     await ageSession(cookie, 6);
-    const options = (json: unknown) => call(registerOptionsApi.action, makeRequest("/api/passkeys/register/options", { method: "POST", cookie, json }));
+    const options = (json: unknown) =>
+      call(registerOptionsApi.action, makeRequest("/api/passkeys/register/options", { method: "POST", cookie, json }));
     expect((await options({})).status).toBe(403);
     expect((await options({ password: "nope-nope" })).status).toBe(400);
     expect((await options({ password: user.plainPassword })).status).toBe(200);
     const { cookie: other } = await signedIn();
     await ageSession(other, 10);
-    expect((await call(passkeyDeleteApi.action, makeRequest("/api/passkeys/1", { method: "DELETE", cookie: other }), { id: "1" })).status).toBe(403);
+    expect(
+      (
+        await call(passkeyDeleteApi.action, makeRequest("/api/passkeys/1", { method: "DELETE", cookie: other }), {
+          id: "1",
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -207,7 +304,12 @@ describe("passkey sign-in options", () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 35; i++) {
-      const res = await call(passkeyOptionsApi.action, makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: {} }), {}, { clientAddress: "192.0.2.50" });
+      const res = await call(
+        passkeyOptionsApi.action,
+        makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: {} }),
+        {},
+        { clientAddress: "192.0.2.50" },
+      );
       statuses.push(res.status);
       if (res.status === 429) retryAfter = res.headers.get("Retry-After");
     }
@@ -220,7 +322,12 @@ describe("passkey sign-in options", () => {
   });
 
   it("bind the challenge to the browser that asked and require user verification", async () => {
-    const res = await call(passkeyOptionsApi.action, makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: {} }), {}, { clientAddress: "192.0.2.51" });
+    const res = await call(
+      passkeyOptionsApi.action,
+      makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: {} }),
+      {},
+      { clientAddress: "192.0.2.51" },
+    );
     expect(res.body).toMatchObject({ userVerification: "required" });
     expect(res.headers.get("Set-Cookie")).toMatch(/HttpOnly/i);
     const options = await passkeyAuthenticationOptions(undefined, new Date(), "binding-a");

@@ -39,8 +39,14 @@ beforeAll(async () => {
 /** Everything a refused call could have written. */
 async function snapshot() {
   const db = await getDb();
-  const count = async (table: typeof schema.agents | typeof schema.clients | typeof schema.invoices | typeof schema.payments | typeof schema.deliveries) =>
-    (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
+  const count = async (
+    table:
+      | typeof schema.agents
+      | typeof schema.clients
+      | typeof schema.invoices
+      | typeof schema.payments
+      | typeof schema.deliveries,
+  ) => (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
   const [userRow] = await db.select().from(schema.users).where(eq(schema.users.id, target.id));
   const [delivery] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, deliveryId));
   const [invoice] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
@@ -59,32 +65,102 @@ async function snapshot() {
     invoice: { amountPaid: invoice.amountPaid, status: invoice.paymentStatus },
     agent: agent.name,
     client: client.name,
-    settings: setting ? { buyingRate: setting.buyingRate, sellingRate: setting.sellingRate, updatedBy: setting.updatedBy } : null,
+    settings: setting
+      ? { buyingRate: setting.buyingRate, sellingRate: setting.sellingRate, updatedBy: setting.updatedBy }
+      : null,
   };
 }
 
-type EntryPoint = { name: string; capability: Capability; call: (actor: User) => Promise<{ ok: boolean; status?: number }> };
+type EntryPoint = {
+  name: string;
+  capability: Capability;
+  call: (actor: User) => Promise<{ ok: boolean; status?: number }>;
+};
 
 const ENTRY_POINTS: EntryPoint[] = [
-  { name: "payment.recordPayment", capability: "payment.record", call: (u) => payments.recordPayment(u, { invoiceId, amount: "1.00" }) },
-  { name: "invoice.createInvoiceForDelivery", capability: "invoice.manage", call: (u) => invoices.createInvoiceForDelivery(u, { deliveryId }) },
-  { name: "invoice.createInvoicesForMonth", capability: "invoice.manage", call: (u) => invoices.createInvoicesForMonth(u, "2026-02") },
-  { name: "agent.createAgent", capability: "agent.manage", call: (u) => agents.createAgent(u, { name: `Refused ${u.role}` }) },
-  { name: "agent.updateAgent", capability: "agent.manage", call: (u) => agents.updateAgent(u, agentId, { name: `Renamed ${u.role}` }) },
+  {
+    name: "payment.recordPayment",
+    capability: "payment.record",
+    call: (u) => payments.recordPayment(u, { invoiceId, amount: "1.00" }),
+  },
+  {
+    name: "invoice.createInvoiceForDelivery",
+    capability: "invoice.manage",
+    call: (u) => invoices.createInvoiceForDelivery(u, { deliveryId }),
+  },
+  {
+    name: "invoice.createInvoicesForMonth",
+    capability: "invoice.manage",
+    call: (u) => invoices.createInvoicesForMonth(u, "2026-02"),
+  },
+  {
+    name: "agent.createAgent",
+    capability: "agent.manage",
+    call: (u) => agents.createAgent(u, { name: `Refused ${u.role}` }),
+  },
+  {
+    name: "agent.updateAgent",
+    capability: "agent.manage",
+    call: (u) => agents.updateAgent(u, agentId, { name: `Renamed ${u.role}` }),
+  },
   { name: "agent.deleteAgent", capability: "agent.manage", call: (u) => agents.deleteAgent(u, agentId) },
-  { name: "client.createClient", capability: "client.manage", call: (u) => clients.createClient(u, { name: `Refused ${u.role}` }) },
-  { name: "client.updateClient", capability: "client.manage", call: (u) => clients.updateClient(u, clientId, { name: `Renamed ${u.role}` }) },
+  {
+    name: "client.createClient",
+    capability: "client.manage",
+    call: (u) => clients.createClient(u, { name: `Refused ${u.role}` }),
+  },
+  {
+    name: "client.updateClient",
+    capability: "client.manage",
+    call: (u) => clients.updateClient(u, clientId, { name: `Renamed ${u.role}` }),
+  },
   { name: "client.deleteClient", capability: "client.manage", call: (u) => clients.deleteClient(u, clientId) },
-  { name: "settings.updateSettings", capability: "settings.manage", call: (u) => settings.updateSettings(u, { buyingRate: "1.00", sellingRate: "2.00" }) },
-  { name: "delivery.updateDelivery (rates)", capability: "delivery.financials", call: (u) => deliveries.updateDelivery(u, deliveryId, { sellingRate: "1.00" }) },
-  { name: "delivery.updateDelivery (tons)", capability: "delivery.admin", call: (u) => deliveries.updateDelivery(u, deliveryId, { tons: "1.00" }) },
-  { name: "delivery.deleteDelivery", capability: "delivery.admin", call: (u) => deliveries.deleteDelivery(u, deliveryId) },
-  { name: "admin.createUserByAdmin", capability: "user.manage", call: (u) => adminUsers.createUserByAdmin(u, { email: `new-${u.role}@example.test`, role: "staff" }) },
+  {
+    name: "settings.updateSettings",
+    capability: "settings.manage",
+    call: (u) => settings.updateSettings(u, { buyingRate: "1.00", sellingRate: "2.00" }),
+  },
+  {
+    name: "delivery.updateDelivery (rates)",
+    capability: "delivery.financials",
+    call: (u) => deliveries.updateDelivery(u, deliveryId, { sellingRate: "1.00" }),
+  },
+  {
+    name: "delivery.updateDelivery (tons)",
+    capability: "delivery.admin",
+    call: (u) => deliveries.updateDelivery(u, deliveryId, { tons: "1.00" }),
+  },
+  {
+    name: "delivery.deleteDelivery",
+    capability: "delivery.admin",
+    call: (u) => deliveries.deleteDelivery(u, deliveryId),
+  },
+  {
+    name: "admin.createUserByAdmin",
+    capability: "user.manage",
+    call: (u) => adminUsers.createUserByAdmin(u, { email: `new-${u.role}@example.test`, role: "staff" }),
+  },
   { name: "admin.unlockUser", capability: "user.manage", call: (u) => adminUsers.unlockUser(u, target.id) },
-  { name: "admin.setUserStatus", capability: "user.manage", call: (u) => adminUsers.setUserStatus(u, target.id, "frozen") },
-  { name: "admin.resetUserPassword", capability: "user.manage", call: (u) => adminUsers.resetUserPassword(u, target.id) },
-  { name: "admin.deleteUserByAdmin", capability: "user.manage", call: (u) => adminUsers.deleteUserByAdmin(u, target.id) },
-  { name: "admin.bulkSetStatus", capability: "user.manage", call: (u) => adminUsers.bulkSetStatus(u, [target.id], "frozen") },
+  {
+    name: "admin.setUserStatus",
+    capability: "user.manage",
+    call: (u) => adminUsers.setUserStatus(u, target.id, "frozen"),
+  },
+  {
+    name: "admin.resetUserPassword",
+    capability: "user.manage",
+    call: (u) => adminUsers.resetUserPassword(u, target.id),
+  },
+  {
+    name: "admin.deleteUserByAdmin",
+    capability: "user.manage",
+    call: (u) => adminUsers.deleteUserByAdmin(u, target.id),
+  },
+  {
+    name: "admin.bulkSetStatus",
+    capability: "user.manage",
+    call: (u) => adminUsers.bulkSetStatus(u, [target.id], "frozen"),
+  },
   { name: "admin.bulkDeleteUsers", capability: "user.manage", call: (u) => adminUsers.bulkDeleteUsers(u, [target.id]) },
   { name: "admin.switchOwnRole", capability: "role.switch", call: (u) => adminUsers.switchOwnRole(u, u.id, "admin") },
 ];
@@ -104,7 +180,10 @@ describe("model entry points refuse a caller without the capability", () => {
   }
 
   it("a staff user calling recordPayment directly is refused; a manager is not", async () => {
-    expect(await payments.recordPayment(users.staff, { invoiceId, amount: "1.00" })).toMatchObject({ ok: false, status: 403 });
+    expect(await payments.recordPayment(users.staff, { invoiceId, amount: "1.00" })).toMatchObject({
+      ok: false,
+      status: 403,
+    });
     expect(await payments.recordPayment(users.manager, { invoiceId, amount: "1.00" })).toMatchObject({ ok: true });
   });
 

@@ -13,7 +13,17 @@ import { createAgent, createClient, createDelivery, createUser, loginAs } from "
 import { call, makeRequest } from "../http";
 import { parseCursor } from "../../app/utils/params";
 
-const FINANCIAL_KEYS = ["buyingRate", "sellingRate", "logisticsCost", "otherCosts", "otherCostsDescription", "mobilizationPayment", "offloadingCost", "profit", "netPaymentToAgent"];
+const FINANCIAL_KEYS = [
+  "buyingRate",
+  "sellingRate",
+  "logisticsCost",
+  "otherCosts",
+  "otherCostsDescription",
+  "mobilizationPayment",
+  "offloadingCost",
+  "profit",
+  "netPaymentToAgent",
+];
 
 let agentId: number;
 let clientId: number;
@@ -25,10 +35,13 @@ beforeAll(async () => {
   agentId = (await createAgent({ name: "Musa Ibrahim" })).id;
   clientId = (await createClient({ name: "KODAN" })).id;
   const db = await getDb();
-  await db.insert(schema.settings).values({ id: 1, buyingRate: "52000.00", sellingRate: "65000.50", offloadingCost: "15000.00" }).onConflictDoUpdate({
-    target: schema.settings.id,
-    set: { buyingRate: "52000.00", sellingRate: "65000.50", offloadingCost: "15000.00" },
-  });
+  await db
+    .insert(schema.settings)
+    .values({ id: 1, buyingRate: "52000.00", sellingRate: "65000.50", offloadingCost: "15000.00" })
+    .onConflictDoUpdate({
+      target: schema.settings.id,
+      set: { buyingRate: "52000.00", sellingRate: "65000.50", offloadingCost: "15000.00" },
+    });
 });
 
 const post = (cookie: string, json: unknown, headers: Record<string, string> = {}) =>
@@ -37,24 +50,54 @@ const post = (cookie: string, json: unknown, headers: Record<string, string> = {
 describe("POST /api/deliveries", () => {
   it("records a confirmed delivery for the fixed client with the rates of the moment", async () => {
     const { cookie } = await loginAs("staff");
-    const res = await post(cookie, { agentId, tons: "30.55", location: "Ikorodu yard", logisticsCost: "1,234.50", date: "2026-03-01" });
+    const res = await post(cookie, {
+      agentId,
+      tons: "30.55",
+      location: "Ikorodu yard",
+      logisticsCost: "1,234.50",
+      date: "2026-03-01",
+    });
     expect(res.status).toBe(201);
     const body = res.body as Record<string, unknown>;
-    expect(body).toMatchObject({ agentName: "Musa Ibrahim", clientName: "KODAN", clientId, tons: "30.55", status: "confirmed", date: "2026-03-01" });
+    expect(body).toMatchObject({
+      agentName: "Musa Ibrahim",
+      clientName: "KODAN",
+      clientId,
+      tons: "30.55",
+      status: "confirmed",
+      date: "2026-03-01",
+    });
     for (const key of FINANCIAL_KEYS) expect(body, key).not.toHaveProperty(key);
     const db = await getDb();
-    const [row] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, body.id as number));
-    expect(row).toMatchObject({ buyingRate: "52000.00", sellingRate: "65000.50", offloadingCost: "15000.00", logisticsCost: "1234.50" });
+    const [row] = await db
+      .select()
+      .from(schema.deliveries)
+      .where(eq(schema.deliveries.id, body.id as number));
+    expect(row).toMatchObject({
+      buyingRate: "52000.00",
+      sellingRate: "65000.50",
+      offloadingCost: "15000.00",
+      logisticsCost: "1234.50",
+    });
   });
 
   it("shows managers the profit and admins the net payment, exactly", async () => {
     const manager = await loginAs("manager");
-    const m = (await post(manager.cookie, { agentId, tons: "30.55", location: "Sagamu", logisticsCost: "150000.10", otherCosts: "12500.05" })).body as Record<string, unknown>;
+    const m = (
+      await post(manager.cookie, {
+        agentId,
+        tons: "30.55",
+        location: "Sagamu",
+        logisticsCost: "150000.10",
+        otherCosts: "12500.05",
+      })
+    ).body as Record<string, unknown>;
     // 30.55 x 65,000.50 - (30.55 x 52,000 + 150,000.10 + 12,500.05) = 1,985,765.275 - 1,751,100.15
     expect(m.profit).toBe("234665.13");
     expect(m).not.toHaveProperty("netPaymentToAgent");
     const admin = await loginAs("admin");
-    const a = (await post(admin.cookie, { agentId, tons: "30.55", location: "Sagamu", mobilizationPayment: "200000" })).body as Record<string, unknown>;
+    const a = (await post(admin.cookie, { agentId, tons: "30.55", location: "Sagamu", mobilizationPayment: "200000" }))
+      .body as Record<string, unknown>;
     // 30.55 x 52,000 - 15,000 - 200,000
     expect(a.netPaymentToAgent).toBe("1373600.00");
   });
@@ -98,7 +141,10 @@ describe("POST /api/deliveries", () => {
     try {
       const { cookie } = await loginAs("staff");
       const res = await post(cookie, { agentId, tons: "10", location: "x" });
-      expect(res).toMatchObject({ status: 400, body: { message: "No Such Client client not found. Please contact administrator." } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { message: "No Such Client client not found. Please contact administrator." },
+      });
     } finally {
       process.env.DELIVERY_CLIENT_NAME = "Kodan";
       resetEnv();
@@ -136,7 +182,13 @@ describe("never twice", () => {
 
   it("the HTML form replays a resubmitted form the same way", async () => {
     const { cookie, user } = await loginAs("staff");
-    const form = { agentId: String(agentId), tons: "3.30", location: "Aba road", idempotencyKey: "form-key-1", returnTo: "/" };
+    const form = {
+      agentId: String(agentId),
+      tons: "3.30",
+      location: "Aba road",
+      idempotencyKey: "form-key-1",
+      returnTo: "/",
+    };
     const a = await call(newRoute.action, makeRequest("/deliveries/new", { method: "POST", cookie, form }));
     const b = await call(newRoute.action, makeRequest("/deliveries/new", { method: "POST", cookie, form }));
     expect(a.status).toBe(302);
@@ -152,13 +204,19 @@ describe("editing and deleting by role", () => {
     const staff = await createUser({ role: "staff" });
     const d = await createDelivery({ agentId, clientId, createdBy: staff.id, tons: "10.00" });
     const manager = await loginAs("manager");
-    const patch = (cookie: string, json: unknown) => call(apiOne.action, makeRequest(`/api/deliveries/${d.id}`, { method: "PATCH", cookie, json }), { id: String(d.id) });
+    const patch = (cookie: string, json: unknown) =>
+      call(apiOne.action, makeRequest(`/api/deliveries/${d.id}`, { method: "PATCH", cookie, json }), {
+        id: String(d.id),
+      });
     expect((await patch(manager.cookie, { tons: "11" })).status).toBe(403);
     const ok = await patch(manager.cookie, { sellingRate: "70,000.25", logisticsCost: "500" });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ sellingRate: "70000.25", logisticsCost: "500.00", tons: "10.00" });
     const admin = await loginAs("admin");
-    expect(await patch(admin.cookie, { tons: "11.5", location: "New yard", date: "2026-01-02" })).toMatchObject({ status: 200, body: { tons: "11.50", location: "New yard", date: "2026-01-02" } });
+    expect(await patch(admin.cookie, { tons: "11.5", location: "New yard", date: "2026-01-02" })).toMatchObject({
+      status: 200,
+      body: { tons: "11.50", location: "New yard", date: "2026-01-02" },
+    });
     expect((await patch(admin.cookie, { tons: "abc" })).status).toBe(400);
     const staffSession = await loginAs("staff");
     expect((await patch(staffSession.cookie, { sellingRate: "1" })).status).toBe(403);
@@ -168,19 +226,30 @@ describe("editing and deleting by role", () => {
     const staff = await createUser({ role: "staff" });
     const d = await createDelivery({ agentId, clientId, createdBy: staff.id, status: "invoiced" });
     const admin = await loginAs("admin");
-    const patch = (json: unknown) => call(apiOne.action, makeRequest(`/api/deliveries/${d.id}`, { method: "PATCH", cookie: admin.cookie, json }), { id: String(d.id) });
-    expect(await patch({ tons: "99" })).toMatchObject({ status: 409, body: { message: expect.stringContaining("invoiced") } });
+    const patch = (json: unknown) =>
+      call(apiOne.action, makeRequest(`/api/deliveries/${d.id}`, { method: "PATCH", cookie: admin.cookie, json }), {
+        id: String(d.id),
+      });
+    expect(await patch({ tons: "99" })).toMatchObject({
+      status: 409,
+      body: { message: expect.stringContaining("invoiced") },
+    });
     expect((await patch({ buyingRate: "1" })).status).toBe(409);
     expect((await patch({ clientId: null })).status).toBe(409);
     expect((await patch({ otherCostsDescription: "diesel" })).status).toBe(200);
-    const del = await call(apiOne.action, makeRequest(`/api/deliveries/${d.id}`, { method: "DELETE", cookie: admin.cookie }), { id: String(d.id) });
+    const del = await call(
+      apiOne.action,
+      makeRequest(`/api/deliveries/${d.id}`, { method: "DELETE", cookie: admin.cookie }),
+      { id: String(d.id) },
+    );
     expect(del.status).toBe(409);
   });
 
   it("deletes a confirmed delivery for admins only", async () => {
     const staff = await createUser({ role: "staff" });
     const d = await createDelivery({ agentId, clientId, createdBy: staff.id });
-    const del = (cookie: string) => call(apiOne.action, makeRequest(`/api/deliveries/${d.id}`, { method: "DELETE", cookie }), { id: String(d.id) });
+    const del = (cookie: string) =>
+      call(apiOne.action, makeRequest(`/api/deliveries/${d.id}`, { method: "DELETE", cookie }), { id: String(d.id) });
     expect((await del((await loginAs("manager")).cookie)).status).toBe(403);
     expect((await del((await loginAs("admin")).cookie)).status).toBe(200);
     expect((await del((await loginAs("admin")).cookie)).status).toBe(404);
@@ -195,7 +264,9 @@ describe("editing and deleting by role", () => {
     const rows = res.body as Record<string, unknown>[];
     expect(rows.map((r) => r.location)).toEqual(["mine"]);
     for (const key of FINANCIAL_KEYS) expect(rows[0]).not.toHaveProperty(key);
-    const one = await call(apiOne.loader, makeRequest(`/api/deliveries/x`, { cookie: me.cookie }), { id: String((await createDelivery({ agentId, createdBy: other.id })).id) });
+    const one = await call(apiOne.loader, makeRequest(`/api/deliveries/x`, { cookie: me.cookie }), {
+      id: String((await createDelivery({ agentId, createdBy: other.id })).id),
+    });
     expect(one.status).toBe(404);
   });
 });
@@ -203,16 +274,91 @@ describe("editing and deleting by role", () => {
 const someId = () => "1";
 
 describeAccess("deliveries routes", [
-  { name: "list page", handler: deliveriesPage.loader, method: "GET", path: "/deliveries", allowed: ["staff", "manager", "admin"], page: true },
-  { name: "new page", handler: newRoute.loader, method: "GET", path: "/deliveries/new", allowed: ["staff", "manager", "admin"], page: true },
-  { name: "edit page", handler: editRoute.loader, method: "GET", path: "/deliveries/1/edit", params: { id: someId() }, allowed: ["manager", "admin"], page: true },
-  { name: "edit action", handler: editRoute.action, method: "POST", path: "/deliveries/1/edit", params: { id: someId() }, form: { otherCostsDescription: "x" }, allowed: ["manager", "admin"], page: true },
-  { name: "delete page", handler: deleteRoute.loader, method: "GET", path: "/deliveries/1/delete", params: { id: someId() }, allowed: ["admin"], page: true },
-  { name: "delete action", handler: deleteRoute.action, method: "POST", path: "/deliveries/1/delete", params: { id: someId() }, allowed: ["admin"], page: true },
-  { name: "api list", handler: api.loader, method: "GET", path: "/api/deliveries", allowed: ["staff", "manager", "admin"] },
-  { name: "api create", handler: api.action, method: "POST", path: "/api/deliveries", json: {}, allowed: ["staff", "manager", "admin"] },
-  { name: "api patch", handler: apiOne.action, method: "PATCH", path: "/api/deliveries/1", params: { id: someId() }, json: {}, allowed: ["manager", "admin"] },
-  { name: "api delete", handler: apiOne.action, method: "DELETE", path: "/api/deliveries/1", params: { id: someId() }, allowed: ["admin"] },
+  {
+    name: "list page",
+    handler: deliveriesPage.loader,
+    method: "GET",
+    path: "/deliveries",
+    allowed: ["staff", "manager", "admin"],
+    page: true,
+  },
+  {
+    name: "new page",
+    handler: newRoute.loader,
+    method: "GET",
+    path: "/deliveries/new",
+    allowed: ["staff", "manager", "admin"],
+    page: true,
+  },
+  {
+    name: "edit page",
+    handler: editRoute.loader,
+    method: "GET",
+    path: "/deliveries/1/edit",
+    params: { id: someId() },
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "edit action",
+    handler: editRoute.action,
+    method: "POST",
+    path: "/deliveries/1/edit",
+    params: { id: someId() },
+    form: { otherCostsDescription: "x" },
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "delete page",
+    handler: deleteRoute.loader,
+    method: "GET",
+    path: "/deliveries/1/delete",
+    params: { id: someId() },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "delete action",
+    handler: deleteRoute.action,
+    method: "POST",
+    path: "/deliveries/1/delete",
+    params: { id: someId() },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "api list",
+    handler: api.loader,
+    method: "GET",
+    path: "/api/deliveries",
+    allowed: ["staff", "manager", "admin"],
+  },
+  {
+    name: "api create",
+    handler: api.action,
+    method: "POST",
+    path: "/api/deliveries",
+    json: {},
+    allowed: ["staff", "manager", "admin"],
+  },
+  {
+    name: "api patch",
+    handler: apiOne.action,
+    method: "PATCH",
+    path: "/api/deliveries/1",
+    params: { id: someId() },
+    json: {},
+    allowed: ["manager", "admin"],
+  },
+  {
+    name: "api delete",
+    handler: apiOne.action,
+    method: "DELETE",
+    path: "/api/deliveries/1",
+    params: { id: someId() },
+    allowed: ["admin"],
+  },
 ]);
 
 describe("a page costs the same with 20,000 deliveries", () => {
@@ -245,11 +391,15 @@ describe("a page costs the same with 20,000 deliveries", () => {
       return rows.map((r) => Object.values(r)[0]).join("\n");
     };
     const [date, id] = cursor!.split("_");
-    const all = await plan(sql`select * from deliveries where (date, id) < (${date}::date, ${Number(id)}) order by date desc, id desc limit 51`);
+    const all = await plan(
+      sql`select * from deliveries where (date, id) < (${date}::date, ${Number(id)}) order by date desc, id desc limit 51`,
+    );
 
     expect(all).toMatch(/Index Scan using deliveries_date_idx/);
     expect(all).not.toMatch(/Seq Scan on deliveries/);
-    const mine = await plan(sql`select * from deliveries where created_by = ${staff.id} and (date, id) < (${date}::date, ${Number(id)}) order by date desc, id desc limit 51`);
+    const mine = await plan(
+      sql`select * from deliveries where created_by = ${staff.id} and (date, id) < (${date}::date, ${Number(id)}) order by date desc, id desc limit 51`,
+    );
     expect(mine).toMatch(/Index Scan using deliveries_creator_date_idx/);
     const staffPage = await listDeliveries(staff, { from: undefined, to: undefined, agentId: undefined });
     expect(staffPage.deliveries).toHaveLength(PAGE_SIZE);
@@ -261,14 +411,30 @@ describe("filters and pages from the query string", () => {
     const { cookie, user } = await loginAs("manager");
     const agent = await createAgent({ name: "Filter Agent" });
     for (let day = 1; day <= 5; day++) {
-      await createDelivery({ agentId: agent.id, clientId, createdBy: user.id, date: `2031-01-0${day}`, location: `Filter ${day}` });
+      await createDelivery({
+        agentId: agent.id,
+        clientId,
+        createdBy: user.id,
+        date: `2031-01-0${day}`,
+        location: `Filter ${day}`,
+      });
     }
-    const get = async (query: string) => (await call(api.loader, makeRequest(`/api/deliveries?${query}`, { cookie }))) as { body: { location: string }[]; headers: Headers };
+    const get = async (query: string) =>
+      (await call(api.loader, makeRequest(`/api/deliveries?${query}`, { cookie }))) as {
+        body: { location: string }[];
+        headers: Headers;
+      };
     const firstTwo = await get(`agentId=${agent.id}&limit=2`);
     expect(firstTwo.body.map((d) => d.location)).toEqual(["Filter 5", "Filter 4"]);
     const cursor = firstTwo.headers.get("X-Next-Cursor")!;
-    expect((await get(`agentId=${agent.id}&limit=2&cursor=${cursor}`)).body.map((d) => d.location)).toEqual(["Filter 3", "Filter 2"]);
-    expect((await get(`agentId=${agent.id}&from=2031-01-02&to=2031-01-03`)).body.map((d) => d.location)).toEqual(["Filter 3", "Filter 2"]);
+    expect((await get(`agentId=${agent.id}&limit=2&cursor=${cursor}`)).body.map((d) => d.location)).toEqual([
+      "Filter 3",
+      "Filter 2",
+    ]);
+    expect((await get(`agentId=${agent.id}&from=2031-01-02&to=2031-01-03`)).body.map((d) => d.location)).toEqual([
+      "Filter 3",
+      "Filter 2",
+    ]);
     expect((await get(`agentId=${agent.id}&status=invoiced`)).body).toHaveLength(0);
     // A bad value is ignored, not a failure.
     expect((await get(`agentId=${agent.id}&from=2031-02-30&limit=1`)).body).toHaveLength(1);

@@ -27,7 +27,14 @@ beforeAll(async () => {
 });
 
 async function invoice(amount = "10000.00") {
-  const d = await createDelivery({ agentId, clientId, createdBy: manager.user.id, tons: "1.00", sellingRate: amount, date: today() });
+  const d = await createDelivery({
+    agentId,
+    clientId,
+    createdBy: manager.user.id,
+    tons: "1.00",
+    sellingRate: amount,
+    date: today(),
+  });
   const created = await createInvoiceForDelivery(manager.user, { deliveryId: d.id });
   if (!created.ok) throw new Error(created.message);
   return created.invoice;
@@ -39,16 +46,29 @@ async function paymentsOf(invoiceId: number) {
 }
 
 const payApi = (json: unknown, key?: string) =>
-  call(apiPayments.action, makeRequest("/api/payments", { method: "POST", cookie: manager.cookie, json, headers: key ? { "Idempotency-Key": key } : {} }));
+  call(
+    apiPayments.action,
+    makeRequest("/api/payments", {
+      method: "POST",
+      cookie: manager.cookie,
+      json,
+      headers: key ? { "Idempotency-Key": key } : {},
+    }),
+  );
 
 describe("Record Payment is idempotent", () => {
   it("the form posted twice records one payment and both land on the same page", async () => {
     const inv = await invoice();
-    const page = await call(payRoute.loader, makeRequest(`/invoices/${inv.id}/pay`, { cookie: manager.cookie }), { id: String(inv.id) });
+    const page = await call(payRoute.loader, makeRequest(`/invoices/${inv.id}/pay`, { cookie: manager.cookie }), {
+      id: String(inv.id),
+    });
     const key = (page.body as { idempotencyKey: string }).idempotencyKey;
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     const form = { amount: "2500", paymentDate: today(), reference: "TAP", idempotencyKey: key };
-    const post = () => call(payRoute.action, makeRequest(`/invoices/${inv.id}/pay`, { method: "POST", cookie: manager.cookie, form }), { id: String(inv.id) });
+    const post = () =>
+      call(payRoute.action, makeRequest(`/invoices/${inv.id}/pay`, { method: "POST", cookie: manager.cookie, form }), {
+        id: String(inv.id),
+      });
     const a = await post();
     const b = await post();
     expect(a.status).toBe(302);
@@ -101,7 +121,9 @@ describe("Record Payment is idempotent", () => {
     expect((await payApi({ invoiceId: inv.id, amount: "1.00" }, "pay-old-1")).status).toBe(200);
     await db.execute(sql`update idempotency_keys set created_at = now() - interval '8 days' where key = 'pay-old-1'`);
     await db.transaction((tx) => deleteOldKeys(tx));
-    expect(await db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.key, "pay-old-1"))).toHaveLength(0);
+    expect(
+      await db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.key, "pay-old-1")),
+    ).toHaveLength(0);
   });
 
   it("refuses an unusable key", async () => {
@@ -113,9 +135,20 @@ describe("Record Payment is idempotent", () => {
 describe("Generate Invoice is idempotent", () => {
   it("the dialog posted twice makes one invoice and both redirect to the list", async () => {
     const d = await createDelivery({ agentId, clientId, createdBy: manager.user.id, date: today() });
-    const page = await call(newInvoice.loader, makeRequest(`/invoices/new?deliveryId=${d.id}`, { cookie: manager.cookie }));
+    const page = await call(
+      newInvoice.loader,
+      makeRequest(`/invoices/new?deliveryId=${d.id}`, { cookie: manager.cookie }),
+    );
     const key = (page.body as { idempotencyKey: string }).idempotencyKey;
-    const post = () => call(newInvoice.action, makeRequest("/invoices/new", { method: "POST", cookie: manager.cookie, form: { deliveryId: String(d.id), idempotencyKey: key } }));
+    const post = () =>
+      call(
+        newInvoice.action,
+        makeRequest("/invoices/new", {
+          method: "POST",
+          cookie: manager.cookie,
+          form: { deliveryId: String(d.id), idempotencyKey: key },
+        }),
+      );
     const a = await post();
     const b = await post();
     expect([a.status, b.status]).toEqual([302, 302]);
@@ -126,7 +159,16 @@ describe("Generate Invoice is idempotent", () => {
 
   it("POST /api/invoices with one key, sequential and concurrent, makes one invoice; a different payload is 422", async () => {
     const d = await createDelivery({ agentId, clientId, createdBy: manager.user.id, date: today() });
-    const post = (json: unknown, key: string) => call(apiInvoices.action, makeRequest("/api/invoices", { method: "POST", cookie: manager.cookie, json, headers: { "Idempotency-Key": key } }));
+    const post = (json: unknown, key: string) =>
+      call(
+        apiInvoices.action,
+        makeRequest("/api/invoices", {
+          method: "POST",
+          cookie: manager.cookie,
+          json,
+          headers: { "Idempotency-Key": key },
+        }),
+      );
     const results = await Promise.all(Array.from({ length: 6 }, () => post({ deliveryId: d.id }, "inv-race-1")));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.every((r) => [200, 201, 409].includes(r.status))).toBe(true);
@@ -142,13 +184,19 @@ describe("Generate Invoice is idempotent", () => {
     await createDelivery({ agentId, clientId, createdBy: manager.user.id, date: "2018-06-03" });
     await createDelivery({ agentId, clientId, createdBy: manager.user.id, date: "2018-06-09" });
     const form = { month: "2018-06", idempotencyKey: "month-key-1" };
-    const post = () => call(reconciliationPage.action, makeRequest("/reconciliation", { method: "POST", cookie: manager.cookie, form }));
+    const post = () =>
+      call(reconciliationPage.action, makeRequest("/reconciliation", { method: "POST", cookie: manager.cookie, form }));
     const a = await post();
     const b = await post();
     expect(a.headers.get("Location")).toBe("/reconciliation?month=2018-06");
     expect(b.headers.get("Location")).toBe(a.headers.get("Location"));
     const db = await getDb();
-    const rows = await db.select().from(schema.invoices).where(sql`${schema.invoices.deliveryId} in (select id from deliveries where date between '2018-06-01' and '2018-06-30')`);
+    const rows = await db
+      .select()
+      .from(schema.invoices)
+      .where(
+        sql`${schema.invoices.deliveryId} in (select id from deliveries where date between '2018-06-01' and '2018-06-30')`,
+      );
     expect(rows).toHaveLength(1);
     expect((await createInvoicesForMonth(manager.user, "2018-07", { idempotencyKey: "month-key-1" })).ok).toBe(false);
   });
@@ -158,9 +206,15 @@ describe("payment dates", () => {
   it("refuses a date before the invoice and one in the future, with a field message", async () => {
     const inv = await invoice();
     const before = await payApi({ invoiceId: inv.id, amount: "1.00", paymentDate: "2000-01-01" });
-    expect(before).toMatchObject({ status: 400, body: { message: PAYMENT_DATE_BEFORE_INVOICE, errors: { paymentDate: [PAYMENT_DATE_BEFORE_INVOICE] } } });
+    expect(before).toMatchObject({
+      status: 400,
+      body: { message: PAYMENT_DATE_BEFORE_INVOICE, errors: { paymentDate: [PAYMENT_DATE_BEFORE_INVOICE] } },
+    });
     const future = await payApi({ invoiceId: inv.id, amount: "1.00", paymentDate: addDays(today(), 1) });
-    expect(future).toMatchObject({ status: 400, body: { message: PAYMENT_DATE_FUTURE, errors: { paymentDate: [PAYMENT_DATE_FUTURE] } } });
+    expect(future).toMatchObject({
+      status: 400,
+      body: { message: PAYMENT_DATE_FUTURE, errors: { paymentDate: [PAYMENT_DATE_FUTURE] } },
+    });
     expect((await payApi({ invoiceId: inv.id, amount: "1.00", paymentDate: today() })).status).toBe(201);
     expect(await paymentsOf(inv.id)).toHaveLength(1);
   });
@@ -170,7 +224,11 @@ describe("payment dates", () => {
     // 23:30 UTC is already the next day in Lagos (UTC+1).
     const now = new Date(`${today()}T23:30:00Z`);
     const lagosTomorrow = addDays(today(), 1);
-    const result = await recordPayment(manager.user, { invoiceId: inv.id, amount: "1.00", paymentDate: lagosTomorrow }, now);
+    const result = await recordPayment(
+      manager.user,
+      { invoiceId: inv.id, amount: "1.00", paymentDate: lagosTomorrow },
+      now,
+    );
     expect(result.ok).toBe(true);
   });
 });

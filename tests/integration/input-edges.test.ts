@@ -40,7 +40,10 @@ describe("control characters", () => {
   ])("a %s with a control character is a 400 with a field message, nothing stored", async (field, extra) => {
     const { cookie } = await loginAs("staff");
     const before = await deliveryCount();
-    const res = await call(apiDeliveries.action, makeRequest("/api/deliveries", { method: "POST", cookie, json: { agentId, tons: "1", ...extra } }));
+    const res = await call(
+      apiDeliveries.action,
+      makeRequest("/api/deliveries", { method: "POST", cookie, json: { agentId, tons: "1", ...extra } }),
+    );
     expect(res.status).toBe(400);
     expect((res.body as { errors: Record<string, string[]> }).errors[field][0]).toMatch(/control characters/);
     expect(await deliveryCount()).toBe(before);
@@ -48,39 +51,77 @@ describe("control characters", () => {
 
   it("remarks may hold line breaks", async () => {
     const { cookie } = await loginAs("staff");
-    const res = await call(apiDeliveries.action, makeRequest("/api/deliveries", { method: "POST", cookie, json: { agentId, tons: "1", location: "Sagamu", remarks: "first line\r\nsecond line" } }));
+    const res = await call(
+      apiDeliveries.action,
+      makeRequest("/api/deliveries", {
+        method: "POST",
+        cookie,
+        json: { agentId, tons: "1", location: "Sagamu", remarks: "first line\r\nsecond line" },
+      }),
+    );
     expect(res.status).toBe(201);
   });
 
   it("the HTML form answers a NUL byte with the field message", async () => {
     const { cookie } = await loginAs("staff");
-    const res = await call(newDelivery.action, makeRequest("/deliveries/new", { method: "POST", cookie, form: { agentId: String(agentId), tons: "2", location: "Ore\u0000" } }));
+    const res = await call(
+      newDelivery.action,
+      makeRequest("/deliveries/new", {
+        method: "POST",
+        cookie,
+        form: { agentId: String(agentId), tons: "2", location: "Ore\u0000" },
+      }),
+    );
     expect(res.status).toBe(400);
     // Conform's reply carries the field messages (decision 0820).
-    expect((res.body as { result: { error: Record<string, string[]> } }).result.error.location[0]).toMatch(/control characters/);
+    expect((res.body as { result: { error: Record<string, string[]> } }).result.error.location[0]).toMatch(
+      /control characters/,
+    );
   });
 
   it("an agent name with a NUL is a 400", async () => {
     const { cookie } = await loginAs("admin");
-    const res = await call(apiAgents.action, makeRequest("/api/agents", { method: "POST", cookie, json: { name: "Musa\u0000" } }));
+    const res = await call(
+      apiAgents.action,
+      makeRequest("/api/agents", { method: "POST", cookie, json: { name: "Musa\u0000" } }),
+    );
     expect(res.status).toBe(400);
   });
 
   it("a NUL in a sign-in e-mail is a refusal, not a 500", async () => {
-    const res = await call(apiLogin.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: "a\u0000@example.test", password: "whatever-1" } }));
+    const res = await call(
+      apiLogin.action,
+      makeRequest("/api/auth/password/login", {
+        method: "POST",
+        json: { email: "a\u0000@example.test", password: "whatever-1" },
+      }),
+    );
     expect(res.status).toBe(401);
-    const opts = await call(apiPasskeyOptions.action, makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: { email: "a\u0000@x.test" } }));
+    const opts = await call(
+      apiPasskeyOptions.action,
+      makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: { email: "a\u0000@x.test" } }),
+    );
     expect(opts.status).toBe(200);
   });
 });
 
 describe("dates are yyyy-MM-dd and real calendar days", () => {
-  it.each(["2025-02-28T99:00", "2025-02-28T10:00", "2025-02-30", "2025-2-28", "28/02/2025", "2025-02-28 "])("refuses %j as a delivery date", async (date) => {
-    const { cookie } = await loginAs("staff");
-    const res = await call(apiDeliveries.action, makeRequest("/api/deliveries", { method: "POST", cookie, json: { agentId, tons: "1", location: "Aba road", date: date.trim() === date ? date : `${date}x` } }));
-    expect(res.status).toBe(400);
-    expect((res.body as { errors: Record<string, string[]> }).errors.date).toBeDefined();
-  });
+  it.each(["2025-02-28T99:00", "2025-02-28T10:00", "2025-02-30", "2025-2-28", "28/02/2025", "2025-02-28 "])(
+    "refuses %j as a delivery date",
+    async (date) => {
+      const { cookie } = await loginAs("staff");
+      const res = await call(
+        apiDeliveries.action,
+        makeRequest("/api/deliveries", {
+          method: "POST",
+          cookie,
+          json: { agentId, tons: "1", location: "Aba road", date: date.trim() === date ? date : `${date}x` },
+        }),
+      );
+      expect(res.status).toBe(400);
+      expect((res.body as { errors: Record<string, string[]> }).errors.date).toBeDefined();
+    },
+  );
 
   it("refuses a payment date with a time", async () => {
     const { cookie, user } = await loginAs("manager");
@@ -88,10 +129,19 @@ describe("dates are yyyy-MM-dd and real calendar days", () => {
     const d = await createDelivery({ agentId, clientId: client.id, createdBy: user.id, date: todayIn("Africa/Lagos") });
     const inv = await createInvoiceForDelivery(user, { deliveryId: d.id });
     if (!inv.ok) throw new Error(inv.message);
-    const res = await call(apiPayments.action, makeRequest("/api/payments", { method: "POST", cookie, json: { invoiceId: inv.invoice.id, amount: "1", paymentDate: `${todayIn("Africa/Lagos")}T99:00` } }));
+    const res = await call(
+      apiPayments.action,
+      makeRequest("/api/payments", {
+        method: "POST",
+        cookie,
+        json: { invoiceId: inv.invoice.id, amount: "1", paymentDate: `${todayIn("Africa/Lagos")}T99:00` },
+      }),
+    );
     expect(res.status).toBe(400);
     const db = await getDb();
-    expect(await db.select().from(schema.payments).where(eq(schema.payments.invoiceId, inv.invoice.id))).toHaveLength(0);
+    expect(await db.select().from(schema.payments).where(eq(schema.payments.invoiceId, inv.invoice.id))).toHaveLength(
+      0,
+    );
   });
 });
 
@@ -102,20 +152,29 @@ describe("JSON writes need application/json", () => {
     return new Request("http://localhost/api/agents", { method: "POST", headers, body });
   };
 
-  it.each([["text/plain"], ["application/x-www-form-urlencoded"], [undefined]])("a body sent as %s is 415 and acts on nothing", async (type) => {
-    const { cookie } = await loginAs("admin");
-    const name = `Plain ${type ?? "none"} ${Date.now()}`;
-    const res = await call(apiAgents.action, raw(cookie, JSON.stringify({ name }), type));
-    expect(res.status).toBe(415);
-    const db = await getDb();
-    expect(await db.select().from(schema.agents).where(eq(schema.agents.name, name))).toHaveLength(0);
-  });
+  it.each([["text/plain"], ["application/x-www-form-urlencoded"], [undefined]])(
+    "a body sent as %s is 415 and acts on nothing",
+    async (type) => {
+      const { cookie } = await loginAs("admin");
+      const name = `Plain ${type ?? "none"} ${Date.now()}`;
+      const res = await call(apiAgents.action, raw(cookie, JSON.stringify({ name }), type));
+      expect(res.status).toBe(415);
+      const db = await getDb();
+      expect(await db.select().from(schema.agents).where(eq(schema.agents.name, name))).toHaveLength(0);
+    },
+  );
 
   it("application/json with a charset works; calls without a body still work", async () => {
     const { cookie } = await loginAs("admin");
-    const ok = await call(apiAgents.action, raw(cookie, JSON.stringify({ name: `Charset ${Date.now()}` }), "application/json; charset=utf-8"));
+    const ok = await call(
+      apiAgents.action,
+      raw(cookie, JSON.stringify({ name: `Charset ${Date.now()}` }), "application/json; charset=utf-8"),
+    );
     expect(ok.status).toBe(201);
-    const out = await call(apiLogout.action, new Request("http://localhost/api/auth/password/logout", { method: "POST", headers: { Cookie: cookie } }));
+    const out = await call(
+      apiLogout.action,
+      new Request("http://localhost/api/auth/password/logout", { method: "POST", headers: { Cookie: cookie } }),
+    );
     expect(out.status).toBe(200);
   });
 });

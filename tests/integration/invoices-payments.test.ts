@@ -1,7 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { createInvoiceForDelivery, createInvoicesForMonth, getInvoice, invoiceSummary, listEligibleDeliveries, previewInvoice } from "../../app/models/invoice.server";
+import {
+  createInvoiceForDelivery,
+  createInvoicesForMonth,
+  getInvoice,
+  invoiceSummary,
+  listEligibleDeliveries,
+  previewInvoice,
+} from "../../app/models/invoice.server";
 import { listPayments, paymentTotals, recordPayment } from "../../app/models/payment.server";
 import { listMonths, monthDetails } from "../../app/presenters/reconciliation.server";
 import { add, toFixed } from "../../app/utils/money";
@@ -22,13 +29,31 @@ const delivery = (overrides: Parameters<typeof createDelivery>[0] extends infer 
 
 describe("invoices", () => {
   it("numbers from 127, recomputes figures and moves the delivery to invoiced", async () => {
-    const d = await delivery({ date: "2026-01-10", tons: "30.55", buyingRate: "52000.00", sellingRate: "65000.50", logisticsCost: "150000.10", otherCosts: "12500.05" });
+    const d = await delivery({
+      date: "2026-01-10",
+      tons: "30.55",
+      buyingRate: "52000.00",
+      sellingRate: "65000.50",
+      logisticsCost: "150000.10",
+      otherCosts: "12500.05",
+    });
     const preview = await previewInvoice(d.id);
-    expect(preview).toMatchObject({ invoiceNo: "127", amount: "1985765.28", profit: "234665.13", taxRate: "7.50", expectedPaymentDate: "2026-02-24" });
+    expect(preview).toMatchObject({
+      invoiceNo: "127",
+      amount: "1985765.28",
+      profit: "234665.13",
+      taxRate: "7.50",
+      expectedPaymentDate: "2026-02-24",
+    });
     const result = await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: undefined });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.invoice).toMatchObject({ invoiceNo: "127", amount: "1985765.28", paymentStatus: "pending", amountPaid: "0.00" });
+    expect(result.invoice).toMatchObject({
+      invoiceNo: "127",
+      amount: "1985765.28",
+      paymentStatus: "pending",
+      amountPaid: "0.00",
+    });
     const db = await getDb();
     const [after] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, d.id));
     expect(after).toMatchObject({ status: "invoiced", invoiceId: result.invoice.id });
@@ -40,15 +65,27 @@ describe("invoices", () => {
     const noClient = await delivery({ clientId: null });
     expect(await createInvoiceForDelivery(user, { deliveryId: noClient.id })).toMatchObject({ ok: false, status: 409 });
     expect(await createInvoiceForDelivery(user, { deliveryId: 999999 })).toMatchObject({ ok: false, status: 404 });
-    expect(await createInvoiceForDelivery(user, {})).toMatchObject({ ok: false, status: 400, message: "Please select a delivery" });
+    expect(await createInvoiceForDelivery(user, {})).toMatchObject({
+      ok: false,
+      status: 400,
+      message: "Please select a delivery",
+    });
     const d = await delivery();
-    expect(await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: "INV-1" })).toMatchObject({ ok: false, status: 400 });
-    expect(await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: "127" })).toMatchObject({ ok: false, status: 409 });
+    expect(await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: "INV-1" })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: "127" })).toMatchObject({
+      ok: false,
+      status: 409,
+    });
   });
 
   it("gives 20 invoices created at once 20 contiguous numbers", async () => {
     const db = await getDb();
-    const before = Number((await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max ?? "126");
+    const before = Number(
+      (await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max ?? "126",
+    );
     const ds = await Promise.all(Array.from({ length: 20 }, () => delivery()));
     const results = await Promise.all(ds.map((d) => createInvoiceForDelivery(user, { deliveryId: d.id })));
     expect(results.every((r) => r.ok)).toBe(true);
@@ -63,13 +100,29 @@ describe("payments", () => {
     const created = await createInvoiceForDelivery(user, { deliveryId: d.id });
     if (!created.ok) throw new Error(created.message);
     const id = created.invoice.id;
-    expect(await recordPayment(user, { invoiceId: id, amount: "0" })).toMatchObject({ ok: false, status: 400, message: "Please enter a valid payment amount" });
+    expect(await recordPayment(user, { invoiceId: id, amount: "0" })).toMatchObject({
+      ok: false,
+      status: 400,
+      message: "Please enter a valid payment amount",
+    });
     expect(await recordPayment(user, { invoiceId: id, amount: "-5" })).toMatchObject({ ok: false, status: 400 });
     expect(await recordPayment(user, { invoiceId: id, amount: "1.001" })).toMatchObject({ ok: false, status: 400 });
     expect(await recordPayment(user, { invoiceId: 999999, amount: "1" })).toMatchObject({ ok: false, status: 404 });
-    expect(await recordPayment(user, { invoiceId: id, amount: "4,000.50", reference: "TRF-1" })).toMatchObject({ ok: true, paymentStatus: "partial", amountPaid: "4000.50" });
-    expect(await recordPayment(user, { invoiceId: id, amount: "6000.51" })).toMatchObject({ ok: false, status: 409, message: "Amount exceeds the remaining balance of ₦6,000.50" });
-    expect(await recordPayment(user, { invoiceId: id, amount: "6000.50" })).toMatchObject({ ok: true, paymentStatus: "paid", amountPaid: "10001.00" });
+    expect(await recordPayment(user, { invoiceId: id, amount: "4,000.50", reference: "TRF-1" })).toMatchObject({
+      ok: true,
+      paymentStatus: "partial",
+      amountPaid: "4000.50",
+    });
+    expect(await recordPayment(user, { invoiceId: id, amount: "6000.51" })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: "Amount exceeds the remaining balance of ₦6,000.50",
+    });
+    expect(await recordPayment(user, { invoiceId: id, amount: "6000.50" })).toMatchObject({
+      ok: true,
+      paymentStatus: "paid",
+      amountPaid: "10001.00",
+    });
     expect(await recordPayment(user, { invoiceId: id, amount: "0.01" })).toMatchObject({ ok: false, status: 409 });
     expect(await getInvoice(id)).toMatchObject({ paymentStatus: "paid", balance: "0.00" });
   });
@@ -80,7 +133,9 @@ describe("payments", () => {
     if (!created.ok) throw new Error(created.message);
     const id = created.invoice.id;
     await recordPayment(user, { invoiceId: id, amount: "3000" });
-    const results = await Promise.all(Array.from({ length: 5 }, () => recordPayment(user, { invoiceId: id, amount: "2000" })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => recordPayment(user, { invoiceId: id, amount: "2000" })),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok && r.status === 409)).toHaveLength(4);
     const invoice = await getInvoice(id);
@@ -115,11 +170,20 @@ describe("monthly reconciliation", () => {
     await delivery({ date: "2019-03-21", tons: "1.00", sellingRate: "50.00", clientId: other.id });
     await delivery({ date: "2019-04-02", tons: "3.00", sellingRate: null });
     const db = await getDb();
-    const highest = Number((await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max);
+    const highest = Number(
+      (await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max,
+    );
     const { months } = await listMonths();
     const march = months.find((m) => m.month === "2019-03")!;
     const april = months.find((m) => m.month === "2019-04")!;
-    expect(march).toMatchObject({ count: 3, confirmedCount: 3, totalTons: "16.50", revenue: "2150.00", invoiced: false, canGenerate: true });
+    expect(march).toMatchObject({
+      count: 3,
+      confirmedCount: 3,
+      totalTons: "16.50",
+      revenue: "2150.00",
+      invoiced: false,
+      canGenerate: true,
+    });
     // Oldest uninvoiced month first: 2019-03 before 2019-04, and before the 2020+ months.
     expect(march.prospectiveNumber).toBe(highest + 1);
     expect(april.prospectiveNumber).toBe(highest + 2);
@@ -152,40 +216,146 @@ import { loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 
 describeAccess("invoice, payment and reconciliation routes", [
-  { name: "invoices page", handler: invoicesPage.loader, method: "GET", path: "/invoices", allowed: ["manager", "admin"], page: true },
-  { name: "generate invoice page", handler: newInvoice.loader, method: "GET", path: "/invoices/new", allowed: ["manager", "admin"], page: true },
-  { name: "generate invoice action", handler: newInvoice.action, method: "POST", path: "/invoices/new", form: {}, allowed: ["manager", "admin"], page: true },
-  { name: "record payment page", handler: payRoute.loader, method: "GET", path: "/invoices/1/pay", params: { id: "1" }, allowed: ["manager", "admin"], page: true },
-  { name: "record payment action", handler: payRoute.action, method: "POST", path: "/invoices/1/pay", params: { id: "1" }, form: { amount: "1" }, allowed: ["manager", "admin"], page: true },
-  { name: "payments page", handler: paymentsPage.loader, method: "GET", path: "/payments", allowed: ["manager", "admin"], page: true },
-  { name: "reconciliation page", handler: reconciliationPage.loader, method: "GET", path: "/reconciliation", allowed: ["manager", "admin"], page: true },
-  { name: "reconciliation action", handler: reconciliationPage.action, method: "POST", path: "/reconciliation", form: { month: "2001-01" }, allowed: ["manager", "admin"], page: true },
-  { name: "api invoices list", handler: apiInvoices.loader, method: "GET", path: "/api/invoices", allowed: ["manager", "admin"] },
-  { name: "api invoices create", handler: apiInvoices.action, method: "POST", path: "/api/invoices", json: {}, allowed: ["manager", "admin"] },
-  { name: "api payments list", handler: apiPayments.loader, method: "GET", path: "/api/payments", allowed: ["manager", "admin"] },
-  { name: "api payments create", handler: apiPayments.action, method: "POST", path: "/api/payments", json: {}, allowed: ["manager", "admin"] },
+  {
+    name: "invoices page",
+    handler: invoicesPage.loader,
+    method: "GET",
+    path: "/invoices",
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "generate invoice page",
+    handler: newInvoice.loader,
+    method: "GET",
+    path: "/invoices/new",
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "generate invoice action",
+    handler: newInvoice.action,
+    method: "POST",
+    path: "/invoices/new",
+    form: {},
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "record payment page",
+    handler: payRoute.loader,
+    method: "GET",
+    path: "/invoices/1/pay",
+    params: { id: "1" },
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "record payment action",
+    handler: payRoute.action,
+    method: "POST",
+    path: "/invoices/1/pay",
+    params: { id: "1" },
+    form: { amount: "1" },
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "payments page",
+    handler: paymentsPage.loader,
+    method: "GET",
+    path: "/payments",
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "reconciliation page",
+    handler: reconciliationPage.loader,
+    method: "GET",
+    path: "/reconciliation",
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "reconciliation action",
+    handler: reconciliationPage.action,
+    method: "POST",
+    path: "/reconciliation",
+    form: { month: "2001-01" },
+    allowed: ["manager", "admin"],
+    page: true,
+  },
+  {
+    name: "api invoices list",
+    handler: apiInvoices.loader,
+    method: "GET",
+    path: "/api/invoices",
+    allowed: ["manager", "admin"],
+  },
+  {
+    name: "api invoices create",
+    handler: apiInvoices.action,
+    method: "POST",
+    path: "/api/invoices",
+    json: {},
+    allowed: ["manager", "admin"],
+  },
+  {
+    name: "api payments list",
+    handler: apiPayments.loader,
+    method: "GET",
+    path: "/api/payments",
+    allowed: ["manager", "admin"],
+  },
+  {
+    name: "api payments create",
+    handler: apiPayments.action,
+    method: "POST",
+    path: "/api/payments",
+    json: {},
+    allowed: ["manager", "admin"],
+  },
 ]);
 
 describe("the JSON calls", () => {
   it("recompute posted figures and answer 400, 404 and 409", async () => {
     const { cookie } = await loginAs("manager");
     const { todayIn } = await import("../../app/utils/dates");
-    const d = await delivery({ date: todayIn("Africa/Lagos"), tons: "3.00", sellingRate: "1000.00", buyingRate: "800.00" });
-    const post = (json: unknown) => call(apiInvoices.action, makeRequest("/api/invoices", { method: "POST", cookie, json }));
+    const d = await delivery({
+      date: todayIn("Africa/Lagos"),
+      tons: "3.00",
+      sellingRate: "1000.00",
+      buyingRate: "800.00",
+    });
+    const post = (json: unknown) =>
+      call(apiInvoices.action, makeRequest("/api/invoices", { method: "POST", cookie, json }));
     const created = await post({ deliveryId: d.id, amount: "1", profit: "999999", taxRate: "50" });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ amount: "3000.00", profit: "600.00", taxRate: "7.50", clientName: "Kodan", paymentStatus: "pending", amountPaid: "0.00" });
+    expect(created.body).toMatchObject({
+      amount: "3000.00",
+      profit: "600.00",
+      taxRate: "7.50",
+      clientName: "Kodan",
+      paymentStatus: "pending",
+      amountPaid: "0.00",
+    });
     expect((await post({ deliveryId: d.id })).status).toBe(409);
     expect((await post({ deliveryId: 987654 })).status).toBe(404);
     expect((await post({})).status).toBe(400);
-    expect((await call(apiInvoices.action, makeRequest("/api/invoices", { method: "POST", cookie, json: "nope" }))).status).toBe(400);
+    expect(
+      (await call(apiInvoices.action, makeRequest("/api/invoices", { method: "POST", cookie, json: "nope" }))).status,
+    ).toBe(400);
     const invoiceId = (created.body as { id: number }).id;
-    const pay = (json: unknown) => call(apiPayments.action, makeRequest("/api/payments", { method: "POST", cookie, json }));
+    const pay = (json: unknown) =>
+      call(apiPayments.action, makeRequest("/api/payments", { method: "POST", cookie, json }));
     const today = todayIn("Africa/Lagos");
     expect((await pay({ invoiceId, amount: 0.1 + 0.2, paymentDate: today })).status).toBe(400);
     expect((await pay({ invoiceId, amount: "3000.01", paymentDate: today })).status).toBe(409);
     expect((await pay({ invoiceId, amount: "10", paymentDate: "2026-02-30" })).status).toBe(400);
-    expect(await pay({ invoiceId, amount: 3000, paymentDate: today, reference: "TRF" })).toMatchObject({ status: 201, body: { paymentStatus: "paid", amountPaid: "3000.00" } });
+    expect(await pay({ invoiceId, amount: 3000, paymentDate: today, reference: "TRF" })).toMatchObject({
+      status: 201,
+      body: { paymentStatus: "paid", amountPaid: "3000.00" },
+    });
     const list = await call(apiInvoices.loader, makeRequest("/api/invoices?status=paid", { cookie }));
     expect((list.body as { id: number }[]).map((i) => i.id)).toContain(invoiceId);
   });
@@ -193,7 +363,10 @@ describe("the JSON calls", () => {
   it("the manager dashboard adds up in SQL", async () => {
     const { cookie } = await loginAs("manager");
     const res = await call(dashboard.loader, makeRequest("/", { cookie }));
-    const body = res.body as { kind: string; manager: { totalDeliveries: number; profitSeries: string[]; outstanding: string; overdue: number } };
+    const body = res.body as {
+      kind: string;
+      manager: { totalDeliveries: number; profitSeries: string[]; outstanding: string; overdue: number };
+    };
     expect(body.kind).toBe("manager");
     expect(body.manager.profitSeries).toHaveLength(7);
     expect(body.manager.totalDeliveries).toBeGreaterThan(0);

@@ -19,7 +19,13 @@ afterAll(() => setLoggerDestination(undefined));
 describe("structured logs", () => {
   it("log every sign-in decision without the password", async () => {
     const user = await createUser({ role: "staff", password: "log-test-secret-pass" });
-    const login = (password: string) => call(apiLogin.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password } }), {}, { clientAddress: "192.0.2.99" });
+    const login = (password: string) =>
+      call(
+        apiLogin.action,
+        makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password } }),
+        {},
+        { clientAddress: "192.0.2.99" },
+      );
     await login("wrong-pass-word-1");
     const ok = await login("log-test-secret-pass");
     for (let i = 0; i < 6; i++) await login("wrong-pass-word-2");
@@ -39,7 +45,10 @@ describe("structured logs", () => {
     const { user, cookie } = await loginAs("staff");
     const res = await call(apiPayments.loader, makeRequest("/api/payments", { cookie }));
     expect(res.status).toBe(403);
-    expect(events().find((e) => e.event === "access.denied" && e.userId === user.id)).toMatchObject({ route: "/api/payments", role: "staff" });
+    expect(events().find((e) => e.event === "access.denied" && e.userId === user.id)).toMatchObject({
+      route: "/api/payments",
+      role: "staff",
+    });
   });
 
   it("log a 403 a model decides (a manager changing tons) with the user, route and object", async () => {
@@ -59,9 +68,15 @@ describe("structured logs", () => {
   });
 
   it("log an unexpected error under the request id, without the query's parameters", () => {
-    const error = new Error('Failed query: select * from sessions where sid = $1 and email = $2\nparams: SECRETSID123,boss@example.test');
+    const error = new Error(
+      "Failed query: select * from sessions where sid = $1 and email = $2\nparams: SECRETSID123,boss@example.test",
+    );
     (error as Error & { cause?: unknown }).cause = Object.assign(new Error("connection terminated"), { code: "57P01" });
-    handleError(error, { request: new Request("http://localhost/invoices"), params: {}, context: { requestId: "req-123" } });
+    handleError(error, {
+      request: new Request("http://localhost/invoices"),
+      params: {},
+      context: { requestId: "req-123" },
+    });
     const logged = events().find((e) => e.event === "error.unexpected")!;
     expect(logged).toMatchObject({ errorId: "req-123", route: "/invoices", level: "error" });
     const line = lines.find((l) => l.includes("error.unexpected"))!;
@@ -74,20 +89,34 @@ describe("structured logs", () => {
     const failing = guardHandler(async () => {
       throw new Error("boom in a model");
     }, "loader");
-    const res = (await failing({ request: new Request("http://localhost/api/invoices"), params: {}, context: { requestId: "req-api-500" } })) as Response;
+    const res = (await failing({
+      request: new Request("http://localhost/api/invoices"),
+      params: {},
+      context: { requestId: "req-api-500" },
+    })) as Response;
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ errorId: "req-api-500", message: expect.any(String) });
-    expect(events().find((e) => e.event === "error.unexpected" && e.errorId === "req-api-500")).toMatchObject({ route: "/api/invoices" });
-    await expect(failing({ request: new Request("http://localhost/invoices"), params: {}, context: { requestId: "req-page" } })).rejects.toThrow("boom in a model");
+    expect(events().find((e) => e.event === "error.unexpected" && e.errorId === "req-api-500")).toMatchObject({
+      route: "/api/invoices",
+    });
+    await expect(
+      failing({ request: new Request("http://localhost/invoices"), params: {}, context: { requestId: "req-page" } }),
+    ).rejects.toThrow("boom in a model");
     const refused = guardHandler(async () => {
       throw Response.json({ message: "no" }, { status: 403 });
     }, "loader");
-    await expect(refused({ request: new Request("http://localhost/api/invoices"), params: {}, context: {} })).rejects.toBeInstanceOf(Response);
+    await expect(
+      refused({ request: new Request("http://localhost/api/invoices"), params: {}, context: {} }),
+    ).rejects.toBeInstanceOf(Response);
   });
 
   it("remove secret-named fields whatever logs them", async () => {
     const { logEvent } = await import("../../app/utils/logger.server");
-    logEvent("info", { event: "test.redact", password: "p4ss", nested: { token: "123456", cookie: "__session=abc", ok: 1 } });
+    logEvent("info", {
+      event: "test.redact",
+      password: "p4ss",
+      nested: { token: "123456", cookie: "__session=abc", ok: 1 },
+    });
     const line = lines.find((l) => l.includes("test.redact"))!;
     expect(line).not.toContain("p4ss");
     expect(line).not.toContain("123456");

@@ -25,19 +25,67 @@ import { call, makeRequest } from "../http";
 const ALL = ["staff", "manager", "admin"] as const;
 describeAccess("passkey calls need a signed-in user", [
   { name: "list", handler: listRoute.loader, method: "GET", path: "/api/passkeys", allowed: ALL },
-  { name: "delete", handler: deleteRoute.action, method: "DELETE", path: "/api/passkeys/1", params: { id: "1" }, allowed: ALL },
-  { name: "register options", handler: regOptionsRoute.action, method: "POST", path: "/api/passkeys/register/options", allowed: ALL },
-  { name: "register verify", handler: regVerifyRoute.action, method: "POST", path: "/api/passkeys/register/verify", json: {}, allowed: ALL },
-  { name: "add page", handler: newPage.loader, method: "GET", path: "/settings/passkeys/new", allowed: ALL, page: true },
-  { name: "add form", handler: newPage.action, method: "POST", path: "/settings/passkeys/new", form: {}, allowed: ALL, page: true },
-  { name: "delete form", handler: deletePage.action, method: "POST", path: "/settings/passkeys/1/delete", params: { id: "1" }, form: {}, allowed: ALL, page: true },
+  {
+    name: "delete",
+    handler: deleteRoute.action,
+    method: "DELETE",
+    path: "/api/passkeys/1",
+    params: { id: "1" },
+    allowed: ALL,
+  },
+  {
+    name: "register options",
+    handler: regOptionsRoute.action,
+    method: "POST",
+    path: "/api/passkeys/register/options",
+    allowed: ALL,
+  },
+  {
+    name: "register verify",
+    handler: regVerifyRoute.action,
+    method: "POST",
+    path: "/api/passkeys/register/verify",
+    json: {},
+    allowed: ALL,
+  },
+  {
+    name: "add page",
+    handler: newPage.loader,
+    method: "GET",
+    path: "/settings/passkeys/new",
+    allowed: ALL,
+    page: true,
+  },
+  {
+    name: "add form",
+    handler: newPage.action,
+    method: "POST",
+    path: "/settings/passkeys/new",
+    form: {},
+    allowed: ALL,
+    page: true,
+  },
+  {
+    name: "delete form",
+    handler: deletePage.action,
+    method: "POST",
+    path: "/settings/passkeys/1/delete",
+    params: { id: "1" },
+    form: {},
+    allowed: ALL,
+    page: true,
+  },
 ]);
 
 const fakeCredential = (challenge: string, type = "webauthn.create") => ({
   id: "cred",
   rawId: "cred",
   type: "public-key",
-  response: { clientDataJSON: Buffer.from(JSON.stringify({ type, challenge, origin: relyingParty().origin })).toString("base64url") },
+  response: {
+    clientDataJSON: Buffer.from(JSON.stringify({ type, challenge, origin: relyingParty().origin })).toString(
+      "base64url",
+    ),
+  },
   clientExtensionResults: {},
 });
 
@@ -57,42 +105,67 @@ describe("passkeys", () => {
     expect(await consumeChallenge(options.challenge, "register", now)).toBeNull();
 
     const late = await passkeyAuthenticationOptions(undefined, now);
-    expect(await consumeChallenge(late.challenge, "authenticate", new Date(now.getTime() + CHALLENGE_TTL_MS + 1))).toBeNull();
+    expect(
+      await consumeChallenge(late.challenge, "authenticate", new Date(now.getTime() + CHALLENGE_TTL_MS + 1)),
+    ).toBeNull();
     const db = await getDb();
-    expect(await db.select().from(schema.webauthnChallenges).where(eq(schema.webauthnChallenges.challenge, late.challenge))).toHaveLength(0);
+    expect(
+      await db.select().from(schema.webauthnChallenges).where(eq(schema.webauthnChallenges.challenge, late.challenge)),
+    ).toHaveLength(0);
   });
 
   it("registration needs a device name and a live challenge of this user", async () => {
     const user = await createUser();
     const other = await createUser();
-    expect(await verifyPasskeyRegistration(user, { deviceName: " ", credential: {} })).toMatchObject({ status: 400, message: "Please enter a name for this device" });
+    expect(await verifyPasskeyRegistration(user, { deviceName: " ", credential: {} })).toMatchObject({
+      status: 400,
+      message: "Please enter a name for this device",
+    });
     const mine = await passkeyRegistrationOptions(user);
-    const theirs = await verifyPasskeyRegistration(other, { deviceName: "Phone", credential: fakeCredential(mine.challenge) });
+    const theirs = await verifyPasskeyRegistration(other, {
+      deviceName: "Phone",
+      credential: fakeCredential(mine.challenge),
+    });
     expect(theirs).toMatchObject({ ok: false, message: "Registration verification failed" });
     // The challenge was used up by the failed attempt.
-    expect(await verifyPasskeyRegistration(user, { deviceName: "Phone", credential: fakeCredential(mine.challenge) })).toMatchObject({ ok: false });
+    expect(
+      await verifyPasskeyRegistration(user, { deviceName: "Phone", credential: fakeCredential(mine.challenge) }),
+    ).toMatchObject({ ok: false });
   });
 
   it("with an e-mail only that user's passkeys are allowed; unknown e-mails look the same as none", async () => {
     const user = await createUser();
     const db = await getDb();
-    await db.insert(schema.passkeys).values({ userId: user.id, credentialId: "abc", credentialPublicKey: "AAAA", deviceName: "Laptop", transports: "internal" });
+    await db.insert(schema.passkeys).values({
+      userId: user.id,
+      credentialId: "abc",
+      credentialPublicKey: "AAAA",
+      deviceName: "Laptop",
+      transports: "internal",
+    });
     const options = await passkeyAuthenticationOptions(user.email);
     expect(options.allowCredentials).toEqual([{ id: "abc", type: "public-key", transports: ["internal"] }]);
     const unknown = await passkeyAuthenticationOptions("nobody@example.test");
     expect(unknown.allowCredentials ?? []).toEqual([]);
     const discoverable = await passkeyAuthenticationOptions("");
     expect(discoverable.allowCredentials ?? []).toEqual([]);
-    expect(await verifyPasskeyAuthentication({ ...fakeCredential(options.challenge, "webauthn.get"), id: "abc" })).toMatchObject({ ok: false, message: "Authentication verification failed" });
+    expect(
+      await verifyPasskeyAuthentication({ ...fakeCredential(options.challenge, "webauthn.get"), id: "abc" }),
+    ).toMatchObject({ ok: false, message: "Authentication verification failed" });
     expect(await verifyPasskeyAuthentication(null)).toMatchObject({ ok: false });
   });
 
   it("frozen users cannot sign in with a passkey", async () => {
     const user = await createUser({ status: "frozen" });
     const db = await getDb();
-    await db.insert(schema.passkeys).values({ userId: user.id, credentialId: "frozen-cred", credentialPublicKey: "AAAA", deviceName: "Phone" });
+    await db
+      .insert(schema.passkeys)
+      .values({ userId: user.id, credentialId: "frozen-cred", credentialPublicKey: "AAAA", deviceName: "Phone" });
     const options = await passkeyAuthenticationOptions(undefined);
-    const result = await verifyPasskeyAuthentication({ ...fakeCredential(options.challenge, "webauthn.get"), id: "frozen-cred" });
+    const result = await verifyPasskeyAuthentication({
+      ...fakeCredential(options.challenge, "webauthn.get"),
+      id: "frozen-cred",
+    });
     expect(result).toMatchObject({ ok: false, status: 403 });
   });
 
@@ -100,16 +173,47 @@ describe("passkeys", () => {
     const { user, cookie } = await loginAs("staff");
     const other = await createUser();
     const db = await getDb();
-    const [mine] = await db.insert(schema.passkeys).values({ userId: user.id, credentialId: "m1", credentialPublicKey: "AAAA", deviceName: "Mine" }).returning();
-    const [theirs] = await db.insert(schema.passkeys).values({ userId: other.id, credentialId: "t1", credentialPublicKey: "AAAA", deviceName: "Theirs" }).returning();
+    const [mine] = await db
+      .insert(schema.passkeys)
+      .values({ userId: user.id, credentialId: "m1", credentialPublicKey: "AAAA", deviceName: "Mine" })
+      .returning();
+    const [theirs] = await db
+      .insert(schema.passkeys)
+      .values({ userId: other.id, credentialId: "t1", credentialPublicKey: "AAAA", deviceName: "Theirs" })
+      .returning();
     const list = await call(listRoute.loader, makeRequest("/api/passkeys", { cookie }));
     expect(list.body).toEqual([{ id: mine.id, deviceName: "Mine", createdAt: expect.any(String), lastUsedAt: null }]);
-    expect((await call(deleteRoute.action, makeRequest(`/api/passkeys/${theirs.id}`, { method: "DELETE", cookie }), { id: String(theirs.id) })).status).toBe(404);
-    expect((await call(deleteRoute.action, makeRequest("/api/passkeys/99999999999", { method: "DELETE", cookie }), { id: "99999999999" })).status).toBe(404);
-    expect(await call(deleteRoute.action, makeRequest(`/api/passkeys/${mine.id}`, { method: "DELETE", cookie }), { id: String(mine.id) })).toMatchObject({ status: 200, body: { message: "Passkey deleted successfully" } });
-    const opts = await call(authOptionsRoute.action, makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: {} }));
+    expect(
+      (
+        await call(deleteRoute.action, makeRequest(`/api/passkeys/${theirs.id}`, { method: "DELETE", cookie }), {
+          id: String(theirs.id),
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(deleteRoute.action, makeRequest("/api/passkeys/99999999999", { method: "DELETE", cookie }), {
+          id: "99999999999",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      await call(deleteRoute.action, makeRequest(`/api/passkeys/${mine.id}`, { method: "DELETE", cookie }), {
+        id: String(mine.id),
+      }),
+    ).toMatchObject({ status: 200, body: { message: "Passkey deleted successfully" } });
+    const opts = await call(
+      authOptionsRoute.action,
+      makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: {} }),
+    );
     expect(opts.status).toBe(200);
-    const bad = await call(authVerifyRoute.action, makeRequest("/api/passkeys/authenticate/verify", { method: "POST", json: { credential: {} } }));
-    expect(bad).toMatchObject({ status: 400, body: { message: "Authentication verification failed", verified: false } });
+    const bad = await call(
+      authVerifyRoute.action,
+      makeRequest("/api/passkeys/authenticate/verify", { method: "POST", json: { credential: {} } }),
+    );
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { message: "Authentication verification failed", verified: false },
+    });
   });
 });

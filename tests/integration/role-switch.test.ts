@@ -11,7 +11,15 @@ const patch = (id: string, cookie: string, role: string) =>
   call(roleRoute.action, makeRequest(`/api/users/${id}/role`, { method: "PATCH", cookie, json: { role } }), { id });
 
 describeAccess("the role switch form is for admins (and the owner)", [
-  { name: "switch form", handler: rolePage.action, method: "POST", path: "/settings/role", form: { role: "staff" }, allowed: ["admin"], page: true },
+  {
+    name: "switch form",
+    handler: rolePage.action,
+    method: "POST",
+    path: "/settings/role",
+    form: { role: "staff" },
+    allowed: ["admin"],
+    page: true,
+  },
 ]);
 
 describe("PATCH /api/users/{id}/role", () => {
@@ -56,18 +64,27 @@ describe("PATCH /api/users/{id}/role", () => {
   it("the HTML switch redirects with the Role Updated toast", async () => {
     await createUser({ role: "admin" });
     const { user, cookie } = await loginAs("admin");
-    const res = await call(rolePage.action, makeRequest("/settings/role", { method: "POST", cookie, form: { role: "manager", redirectTo: "/settings" } }));
+    const res = await call(
+      rolePage.action,
+      makeRequest("/settings/role", { method: "POST", cookie, form: { role: "manager", redirectTo: "/settings" } }),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
     expect((await getUserById(user.id))!.role).toBe("manager");
-    const js = await call(rolePage.action, makeRequest("/settings/role", { method: "POST", cookie, form: { role: "staff", js: "1" } }));
+    const js = await call(
+      rolePage.action,
+      makeRequest("/settings/role", { method: "POST", cookie, form: { role: "staff", js: "1" } }),
+    );
     expect(js.status).toBe(403);
   });
 
   it("with JavaScript the switch answers ok with the toast, for the page to reload", async () => {
     await createUser({ role: "admin" });
     const { user, cookie } = await loginAs("admin");
-    const res = await call(rolePage.action, makeRequest("/settings/role", { method: "POST", cookie, form: { role: "staff", js: "1" } }));
+    const res = await call(
+      rolePage.action,
+      makeRequest("/settings/role", { method: "POST", cookie, form: { role: "staff", js: "1" } }),
+    );
     expect(res).toMatchObject({ status: 200, body: { ok: true } });
     expect(res.headers.get("Set-Cookie")).toBeTruthy();
     expect((await getUserById(user.id))!.role).toBe("staff");

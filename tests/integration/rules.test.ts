@@ -27,7 +27,14 @@ import {
   revenueOf,
   revenueSql,
 } from "../../app/rules/deliveries.server";
-import { effectiveStatus, effectiveStatusSql, isOverdue, isOwed, overdueSql, owedSql } from "../../app/rules/invoices.server";
+import {
+  effectiveStatus,
+  effectiveStatusSql,
+  isOverdue,
+  isOwed,
+  overdueSql,
+  owedSql,
+} from "../../app/rules/invoices.server";
 import { add, toFixed, type Decimal } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
@@ -36,12 +43,60 @@ const exact = (value: Decimal | string | null) => (value === null ? null : toFix
 // Figures chosen for the edges: half a kobo either way, negative profit, every cost missing,
 // no selling rate, large tonnage; statuses draft, confirmed and invoiced, with and without a client.
 const FIGURES = [
-  { tons: "30.55", buyingRate: "52000.75", sellingRate: "65000.50", logisticsCost: "150000.10", otherCosts: "12500.05", offloadingCost: "15000.00", mobilizationPayment: "200000.00" },
-  { tons: "0.01", buyingRate: "1.00", sellingRate: "0.50", logisticsCost: null, otherCosts: null, offloadingCost: null, mobilizationPayment: null },
-  { tons: "0.01", buyingRate: "0.50", sellingRate: "1.50", logisticsCost: null, otherCosts: "0.01", offloadingCost: "0.00", mobilizationPayment: "0.01" },
-  { tons: "12.00", buyingRate: null, sellingRate: null, logisticsCost: "99.99", otherCosts: null, offloadingCost: "10.00", mobilizationPayment: null },
-  { tons: "4999.99", buyingRate: "1999999.99", sellingRate: "1999999.99", logisticsCost: "9999999.99", otherCosts: "0.01", offloadingCost: "1.00", mobilizationPayment: "2.00" },
-  { tons: "7.35", buyingRate: "70000.00", sellingRate: "65000.00", logisticsCost: "1000.00", otherCosts: "500.00", offloadingCost: "15000.00", mobilizationPayment: null },
+  {
+    tons: "30.55",
+    buyingRate: "52000.75",
+    sellingRate: "65000.50",
+    logisticsCost: "150000.10",
+    otherCosts: "12500.05",
+    offloadingCost: "15000.00",
+    mobilizationPayment: "200000.00",
+  },
+  {
+    tons: "0.01",
+    buyingRate: "1.00",
+    sellingRate: "0.50",
+    logisticsCost: null,
+    otherCosts: null,
+    offloadingCost: null,
+    mobilizationPayment: null,
+  },
+  {
+    tons: "0.01",
+    buyingRate: "0.50",
+    sellingRate: "1.50",
+    logisticsCost: null,
+    otherCosts: "0.01",
+    offloadingCost: "0.00",
+    mobilizationPayment: "0.01",
+  },
+  {
+    tons: "12.00",
+    buyingRate: null,
+    sellingRate: null,
+    logisticsCost: "99.99",
+    otherCosts: null,
+    offloadingCost: "10.00",
+    mobilizationPayment: null,
+  },
+  {
+    tons: "4999.99",
+    buyingRate: "1999999.99",
+    sellingRate: "1999999.99",
+    logisticsCost: "9999999.99",
+    otherCosts: "0.01",
+    offloadingCost: "1.00",
+    mobilizationPayment: "2.00",
+  },
+  {
+    tons: "7.35",
+    buyingRate: "70000.00",
+    sellingRate: "65000.00",
+    logisticsCost: "1000.00",
+    otherCosts: "500.00",
+    offloadingCost: "15000.00",
+    mobilizationPayment: null,
+  },
 ];
 const STATUSES = ["draft", "confirmed", "invoiced", "confirmed"] as const;
 
@@ -56,7 +111,14 @@ beforeAll(async () => {
     for (const [i, status] of STATUSES.entries()) {
       const date = `2026-03-${String(day++).padStart(2, "0")}`;
       const withClient = i !== 3 || day % 2 === 0;
-      const delivery = await createDelivery({ ...figures, agentId, createdBy: user.id, date, status: status === "invoiced" ? "confirmed" : status, clientId: withClient ? clientId : null });
+      const delivery = await createDelivery({
+        ...figures,
+        agentId,
+        createdBy: user.id,
+        date,
+        status: status === "invoiced" ? "confirmed" : status,
+        clientId: withClient ? clientId : null,
+      });
       if (status === "invoiced" && withClient) {
         const made = await createInvoiceForDelivery(user, { deliveryId: delivery.id });
         if (!made.ok) throw new Error(made.message);
@@ -76,8 +138,16 @@ beforeAll(async () => {
   ] as const;
   for (const [i, id] of invoicedIds.entries()) {
     const s = states[i % states.length];
-    const paid = s.paid === "0" ? sql`0` : s.paid === "all" ? schema.invoices.amount : sql`round(${schema.invoices.amount} / 2, 2)`;
-    await db.update(schema.invoices).set({ amountPaid: paid as never, expectedPaymentDate: s.due, paymentStatus: s.status }).where(eq(schema.invoices.id, id));
+    const paid =
+      s.paid === "0"
+        ? sql`0`
+        : s.paid === "all"
+          ? schema.invoices.amount
+          : sql`round(${schema.invoices.amount} / 2, 2)`;
+    await db
+      .update(schema.invoices)
+      .set({ amountPaid: paid as never, expectedPaymentDate: s.due, paymentStatus: s.status })
+      .where(eq(schema.invoices.id, id));
   }
   invoicedIds = [...invoicedIds];
 });
@@ -159,7 +229,11 @@ describe("delivery rules: JavaScript and SQL agree row by row", () => {
       expect(exact(t.profit)).toBe(exact(add(...counted.map((d) => profitOf(d) ?? "0"))));
     };
     expect(days.length).toBe(all.length);
-    for (const t of days) expectTotals(t, all.filter((d) => d.date === t.day));
+    for (const t of days)
+      expectTotals(
+        t,
+        all.filter((d) => d.date === t.day),
+      );
     expect(months.length).toBe(1);
     expectTotals(months[0] as never, all);
   });
@@ -186,7 +260,9 @@ describe("invoice rules: JavaScript and SQL agree row by row", () => {
       // The trigger-kept status totals give the same overdue count.
       const t = schema.invoiceStatusTotals;
       const [late] = await db
-        .select({ n: sql<number>`coalesce(sum(${t.n}) filter (where ${overdueSql(today, sql`${t.owed}`, t.dueDate)}), 0)::int` })
+        .select({
+          n: sql<number>`coalesce(sum(${t.n}) filter (where ${overdueSql(today, sql`${t.owed}`, t.dueDate)}), 0)::int`,
+        })
         .from(t);
       expect(late.n).toBe(rows.filter((r) => isOverdue(r, today)).length);
     });

@@ -41,7 +41,13 @@ describe("redirect after sign-in", () => {
   });
 
   it("keeps ordinary paths with their query", () => {
-    for (const ok of ["/invoices", "/invoices?status=paid&from=2026-01-01", "/deliveries/12/edit", "/settings#two-factor", "/reconciliation?month=2026-03"]) {
+    for (const ok of [
+      "/invoices",
+      "/invoices?status=paid&from=2026-01-01",
+      "/deliveries/12/edit",
+      "/settings#two-factor",
+      "/reconciliation?month=2026-03",
+    ]) {
       expect(safeRedirect(ok)).toBe(ok);
     }
   });
@@ -49,11 +55,23 @@ describe("redirect after sign-in", () => {
   it("the sign-in form itself answers Location: / for every hostile payload", async () => {
     const user = await createUser({ role: "manager" });
     for (const redirectTo of HOSTILE) {
-      const res = await call(loginPage.action, makeRequest("/login", { method: "POST", form: { email: user.email, password: user.plainPassword, redirectTo } }));
+      const res = await call(
+        loginPage.action,
+        makeRequest("/login", {
+          method: "POST",
+          form: { email: user.email, password: user.plainPassword, redirectTo },
+        }),
+      );
       expect(res.status, redirectTo).toBe(302);
       expect(res.headers.get("Location"), JSON.stringify(redirectTo)).toBe("/");
     }
-    const ok = await call(loginPage.action, makeRequest("/login", { method: "POST", form: { email: user.email, password: user.plainPassword, redirectTo: "/invoices?status=paid" } }));
+    const ok = await call(
+      loginPage.action,
+      makeRequest("/login", {
+        method: "POST",
+        form: { email: user.email, password: user.plainPassword, redirectTo: "/invoices?status=paid" },
+      }),
+    );
     expect(ok.headers.get("Location")).toBe("/invoices?status=paid");
   });
 });

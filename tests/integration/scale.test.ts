@@ -15,8 +15,19 @@ import {
   urgentInvoicesQuery,
 } from "../../app/models/invoice.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
-import { listPayments, paymentPageQuery, paymentTotals, paymentTotalsQuery, recordPayment } from "../../app/models/payment.server";
-import { listMonths, monthDetailsQuery, monthsPageQuery, monthsToInvoiceBeforeQuery } from "../../app/presenters/reconciliation.server";
+import {
+  listPayments,
+  paymentPageQuery,
+  paymentTotals,
+  paymentTotalsQuery,
+  recordPayment,
+} from "../../app/models/payment.server";
+import {
+  listMonths,
+  monthDetailsQuery,
+  monthsPageQuery,
+  monthsToInvoiceBeforeQuery,
+} from "../../app/presenters/reconciliation.server";
 import * as apiInvoices from "../../app/routes/api.invoices";
 import * as apiPayments from "../../app/routes/api.payments";
 import { todayIn } from "../../app/utils/dates";
@@ -69,7 +80,9 @@ beforeAll(async () => {
              case when d.id % 10 < 7 then d.tons * 65000 when d.id % 10 = 7 then 1000 else 0 end,
              d.date::timestamptz
       from deliveries d where d.id % 10 <> 0 and d.created_by = ${userId}::uuid`);
-    await tx.execute(sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`);
+    await tx.execute(
+      sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`,
+    );
     await tx.execute(sql`
       insert into payments (invoice_id, amount, payment_date, reference)
       select id, amount_paid, expected_payment_date - 5, 'TRF-' || id from invoices where amount_paid > 0`);
@@ -98,8 +111,12 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     for (const [label, filters, page] of cases) {
       expectIndexed(await plan(invoicePageQuery(db, filters, page, 50, today)), `invoices ${label}`);
     }
-    expect(await plan(invoicePageQuery(db, { clientId: clientA }, deep, 50, today))).toMatch(/invoices_client_id_idx|invoices_pkey/);
-    expect(await plan(invoicePageQuery(db, { status: "pending" }, FIRST, 50, today))).toMatch(/invoices_status_id_idx|invoices_pkey/);
+    expect(await plan(invoicePageQuery(db, { clientId: clientA }, deep, 50, today))).toMatch(
+      /invoices_client_id_idx|invoices_pkey/,
+    );
+    expect(await plan(invoicePageQuery(db, { status: "pending" }, FIRST, 50, today))).toMatch(
+      /invoices_status_id_idx|invoices_pkey/,
+    );
     expect(await plan(urgentInvoicesQuery(db, 6))).toMatch(/invoices_owed_due_idx/);
   });
 
@@ -135,7 +152,9 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     expect(months).toMatch(/delivery_month_totals/);
     expect(months).not.toMatch(/ on deliveries\b/);
     expect(await plan(monthsToInvoiceBeforeQuery(db, "2022-06-01"))).not.toMatch(/ on deliveries\b/);
-    const details = await plan(monthDetailsQuery(db, "2021-03", { cursor: { key: "2021-03-15", id: 100 }, direction: "older" }, 50));
+    const details = await plan(
+      monthDetailsQuery(db, "2021-03", { cursor: { key: "2021-03-15", id: 100 }, direction: "older" }, 50),
+    );
     expectIndexed(details, "month details");
     expect(details).toMatch(/deliveries_date_idx/);
   });
@@ -154,7 +173,11 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
       await db.execute(sql`select sum(amount)::numeric(18,2)::text as invoiced, sum(amount_paid)::numeric(18,2)::text as paid,
         count(*) filter (where amount_paid < amount and expected_payment_date < ${today})::int as overdue from invoices`),
     );
-    expect(data).toMatchObject({ totalDeliveries: counted.total, invoicedDeliveries: counted.invoiced, totalProfit: counted.profit });
+    expect(data).toMatchObject({
+      totalDeliveries: counted.total,
+      invoicedDeliveries: counted.invoiced,
+      totalProfit: counted.profit,
+    });
     expect(data).toMatchObject({ totalInvoiced: money.invoiced, totalPaid: money.paid, overdue: money.overdue });
     expect(data.pendingInvoices).toHaveLength(6);
   });
@@ -167,7 +190,11 @@ describe("paging through the whole list", () => {
     let pages = 0;
     const cursors: (string | null)[] = [];
     for (;;) {
-      const result = await listInvoices({ status: "paid", clientId: clientB }, { limit: 1000, page }, new Date(`${today}T12:00:00Z`));
+      const result = await listInvoices(
+        { status: "paid", clientId: clientB },
+        { limit: 1000, page },
+        new Date(`${today}T12:00:00Z`),
+      );
       for (const inv of result.items) {
         expect(seen.has(inv.id)).toBe(false);
         expect(inv).toMatchObject({ clientId: clientB, paymentStatus: "paid" });
@@ -179,7 +206,9 @@ describe("paging through the whole list", () => {
       page = { cursor: { key: null, id: Number(result.olderCursor) }, direction: "older" };
     }
     const [{ n }] = rowsOf(
-      await (await getDb()).execute(sql`select count(*)::int as n from invoices where client_id = ${clientB} and payment_status = 'paid'`),
+      await (
+        await getDb()
+      ).execute(sql`select count(*)::int as n from invoices where client_id = ${clientB} and payment_status = 'paid'`),
     );
     expect(seen.size).toBe(n);
     expect(pages).toBeGreaterThan(1);
@@ -188,8 +217,14 @@ describe("paging through the whole list", () => {
 
   it("payments: newer from a deep page returns the page before it", async () => {
     const first = await listPayments({}, { limit: 50 });
-    const second = await listPayments({}, { limit: 50, page: { cursor: parse(first.olderCursor!), direction: "older" } });
-    const back = await listPayments({}, { limit: 50, page: { cursor: parse(second.newerCursor!), direction: "newer" } });
+    const second = await listPayments(
+      {},
+      { limit: 50, page: { cursor: parse(first.olderCursor!), direction: "older" } },
+    );
+    const back = await listPayments(
+      {},
+      { limit: 50, page: { cursor: parse(second.newerCursor!), direction: "newer" } },
+    );
     expect(back.items.map((p) => p.id)).toEqual(first.items.map((p) => p.id));
     expect(back.newerCursor).toBeNull();
   });
@@ -209,7 +244,10 @@ describe("JSON lists", () => {
     const next = res.headers.get("X-Next-Cursor");
     expect(next).toBe(String(page[2].id));
     expect(res.headers.get("Link")).toBe(`</api/invoices?limit=3&status=paid&cursor=${next}>; rel="next"`);
-    const following = await call(apiInvoices.loader, makeRequest(`/api/invoices?limit=3&status=paid&cursor=${next}`, { cookie }));
+    const following = await call(
+      apiInvoices.loader,
+      makeRequest(`/api/invoices?limit=3&status=paid&cursor=${next}`, { cookie }),
+    );
     expect((following.body as { id: number }[])[0].id).toBeLessThan(page[2].id);
     const all = await call(apiPayments.loader, makeRequest("/api/payments", { cookie }));
     const list = all.body as unknown[];
@@ -227,27 +265,61 @@ describe("totals kept by triggers", () => {
     const staff = await createUser({ role: "admin" });
     const made = [];
     for (let i = 0; i < 6; i++) {
-      const r = await createDeliveryModel(staff, { agentId, tons: `${5 + i}.25`, location: "Totals yard", date: `2019-0${1 + (i % 3)}-1${i}`, clientId: clientA });
+      const r = await createDeliveryModel(staff, {
+        agentId,
+        tons: `${5 + i}.25`,
+        location: "Totals yard",
+        date: `2019-0${1 + (i % 3)}-1${i}`,
+        clientId: clientA,
+      });
       if (!r.ok) throw new Error(r.message);
       made.push(r.delivery);
     }
-    const edited = await updateDelivery(staff, made[0].id, { agentId, tons: "7.75", location: "Moved", date: "2019-04-02", clientId: clientB, sellingRate: "70000" });
+    const edited = await updateDelivery(staff, made[0].id, {
+      agentId,
+      tons: "7.75",
+      location: "Moved",
+      date: "2019-04-02",
+      clientId: clientB,
+      sellingRate: "70000",
+    });
     expect(edited.ok).toBe(true);
     const priced = await createDelivery({ agentId, clientId: clientA, createdBy: staff.id, date: "2019-01-20" });
     const inv = await createInvoiceForDelivery(staff, { deliveryId: priced.id });
     if (!inv.ok) throw new Error(inv.message);
-    expect(await recordPayment(staff, { invoiceId: inv.invoice.id, amount: "1000.00", paymentDate: todayIn("Africa/Lagos") })).toMatchObject({ ok: true });
+    expect(
+      await recordPayment(staff, {
+        invoiceId: inv.invoice.id,
+        amount: "1000.00",
+        paymentDate: todayIn("Africa/Lagos"),
+      }),
+    ).toMatchObject({ ok: true });
     expect(await createInvoicesForMonth(staff, "2019-03")).toMatchObject({ ok: true });
     await createDelivery({ agentId, createdBy: staff.id, date: "2019-02-02", status: "draft" });
 
     const snapshot = async () => {
       const out: Record<string, Row[]> = {};
-      for (const table of ["delivery_day_totals", "delivery_month_totals", "invoice_status_totals", "payment_day_totals", "invoice_counter"]) {
+      for (const table of [
+        "delivery_day_totals",
+        "delivery_month_totals",
+        "invoice_status_totals",
+        "payment_day_totals",
+        "invoice_counter",
+      ]) {
         // Zero rows are what a recount leaves out; numerics compared as normalised text.
         const rows = rowsOf(await db.execute(sql.raw(`select * from ${table}`)));
         out[table] = rows
           .filter((r) => !("n_all" in r && r.n_all === 0 && !r.invoice_count) && !("n" in r && r.n === 0))
-          .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? String(Number(v)) : String(v)]))))
+          .map((r) =>
+            JSON.stringify(
+              Object.fromEntries(
+                Object.entries(r).map(([k, v]) => [
+                  k,
+                  typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? String(Number(v)) : String(v),
+                ]),
+              ),
+            ),
+          )
           .sort() as unknown as Row[];
       }
       return out;
@@ -258,7 +330,9 @@ describe("totals kept by triggers", () => {
     expect(await invoiceSummary()).toMatchObject({ paid: expect.any(Number) });
     const paidOn = todayIn("Africa/Lagos");
     expect((await paymentTotals({ from: paidOn, to: paidOn })).total).toBe("1000.00");
-    expect((await listMonths({ cursor: "2019-05", direction: "older" })).months.map((m) => m.month).slice(0, 4)).toEqual(["2019-04", "2019-03", "2019-02", "2019-01"]);
+    expect(
+      (await listMonths({ cursor: "2019-05", direction: "older" })).months.map((m) => m.month).slice(0, 4),
+    ).toEqual(["2019-04", "2019-03", "2019-02", "2019-01"]);
   });
 });
 
@@ -266,15 +340,24 @@ describe("invoice numbers from the counter row", () => {
   it("50 invoices created at once get 50 consecutive numbers", async () => {
     const db = await getDb();
     const [{ last_no: before }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
-    const ds = await Promise.all(Array.from({ length: 50 }, () => createDelivery({ agentId, clientId: clientA, createdBy: userId, date: "2026-05-01" })));
-    const results = await Promise.all(ds.map((d) => createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: d.id })));
+    const ds = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        createDelivery({ agentId, clientId: clientA, createdBy: userId, date: "2026-05-01" }),
+      ),
+    );
+    const results = await Promise.all(
+      ds.map((d) => createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: d.id })),
+    );
     expect(results.every((r) => r.ok)).toBe(true);
     const numbers = results.map((r) => (r.ok ? Number(r.invoice.invoiceNo) : 0)).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => Number(before) + 1 + i));
     const [{ last_no: after }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
     expect(Number(after)).toBe(Number(before) + 50);
     // A refused invoice gives its number back: the next one follows on.
-    expect(await createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: ds[0].id })).toMatchObject({ ok: false, status: 409 });
+    expect(await createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: ds[0].id })).toMatchObject({
+      ok: false,
+      status: 409,
+    });
     const d = await createDelivery({ agentId, clientId: clientA, createdBy: userId });
     const next = await createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: d.id });
     expect(next.ok && next.invoice.invoiceNo).toBe(String(Number(after) + 1));

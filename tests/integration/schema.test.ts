@@ -7,10 +7,23 @@ import { createUser } from "../factories";
 describe("schema and first admin", () => {
   it("migrates every table of the spec", async () => {
     const db = await getDb();
-    const result = await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`);
+    const result = await db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+    );
     const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { table_name: string }[];
     const names = rows.map((r) => r.table_name);
-    for (const table of ["users", "sessions", "agents", "clients", "deliveries", "invoices", "payments", "settings", "passkeys", "idempotency_keys"]) {
+    for (const table of [
+      "users",
+      "sessions",
+      "agents",
+      "clients",
+      "deliveries",
+      "invoices",
+      "payments",
+      "settings",
+      "passkeys",
+      "idempotency_keys",
+    ]) {
       expect(names).toContain(table);
     }
     expect(["pglite", "postgres"]).toContain(await getDriver());
@@ -18,7 +31,11 @@ describe("schema and first admin", () => {
 
   it("creates the first admin from the environment on an empty database, once", async () => {
     const logs: string[] = [];
-    const first = await ensureFirstAdmin({ email: "Boss@Example.com", password: "first-pass-123", log: (m) => logs.push(m) });
+    const first = await ensureFirstAdmin({
+      email: "Boss@Example.com",
+      password: "first-pass-123",
+      log: (m) => logs.push(m),
+    });
     expect(first).toEqual({ created: true, email: "Boss@Example.com", temporaryPassword: undefined });
     const admin = await getUserByEmail("boss@example.com");
     expect(admin?.role).toBe("admin");

@@ -6,7 +6,15 @@ import { loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 
 describeAccess("the Change Password dialog is for every signed-in user", [
-  { name: "change password form", handler: passwordPage.action, method: "POST", path: "/settings/password", form: {}, allowed: ["staff", "manager", "admin"], page: true },
+  {
+    name: "change password form",
+    handler: passwordPage.action,
+    method: "POST",
+    path: "/settings/password",
+    form: {},
+    allowed: ["staff", "manager", "admin"],
+    page: true,
+  },
 ]);
 
 describe("Change Password from Settings", () => {
@@ -14,20 +22,35 @@ describe("Change Password from Settings", () => {
     const { user, cookie } = await loginAs("staff");
     await createSession(new Request("http://localhost/"), user.id);
     expect(await countSessions(user.id)).toBe(2);
-    const post = (form: Record<string, string>) => call(passwordPage.action, makeRequest("/settings/password", { method: "POST", cookie, form }));
+    const post = (form: Record<string, string>) =>
+      call(passwordPage.action, makeRequest("/settings/password", { method: "POST", cookie, form }));
 
     const short = await post({ currentPassword: user.plainPassword, newPassword: "short", confirmPassword: "short" });
     expect(short.status).toBe(400);
     expect(JSON.stringify(short.body)).toContain("Password must be at least 8 characters");
-    const mismatch = await post({ currentPassword: user.plainPassword, newPassword: "long-enough-1", confirmPassword: "long-enough-2" });
+    const mismatch = await post({
+      currentPassword: user.plainPassword,
+      newPassword: "long-enough-1",
+      confirmPassword: "long-enough-2",
+    });
     expect(JSON.stringify(mismatch.body)).toContain("Passwords don't match");
-    const wrong = await post({ currentPassword: "not-my-password", newPassword: "long-enough-1", confirmPassword: "long-enough-1" });
+    const wrong = await post({
+      currentPassword: "not-my-password",
+      newPassword: "long-enough-1",
+      confirmPassword: "long-enough-1",
+    });
     expect(wrong.status).toBe(400);
     // The reason sits under its field; no summary repeats it (docs/decisions/0011).
-    expect(wrong.body).toMatchObject({ result: { error: { currentPassword: [expect.stringContaining("Please check your current password")] } } });
+    expect(wrong.body).toMatchObject({
+      result: { error: { currentPassword: [expect.stringContaining("Please check your current password")] } },
+    });
     expect(await countSessions(user.id)).toBe(2);
 
-    const ok = await post({ currentPassword: user.plainPassword, newPassword: "long-enough-1", confirmPassword: "long-enough-1" });
+    const ok = await post({
+      currentPassword: user.plainPassword,
+      newPassword: "long-enough-1",
+      confirmPassword: "long-enough-1",
+    });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/settings");
     expect(await countSessions(user.id)).toBe(1);

@@ -1,7 +1,14 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { getUserById } from "../../app/models/user.server";
-import { completeTotpLogin, confirmTotpEnrolment, disableTotp, getTotpEnrolment, startTotpEnrolment, TOTP_PENDING_TTL_MS } from "../../app/models/totp.server";
+import {
+  completeTotpLogin,
+  confirmTotpEnrolment,
+  disableTotp,
+  getTotpEnrolment,
+  startTotpEnrolment,
+  TOTP_PENDING_TTL_MS,
+} from "../../app/models/totp.server";
 import * as loginRoute from "../../app/routes/api.auth.password.login";
 import * as meRoute from "../../app/routes/api.auth.user";
 import * as verifyRoute from "../../app/routes/api.totp.verify-login";
@@ -13,9 +20,32 @@ import { createUser } from "../factories";
 import { call, makeRequest } from "../http";
 
 describeAccess("two-factor settings need a signed-in user", [
-  { name: "set-up page", handler: setupPage.loader, method: "GET", path: "/settings/two-factor", allowed: ["staff", "manager", "admin"], page: true },
-  { name: "set-up form", handler: setupPage.action, method: "POST", path: "/settings/two-factor", form: { token: "123456" }, allowed: ["staff", "manager", "admin"], page: true },
-  { name: "turn-off form", handler: disablePage.action, method: "POST", path: "/settings/two-factor/disable", form: { password: "x" }, allowed: ["staff", "manager", "admin"], page: true },
+  {
+    name: "set-up page",
+    handler: setupPage.loader,
+    method: "GET",
+    path: "/settings/two-factor",
+    allowed: ["staff", "manager", "admin"],
+    page: true,
+  },
+  {
+    name: "set-up form",
+    handler: setupPage.action,
+    method: "POST",
+    path: "/settings/two-factor",
+    form: { token: "123456" },
+    allowed: ["staff", "manager", "admin"],
+    page: true,
+  },
+  {
+    name: "turn-off form",
+    handler: disablePage.action,
+    method: "POST",
+    path: "/settings/two-factor/disable",
+    form: { password: "x" },
+    allowed: ["staff", "manager", "admin"],
+    page: true,
+  },
 ]);
 
 const cookieOf = (headers: Headers) => headers.get("Set-Cookie")?.split(";")[0] ?? "";
@@ -33,7 +63,10 @@ async function enrolledUser() {
 }
 
 async function passwordStep(email: string, password: string) {
-  const res = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email, password } }));
+  const res = await call(
+    loginRoute.action,
+    makeRequest("/api/auth/password/login", { method: "POST", json: { email, password } }),
+  );
   expect(res).toMatchObject({ status: 200, body: { requiresTOTP: true } });
   return cookieOf(res.headers);
 }
@@ -58,15 +91,27 @@ describe("two-factor codes", () => {
     const user = await enrolledUser();
     const code = await codeAt(user.secret, new Date());
     const pending = await passwordStep(user.email, user.plainPassword);
-    const bad = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: "12345" } }));
-    expect(bad).toMatchObject({ status: 400, body: { message: "Please enter the 6-digit code from your authenticator app" } });
-    const ok = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: code } }));
+    const bad = await call(
+      verifyRoute.action,
+      makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: "12345" } }),
+    );
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { message: "Please enter the 6-digit code from your authenticator app" },
+    });
+    const ok = await call(
+      verifyRoute.action,
+      makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: code } }),
+    );
     expect(ok).toMatchObject({ status: 200, body: { id: user.id, mustChangePassword: 0 } });
     const session = cookieOf(ok.headers);
     expect((await call(meRoute.loader, makeRequest("/api/auth/user", { cookie: session }))).status).toBe(200);
 
     const pendingAgain = await passwordStep(user.email, user.plainPassword);
-    const replay = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pendingAgain, json: { token: code } }));
+    const replay = await call(
+      verifyRoute.action,
+      makeRequest("/api/totp/verify-login", { method: "POST", cookie: pendingAgain, json: { token: code } }),
+    );
     expect(replay).toMatchObject({ status: 401, body: { message: "Invalid authenticator code" } });
   });
 
@@ -75,25 +120,43 @@ describe("two-factor codes", () => {
     const pending = await passwordStep(user.email, user.plainPassword);
     const later = new Date(Date.now() + TOTP_PENDING_TTL_MS + 1000);
     const code = await codeAt(user.secret, later);
-    const result = await completeTotpLogin(makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending }), code, later);
+    const result = await completeTotpLogin(
+      makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending }),
+      code,
+      later,
+    );
     expect(result).toMatchObject({ ok: false, status: 401 });
   });
 
   it("five wrong codes in 15 minutes lock the account with 429, even for the right code", async () => {
     const user = await enrolledUser();
     const pending = await passwordStep(user.email, user.plainPassword);
-    const post = (token: string) => call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token } }));
+    const post = (token: string) =>
+      call(
+        verifyRoute.action,
+        makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token } }),
+      );
     const right = await codeAt(user.secret, new Date());
     const wrong = right === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) expect((await post(wrong)).status).toBe(401);
     expect((await post(right)).status).toBe(429);
-    const passwordAgain = await call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password: user.plainPassword } }));
+    const passwordAgain = await call(
+      loginRoute.action,
+      makeRequest("/api/auth/password/login", {
+        method: "POST",
+        json: { email: user.email, password: user.plainPassword },
+      }),
+    );
     expect(passwordAgain.status).toBe(429);
   });
 
   it("the sixth wrong password in 15 minutes gets 429", async () => {
     const user = await createUser({ role: "manager" });
-    const post = (password: string) => call(loginRoute.action, makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password } }));
+    const post = (password: string) =>
+      call(
+        loginRoute.action,
+        makeRequest("/api/auth/password/login", { method: "POST", json: { email: user.email, password } }),
+      );
     for (let i = 0; i < 5; i++) expect((await post("wrong-password")).status).toBe(401);
     const sixth = await post(user.plainPassword);
     expect(sixth.status).toBe(429);
@@ -106,7 +169,14 @@ describe("two-factor codes", () => {
     const { getDb, schema } = await import("../../app/db.server");
     const { eq } = await import("drizzle-orm");
     await (await getDb()).update(schema.users).set({ status: "frozen" }).where(eq(schema.users.id, user.id));
-    const res = await call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie: pending, json: { token: await codeAt(user.secret, new Date()) } }));
+    const res = await call(
+      verifyRoute.action,
+      makeRequest("/api/totp/verify-login", {
+        method: "POST",
+        cookie: pending,
+        json: { token: await codeAt(user.secret, new Date()) },
+      }),
+    );
     expect(res.status).toBe(401);
   });
 
@@ -115,9 +185,19 @@ describe("two-factor codes", () => {
     const pending = await passwordStep(user.email, user.plainPassword);
     const page = await call(loginVerifyPage.loader, makeRequest("/login/verify", { cookie: pending }));
     expect(page.status).toBe(200);
-    const short = await call(loginVerifyPage.action, makeRequest("/login/verify", { method: "POST", cookie: pending, form: { token: "12a" } }));
+    const short = await call(
+      loginVerifyPage.action,
+      makeRequest("/login/verify", { method: "POST", cookie: pending, form: { token: "12a" } }),
+    );
     expect(short.status).toBe(400);
-    const ok = await call(loginVerifyPage.action, makeRequest("/login/verify", { method: "POST", cookie: pending, form: { token: await codeAt(user.secret, new Date()) } }));
+    const ok = await call(
+      loginVerifyPage.action,
+      makeRequest("/login/verify", {
+        method: "POST",
+        cookie: pending,
+        form: { token: await codeAt(user.secret, new Date()) },
+      }),
+    );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/");
     const fresh = (await getUserById(user.id))!;

@@ -43,7 +43,9 @@ async function drainScenario(app: AppProcess, seeded: Seeded) {
   const replies = await Promise.all(inFlight);
   const code = await app.exited;
   const tookMs = Date.now() - signalled;
-  console.log(`drain: 20 in flight, statuses ${JSON.stringify(replies.map((r) => r.status))}, exit ${code} after ${tookMs} ms`);
+  console.log(
+    `drain: 20 in flight, statuses ${JSON.stringify(replies.map((r) => r.status))}, exit ${code} after ${tookMs} ms`,
+  );
   expect(replies.map((r) => r.status)).toEqual([...Array(19).fill(200), 201]);
   expect(code).toBe(0);
   expect(app.logs()).toContain("drained: exit 0");

@@ -66,7 +66,14 @@ describe.skipIf(!!reason)("database faults on a private PostgreSQL cluster", () 
     const form = await request(app.url, "/deliveries/new", {
       method: "POST",
       cookie,
-      form: { idempotencyKey: key, returnTo: "/deliveries", agentId: String(seeded.agentIds[0]), date: "2026-01-05", tons: "7.25", location: "Lock yard" },
+      form: {
+        idempotencyKey: key,
+        returnTo: "/deliveries",
+        agentId: String(seeded.agentIds[0]),
+        date: "2026-01-05",
+        tons: "7.25",
+        location: "Lock yard",
+      },
     });
     const agentsAgain = await request(app.url, "/api/agents", { cookie });
     const stillHeld = lockHeld && Date.now() - started < 20_000;
@@ -75,7 +82,9 @@ describe.skipIf(!!reason)("database faults on a private PostgreSQL cluster", () 
     await locker.end();
 
     const statuses = replies.map((r) => r.status);
-    console.log(`lock: 50 deliveries reads answered ${JSON.stringify(countBy(statuses))} within ${burstMs} ms (median ${median} ms, slowest ${slowest} ms); lock still held: ${stillHeld}`);
+    console.log(
+      `lock: 50 deliveries reads answered ${JSON.stringify(countBy(statuses))} within ${burstMs} ms (median ${median} ms, slowest ${slowest} ms); lock still held: ${stillHeld}`,
+    );
     // Everything answered while the lock was still held: the waits are bounded.
     expect(stillHeld).toBe(true);
     expect(statuses.every((s) => s === 503)).toBe(true);
@@ -99,13 +108,27 @@ describe.skipIf(!!reason)("database faults on a private PostgreSQL cluster", () 
     const resend = await request(app.url, "/deliveries/new", {
       method: "POST",
       cookie,
-      form: { idempotencyKey: key, returnTo: "/deliveries", agentId: String(seeded.agentIds[0]), date: "2026-01-05", tons: "7.25", location: "Lock yard" },
+      form: {
+        idempotencyKey: key,
+        returnTo: "/deliveries",
+        agentId: String(seeded.agentIds[0]),
+        date: "2026-01-05",
+        tons: "7.25",
+        location: "Lock yard",
+      },
     });
     expect(resend.status).toBe(302);
     const again = await request(app.url, "/deliveries/new", {
       method: "POST",
       cookie,
-      form: { idempotencyKey: key, returnTo: "/deliveries", agentId: String(seeded.agentIds[0]), date: "2026-01-05", tons: "7.25", location: "Lock yard" },
+      form: {
+        idempotencyKey: key,
+        returnTo: "/deliveries",
+        agentId: String(seeded.agentIds[0]),
+        date: "2026-01-05",
+        tons: "7.25",
+        location: "Lock yard",
+      },
     });
     expect(again.status).toBe(302);
     const sql = postgres(url, { max: 1, onnotice: () => {} });

@@ -33,7 +33,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Load until there is something to back up, back up while the load goes on, then stop it. */
-async function backUpUnderWrites(base: string, seeded: Awaited<ReturnType<typeof seed>>, backup: () => ReturnType<typeof runScript>) {
+async function backUpUnderWrites(
+  base: string,
+  seeded: Awaited<ReturnType<typeof seed>>,
+  backup: () => ReturnType<typeof runScript>,
+) {
   const ledger = newLedger();
   let stop = false;
   const load = runMixedLoad({ base, seeded, until: () => stop, ledger, pauseMs: 10 });
@@ -66,7 +70,9 @@ describe.skipIf(!!missing || !!noCluster)("restore drill on PostgreSQL", () => {
     const file = path.join(dir, "pg.dump");
     let backup;
     try {
-      backup = await backUpUnderWrites(app.url, seeded, () => runScript("db/backup.ts", [file], { DATABASE_URL: live }));
+      backup = await backUpUnderWrites(app.url, seeded, () =>
+        runScript("db/backup.ts", [file], { DATABASE_URL: live }),
+      );
     } finally {
       await app.stop();
     }
@@ -77,7 +83,9 @@ describe.skipIf(!!missing || !!noCluster)("restore drill on PostgreSQL", () => {
     await cluster.createDatabase("restored");
     const restored = cluster.url("restored");
     const restore = await runScript("db/restore.ts", [file], { DATABASE_URL: restored });
-    console.log(`restore drill (PostgreSQL): backup ${backup.result.ms} ms under writes, restore ${restore.ms} ms; figures ${JSON.stringify(manifest.figures)}`);
+    console.log(
+      `restore drill (PostgreSQL): backup ${backup.result.ms} ms under writes, restore ${restore.ms} ms; figures ${JSON.stringify(manifest.figures)}`,
+    );
     expect(restore.output).toContain("Figures match the backup's manifest");
     expect(restore.code).toBe(0);
 
@@ -106,7 +114,9 @@ describe.skipIf(!!missing)("restore drill on PGlite", () => {
     const file = path.join(dir, "pglite.tar.gz");
     let backup;
     try {
-      backup = await backUpUnderWrites(app.url, seeded, () => runScript("db/backup.ts", [file], { PGLITE_DIR: liveDir }));
+      backup = await backUpUnderWrites(app.url, seeded, () =>
+        runScript("db/backup.ts", [file], { PGLITE_DIR: liveDir }),
+      );
     } finally {
       expect(await app.stop()).toBe(0);
     }
@@ -116,7 +126,9 @@ describe.skipIf(!!missing)("restore drill on PGlite", () => {
 
     const restoredDir = path.join(dir, "restored");
     const restore = await runScript("db/restore.ts", [file], { PGLITE_DIR: restoredDir });
-    console.log(`restore drill (PGlite): backup ${backup.result.ms} ms under writes, restore ${restore.ms} ms; figures ${JSON.stringify(manifest.figures)}`);
+    console.log(
+      `restore drill (PGlite): backup ${backup.result.ms} ms under writes, restore ${restore.ms} ms; figures ${JSON.stringify(manifest.figures)}`,
+    );
     expect(restore.output).toContain("Figures match the backup's manifest");
     expect(restore.code).toBe(0);
 

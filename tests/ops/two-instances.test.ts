@@ -32,7 +32,10 @@ describe.skipIf(!!reason)("two app instances on one PostgreSQL", () => {
     seeded = await seed({ driver: "postgres", url }, { staff: 4, managers: 2 });
     // Each instance with a small pool, as several would share one server's connections.
     const env = { DB_POOL_MAX: "5" };
-    [a, b] = await Promise.all([startApp({ port: appPort(31), database: { url }, env }), startApp({ port: appPort(32), database: { url }, env })]);
+    [a, b] = await Promise.all([
+      startApp({ port: appPort(31), database: { url }, env }),
+      startApp({ port: appPort(32), database: { url }, env }),
+    ]);
     proxy = await startProxy(appPort(30), [appPort(31), appPort(32)]);
   });
   afterAll(async () => {
@@ -54,9 +57,19 @@ describe.skipIf(!!reason)("two app instances on one PostgreSQL", () => {
     const failures = [];
     for (let i = 0; i < 5; i++) {
       const app = i % 2 ? b : a;
-      failures.push((await request(app.url, "/api/auth/password/login", { method: "POST", json: { email: target, password: "wrong-password" } })).status);
+      failures.push(
+        (
+          await request(app.url, "/api/auth/password/login", {
+            method: "POST",
+            json: { email: target, password: "wrong-password" },
+          })
+        ).status,
+      );
     }
-    const limited = await request(b.url, "/api/auth/password/login", { method: "POST", json: { email: target, password: seeded.password } });
+    const limited = await request(b.url, "/api/auth/password/login", {
+      method: "POST",
+      json: { email: target, password: seeded.password },
+    });
     expect(failures.every((s) => s === 401)).toBe(true);
     expect(limited.status).toBe(429);
 
@@ -64,15 +77,29 @@ describe.skipIf(!!reason)("two app instances on one PostgreSQL", () => {
     const staff = await signIn(a.url, seeded.staff[1], seeded.password);
     const key = randomUUID();
     const body = { agentId: seeded.agentIds[0], tons: "2.50", location: "Twin yard" };
-    const first = await request(a.url, "/api/deliveries", { method: "POST", cookie: staff, json: body, headers: { "Idempotency-Key": key } });
-    const replay = await request(b.url, "/api/deliveries", { method: "POST", cookie: staff, json: body, headers: { "Idempotency-Key": key } });
+    const first = await request(a.url, "/api/deliveries", {
+      method: "POST",
+      cookie: staff,
+      json: body,
+      headers: { "Idempotency-Key": key },
+    });
+    const replay = await request(b.url, "/api/deliveries", {
+      method: "POST",
+      cookie: staff,
+      json: body,
+      headers: { "Idempotency-Key": key },
+    });
     expect(first.status).toBe(201);
     expect(replay.status).toBe(200);
     expect((replay.body as { id: number }).id).toBe((first.body as { id: number }).id);
   });
 
   it("serves the mixed load through a round-robin proxy: exactly once, gapless, never over-paid, sessions valid on both", async () => {
-    const ledger = await runMixedLoad({ base: proxy.url, seeded: { ...seeded, staff: seeded.staff.slice(0, 3) }, operations: 15 });
+    const ledger = await runMixedLoad({
+      base: proxy.url,
+      seeded: { ...seeded, staff: seeded.staff.slice(0, 3) },
+      operations: 15,
+    });
     console.log(
       `two instances: ${ledger.deliveries.size} deliveries, ${ledger.invoices.size} invoices, ${ledger.payments.size} payments, ${ledger.signIns} sign-ins; statuses ${JSON.stringify(statusSummary(ledger))}`,
     );

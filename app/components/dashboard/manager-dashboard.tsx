@@ -28,7 +28,9 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
       </header>
       <nav aria-label="Quick links" className="flex flex-wrap gap-2">
         {QUICK_LINKS.map((l) => (
-          <Link key={l.to} to={l.to} className="btn-outline btn-sm">{l.label}</Link>
+          <Link key={l.to} to={l.to} className="btn-outline btn-sm">
+            {l.label}
+          </Link>
         ))}
       </nav>
       <section className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Key figures">
@@ -50,9 +52,16 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
         <section className="space-y-3 lg:col-span-2">
           <h2 className="text-lg font-semibold">Recent Deliveries</h2>
           {data.recent.length === 0 ? (
-            <div className="card p-8 text-center"><p className="font-semibold">No Deliveries</p></div>
+            <div className="card p-8 text-center">
+              <p className="font-semibold">No Deliveries</p>
+            </div>
           ) : (
-            <DeliveriesTable rows={data.recent} columns={MANAGER_RECENT_COLUMNS} label="Recent deliveries" minWidth="560" />
+            <DeliveriesTable
+              rows={data.recent}
+              columns={MANAGER_RECENT_COLUMNS}
+              label="Recent deliveries"
+              minWidth="560"
+            />
           )}
         </section>
         <section className="space-y-3">
@@ -60,21 +69,31 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
             <h2 className="text-lg font-semibold">Pending Invoices</h2>
             {data.unpaidCount > data.pendingInvoices.length ? (
               <p className="text-sm">
-                <Link to="/invoices?status=overdue" className="underline">Overdue ({data.overdue})</Link>
+                <Link to="/invoices?status=overdue" className="underline">
+                  Overdue ({data.overdue})
+                </Link>
                 {" · "}
-                <Link to="/invoices?status=pending" className="underline">All pending</Link>
+                <Link to="/invoices?status=pending" className="underline">
+                  All pending
+                </Link>
               </p>
             ) : null}
           </div>
           {data.pendingInvoices.length === 0 ? (
-            <div className="card p-6 text-center"><p className="page-subtitle">No invoices waiting for payment.</p></div>
+            <div className="card p-6 text-center">
+              <p className="page-subtitle">No invoices waiting for payment.</p>
+            </div>
           ) : (
             <ul className="space-y-2">
               {data.pendingInvoices.map((inv) => (
                 <li key={inv.id} className="card flex items-center justify-between gap-2 p-3">
                   <div>
-                    <p className="font-medium">#{inv.invoiceNo} · {inv.clientName}</p>
-                    <p className="page-subtitle">Due {formatDeliveryDate(inv.expectedPaymentDate)} · {formatNaira(inv.balance)} left</p>
+                    <p className="font-medium">
+                      #{inv.invoiceNo} · {inv.clientName}
+                    </p>
+                    <p className="page-subtitle">
+                      Due {formatDeliveryDate(inv.expectedPaymentDate)} · {formatNaira(inv.balance)} left
+                    </p>
                   </div>
                   <PaymentStatusBadge status={inv.paymentStatus} />
                 </li>
@@ -87,11 +106,23 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
   );
 }
 
-function Card({ label, value, testId, children }: { label: string; value: React.ReactNode; testId: string; children?: React.ReactNode }) {
+function Card({
+  label,
+  value,
+  testId,
+  children,
+}: {
+  label: string;
+  value: React.ReactNode;
+  testId: string;
+  children?: React.ReactNode;
+}) {
   return (
     <div className="card p-5">
       <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
-      <p className="mt-1 text-2xl font-bold tabular-nums" data-testid={testId}>{value}</p>
+      <p className="mt-1 text-2xl font-bold tabular-nums" data-testid={testId}>
+        {value}
+      </p>
       {children}
     </div>
   );
@@ -101,7 +132,14 @@ function Progress({ value, label }: { value: number; label: string }) {
   const clamped = Math.max(0, Math.min(100, value));
   return (
     <div className="mt-2">
-      <div className="h-1.5 rounded-full bg-slate-100 dark:bg-slate-800" role="progressbar" aria-valuenow={clamped} aria-valuemin={0} aria-valuemax={100} aria-label={label}>
+      <div
+        className="h-1.5 rounded-full bg-slate-100 dark:bg-slate-800"
+        role="progressbar"
+        aria-valuenow={clamped}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-label={label}
+      >
         <div className="h-1.5 rounded-full bg-green-600" style={{ width: `${clamped}%` }} />
       </div>
       <p className="page-subtitle mt-1 text-xs">{label}</p>

@@ -46,14 +46,26 @@ export function StaffDashboard({ data }: { data: StaffDashboardView }) {
   );
 }
 
-function Stat({ label, icon, testId, children }: { label: string; icon: React.ReactNode; testId: string; children: React.ReactNode }) {
+function Stat({
+  label,
+  icon,
+  testId,
+  children,
+}: {
+  label: string;
+  icon: React.ReactNode;
+  testId: string;
+  children: React.ReactNode;
+}) {
   return (
     <div className="card p-5">
       <div className="flex items-center justify-between text-sm text-slate-500 dark:text-slate-400">
         <span>{label}</span>
         {icon}
       </div>
-      <p className="mt-2 text-3xl font-bold tabular-nums" data-testid={testId}>{children}</p>
+      <p className="mt-2 text-3xl font-bold tabular-nums" data-testid={testId}>
+        {children}
+      </p>
     </div>
   );
 }

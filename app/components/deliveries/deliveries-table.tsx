@@ -10,7 +10,8 @@ import { TableScroll } from "~/components/table-scroll";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 
-export type DeliveryColumn = "date" | "agent" | "client" | "tons" | "truck" | "location" | "status" | "profit" | "net" | "edit";
+export type DeliveryColumn =
+  "date" | "agent" | "client" | "tons" | "truck" | "location" | "status" | "profit" | "net" | "edit";
 
 /** What the table shows of a delivery; money stays a decimal string. */
 export type DeliveryRow = {
@@ -26,11 +27,23 @@ export type DeliveryRow = {
   netPaymentToAgent?: string | null;
 };
 
-type Source = DeliveryRow & { clientName?: string | null; truckNo?: string | null; profit?: string | null; netPaymentToAgent?: string | null };
+type Source = DeliveryRow & {
+  clientName?: string | null;
+  truckNo?: string | null;
+  profit?: string | null;
+  netPaymentToAgent?: string | null;
+};
 
 /** The fields `columns` show, nothing else: what goes into the page's hydration data. */
 export function toDeliveryRow(d: Source, columns: readonly DeliveryColumn[]): DeliveryRow {
-  const row: DeliveryRow = { id: d.id, date: d.date, agentName: d.agentName, tons: d.tons, location: d.location, status: d.status };
+  const row: DeliveryRow = {
+    id: d.id,
+    date: d.date,
+    agentName: d.agentName,
+    tons: d.tons,
+    location: d.location,
+    status: d.status,
+  };
   if (columns.includes("client")) row.clientName = d.clientName ?? null;
   if (columns.includes("truck")) row.truckNo = d.truckNo ?? null;
   if (columns.includes("profit")) row.profit = d.profit ?? null;
@@ -42,7 +55,13 @@ export function toDeliveryRow(d: Source, columns: readonly DeliveryColumn[]): De
 export function deliveryPageColumns(role: string): DeliveryColumn[] {
   const financial = role === "manager" || role === "admin";
   return [
-    "date", "agent", "client", "tons", "truck", "location", "status",
+    "date",
+    "agent",
+    "client",
+    "tons",
+    "truck",
+    "location",
+    "status",
     ...(financial ? (["profit"] as const) : []),
     ...(role === "admin" ? (["net"] as const) : []),
     ...(financial ? (["edit"] as const) : []),
@@ -50,8 +69,20 @@ export function deliveryPageColumns(role: string): DeliveryColumn[] {
 }
 
 /** The dashboards' Recent Deliveries: the manager's with profit, the staff's with the location. */
-export const MANAGER_RECENT_COLUMNS = ["date", "agent", "tons", "status", "profit"] as const satisfies readonly DeliveryColumn[];
-export const STAFF_RECENT_COLUMNS = ["date", "agent", "tons", "location", "status"] as const satisfies readonly DeliveryColumn[];
+export const MANAGER_RECENT_COLUMNS = [
+  "date",
+  "agent",
+  "tons",
+  "status",
+  "profit",
+] as const satisfies readonly DeliveryColumn[];
+export const STAFF_RECENT_COLUMNS = [
+  "date",
+  "agent",
+  "tons",
+  "location",
+  "status",
+] as const satisfies readonly DeliveryColumn[];
 
 const HEADERS: Record<DeliveryColumn, ReactNode> = {
   date: "Date",
@@ -91,7 +122,11 @@ export function DeliveriesTable({
   const cells = (d: DeliveryRow, column: DeliveryColumn) => {
     switch (column) {
       case "date":
-        return <td key={column} className="nowrap">{formatDeliveryDate(d.date)}</td>;
+        return (
+          <td key={column} className="nowrap">
+            {formatDeliveryDate(d.date)}
+          </td>
+        );
       case "agent":
         return compact ? (
           <td key={column} className="wrap-any">
@@ -105,22 +140,47 @@ export function DeliveriesTable({
       case "client":
         return <td key={column}>{d.clientName ?? "-"}</td>;
       case "tons":
-        return <td key={column} className="num">{formatAmount(d.tons)}</td>;
+        return (
+          <td key={column} className="num">
+            {formatAmount(d.tons)}
+          </td>
+        );
       case "truck":
         return <td key={column}>{d.truckNo ?? "-"}</td>;
       case "location":
-        return <td key={column} className={compact ? "phone-hidden" : undefined}>{d.location}</td>;
+        return (
+          <td key={column} className={compact ? "phone-hidden" : undefined}>
+            {d.location}
+          </td>
+        );
       case "status":
-        return <td key={column}><DeliveryStatusBadge status={d.status} /></td>;
+        return (
+          <td key={column}>
+            <DeliveryStatusBadge status={d.status} />
+          </td>
+        );
       case "profit":
-        return <td key={column} className="num">{d.profit ? formatNaira(d.profit) : "-"}</td>;
+        return (
+          <td key={column} className="num">
+            {d.profit ? formatNaira(d.profit) : "-"}
+          </td>
+        );
       case "net":
-        return <td key={column} className="num">{d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>;
+        return (
+          <td key={column} className="num">
+            {d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}
+          </td>
+        );
       case "edit": {
         const date = formatDeliveryDate(d.date);
         return (
           <td key={column}>
-            <Link to={`/deliveries/${d.id}/edit`} className="btn-ghost btn-sm" preventScrollReset aria-label={`Edit delivery of ${date} from ${d.agentName}`}>
+            <Link
+              to={`/deliveries/${d.id}/edit`}
+              className="btn-ghost btn-sm"
+              preventScrollReset
+              aria-label={`Edit delivery of ${date} from ${d.agentName}`}
+            >
               Edit
             </Link>
           </td>
@@ -136,7 +196,9 @@ export function DeliveriesTable({
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c} className={NUMERIC.has(c) ? "num" : c === "location" && compact ? "phone-hidden" : undefined}>{HEADERS[c]}</th>
+              <th key={c} className={NUMERIC.has(c) ? "num" : c === "location" && compact ? "phone-hidden" : undefined}>
+                {HEADERS[c]}
+              </th>
             ))}
           </tr>
         </thead>

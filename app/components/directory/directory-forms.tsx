@@ -13,8 +13,16 @@ type FormProps<Defaults> = {
   submitLabel: string;
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form of the family
-function DirectoryForm({ form, submitLabel, children }: { form: FormMetadata<any, string[]>; submitLabel: string; children: ReactNode }) {
+function DirectoryForm({
+  form,
+  submitLabel,
+  children,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form of the family
+  form: FormMetadata<any, string[]>;
+  submitLabel: string;
+  children: ReactNode;
+}) {
   const pending = useIsPending();
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -28,7 +36,12 @@ function DirectoryForm({ form, submitLabel, children }: { form: FormMetadata<any
 }
 
 /** Add Agent and Edit Agent (schema: `AgentFormSchema`). */
-export function AgentForm({ lastResult, constraint, defaultValue, submitLabel }: FormProps<{ name?: string; contact?: string | null }>) {
+export function AgentForm({
+  lastResult,
+  constraint,
+  defaultValue,
+  submitLabel,
+}: FormProps<{ name?: string; contact?: string | null }>) {
   const [form, fields] = useForm<{ name: string; contact: string }>({
     lastResult,
     constraint,
@@ -45,7 +58,12 @@ export function AgentForm({ lastResult, constraint, defaultValue, submitLabel }:
 }
 
 /** New Client and Edit Client (schema: `ClientFormSchema`). */
-export function ClientForm({ lastResult, constraint, defaultValue, submitLabel }: FormProps<{ name?: string; taxRate?: string; paymentTermsDays?: number }>) {
+export function ClientForm({
+  lastResult,
+  constraint,
+  defaultValue,
+  submitLabel,
+}: FormProps<{ name?: string; taxRate?: string; paymentTermsDays?: number }>) {
   const [form, fields] = useForm<{ name: string; taxRate: string; paymentTermsDays: string }>({
     lastResult,
     constraint,
@@ -69,7 +87,15 @@ export function ClientForm({ lastResult, constraint, defaultValue, submitLabel }
 }
 
 /** Delete Agent / Delete Client: the question and Cancel / Delete. */
-export function DirectoryDeleteDialog({ kind, name, listPath }: { kind: "Agent" | "Client"; name: string; listPath: string }) {
+export function DirectoryDeleteDialog({
+  kind,
+  name,
+  listPath,
+}: {
+  kind: "Agent" | "Client";
+  name: string;
+  listPath: string;
+}) {
   return (
     <Dialog title={`Delete ${kind}`} closeTo={listPath} size="sm">
       <p className="text-sm">Are you sure you want to delete &quot;{name}&quot;? This action cannot be undone.</p>

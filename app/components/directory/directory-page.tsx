@@ -51,12 +51,30 @@ export function DirectoryPage({
           {entries.map((entry) => (
             <li key={entry.id} className="card flex items-start justify-between gap-2 p-4" aria-label={entry.name}>
               <div className="min-w-0">
-                <p className="truncate font-semibold" title={entry.name}>{entry.name}</p>
-                <p className={truncateDetail ? "page-subtitle truncate" : "page-subtitle"} title={entry.detailTitle}>{entry.detail}</p>
+                <p className="truncate font-semibold" title={entry.name}>
+                  {entry.name}
+                </p>
+                <p className={truncateDetail ? "page-subtitle truncate" : "page-subtitle"} title={entry.detailTitle}>
+                  {entry.detail}
+                </p>
               </div>
               <div className="flex shrink-0 gap-1">
-                <Link to={`${entry.id}/edit`} className="btn-ghost btn-sm" preventScrollReset aria-label={`Edit ${entry.name}`}>Edit</Link>
-                <Link to={`${entry.id}/delete`} className="btn-ghost btn-sm text-red-600" preventScrollReset aria-label={`Delete ${entry.name}`}>Delete</Link>
+                <Link
+                  to={`${entry.id}/edit`}
+                  className="btn-ghost btn-sm"
+                  preventScrollReset
+                  aria-label={`Edit ${entry.name}`}
+                >
+                  Edit
+                </Link>
+                <Link
+                  to={`${entry.id}/delete`}
+                  className="btn-ghost btn-sm text-red-600"
+                  preventScrollReset
+                  aria-label={`Delete ${entry.name}`}
+                >
+                  Delete
+                </Link>
               </div>
             </li>
           ))}

@@ -30,7 +30,11 @@ export function ConfirmFooter({
       <Link to={cancelTo} preventScrollReset className="btn-outline">
         Cancel
       </Link>
-      <SubmitButton pending={pending} pendingLabel={pendingLabel} className={variant === "destructive" ? "btn-destructive" : "btn-primary"}>
+      <SubmitButton
+        pending={pending}
+        pendingLabel={pendingLabel}
+        className={variant === "destructive" ? "btn-destructive" : "btn-primary"}
+      >
         {confirmLabel}
       </SubmitButton>
     </div>

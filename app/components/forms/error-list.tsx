@@ -1,7 +1,15 @@
 // A field's messages and the form's summary (docs/decisions/0011-form-errors.md).
 
 /** Messages of one field (or of the form), one per line; nothing when there are none. */
-export function ErrorList({ id, errors, className = "" }: { id?: string; errors?: string[] | null; className?: string }) {
+export function ErrorList({
+  id,
+  errors,
+  className = "",
+}: {
+  id?: string;
+  errors?: string[] | null;
+  className?: string;
+}) {
   const list = (errors ?? []).filter(Boolean);
   if (!list.length) return null;
   return (

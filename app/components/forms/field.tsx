@@ -19,7 +19,9 @@ export type FieldMeta = {
 /** The attributes that tie a control to its label, hint and messages. */
 export function fieldAria(meta: FieldMeta, { description = false }: { description?: boolean } = {}) {
   const invalid = Boolean(meta.errors?.length);
-  const describedBy = [description ? meta.descriptionId : null, invalid ? meta.errorId : null].filter(Boolean).join(" ");
+  const describedBy = [description ? meta.descriptionId : null, invalid ? meta.errorId : null]
+    .filter(Boolean)
+    .join(" ");
   return {
     id: meta.id,
     name: meta.name,

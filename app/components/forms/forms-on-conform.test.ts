@@ -65,7 +65,10 @@ describe("forms on Conform", () => {
   return data({ message: "x", fieldErrors: { name: ["Name is required"] } }, { status: 400 });
 }
 `;
-    expect(problemsOf(handRolled)).toEqual(["builds its own fieldErrors (use replyInvalid / replyRefused)", "reads a form without parseWithZod"]);
+    expect(problemsOf(handRolled)).toEqual([
+      "builds its own fieldErrors (use replyInvalid / replyRefused)",
+      "reads a form without parseWithZod",
+    ]);
     const onConform = `export async function action({ request }) {
   const submission = parseWithZod(await request.formData(), { schema: S });
   if (submission.status !== "success") return replyInvalid(submission);

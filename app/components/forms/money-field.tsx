@@ -9,7 +9,12 @@ import { formatMoneyWhileTyping } from "~/utils/money";
  * way, so the form also works without JavaScript. It stays uncontrolled, so whatever was typed
  * on a slow connection before the page's JavaScript arrived survives hydration.
  */
-export function MoneyInput({ defaultValue, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "defaultValue" | "value" | "onChange" | "onInput"> & { defaultValue?: string | null }) {
+export function MoneyInput({
+  defaultValue,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "defaultValue" | "value" | "onChange" | "onInput"> & {
+  defaultValue?: string | null;
+}) {
   return (
     <input
       {...props}
@@ -46,14 +51,29 @@ export function MoneyField({
   className?: string;
   /** While a new submission is on its way the last one's messages are stale. */
   hideErrors?: boolean;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form" | "defaultValue" | "value" | "onChange" | "onInput">) {
-  const { key, type: _type, defaultValue, ...inputProps } = getInputProps(meta, {
+} & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "type" | "name" | "id" | "form" | "defaultValue" | "value" | "onChange" | "onInput"
+>) {
+  const {
+    key,
+    type: _type,
+    defaultValue,
+    ...inputProps
+  } = getInputProps(meta, {
     type: "text",
-    ...(hideErrors ? { ariaAttributes: false as const } : { ariaDescribedBy: description ? meta.descriptionId : undefined }),
+    ...(hideErrors
+      ? { ariaAttributes: false as const }
+      : { ariaDescribedBy: description ? meta.descriptionId : undefined }),
   });
   return (
     <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
-      <MoneyInput key={key} {...inputProps} {...props} defaultValue={typeof defaultValue === "string" ? defaultValue : null} />
+      <MoneyInput
+        key={key}
+        {...inputProps}
+        {...props}
+        defaultValue={typeof defaultValue === "string" ? defaultValue : null}
+      />
     </Field>
   );
 }

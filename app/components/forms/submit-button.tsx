@@ -17,7 +17,13 @@ export function SubmitButton({
   children: ReactNode;
 } & Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "children">) {
   return (
-    <button type="submit" className={className} disabled={pending || disabled} aria-busy={pending || undefined} {...props}>
+    <button
+      type="submit"
+      className={className}
+      disabled={pending || disabled}
+      aria-busy={pending || undefined}
+      {...props}
+    >
       {pending && pendingLabel ? pendingLabel : children}
     </button>
   );

@@ -87,10 +87,16 @@ function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) 
               <div>
                 <p className="font-medium">{p.deviceName}</p>
                 <p className="text-xs text-slate-500">
-                  Added {formatShortDate(p.createdAt)} · {p.lastUsedAt ? `Last used ${formatShortDate(p.lastUsedAt)}` : "Never used"}
+                  Added {formatShortDate(p.createdAt)} ·{" "}
+                  {p.lastUsedAt ? `Last used ${formatShortDate(p.lastUsedAt)}` : "Never used"}
                 </p>
               </div>
-              <Link to={`/settings/passkeys/${p.id}/delete`} preventScrollReset className="btn-ghost btn-sm text-red-600" aria-label={`Delete passkey ${p.deviceName}`}>
+              <Link
+                to={`/settings/passkeys/${p.id}/delete`}
+                preventScrollReset
+                className="btn-ghost btn-sm text-red-600"
+                aria-label={`Delete passkey ${p.deviceName}`}
+              >
                 Delete
               </Link>
             </li>
@@ -104,8 +110,10 @@ function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) 
 }
 
 function statusBadge(status: AdminUserRow["status"]) {
-  if (status === "frozen") return <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Frozen</span>;
-  if (status === "deleted") return <span className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200">Deleted</span>;
+  if (status === "frozen")
+    return <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Frozen</span>;
+  if (status === "deleted")
+    return <span className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200">Deleted</span>;
   return null;
 }
 
@@ -148,7 +156,13 @@ function UserManagementCard({ users, currentUserId }: { users: AdminUserRow[]; c
         </div>
       ) : (
         <>
-          <Form method="get" action="/settings/users/bulk" id="bulk-users" preventScrollReset className="mt-4 flex flex-wrap items-center gap-2">
+          <Form
+            method="get"
+            action="/settings/users/bulk"
+            id="bulk-users"
+            preventScrollReset
+            className="mt-4 flex flex-wrap items-center gap-2"
+          >
             <label className="mr-auto flex items-center gap-2 text-sm">
               <input
                 type="checkbox"
@@ -176,7 +190,13 @@ function UserManagementCard({ users, currentUserId }: { users: AdminUserRow[]; c
           </Form>
           <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Users">
             {users.map((u) => (
-              <UserRow key={u.id} user={u} own={u.id === currentUserId} checked={selected.has(u.id)} onToggle={toggle} />
+              <UserRow
+                key={u.id}
+                user={u}
+                own={u.id === currentUserId}
+                checked={selected.has(u.id)}
+                onToggle={toggle}
+              />
             ))}
           </ul>
         </>
@@ -215,17 +235,24 @@ function UserRow({
       )}
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-2 font-medium">
-          <span className="truncate" title={label}>{label}</span>
+          <span className="truncate" title={label}>
+            {label}
+          </span>
           <span className={"badge capitalize " + roleBadgeClass(user.role)}>{user.role}</span>
           {statusBadge(user.status)}
           {user.lockedUntil ? (
-            <span className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200" title={`Sign-in locked until ${user.lockedUntil}`}>
+            <span
+              className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200"
+              title={`Sign-in locked until ${user.lockedUntil}`}
+            >
               Locked until {new Date(user.lockedUntil).toISOString().slice(11, 16)} UTC
             </span>
           ) : null}
           {own ? <span className="text-xs text-slate-500">(you)</span> : null}
         </p>
-        <p className="truncate text-sm text-slate-500" title={user.email}>{user.email}</p>
+        <p className="truncate text-sm text-slate-500" title={user.email}>
+          {user.email}
+        </p>
         <p className="text-xs text-slate-500">Added {formatShortDate(user.createdAt)}</p>
       </div>
       {own || user.status === "deleted" ? null : (
@@ -237,16 +264,30 @@ function UserRow({
               </button>
             </Form>
           ) : null}
-          <Link to={`/settings/users/${user.id}/reset`} preventScrollReset className="btn-outline btn-sm" aria-label={`Reset Password for ${label}`}>
+          <Link
+            to={`/settings/users/${user.id}/reset`}
+            preventScrollReset
+            className="btn-outline btn-sm"
+            aria-label={`Reset Password for ${label}`}
+          >
             Reset Password
           </Link>
           <Form method="post" action={`/settings/users/${user.id}/status`} preventScrollReset>
             <input type="hidden" name="status" value={user.status === "frozen" ? "active" : "frozen"} />
-            <button type="submit" className="btn-outline btn-sm" aria-label={`${user.status === "frozen" ? "Unfreeze" : "Freeze"} ${label}`}>
+            <button
+              type="submit"
+              className="btn-outline btn-sm"
+              aria-label={`${user.status === "frozen" ? "Unfreeze" : "Freeze"} ${label}`}
+            >
               {user.status === "frozen" ? "Unfreeze" : "Freeze"}
             </button>
           </Form>
-          <Link to={`/settings/users/${user.id}/delete`} preventScrollReset className="btn-destructive btn-sm" aria-label={`Delete ${label}`}>
+          <Link
+            to={`/settings/users/${user.id}/delete`}
+            preventScrollReset
+            className="btn-destructive btn-sm"
+            aria-label={`Delete ${label}`}
+          >
             Delete
           </Link>
         </div>
@@ -256,18 +297,29 @@ function UserRow({
 }
 
 /** Shows a temporary password once; only Done closes it (spec section 4). */
-export function TemporaryPasswordDialogBody({ email, temporaryPassword }: { email: string; temporaryPassword: string }) {
+export function TemporaryPasswordDialogBody({
+  email,
+  temporaryPassword,
+}: {
+  email: string;
+  temporaryPassword: string;
+}) {
   return (
     <div className="space-y-4">
       <p className="text-sm">
-        Give this temporary password to <strong>{email}</strong>. It is shown only once; they must choose a new password when they sign in.
+        Give this temporary password to <strong>{email}</strong>. It is shown only once; they must choose a new password
+        when they sign in.
       </p>
       <div>
         <p className="label" id="temp-password-label">
           Temporary password
         </p>
         <div className="flex items-center gap-2">
-          <output aria-labelledby="temp-password-label" data-testid="temporary-password" className="block min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-lg tracking-wider dark:border-slate-700 dark:bg-slate-800">
+          <output
+            aria-labelledby="temp-password-label"
+            data-testid="temporary-password"
+            className="block min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-lg tracking-wider dark:border-slate-700 dark:bg-slate-800"
+          >
             {temporaryPassword}
           </output>
           <CopyButton text={temporaryPassword} label="Copy password to clipboard" />

@@ -23,13 +23,32 @@ export function RatesForm({ lastResult }: { lastResult?: SubmissionResult<string
   });
   return (
     <section className="card p-5" aria-labelledby="rates-title">
-      <h2 id="rates-title" className="font-semibold">Default Rates Configuration</h2>
-      <p className="page-subtitle">New deliveries copy these rates when they are recorded; existing deliveries keep their own.</p>
-      <Form method="post" action="/settings/rates" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2" preventScrollReset>
+      <h2 id="rates-title" className="font-semibold">
+        Default Rates Configuration
+      </h2>
+      <p className="page-subtitle">
+        New deliveries copy these rates when they are recorded; existing deliveries keep their own.
+      </p>
+      <Form
+        method="post"
+        action="/settings/rates"
+        {...getFormProps(form)}
+        className="mt-4 grid gap-4 sm:grid-cols-2"
+        preventScrollReset
+      >
         <FormErrors errors={busy ? null : form.errors} id={form.errorId} />
         <MoneyField meta={fields.buyingRate} label="Buying Rate (₦ per ton)" hideErrors={busy} />
         <MoneyField meta={fields.sellingRate} label="Selling Rate (₦ per ton)" hideErrors={busy} />
-        <InputField meta={fields.taxRate} label="Tax Rate (%)" type="number" step="0.01" min="0" max="100" inputMode="decimal" hideErrors={busy} />
+        <InputField
+          meta={fields.taxRate}
+          label="Tax Rate (%)"
+          type="number"
+          step="0.01"
+          min="0"
+          max="100"
+          inputMode="decimal"
+          hideErrors={busy}
+        />
         <MoneyField meta={fields.offloadingCost} label="Offloading Cost (₦ per delivery)" hideErrors={busy} />
         <InputField
           meta={fields.deliveryClientName}
@@ -40,7 +59,9 @@ export function RatesForm({ lastResult }: { lastResult?: SubmissionResult<string
           hideErrors={busy}
         />
         <div className="sm:col-span-2">
-          <button type="submit" className="btn-primary" disabled={busy}>{busy ? "Saving..." : "Save Rates"}</button>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? "Saving..." : "Save Rates"}
+          </button>
         </div>
       </Form>
     </section>
@@ -53,12 +74,22 @@ export function SystemSettingsCards({ ratesCard }: { ratesCard: ReactNode }) {
     <>
       {ratesCard}
       <section className="card p-5" aria-labelledby="how-title">
-        <h2 id="how-title" className="font-semibold">How It Works</h2>
+        <h2 id="how-title" className="font-semibold">
+          How It Works
+        </h2>
         <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-600 dark:text-slate-300">
-          <li><strong>Buying rate</strong> is the price per ton paid to agents.</li>
-          <li><strong>Selling rate</strong> is the price per ton charged to clients.</li>
-          <li><strong>Tax rate</strong> applies to all invoices.</li>
-          <li><strong>Offloading cost</strong> is a fixed per-delivery cost deducted from the agent&apos;s net payment.</li>
+          <li>
+            <strong>Buying rate</strong> is the price per ton paid to agents.
+          </li>
+          <li>
+            <strong>Selling rate</strong> is the price per ton charged to clients.
+          </li>
+          <li>
+            <strong>Tax rate</strong> applies to all invoices.
+          </li>
+          <li>
+            <strong>Offloading cost</strong> is a fixed per-delivery cost deducted from the agent&apos;s net payment.
+          </li>
           <li>Managers can still enter logistics and other costs per delivery.</li>
         </ul>
       </section>
@@ -71,9 +102,18 @@ export function ProfileCard({ profile }: { profile: PublicUser }) {
     <section className="card p-5">
       <h2 className="font-semibold">Profile Information</h2>
       <dl className="mt-3 grid gap-2 text-sm sm:grid-cols-3">
-        <div><dt className="text-slate-500 dark:text-slate-400">Name</dt><dd>{profile.displayName}</dd></div>
-        <div><dt className="text-slate-500">Email</dt><dd>{profile.email}</dd></div>
-        <div><dt className="text-slate-500">Role</dt><dd className="capitalize">{profile.role}</dd></div>
+        <div>
+          <dt className="text-slate-500 dark:text-slate-400">Name</dt>
+          <dd>{profile.displayName}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Email</dt>
+          <dd>{profile.email}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Role</dt>
+          <dd className="capitalize">{profile.role}</dd>
+        </div>
       </dl>
     </section>
   );

@@ -4,7 +4,19 @@ export type Reply = { status: number; headers: Headers; body: unknown; text: str
 export async function request(
   base: string,
   path: string,
-  { method = "GET", cookie, json, headers = {}, form }: { method?: string; cookie?: string; json?: unknown; headers?: Record<string, string>; form?: Record<string, string> } = {},
+  {
+    method = "GET",
+    cookie,
+    json,
+    headers = {},
+    form,
+  }: {
+    method?: string;
+    cookie?: string;
+    json?: unknown;
+    headers?: Record<string, string>;
+    form?: Record<string, string>;
+  } = {},
 ): Promise<Reply> {
   const h: Record<string, string> = { ...headers };
   if (cookie) h.Cookie = cookie;

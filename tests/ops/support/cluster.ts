@@ -19,7 +19,8 @@ export function postgresBinDir(): string | null {
 /** Why the PostgreSQL fault tests cannot run here, or null when they can. */
 export function clusterUnavailableReason(): string | null {
   if (!postgresBinDir()) return "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (initdb, pg_ctl)";
-  if (process.getuid?.() === 0 && spawnSync("id", ["postgres"]).status !== 0) return "running as root without a postgres user to run initdb";
+  if (process.getuid?.() === 0 && spawnSync("id", ["postgres"]).status !== 0)
+    return "running as root without a postgres user to run initdb";
   return null;
 }
 
@@ -59,7 +60,8 @@ export function startCluster(port: number): Cluster {
     "-c max_connections=60",
     "-c shared_buffers=32MB",
   ].join(" ");
-  const start = () => run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"]);
+  const start = () =>
+    run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"]);
   const stop = () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]);
   start();
   const url = (database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`;

@@ -75,8 +75,14 @@ export async function runMixedLoad(options: LoadOptions): Promise<Ledger> {
     ledger.signIns++;
     for (let i = 0; more(i); i++) {
       const key = randomUUID();
-      const body = { agentId: seeded.agentIds[(n + i) % seeded.agentIds.length], tons: `${1 + ((n + i) % 9)}.25`, location: `Ops yard ${n}` };
-      const reply = await safe(ledger, () => request(base(), "/api/deliveries", { method: "POST", cookie, json: body, headers: { "Idempotency-Key": key } }));
+      const body = {
+        agentId: seeded.agentIds[(n + i) % seeded.agentIds.length],
+        tons: `${1 + ((n + i) % 9)}.25`,
+        location: `Ops yard ${n}`,
+      };
+      const reply = await safe(ledger, () =>
+        request(base(), "/api/deliveries", { method: "POST", cookie, json: body, headers: { "Idempotency-Key": key } }),
+      );
       if (reply && (reply.status === 201 || reply.status === 200)) {
         const id = (reply.body as { id: number }).id;
         ledger.deliveries.set(key, id);
@@ -95,7 +101,9 @@ export async function runMixedLoad(options: LoadOptions): Promise<Ledger> {
     for (let i = 0; more(i); i++) {
       const deliveryId = uninvoiced.shift();
       if (deliveryId !== undefined) {
-        const reply = await safe(ledger, () => request(base(), "/api/invoices", { method: "POST", cookie, json: { deliveryId } }));
+        const reply = await safe(ledger, () =>
+          request(base(), "/api/invoices", { method: "POST", cookie, json: { deliveryId } }),
+        );
         if (reply?.status === 201) {
           const invoice = reply.body as { id: number; invoiceNo: string; amount: string };
           ledger.invoices.set(invoice.id, { invoiceNo: invoice.invoiceNo, amount: invoice.amount });
@@ -107,7 +115,12 @@ export async function runMixedLoad(options: LoadOptions): Promise<Ledger> {
       if (invoiceIds.length) {
         const invoiceId = invoiceIds[i % invoiceIds.length];
         const reply = await safe(ledger, () =>
-          request(base(), "/api/payments", { method: "POST", cookie, json: { invoiceId, amount: "10000.00" }, headers: { "Idempotency-Key": randomUUID() } }),
+          request(base(), "/api/payments", {
+            method: "POST",
+            cookie,
+            json: { invoiceId, amount: "10000.00" },
+            headers: { "Idempotency-Key": randomUUID() },
+          }),
         );
         if (reply?.status === 201) {
           const payment = reply.body as { id: number; amount: string };
@@ -124,7 +137,9 @@ export async function runMixedLoad(options: LoadOptions): Promise<Ledger> {
   // Sign-ins: each one must give a session that works on the next call.
   const signer = async (email: string) => {
     for (let i = 0; more(i) && i < 3; i++) {
-      const reply = await safe(ledger, () => request(base(), "/api/auth/password/login", { method: "POST", json: { email, password: seeded.password } }));
+      const reply = await safe(ledger, () =>
+        request(base(), "/api/auth/password/login", { method: "POST", json: { email, password: seeded.password } }),
+      );
       if (reply?.status === 200) {
         ledger.signIns++;
         const cookie = reply.headers.get("set-cookie")!.split(";")[0];
@@ -146,7 +161,9 @@ export async function runMixedLoad(options: LoadOptions): Promise<Ledger> {
 export async function settlePendingDeliveries(ledger: Ledger, base: string) {
   for (const [key, { cookie, body }] of ledger.pendingDeliveries) {
     for (let attempt = 0; attempt < 40; attempt++) {
-      const reply = await safe(ledger, () => request(base, "/api/deliveries", { method: "POST", cookie, json: body, headers: { "Idempotency-Key": key } }));
+      const reply = await safe(ledger, () =>
+        request(base, "/api/deliveries", { method: "POST", cookie, json: body, headers: { "Idempotency-Key": key } }),
+      );
       if (reply && (reply.status === 200 || reply.status === 201)) {
         ledger.deliveries.set(key, (reply.body as { id: number }).id);
         ledger.pendingDeliveries.delete(key);

@@ -6,7 +6,13 @@ export async function startProxy(port: number, targets: number[]) {
   const server = http.createServer((req, res) => {
     const target = targets[next++ % targets.length];
     const upstream = http.request(
-      { host: "127.0.0.1", port: target, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": "127.0.0.1" } },
+      {
+        host: "127.0.0.1",
+        port: target,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, "x-forwarded-for": "127.0.0.1" },
+      },
       (reply) => {
         res.writeHead(reply.statusCode ?? 502, { ...reply.headers, "x-ops-instance": String(target) });
         reply.pipe(res);

@@ -24,8 +24,10 @@ export async function seed(options: ConnectOptions, { staff = 4, managers = 2 } 
     const agentIds: number[] = [];
     for (let i = 0; i < 3; i++) agentIds.push((await createAgent({}, db)).id);
     const result: Seeded = { password: TEST_PASSWORD, staff: [], managers: [], agentIds };
-    for (let i = 0; i < staff; i++) result.staff.push((await createUser({ role: "staff", email: `ops-staff-${i}@example.test` }, db)).email);
-    for (let i = 0; i < managers; i++) result.managers.push((await createUser({ role: "manager", email: `ops-manager-${i}@example.test` }, db)).email);
+    for (let i = 0; i < staff; i++)
+      result.staff.push((await createUser({ role: "staff", email: `ops-staff-${i}@example.test` }, db)).email);
+    for (let i = 0; i < managers; i++)
+      result.managers.push((await createUser({ role: "manager", email: `ops-manager-${i}@example.test` }, db)).email);
     return result;
   } finally {
     await close();

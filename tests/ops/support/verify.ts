@@ -21,16 +21,23 @@ export async function ledgerAgainstPostgres(url: string, ledger: Ledger) {
   try {
     const keys = [...ledger.deliveries.keys()];
     const claimed = keys.length
-      ? await sql<{ key: string; resource_id: string }[]>`select key, resource_id from idempotency_keys where key in ${sql(keys)} and scope = 'delivery.create'`
+      ? await sql<
+          { key: string; resource_id: string }[]
+        >`select key, resource_id from idempotency_keys where key in ${sql(keys)} and scope = 'delivery.create'`
       : [];
     const ids = [...ledger.deliveries.values()];
     const present = ids.length ? await sql<{ id: number }[]>`select id from deliveries where id in ${sql(ids)}` : [];
-    const [{ n: opsDeliveries }] = await sql<{ n: number }[]>`select count(*)::int as n from deliveries where location like 'Ops yard %'`;
+    const [{ n: opsDeliveries }] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from deliveries where location like 'Ops yard %'`;
     const paymentIds = [...ledger.payments.keys()];
-    const paymentsPresent = paymentIds.length ? await sql<{ id: number }[]>`select id from payments where id in ${sql(paymentIds)}` : [];
+    const paymentsPresent = paymentIds.length
+      ? await sql<{ id: number }[]>`select id from payments where id in ${sql(paymentIds)}`
+      : [];
     const [{ n: paymentsTotal }] = await sql<{ n: number }[]>`select count(*)::int as n from payments`;
     return {
-      keysClaimedOnce: claimed.length === keys.length && claimed.every((c) => String(ledger.deliveries.get(c.key)) === c.resource_id),
+      keysClaimedOnce:
+        claimed.length === keys.length && claimed.every((c) => String(ledger.deliveries.get(c.key)) === c.resource_id),
       deliveriesPresent: present.length,
       opsDeliveries,
       paymentsPresent: paymentsPresent.length,
