@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test of the project, from a fresh clone: installs what is missing (npm packages,
-# Debian's Chromium), then typecheck, lint, unit tests, database tests on PGlite (and on
+# Debian's Chromium), then typecheck, lint, format check, unit tests, database tests on PGlite (and on
 # PostgreSQL when DATABASE_URL is set), a production build and the browser tests with
 # JavaScript on and off, and the operations tests. Ends with one line: "Tests: N passed, N failed, N skipped".
 set -uo pipefail
@@ -32,6 +32,7 @@ step() {
 
 step "typecheck" npx tsc
 step "lint" npx eslint --max-warnings 0 app db tests server
+step "format (Prettier)" npx prettier --check --log-level warn .
 step "unit tests" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
 step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json"
 if [ -n "${DATABASE_URL:-}" ]; then
