@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { Link, Outlet, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
+import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { listClients } from "~/models/client.server";
@@ -55,7 +56,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function InvoicesPage() {
   const { invoices, olderCursor, newerCursor, summary, clients, status, filtered } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/invoices";
   return (
@@ -75,70 +75,23 @@ export default function InvoicesPage() {
         <Summary label="Overdue" status="overdue" value={summary.overdue} current={status} />
         <Summary label="Paid" status="paid" value={summary.paid} current={status} />
       </nav>
-      <Form
-        key={params.toString()}
-        method="get"
-        className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
-        aria-label="Filter invoices"
-      >
-        <div>
-          <label className="label" htmlFor="invoiceNo">
-            Invoice #
-          </label>
-          <input
-            id="invoiceNo"
-            name="invoiceNo"
-            inputMode="numeric"
-            className="input"
-            defaultValue={params.get("invoiceNo") ?? ""}
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor="status">
-            Status
-          </label>
-          <select id="status" name="status" className="input" defaultValue={params.get("status") ?? ""}>
-            <option value="">All</option>
-            <option value="pending">Pending</option>
-            <option value="partial">Partial</option>
-            <option value="overdue">Overdue</option>
-            <option value="paid">Paid</option>
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="clientId">
-            Client
-          </label>
-          <select id="clientId" name="clientId" className="input" defaultValue={params.get("clientId") ?? ""}>
-            <option value="">All clients</option>
-            {clients.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="from">
-            Due from
-          </label>
-          <input id="from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
-        </div>
-        <div>
-          <label className="label" htmlFor="to">
-            Due to
-          </label>
-          <input id="to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
-        </div>
-        <div className="flex gap-2">
-          <button type="submit" className="btn-outline flex-1">
-            Filter
-          </button>
-          <Link to="/invoices" className="btn-ghost">
-            Clear
-          </Link>
-        </div>
-      </Form>
+      <FilterForm label="Filter invoices" clearTo="/invoices">
+        <FilterText name="invoiceNo" label="Invoice #" numeric />
+        <FilterSelect
+          name="status"
+          label="Status"
+          allLabel="All"
+          options={[
+            { value: "pending", label: "Pending" },
+            { value: "partial", label: "Partial" },
+            { value: "overdue", label: "Overdue" },
+            { value: "paid", label: "Paid" },
+          ]}
+        />
+        <FilterSelect name="clientId" label="Client" allLabel="All clients" options={clientOptions(clients)} />
+        <FilterDate name="from" label="Due from" />
+        <FilterDate name="to" label="Due to" />
+      </FilterForm>
       <section aria-labelledby="all-invoices" className="space-y-3">
         <h2 id="all-invoices" className="text-lg font-semibold">
           All Invoices

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
+import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClients } from "~/models/client.server";
 import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
@@ -43,7 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function PaymentsPage() {
   const { payments, olderCursor, newerCursor, totals, clients, filtered } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const navigation = useNavigation();
   return (
     <div className="space-y-4">
@@ -65,64 +65,13 @@ export default function PaymentsPage() {
           </p>
         </div>
       </section>
-      <Form
-        key={params.toString()}
-        method="get"
-        className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
-        aria-label="Filter payments"
-      >
-        <div>
-          <label className="label" htmlFor="from">
-            Paid from
-          </label>
-          <input id="from" name="from" type="date" className="input" defaultValue={params.get("from") ?? ""} />
-        </div>
-        <div>
-          <label className="label" htmlFor="to">
-            Paid to
-          </label>
-          <input id="to" name="to" type="date" className="input" defaultValue={params.get("to") ?? ""} />
-        </div>
-        <div>
-          <label className="label" htmlFor="clientId">
-            Client
-          </label>
-          <select id="clientId" name="clientId" className="input" defaultValue={params.get("clientId") ?? ""}>
-            <option value="">All clients</option>
-            {clients.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label className="label" htmlFor="invoiceNo">
-            Invoice #
-          </label>
-          <input
-            id="invoiceNo"
-            name="invoiceNo"
-            inputMode="numeric"
-            className="input"
-            defaultValue={params.get("invoiceNo") ?? ""}
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor="reference">
-            Reference
-          </label>
-          <input id="reference" name="reference" className="input" defaultValue={params.get("reference") ?? ""} />
-        </div>
-        <div className="flex gap-2">
-          <button type="submit" className="btn-outline flex-1">
-            Filter
-          </button>
-          <Link to="/payments" className="btn-ghost">
-            Clear
-          </Link>
-        </div>
-      </Form>
+      <FilterForm label="Filter payments" clearTo="/payments">
+        <FilterDate name="from" label="Paid from" />
+        <FilterDate name="to" label="Paid to" />
+        <FilterSelect name="clientId" label="Client" allLabel="All clients" options={clientOptions(clients)} />
+        <FilterText name="invoiceNo" label="Invoice #" numeric />
+        <FilterText name="reference" label="Reference" />
+      </FilterForm>
       <section className="space-y-3" aria-labelledby="history">
         <h2 id="history" className="text-lg font-semibold">
           Payment History

@@ -1,0 +1,90 @@
+import type { ReactNode } from "react";
+import { Form, Link, useSearchParams } from "@remix-run/react";
+
+// The filter bar of a paged list (invoices, payments): a plain GET form, so the filters live in
+// the URL, survive a reload and work without JavaScript. Each field starts from the URL.
+
+export function FilterForm({ label, clearTo, children }: { label: string; clearTo: string; children: ReactNode }) {
+  const [params] = useSearchParams();
+  return (
+    // Keyed on the query so Clear and the summary links reset what the fields show.
+    <Form
+      key={params.toString()}
+      method="get"
+      className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
+      aria-label={label}
+    >
+      {children}
+      <div className="flex gap-2">
+        <button type="submit" className="btn-outline flex-1">
+          Filter
+        </button>
+        <Link to={clearTo} className="btn-ghost">
+          Clear
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+export function FilterText({ name, label, numeric = false }: { name: string; label: string; numeric?: boolean }) {
+  const [params] = useSearchParams();
+  return (
+    <div>
+      <label className="label" htmlFor={name}>
+        {label}
+      </label>
+      <input
+        id={name}
+        name={name}
+        inputMode={numeric ? "numeric" : undefined}
+        className="input"
+        defaultValue={params.get(name) ?? ""}
+      />
+    </div>
+  );
+}
+
+export function FilterDate({ name, label }: { name: string; label: string }) {
+  const [params] = useSearchParams();
+  return (
+    <div>
+      <label className="label" htmlFor={name}>
+        {label}
+      </label>
+      <input id={name} name={name} type="date" className="input" defaultValue={params.get(name) ?? ""} />
+    </div>
+  );
+}
+
+export function FilterSelect({
+  name,
+  label,
+  allLabel,
+  options,
+}: {
+  name: string;
+  label: string;
+  allLabel: string;
+  options: { value: string | number; label: string }[];
+}) {
+  const [params] = useSearchParams();
+  return (
+    <div>
+      <label className="label" htmlFor={name}>
+        {label}
+      </label>
+      <select id={name} name={name} className="input" defaultValue={params.get(name) ?? ""}>
+        <option value="">{allLabel}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export const clientOptions = (clients: { id: number; name: string }[]) =>
+  clients.map((c) => ({ value: c.id, label: c.name }));
