@@ -10,7 +10,7 @@ import { ensureFirstAdmin } from "~/models/user.server";
 import { deleteExpiredSessions } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
 import { ErrorIdContext } from "~/utils/error-id";
-import { logEvent, safeError } from "~/utils/logger.server";
+import { logEvent, logUnexpected, safeError } from "~/utils/logger.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY_MS = 5_000;
@@ -57,15 +57,7 @@ export async function shutdown() {
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  const errorId = typeof context?.requestId === "string" ? context.requestId : crypto.randomUUID();
-  const url = new URL(request.url);
-  logEvent("error", {
-    event: "error.unexpected",
-    errorId,
-    method: request.method,
-    route: url.pathname,
-    error: safeError(error),
-  });
+  logUnexpected(request, context, error);
 };
 
 // Every page may carry someone's data: never stored by browsers or proxies.

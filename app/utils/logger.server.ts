@@ -94,3 +94,19 @@ function scrub(text: string) {
     .replace(/\b(sid|session|cookie|password|token|secret)=([^;\s,]+)/gi, "$1=[removed]")
     .slice(0, 4000);
 }
+
+/**
+ * An unexpected error, logged once as `error.unexpected` under the request's id (the id the
+ * error page and the JSON answer show). Returns that id.
+ */
+export function logUnexpected(request: Request, context: { requestId?: unknown } | undefined, error: unknown) {
+  const errorId = typeof context?.requestId === "string" ? context.requestId : crypto.randomUUID();
+  logEvent("error", {
+    event: "error.unexpected",
+    errorId,
+    method: request.method,
+    route: new URL(request.url).pathname,
+    error: safeError(error),
+  });
+  return errorId;
+}

@@ -5,7 +5,7 @@
 // - pages: a thrown 503 whose data carries what the person posted (minus secrets), so the
 //   error view can show it again in a form with the same idempotency key: retrying is safe.
 import { admissionDeadline, isDatabaseUnavailable, limitsFromEnv, unavailableReason } from "~/db.server";
-import { logEvent, safeError } from "~/utils/logger.server";
+import { logUnexpected } from "~/utils/logger.server";
 import { requestScope, scopeOf } from "~/utils/request-scope.server";
 
 export const RETRY_AFTER_SECONDS = 5;
@@ -147,15 +147,7 @@ export function guardHandler(handler: Handler, kind: "loader" | "action"): Handl
  * that shows the same id (the page equivalent is the error view's "Error id").
  */
 function unexpectedJson(request: Request, context: { requestId?: unknown } | undefined, error: unknown) {
-  const errorId = typeof context?.requestId === "string" ? context.requestId : crypto.randomUUID();
-  const url = new URL(request.url);
-  logEvent("error", {
-    event: "error.unexpected",
-    errorId,
-    method: request.method,
-    route: url.pathname,
-    error: safeError(error),
-  });
+  const errorId = logUnexpected(request, context, error);
   return Response.json(
     { message: "Something went wrong. Please try again.", errorId },
     { status: 500, headers: { "Cache-Control": "no-store", "X-Request-Id": errorId } },
