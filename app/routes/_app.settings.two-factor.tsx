@@ -6,7 +6,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { CopyButton } from "~/components/copy-button";
 import { Dialog } from "~/components/dialog";
-import { ConfirmFooter, ErrorList, InputField } from "~/components/forms";
+import { ConfirmFooter, InputField, OneTimeCodeField } from "~/components/forms";
 import { confirmTotpEnrolment, getTotpEnrolment, startTotpEnrolment } from "~/models/totp.server";
 import { TwoFactorSetupFormSchema } from "~/schemas/forms";
 import { requireUser } from "~/utils/auth.server";
@@ -111,26 +111,13 @@ export default function TwoFactorSetupDialog() {
         </div>
         <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
           {needsPassword || passwordFailed ? <PasswordField meta={fields.password} /> : null}
-          <div>
-            <label className="label" htmlFor="totp-confirm">
-              6-digit code
-            </label>
-            <input
-              id="totp-confirm"
-              name="token"
-              className="input font-mono tracking-widest"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              required
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-              aria-invalid={fields.token.errors?.length ? true : undefined}
-              aria-describedby={fields.token.errors?.length ? fields.token.errorId : undefined}
-            />
-            <ErrorList errors={fields.token.errors} id={fields.token.errorId} />
-          </div>
+          <OneTimeCodeField
+            id="totp-confirm"
+            label="6-digit code"
+            meta={fields.token}
+            value={code}
+            onValueChange={setCode}
+          />
           <ConfirmFooter cancelTo="/settings" confirmLabel="Turn On" pendingLabel="Turning on..." variant="primary" />
         </Form>
       </div>

@@ -5,7 +5,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { Dialog } from "~/components/dialog";
-import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
+import { FormErrors, OneTimeCodeField, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { completeTotpLogin, getPendingTotpUser } from "~/models/totp.server";
@@ -71,27 +71,14 @@ export default function VerifyCodeDialog() {
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormErrors errors={form.errors} id={form.errorId} />
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
-        <div>
-          <label className="label" htmlFor="totp-code">
-            Authentication code
-          </label>
-          <input
-            id="totp-code"
-            name="token"
-            className="input text-center font-mono text-2xl tracking-[0.5em]"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-            aria-invalid={token.errors?.length ? true : undefined}
-            aria-describedby={token.errors?.length ? token.errorId : undefined}
-            title="6 digits"
-          />
-          <ErrorList errors={token.errors} id={token.errorId} />
-        </div>
+        <OneTimeCodeField
+          id="totp-code"
+          label="Authentication code"
+          meta={token}
+          value={code}
+          onValueChange={setCode}
+          className="input text-center font-mono text-2xl tracking-[0.5em]"
+        />
         <SubmitButton
           pending={busy}
           pendingLabel="Verifying..."

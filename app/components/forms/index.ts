@@ -4,3 +4,4 @@ export { Field, InputField, SelectField, TextareaField, fieldAria, type FieldMet
 export { MoneyField, MoneyInput } from "./money-field";
 export { SubmitButton } from "./submit-button";
 export { ConfirmFooter } from "./confirm-footer";
+export { OneTimeCodeField } from "./one-time-code-field";
