@@ -3,10 +3,9 @@
 // highest invoice number) are read in that same snapshot and written to FILE.manifest.json.
 // PGlite: the running app writes a consistent data-directory tarball (over its ops socket);
 // with the app stopped, this script opens the directory itself. ADR 0703.
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { askApp, fileArgument, openDatabase, opsSocketPath, pgliteDir, pgProgram } from "./ops-cli";
+import { askApp, fileArgument, openDatabase, opsSocketPath, pgliteDir, pgProgram, run } from "./ops-cli";
 import { backupPglite, collectFigures, writeManifest, type Manifest } from "./ops";
 
 const file = fileArgument("usage: npm run db:backup -- FILE");
@@ -66,13 +65,3 @@ if (process.env.DATABASE_URL) {
 
 console.log(`Backup written to ${file} (${manifest.driver}, ${Date.now() - started} ms)`);
 console.log(`Figures: ${JSON.stringify(manifest.figures)}`);
-
-function run(command: string, args: string[]) {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`)),
-    );
-  });
-}

@@ -1,4 +1,5 @@
 // Helpers for the operator scripts (db/backup.ts, db/restore.ts, db/check.ts).
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -82,4 +83,15 @@ export function fileArgument(usage: string) {
     process.exit(2);
   }
   return path.resolve(file);
+}
+
+/** Runs a program (pg_dump, pg_restore, psql) with its output on ours; rejects unless it exits 0. */
+export function run(command: string, args: string[]) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`)),
+    );
+  });
 }

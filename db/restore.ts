@@ -3,10 +3,9 @@
 // (PostgreSQL: a freshly created database; PGlite: a data directory that does not exist yet,
 // with the app stopped). Then compares the figures with FILE.manifest.json and runs the
 // reconciliation check; exits 1 on any difference. ADR 0703.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { askApp, fileArgument, openDatabase, opsSocketPath, pgliteDir, pgProgram } from "./ops-cli";
+import { askApp, fileArgument, openDatabase, opsSocketPath, pgliteDir, pgProgram, run } from "./ops-cli";
 import { collectFigures, compareFigures, describeBreaches, findBreaches, manifestPath, type Manifest } from "./ops";
 
 const file = fileArgument("usage: npm run db:restore -- FILE");
@@ -62,13 +61,3 @@ try {
   await close();
 }
 process.exit(failed ? 1 : 0);
-
-function run(command: string, args: string[]) {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`)),
-    );
-  });
-}
