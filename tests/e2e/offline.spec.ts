@@ -142,6 +142,7 @@ test("when the answer to the first send is lost, the retry lands nothing twice",
   await context.setOffline(true);
   for (const n of [1, 2, 3]) {
     await record(page, { agent: "Chinedu Okafor", tons: `2${n}.00`, location: `${tag} ${n}` });
+    await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
     await expect(badge(page)).toHaveAttribute("data-count", String(n));
   }
   // The first send reaches the server, which records it; the phone never hears back.
@@ -191,6 +192,9 @@ test("a delivery for an agent removed meanwhile needs attention, and can be corr
   await openOnline(page);
   await context.setOffline(true);
   await record(page, { agent: `Agent ${tag}`, tons: "7.25", location: `${tag} yard` });
+  // Wait until the submit's own send has given up: if it were still under way when the signal
+  // returns, its answer would land on the open form (the person is right there), not the list.
+  await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
   await expect(badge(page)).toHaveAttribute("data-count", "1");
   expect((await manager.delete(`/api/agents/${agent.id}`)).status()).toBeLessThan(300);
 
