@@ -5,7 +5,7 @@ import { logEvent } from "~/utils/logger.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { isUuid } from "~/utils/params";
 import { denied } from "~/utils/request-scope.server";
-import { can, refuse } from "~/rules/capabilities.server";
+import { assertCan, can, refuse, type Actor } from "~/rules/capabilities.server";
 import type { Result } from "~/utils/result";
 import { accountLocks, clearAccountLock } from "~/utils/throttle.server";
 import { CreateUserSchema } from "~/schemas/users";
@@ -57,7 +57,8 @@ function toRow(user: User): AdminUserRow {
   };
 }
 
-export async function listUsers(): Promise<AdminUserRow[]> {
+export async function listUsers(admin: Actor): Promise<AdminUserRow[]> {
+  assertCan(admin, "user.manage", "users");
   const db = await getDb();
   const rows = await db.select().from(schema.users).orderBy(asc(schema.users.createdAt), asc(schema.users.email));
   const locks = await accountLocks(rows.map((u) => u.email));
@@ -77,14 +78,16 @@ export async function unlockUser(admin: User, id: string): Promise<AdminResult<{
   return { ok: true, user: toRow(user) };
 }
 
-export async function getUserRow(id: string): Promise<AdminUserRow | null> {
+export async function getUserRow(admin: Actor, id: string): Promise<AdminUserRow | null> {
+  assertCan(admin, "user.manage", `user/${id}`);
   if (!isUuid(id)) return null;
   const db = await getDb();
   const [user] = await db.select().from(schema.users).where(eq(schema.users.id, id));
   return user ? toRow(user) : null;
 }
 
-export async function getUserRows(ids: string[]): Promise<AdminUserRow[]> {
+export async function getUserRows(admin: Actor, ids: string[]): Promise<AdminUserRow[]> {
+  assertCan(admin, "user.manage", "users");
   const valid = ids.filter(isUuid);
   if (!valid.length) return [];
   const db = await getDb();

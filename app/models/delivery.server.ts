@@ -138,7 +138,7 @@ export async function listDeliveries(
 ) {
   const db = await getDb();
   const where: (SQL | undefined)[] = [];
-  if (viewer.role === "staff") where.push(eq(schema.deliveries.createdBy, viewer.id));
+  if (!can(viewer, "delivery.viewAll")) where.push(eq(schema.deliveries.createdBy, viewer.id));
   if (filters.from) where.push(gte(schema.deliveries.date, filters.from));
   if (filters.to) where.push(lte(schema.deliveries.date, filters.to));
   if (filters.status) where.push(eq(schema.deliveries.status, filters.status));
@@ -183,7 +183,7 @@ export async function getDeliveryRow(id: number): Promise<Row | null> {
 /** A delivery the viewer may see (staff: their own), or null. */
 export async function getDelivery(viewer: Viewer, id: number): Promise<DeliveryView | null> {
   const row = await getDeliveryRow(id);
-  if (!row || (viewer.role === "staff" && row.createdBy !== viewer.id)) return null;
+  if (!row || (!can(viewer, "delivery.viewAll") && row.createdBy !== viewer.id)) return null;
   return toView(row, viewer.role);
 }
 

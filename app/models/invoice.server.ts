@@ -11,7 +11,7 @@ import {
   requestHash,
 } from "~/utils/idempotency.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
-import { refuse, type Actor } from "~/rules/capabilities.server";
+import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { eligibleSql, invoiceTotalsOf, isInvoiced } from "~/rules/deliveries.server";
 import { effectiveStatus, overdueSql, owedSql } from "~/rules/invoices.server";
 import { sub, toFixed } from "~/utils/money";
@@ -114,10 +114,12 @@ const PICKER_KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
  * those deliveries (docs/decisions/0502).
  */
 export async function listEligibleDeliveries(
+  actor: Actor,
   filters: PickerFilters = {},
   { limit = PICKER_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
   db?: Executor,
 ): Promise<Page<EligibleRow>> {
+  assertCan(actor, "invoice.manage", "invoices/eligible-deliveries");
   db ??= await getDb();
   const rows = await db
     .select(eligibleColumns)
@@ -176,7 +178,8 @@ async function eligibleById(db: Executor, deliveryId: number) {
 }
 
 /** What the dialog shows for a chosen delivery: every figure from the database. */
-export async function previewInvoice(deliveryId: number) {
+export async function previewInvoice(actor: Actor, deliveryId: number) {
+  assertCan(actor, "invoice.manage", `invoice/delivery/${deliveryId}`);
   const db = await getDb();
   const row = await eligibleById(db, deliveryId);
   if (!row) return null;
@@ -492,10 +495,12 @@ const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
  * invoices there are (docs/decisions/0500).
  */
 export async function listInvoices(
+  actor: Actor,
   filters: InvoiceFilters = {},
   { limit = INVOICE_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
   now = new Date(),
 ): Promise<Page<InvoiceView>> {
+  assertCan(actor, "invoice.manage", "invoices");
   const db = await getDb();
   const today = todayIn(env().APP_TIME_ZONE, now);
   const rows = await invoicePageQuery(db, filters, page, limit, today);
@@ -520,23 +525,37 @@ export function invoicePageQuery(
     .limit(limit + 1);
 }
 
-/** Every matching invoice, newest first, read in keyset batches: memory stays one batch. */
-export async function* invoiceBatches(
+/**
+ * Every matching invoice, newest first, read in keyset batches: memory stays one batch. The
+ * capability is checked when called, before the response starts, not at the first batch.
+ */
+export function invoiceBatches(
+  actor: Actor,
   filters: InvoiceFilters = {},
   batchSize = 1000,
   now = new Date(),
 ): AsyncGenerator<InvoiceView[]> {
+  assertCan(actor, "invoice.manage", "invoices");
+  return invoiceBatchesOf(actor, filters, batchSize, now);
+}
+
+async function* invoiceBatchesOf(
+  actor: Actor,
+  filters: InvoiceFilters,
+  batchSize: number,
+  now: Date,
+): AsyncGenerator<InvoiceView[]> {
   let page: PageRequest = FIRST_PAGE;
   for (;;) {
-    const { items, olderCursor } = await listInvoices(filters, { limit: batchSize, page }, now);
+    const { items, olderCursor } = await listInvoices(actor, filters, { limit: batchSize, page }, now);
     if (items.length) yield items;
     if (!olderCursor) return;
     page = { cursor: { key: null, id: items[items.length - 1].id }, direction: "older" };
   }
 }
 
-export async function getInvoice(id: number, now = new Date()) {
-  const { items } = await listInvoices({ invoiceIds: [id] }, { limit: 1 }, now);
+export async function getInvoice(actor: Actor, id: number, now = new Date()) {
+  const { items } = await listInvoices(actor, { invoiceIds: [id] }, { limit: 1 }, now);
   return items[0] ?? null;
 }
 
@@ -545,7 +564,8 @@ export async function getInvoice(id: number, now = new Date()) {
  * triggers keep per (status, due date, owed): a few hundred rows at most, never the invoices.
  * Overdue is money owed past its due date; Pending and Partial are the rest of each status.
  */
-export async function invoiceSummary(now = new Date()) {
+export async function invoiceSummary(actor: Actor, now = new Date()) {
+  assertCan(actor, "invoice.manage", "invoices/summary");
   const [row] = await invoiceSummaryQuery(await getDb(), todayIn(env().APP_TIME_ZONE, now));
   return row;
 }
@@ -567,7 +587,8 @@ export function invoiceSummaryQuery(db: Executor, today: string) {
 }
 
 /** The most urgent unpaid invoices (earliest due first), through the owed-by-due-date index. */
-export async function urgentInvoices(limit: number, now = new Date()): Promise<InvoiceView[]> {
+export async function urgentInvoices(actor: Actor, limit: number, now = new Date()): Promise<InvoiceView[]> {
+  assertCan(actor, "invoice.manage", "invoices/urgent");
   const today = todayIn(env().APP_TIME_ZONE, now);
   const rows = await urgentInvoicesQuery(await getDb(), limit);
   return rows.map((r) => toInvoiceView(r, today));

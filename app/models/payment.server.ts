@@ -16,7 +16,7 @@ import {
   INVALID_KEY_MESSAGE,
   requestHash,
 } from "~/utils/idempotency.server";
-import { refuse, type Actor } from "~/rules/capabilities.server";
+import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { statusAfterPayment } from "~/rules/invoices.server";
 import { add, compare, formatNaira, isZero, sub, toFixed } from "~/utils/money";
 
@@ -212,9 +212,11 @@ export type PaymentView = {
 
 /** One page of payments, newest payment date first, keyset-paged on (payment date, id). */
 export async function listPayments(
+  actor: Actor,
   filters: PaymentFilters = {},
   { limit = PAYMENT_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
 ): Promise<Page<PaymentView>> {
+  assertCan(actor, "payment.record", "payments");
   const rows = await paymentPageQuery(await getDb(), filters, page, limit);
   const result = toPage(rows, limit, page, (r) => ({ key: r.paymentDate, id: r.id }));
   return { ...result, items: result.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
@@ -241,11 +243,24 @@ export function paymentPageQuery(db: Executor, filters: PaymentFilters, page: Pa
     .limit(limit + 1);
 }
 
-/** Every matching payment, newest first, in keyset batches. */
-export async function* paymentBatches(filters: PaymentFilters = {}, batchSize = 1000): AsyncGenerator<PaymentView[]> {
+/** Every matching payment, newest first, in keyset batches; the capability is checked when called. */
+export function paymentBatches(
+  actor: Actor,
+  filters: PaymentFilters = {},
+  batchSize = 1000,
+): AsyncGenerator<PaymentView[]> {
+  assertCan(actor, "payment.record", "payments");
+  return paymentBatchesOf(actor, filters, batchSize);
+}
+
+async function* paymentBatchesOf(
+  actor: Actor,
+  filters: PaymentFilters,
+  batchSize: number,
+): AsyncGenerator<PaymentView[]> {
   let page: PageRequest = FIRST_PAGE;
   for (;;) {
-    const { items, olderCursor } = await listPayments(filters, { limit: batchSize, page });
+    const { items, olderCursor } = await listPayments(actor, filters, { limit: batchSize, page });
     if (items.length) yield items;
     if (!olderCursor) return;
     const last = items[items.length - 1];
@@ -259,7 +274,8 @@ export async function* paymentBatches(filters: PaymentFilters = {}, batchSize = 
  * a client); an invoice number reads that invoice's payments through their index; only a
  * reference search has to look at the payments themselves (docs/decisions/0500).
  */
-export async function paymentTotals(filters: PaymentFilters = {}) {
+export async function paymentTotals(actor: Actor, filters: PaymentFilters = {}) {
+  assertCan(actor, "payment.record", "payments/totals");
   const [row] = await paymentTotalsQuery(await getDb(), filters);
   return row;
 }

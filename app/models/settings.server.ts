@@ -4,7 +4,7 @@ import { optionalTaxRate } from "~/schemas/directory";
 import { optionalDecimal, optionalText } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Result } from "~/utils/result";
-import { refuse, type Actor } from "~/rules/capabilities.server";
+import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { getDb, schema, type Executor, type Settings } from "~/db.server";
 import { env } from "~/utils/env.server";
 
@@ -26,7 +26,8 @@ export function deliveryClientName(settings: Pick<Settings, "deliveryClientName"
 }
 
 /** What the admin's System Settings page shows (issue 4). */
-export async function loadSystemSettings() {
+export async function loadSystemSettings(actor: Actor) {
+  assertCan(actor, "settings.manage", "settings");
   const settings = await getSettings();
   return {
     buyingRate: settings.buyingRate,
@@ -67,5 +68,5 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
     .update(schema.settings)
     .set({ ...changes, updatedAt: new Date(), updatedBy: actor.id })
     .where(eq(schema.settings.id, current.id));
-  return { ok: true, settings: await loadSystemSettings() };
+  return { ok: true, settings: await loadSystemSettings(actor) };
 }

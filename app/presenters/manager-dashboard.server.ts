@@ -5,6 +5,7 @@ import { env } from "~/utils/env.server";
 import { round } from "~/utils/money";
 import { listDeliveries } from "~/models/delivery.server";
 import { invoiceSummary, urgentInvoices } from "~/models/invoice.server";
+import { assertCan } from "~/rules/capabilities.server";
 
 export const SPARKLINE_POINTS = 7;
 
@@ -18,6 +19,8 @@ export const URGENT_INVOICES = 6;
  * last 7 days (business time zone).
  */
 export async function loadManagerDashboard(user: User, now = new Date()) {
+  // Profit totals and invoices: the manager's and admin's dashboard, never staff's (spec section 6).
+  assertCan(user, "delivery.financials", "dashboard/manager");
   const db = await getDb();
   const today = todayIn(env().APP_TIME_ZONE, now);
   const days = Array.from({ length: SPARKLINE_POINTS }, (_, i) => addDays(today, i - (SPARKLINE_POINTS - 1)));
@@ -50,9 +53,9 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
         sql`${schema.invoices.createdAt} >= ${since}::timestamptz and ${createdDay} between ${days[0]} and ${today}`,
       )
       .groupBy(sql`1`),
-    invoiceSummary(now),
+    invoiceSummary(user, now),
     listDeliveries(user, { from: undefined, to: undefined, agentId: undefined }, { limit: 8 }),
-    urgentInvoices(URGENT_INVOICES, now),
+    urgentInvoices(user, URGENT_INVOICES, now),
   ]);
 
   const series = (rows: { day: string; value: string }[]) =>

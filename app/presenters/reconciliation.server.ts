@@ -5,6 +5,7 @@ import { deliveryRevenue, eligibleSql, invoiceAmountSql, kobo } from "~/rules/de
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
 import { highestInvoiceNumber } from "~/models/invoice.server";
+import { assertCan, type Actor } from "~/rules/capabilities.server";
 
 // Prospective numbers start after the last number handed out (126 before the first invoice,
 // spec section 4) and go to the oldest uninvoiced month first.
@@ -49,7 +50,8 @@ export function readMonthPage(params: URLSearchParams): MonthPageRequest {
  * months still to invoice before it, counted through the partial index on months with
  * something to invoice (only those are touched, never every month).
  */
-export async function listMonths(page: MonthPageRequest = { cursor: null, direction: "older" }) {
+export async function listMonths(actor: Actor, page: MonthPageRequest = { cursor: null, direction: "older" }) {
+  assertCan(actor, "reconciliation.view", "reconciliation");
   const db = await getDb();
   const rows = await monthsPageQuery(db, page);
   const more = rows.length > MONTHS_PER_PAGE;
@@ -129,10 +131,12 @@ const DETAILS_KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id }
 
 /** One month's deliveries for the details table, newest first, a page at a time (date index). */
 export async function monthDetails(
+  actor: Actor,
   yearMonth: string,
   page: PageRequest = { cursor: null, direction: "older" },
   limit = DETAILS_PER_PAGE,
 ) {
+  assertCan(actor, "reconciliation.view", `reconciliation/${yearMonth}`);
   const empty: Page<never> = { items: [], olderCursor: null, newerCursor: null };
   if (!isMonth(yearMonth)) return empty;
   const rows = await monthDetailsQuery(await getDb(), yearMonth, page, limit);
@@ -170,7 +174,8 @@ export function monthDetailsQuery(db: Executor, yearMonth: string, page: PageReq
  * What "Generate Invoice" for a month would invoice, per client: deliveries, tons and amount
  * (each client's amount rounded once, as the invoice will be).
  */
-export async function monthInvoicePreview(yearMonth: string) {
+export async function monthInvoicePreview(actor: Actor, yearMonth: string) {
+  assertCan(actor, "reconciliation.view", `reconciliation/${yearMonth}`);
   if (!isMonth(yearMonth)) return null;
   const db = await getDb();
   const d = schema.deliveries;

@@ -7,7 +7,7 @@ import { can } from "~/rules/capabilities.server";
 export async function loadSecurityCards(user: User) {
   const [passkeys, users] = await Promise.all([
     listPasskeys(user.id),
-    can(user, "user.manage") ? listUsers() : Promise.resolve(null),
+    can(user, "user.manage") ? listUsers(user) : Promise.resolve(null),
   ]);
   return { totpEnabled: user.totpEnabled, passkeys, users };
 }

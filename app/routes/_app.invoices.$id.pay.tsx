@@ -21,10 +21,10 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Record Payment · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireCapability(request, "payment.record");
+  const user = await requireCapability(request, "payment.record");
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
-  const invoice = await getInvoice(id);
+  const invoice = await getInvoice(user, id);
   invariantResponse(invoice, "Invoice not found");
   // One key per opened form: a double tap or a retry of the same submission replays it.
   const today = todayIn(env().APP_TIME_ZONE);

@@ -25,7 +25,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "invoice.manage");
+  const user = await requireCapability(request, "invoice.manage");
   const params = new URL(request.url).searchParams;
   const deliveryId = parseId(params.get("deliveryId"));
   const filters = parsePickerFilters(params);
@@ -36,8 +36,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const [eligible, preview, invoiceNo] = await Promise.all([
-    listEligibleDeliveries(filters, { page }),
-    deliveryId ? previewInvoice(deliveryId) : Promise.resolve(null),
+    listEligibleDeliveries(user, filters, { page }),
+    deliveryId ? previewInvoice(user, deliveryId) : Promise.resolve(null),
     nextInvoiceNumber(),
   ]);
   return {

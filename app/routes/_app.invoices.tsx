@@ -21,15 +21,15 @@ import { readPageRequest } from "~/utils/params";
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "invoice.manage");
+  const user = await requireCapability(request, "invoice.manage");
   const params = new URL(request.url).searchParams;
   // A filter or cursor that cannot match is ignored: the page shows what it can.
   const { filters } = parseInvoiceFilters(params);
   const request_ = readPageRequest(params, "id");
   const page = request_.invalid ? { cursor: null, direction: "older" as const } : request_;
   const [invoices, summary, clients] = await Promise.all([
-    listInvoices(filters, { page }),
-    invoiceSummary(),
+    listInvoices(user, filters, { page }),
+    invoiceSummary(user),
     listClients(),
   ]);
   return {

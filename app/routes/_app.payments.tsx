@@ -13,15 +13,15 @@ import { SummaryAmount } from "~/components/money";
 export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "payment.record");
+  const user = await requireCapability(request, "payment.record");
   const params = new URL(request.url).searchParams;
   // Filters or a cursor that cannot match are ignored: the page shows what it can.
   const { filters } = parsePaymentFilters(params);
   const asked = readPageRequest(params, "date");
   const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const [payments, totals, clients] = await Promise.all([
-    listPayments(filters, { page }),
-    paymentTotals(filters),
+    listPayments(user, filters, { page }),
+    paymentTotals(user, filters),
     listClients(),
   ]);
   return {

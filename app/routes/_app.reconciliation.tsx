@@ -22,7 +22,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Monthly Reconciliation · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "reconciliation.view");
+  const user = await requireCapability(request, "reconciliation.view");
   const params = new URL(request.url).searchParams;
   const open = isMonth(params.get("month")) ? params.get("month") : null;
   const confirm = isMonth(params.get("confirm")) ? params.get("confirm") : null;
@@ -32,9 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   const detailsPage = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const [page, details, preview] = await Promise.all([
-    listMonths(readMonthPage(params)),
-    open ? monthDetails(open, detailsPage) : Promise.resolve({ items: [], olderCursor: null, newerCursor: null }),
-    confirm ? monthInvoicePreview(confirm) : Promise.resolve(null),
+    listMonths(user, readMonthPage(params)),
+    open ? monthDetails(user, open, detailsPage) : Promise.resolve({ items: [], olderCursor: null, newerCursor: null }),
+    confirm ? monthInvoicePreview(user, confirm) : Promise.resolve(null),
   ]);
   // One key per confirmation shown: the button posted twice makes the month's invoices once.
   const number = page.months.find((m) => m.month === confirm)?.prospectiveNumber ?? null;

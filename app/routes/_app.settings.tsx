@@ -6,6 +6,7 @@ import { loadSecurityCards } from "~/presenters/security.server";
 import { loadSystemSettings } from "~/models/settings.server";
 import { toPublicUser } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";
+import { can } from "~/rules/capabilities.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Management" }];
 
@@ -14,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Settings · Management" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [system, security] = await Promise.all([
-    user.role === "admin" ? loadSystemSettings() : Promise.resolve(null),
+    can(user, "settings.manage") ? loadSystemSettings(user) : Promise.resolve(null),
     loadSecurityCards(user),
   ]);
   return { profile: toPublicUser(user), system, security };

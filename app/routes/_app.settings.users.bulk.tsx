@@ -33,8 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!isIntent(intent))
     throw await redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
   const rows = url.searchParams.get("all")
-    ? (await listUsers()).filter((u) => u.id !== admin.id && u.status !== "deleted")
-    : await getUserRows(url.searchParams.getAll("userIds"));
+    ? (await listUsers(admin)).filter((u) => u.id !== admin.id && u.status !== "deleted")
+    : await getUserRows(admin, url.searchParams.getAll("userIds"));
   if (!rows.length)
     throw await redirectWithToast("/settings", { title: "Please select at least one user", variant: "destructive" });
   return {

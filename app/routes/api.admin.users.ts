@@ -5,8 +5,8 @@ import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "user.manage");
-  return Response.json(await listUsers());
+  const user = await requireCapability(request, "user.manage");
+  return Response.json(await listUsers(user));
 }
 
 export async function action({ request }: ActionFunctionArgs) {

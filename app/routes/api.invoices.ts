@@ -17,7 +17,7 @@ import { failureJson } from "~/utils/result.server";
 // GET: with `limit`, one page and the next cursor (X-Next-Cursor, Link rel="next"); without,
 // every matching invoice, streamed.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "invoice.manage");
+  const user = await requireCapability(request, "invoice.manage");
   const params = new URL(request.url).searchParams;
   const { filters, invalid } = parseInvoiceFilters(params);
   if (invalid) return jsonError(400, invalid);
@@ -25,8 +25,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (page.invalid) return jsonError(400, "The cursor is not valid");
   const limit = readLimit(params);
   if (limit === "invalid") return badLimit();
-  if (limit === null) return streamJsonArray(invoiceBatches(filters));
-  const result = await listInvoices(filters, { limit, page });
+  if (limit === null) return streamJsonArray(invoiceBatches(user, filters));
+  const result = await listInvoices(user, filters, { limit, page });
   return pageResponse(request, result.items, result.olderCursor);
 }
 
@@ -43,5 +43,5 @@ export async function action({ request }: ActionFunctionArgs) {
     { idempotencyKey },
   );
   if (!result.ok) return failureJson(result);
-  return Response.json(await getInvoice(result.invoice.id), { status: result.replayed ? 200 : 201 });
+  return Response.json(await getInvoice(user, result.invoice.id), { status: result.replayed ? 200 : 201 });
 }

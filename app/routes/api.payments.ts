@@ -9,7 +9,7 @@ import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "payment.record");
+  const user = await requireCapability(request, "payment.record");
   const params = new URL(request.url).searchParams;
   const { filters, invalid } = parsePaymentFilters(params);
   if (invalid) return jsonError(400, invalid);
@@ -17,8 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (page.invalid) return jsonError(400, "The cursor is not valid");
   const limit = readLimit(params);
   if (limit === "invalid") return badLimit();
-  if (limit === null) return streamJsonArray(paymentBatches(filters));
-  const result = await listPayments(filters, { limit, page });
+  if (limit === null) return streamJsonArray(paymentBatches(user, filters));
+  const result = await listPayments(user, filters, { limit, page });
   return pageResponse(request, result.items, result.olderCursor);
 }
 

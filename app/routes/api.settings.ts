@@ -5,8 +5,8 @@ import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "settings.manage");
-  return Response.json(await loadSystemSettings());
+  const user = await requireCapability(request, "settings.manage");
+  return Response.json(await loadSystemSettings(user));
 }
 
 export async function action({ request }: ActionFunctionArgs) {

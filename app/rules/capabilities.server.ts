@@ -4,9 +4,9 @@
 // script, another route) cannot skip the check. A refusal is a 403 Failure, logged as
 // access.denied with the route and the object, like the route guards' refusals.
 import type { Role, User } from "~/db.server";
-import { requireRole } from "~/utils/auth.server";
+import { jsonError, requireRole } from "~/utils/auth.server";
 import { env } from "~/utils/env.server";
-import { denied } from "~/utils/request-scope.server";
+import { denied, requestScope } from "~/utils/request-scope.server";
 import type { Failure } from "~/utils/result";
 
 const EVERYONE = ["staff", "manager", "admin"] as const satisfies readonly Role[];
@@ -17,6 +17,8 @@ const ADMINS = ["admin"] as const satisfies readonly Role[];
 export const CAPABILITIES = {
   /** Create deliveries. */
   "delivery.create": EVERYONE,
+  /** See every delivery; staff see only the ones they created (staff dashboard, own deliveries). */
+  "delivery.viewAll": MANAGERS,
   /** See profit, rates and costs; edit agent, client, rates and costs. */
   "delivery.financials": MANAGERS,
   /** See net payment to agent. */
@@ -68,6 +70,20 @@ export function refuse(
   message = "You do not have permission to do this",
 ): Failure<403> | null {
   return can(actor, capability) ? null : denied(actor, object, message);
+}
+
+/**
+ * A model read's check (lists, totals, presenters): returns when the actor holds the capability,
+ * else logs access.denied with `object` and throws the 403 Response a route guard would throw
+ * (JSON under /api/, the 403 page elsewhere), so a read needs no result type of its own.
+ */
+export function assertCan(actor: Actor, capability: Capability, object: string | null): void {
+  if (can(actor, capability)) return;
+  const { message } = denied(actor, object, "You do not have permission to do this");
+  const route = requestScope.getStore()?.route ?? "";
+  throw route === "/api" || route.startsWith("/api/")
+    ? jsonError(403, message)
+    : new Response("You do not have permission to view this page.", { status: 403, statusText: "Forbidden" });
 }
 
 /** A route's first line: the signed-in user holding `capability`, else 401 / 403 (pages: sign-in redirect / 403 page). */

@@ -24,6 +24,9 @@ import { describeAccess } from "../access";
 import { createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 
+/** Who reads the user list in these checks: an admin (the list is user.manage). */
+const READER = { id: "00000000-0000-4000-8000-000000000000", role: "admin" } as const;
+
 const cookieOf = (headers: Headers) => headers.get("Set-Cookie")?.split(";")[0] ?? "";
 const login = (email: string, password: string, address = "198.51.100.1") =>
   call(
@@ -225,7 +228,7 @@ describe("sign-in throttle", () => {
   it("an admin sees the lock in User Management and clears it", async () => {
     const user = await createUser({ role: "manager" });
     for (let i = 0; i < THROTTLE_MAX_FAILURES; i++) await login(user.email, "wrong-password", "192.0.2.40");
-    const row = (await listUsers()).find((u) => u.id === user.id)!;
+    const row = (await listUsers(READER)).find((u) => u.id === user.id)!;
     expect(row.lockedUntil).not.toBeNull();
     const admin = await loginAs("admin");
     const res = await call(
@@ -234,7 +237,7 @@ describe("sign-in throttle", () => {
       { id: user.id },
     );
     expect(res.status).toBe(302);
-    expect((await listUsers()).find((u) => u.id === user.id)!.lockedUntil).toBeNull();
+    expect((await listUsers(READER)).find((u) => u.id === user.id)!.lockedUntil).toBeNull();
     expect((await login(user.email, user.plainPassword, "192.0.2.40")).status).toBe(200);
   });
 });

@@ -12,6 +12,8 @@ import * as deliveries from "../../app/models/delivery.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
 import * as settings from "../../app/models/settings.server";
+import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
+import * as reconciliation from "../../app/presenters/reconciliation.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
@@ -192,11 +194,101 @@ describe("model entry points refuse a caller without the capability", () => {
   });
 });
 
+type ReadEntryPoint = { name: string; capability: Capability; call: (actor: User) => Promise<unknown> };
+
+/** Reads only managers and admins (or only admins) may make: lists, totals, presenters, pickers. */
+const READ_ENTRY_POINTS: ReadEntryPoint[] = [
+  { name: "invoice.listInvoices", capability: "invoice.manage", call: (u) => invoices.listInvoices(u) },
+  {
+    name: "invoice.invoiceBatches",
+    capability: "invoice.manage",
+    call: async (u) => {
+      for await (const batch of invoices.invoiceBatches(u)) void batch;
+    },
+  },
+  { name: "invoice.getInvoice", capability: "invoice.manage", call: (u) => invoices.getInvoice(u, invoiceId) },
+  { name: "invoice.invoiceSummary", capability: "invoice.manage", call: (u) => invoices.invoiceSummary(u) },
+  { name: "invoice.urgentInvoices", capability: "invoice.manage", call: (u) => invoices.urgentInvoices(u, 6) },
+  {
+    name: "invoice.listEligibleDeliveries",
+    capability: "invoice.manage",
+    call: (u) => invoices.listEligibleDeliveries(u),
+  },
+  { name: "invoice.previewInvoice", capability: "invoice.manage", call: (u) => invoices.previewInvoice(u, deliveryId) },
+  { name: "payment.listPayments", capability: "payment.record", call: (u) => payments.listPayments(u) },
+  {
+    name: "payment.paymentBatches",
+    capability: "payment.record",
+    call: async (u) => {
+      for await (const batch of payments.paymentBatches(u)) void batch;
+    },
+  },
+  { name: "payment.paymentTotals", capability: "payment.record", call: (u) => payments.paymentTotals(u) },
+  { name: "reconciliation.listMonths", capability: "reconciliation.view", call: (u) => reconciliation.listMonths(u) },
+  {
+    name: "reconciliation.monthDetails",
+    capability: "reconciliation.view",
+    call: (u) => reconciliation.monthDetails(u, "2026-02"),
+  },
+  {
+    name: "reconciliation.monthInvoicePreview",
+    capability: "reconciliation.view",
+    call: (u) => reconciliation.monthInvoicePreview(u, "2026-02"),
+  },
+  { name: "loadManagerDashboard", capability: "delivery.financials", call: (u) => loadManagerDashboard(u) },
+  { name: "settings.loadSystemSettings", capability: "settings.manage", call: (u) => settings.loadSystemSettings(u) },
+  { name: "admin.listUsers", capability: "user.manage", call: (u) => adminUsers.listUsers(u) },
+  { name: "admin.getUserRow", capability: "user.manage", call: (u) => adminUsers.getUserRow(u, target.id) },
+  { name: "admin.getUserRows", capability: "user.manage", call: (u) => adminUsers.getUserRows(u, [target.id]) },
+];
+
+/** The 403 a refused read throws (a Response, like a route guard's), or null when it did not throw one. */
+async function refusalOf(call: () => Promise<unknown>): Promise<number | null> {
+  try {
+    await call();
+    return null;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown.status;
+    throw thrown;
+  }
+}
+
+describe("model reads refuse a caller without the capability", () => {
+  for (const entry of READ_ENTRY_POINTS) {
+    const refused = ROLES.filter((role) => !can({ role }, entry.capability));
+    const allowed = ROLES.filter((role) => can({ role }, entry.capability));
+    it(`${entry.name} (${entry.capability}) refuses ${refused.join(", ")} with 403; ${allowed.join(", ")} read`, async () => {
+      expect(refused.length, "someone must lack the capability").toBeGreaterThan(0);
+      for (const role of refused) {
+        expect(await refusalOf(() => entry.call(users[role])), `${role} calling ${entry.name}`).toBe(403);
+      }
+      for (const role of allowed) {
+        expect(await refusalOf(() => entry.call(users[role])), `${role} calling ${entry.name}`).toBeNull();
+      }
+    });
+  }
+
+  it("delivery.viewAll: staff list and open only their own deliveries; managers and admins every one", async () => {
+    const filters = deliveries.parseFilters({});
+    const listed = async (u: User) => (await deliveries.listDeliveries(u, filters, { limit: 500 })).deliveries;
+    const others = await createDelivery({ agentId, clientId, createdBy: users.manager.id });
+    const staffSees = await listed(users.staff);
+    expect(staffSees.map((x) => x.id)).toContain(deliveryId);
+    expect(staffSees.map((x) => x.id)).not.toContain(others.id);
+    expect(await deliveries.getDelivery(users.staff, others.id)).toBeNull();
+    for (const role of ["manager", "admin"] as const) {
+      expect((await listed(users[role])).map((x) => x.id)).toEqual(expect.arrayContaining([deliveryId, others.id]));
+      expect(await deliveries.getDelivery(users[role], others.id)).not.toBeNull();
+    }
+  });
+});
+
 describe("the capability table is spec section 6", () => {
   it("names who holds what", () => {
     const table = Object.fromEntries(ALL_CAPABILITIES.map((c) => [c, ROLES.filter((role) => can({ role }, c))]));
     expect(table).toEqual({
       "delivery.create": ["staff", "manager", "admin"],
+      "delivery.viewAll": ["manager", "admin"],
       "delivery.financials": ["manager", "admin"],
       "delivery.netPayment": ["admin"],
       "delivery.admin": ["admin"],

@@ -37,7 +37,7 @@ describe("invoices", () => {
       logisticsCost: "150000.10",
       otherCosts: "12500.05",
     });
-    const preview = await previewInvoice(d.id);
+    const preview = await previewInvoice(user, d.id);
     expect(preview).toMatchObject({
       invoiceNo: "127",
       amount: "1985765.28",
@@ -58,7 +58,7 @@ describe("invoices", () => {
     const [after] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, d.id));
     expect(after).toMatchObject({ status: "invoiced", invoiceId: result.invoice.id });
     expect(await createInvoiceForDelivery(user, { deliveryId: d.id })).toMatchObject({ ok: false, status: 409 });
-    expect((await listEligibleDeliveries({}, { limit: 500 })).items.map((e) => e.id)).not.toContain(d.id);
+    expect((await listEligibleDeliveries(user, {}, { limit: 500 })).items.map((e) => e.id)).not.toContain(d.id);
   });
 
   it("refuses deliveries without a client, unknown ones and taken numbers", async () => {
@@ -124,7 +124,7 @@ describe("payments", () => {
       amountPaid: "10001.00",
     });
     expect(await recordPayment(user, { invoiceId: id, amount: "0.01" })).toMatchObject({ ok: false, status: 409 });
-    expect(await getInvoice(id)).toMatchObject({ paymentStatus: "paid", balance: "0.00" });
+    expect(await getInvoice(user, id)).toMatchObject({ paymentStatus: "paid", balance: "0.00" });
   });
 
   it("lets exactly one of five racing payments take the last balance", async () => {
@@ -138,7 +138,7 @@ describe("payments", () => {
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok && r.status === 409)).toHaveLength(4);
-    const invoice = await getInvoice(id);
+    const invoice = await getInvoice(user, id);
     expect(invoice).toMatchObject({ amountPaid: "5000.00", paymentStatus: "paid" });
     const db = await getDb();
     const rows = await db.select().from(schema.payments).where(eq(schema.payments.invoiceId, id));
@@ -149,14 +149,14 @@ describe("payments", () => {
     const d = await delivery({ date: "2020-01-01", tons: "2.00", sellingRate: "100.00" });
     const created = await createInvoiceForDelivery(user, { deliveryId: d.id });
     if (!created.ok) throw new Error(created.message);
-    expect(await getInvoice(created.invoice.id)).toMatchObject({ paymentStatus: "overdue" });
-    const summary = await invoiceSummary();
+    expect(await getInvoice(user, created.invoice.id)).toMatchObject({ paymentStatus: "overdue" });
+    const summary = await invoiceSummary(user);
     expect(summary.overdue).toBeGreaterThanOrEqual(1);
   });
 
   it("totals payments to the kobo", async () => {
-    const totals = await paymentTotals();
-    const listed = (await listPayments({}, { limit: 500 })).items;
+    const totals = await paymentTotals(user);
+    const listed = (await listPayments(user, {}, { limit: 500 })).items;
     expect(totals.count).toBe(listed.length);
     expect(totals.total).toBe(toFixed(add(...listed.map((p) => p.amount))));
   });
@@ -173,7 +173,7 @@ describe("monthly reconciliation", () => {
     const highest = Number(
       (await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max,
     );
-    const { months } = await listMonths();
+    const { months } = await listMonths(user);
     const march = months.find((m) => m.month === "2019-03")!;
     const april = months.find((m) => m.month === "2019-04")!;
     expect(march).toMatchObject({
@@ -194,10 +194,10 @@ describe("monthly reconciliation", () => {
     if (!result.ok) return;
     expect(result.invoices.map((i) => i.amount)).toEqual(["2100.00", "50.00"]);
     expect(result.invoices[0].expectedPaymentDate).toBe("2019-05-04"); // latest (20 Mar) + 45 days
-    const after = (await listMonths()).months.find((m) => m.month === "2019-03")!;
+    const after = (await listMonths(user)).months.find((m) => m.month === "2019-03")!;
     expect(after).toMatchObject({ invoiced: true, canGenerate: false, prospectiveNumber: null, invoiceCount: 2 });
     expect([after.firstInvoiceNo, after.lastInvoiceNo]).toEqual(result.invoices.map((i) => i.invoiceNo).sort());
-    const details = await monthDetails("2019-04");
+    const details = await monthDetails(user, "2019-04");
     expect(details.items[0]).toMatchObject({ tons: "3.00", revenue: null });
     expect(await createInvoicesForMonth(user, "2019-03")).toMatchObject({ ok: false, status: 409 });
   });

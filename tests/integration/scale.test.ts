@@ -38,6 +38,8 @@ import { call, makeRequest } from "../http";
 const ROWS = 20_000;
 const FIRST: PageRequest = { cursor: null, direction: "older" };
 const today = "2026-06-01";
+/** Who reads the invoice, payment and reconciliation lists here: an admin (they are manager/admin reads). */
+const READER = { id: "00000000-0000-4000-8000-000000000000", role: "admin" } as const;
 let clientA: number;
 let clientB: number;
 let agentId: number;
@@ -191,6 +193,7 @@ describe("paging through the whole list", () => {
     const cursors: (string | null)[] = [];
     for (;;) {
       const result = await listInvoices(
+        READER,
         { status: "paid", clientId: clientB },
         { limit: 1000, page },
         new Date(`${today}T12:00:00Z`),
@@ -216,12 +219,14 @@ describe("paging through the whole list", () => {
   });
 
   it("payments: newer from a deep page returns the page before it", async () => {
-    const first = await listPayments({}, { limit: 50 });
+    const first = await listPayments(READER, {}, { limit: 50 });
     const second = await listPayments(
+      READER,
       {},
       { limit: 50, page: { cursor: parse(first.olderCursor!), direction: "older" } },
     );
     const back = await listPayments(
+      READER,
       {},
       { limit: 50, page: { cursor: parse(second.newerCursor!), direction: "newer" } },
     );
@@ -327,11 +332,11 @@ describe("totals kept by triggers", () => {
     const kept = await snapshot();
     await db.execute(sql`select pks_rebuild_totals()`);
     expect(kept).toEqual(await snapshot());
-    expect(await invoiceSummary()).toMatchObject({ paid: expect.any(Number) });
+    expect(await invoiceSummary(READER)).toMatchObject({ paid: expect.any(Number) });
     const paidOn = todayIn("Africa/Lagos");
-    expect((await paymentTotals({ from: paidOn, to: paidOn })).total).toBe("1000.00");
+    expect((await paymentTotals(READER, { from: paidOn, to: paidOn })).total).toBe("1000.00");
     expect(
-      (await listMonths({ cursor: "2019-05", direction: "older" })).months.map((m) => m.month).slice(0, 4),
+      (await listMonths(READER, { cursor: "2019-05", direction: "older" })).months.map((m) => m.month).slice(0, 4),
     ).toEqual(["2019-04", "2019-03", "2019-02", "2019-01"]);
   });
 });
