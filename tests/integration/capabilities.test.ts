@@ -15,6 +15,7 @@ import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
 import * as settings from "../../app/models/settings.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
+import * as exports from "../../app/presenters/exports.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -245,6 +246,28 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     name: "reconciliation.monthInvoicePreview",
     capability: "reconciliation.view",
     call: (u) => reconciliation.monthInvoicePreview(u, "2026-02"),
+  },
+  { name: "exports.agentsExport", capability: "agent.manage", call: async (u) => exports.agentsExport(u) },
+  { name: "exports.clientsExport", capability: "client.manage", call: async (u) => exports.clientsExport(u) },
+  {
+    name: "exports.invoicesExport",
+    capability: "invoice.manage",
+    call: async (u) => exports.invoicesExport(u, new URLSearchParams()),
+  },
+  {
+    name: "exports.paymentsExport",
+    capability: "payment.record",
+    call: async (u) => exports.paymentsExport(u, new URLSearchParams()),
+  },
+  {
+    name: "exports.reconciliationExport",
+    capability: "reconciliation.view",
+    call: async (u) => exports.reconciliationExport(u),
+  },
+  {
+    name: "exports.reconciliationMonthExport",
+    capability: "reconciliation.view",
+    call: async (u) => exports.reconciliationMonthExport(u, "2026-02"),
   },
   { name: "loadManagerDashboard", capability: "delivery.financials", call: (u) => loadManagerDashboard(u) },
   { name: "settings.loadSystemSettings", capability: "settings.manage", call: (u) => settings.loadSystemSettings(u) },
