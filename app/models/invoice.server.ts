@@ -17,6 +17,8 @@ import { effectiveStatus, overdueSql, owedSql } from "~/rules/invoices.server";
 import { sub, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { failOn, type Failure } from "~/utils/result";
+import { recordAudit } from "./audit.server";
+import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
 // Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
 // the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
@@ -187,6 +189,9 @@ export async function previewInvoice(actor: Actor, deliveryId: number) {
 }
 
 async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">, requestedNo?: string) {
+  // The invoice is dated today; it also changes its deliveries (to invoiced) and counts in
+  // their month's reconciliation: none of those dates may be in a closed month (decision 0901).
+  await assertPeriodOpen(tx, todayIn(env().APP_TIME_ZONE), ...rows.map((r) => r.date));
   const figures = invoiceFigures(rows);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   if (requestedNo !== undefined) {
@@ -224,6 +229,13 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
     )
     .returning({ id: schema.deliveries.id });
   if (moved.length !== rows.length) throw new InvoiceConflict("This delivery has already been invoiced");
+  await recordAudit(tx, {
+    actor: user,
+    action: "invoice.create",
+    entityType: "invoice",
+    entityId: invoice.id,
+    after: { ...invoice, deliveryIds: rows.map((r) => r.id) },
+  });
   return invoice;
 }
 
@@ -295,6 +307,7 @@ export async function createInvoiceForDelivery(
     });
   } catch (error) {
     if (error instanceof NotFound) return { ok: false, status: 404, message: "Delivery not found" };
+    if (isPeriodClosed(error)) return error.failure;
     if (error instanceof InvoiceConflict) return { ok: false, status: 409, message: error.message };
     return idempotencyFailure(error);
   }
@@ -362,6 +375,7 @@ export async function createInvoicesForMonth(
     });
   } catch (error) {
     if (error instanceof InvoiceConflict) return { ok: false as const, status: 409 as const, message: error.message };
+    if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
 }
