@@ -1,4 +1,5 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
+import type * as z from "zod";
 import { getDb, schema, type Agent, type Executor } from "~/db.server";
 import { AgentSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
@@ -30,6 +31,16 @@ export async function getAgent(id: number, db?: Executor): Promise<Agent | null>
 
 type Result = { ok: true; agent: Agent } | DirectoryFailure;
 
+/** A create or edit writes every field: a blank box clears it. */
+const agentValues = (data: z.infer<typeof AgentSchema>) => ({
+  name: data.name,
+  contact: data.contact ?? null,
+  phone: data.phone ?? null,
+  bankName: data.bankName ?? null,
+  bankAccountName: data.bankAccountName ?? null,
+  bankAccountNo: data.bankAccountNo ?? null,
+});
+
 export async function createAgent(actor: Actor, input: Record<string, unknown>): Promise<Result> {
   const refused = refuse(actor, "agent.manage", "agents");
   if (refused) return refused;
@@ -38,10 +49,7 @@ export async function createAgent(actor: Actor, input: Record<string, unknown>):
   const db = await getDb();
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("agent", parsed.data.name);
   try {
-    const [agent] = await db
-      .insert(schema.agents)
-      .values({ name: parsed.data.name, contact: parsed.data.contact ?? null })
-      .returning();
+    const [agent] = await db.insert(schema.agents).values(agentValues(parsed.data)).returning();
     return { ok: true, agent };
   } catch (error) {
     // Two people adding the same name at once: the unique index decides.
@@ -60,7 +68,7 @@ export async function updateAgent(actor: Actor, id: number, input: Record<string
   try {
     const [agent] = await db
       .update(schema.agents)
-      .set({ name: parsed.data.name, contact: parsed.data.contact ?? null })
+      .set(agentValues(parsed.data))
       .where(eq(schema.agents.id, id))
       .returning();
     return agent ? { ok: true, agent } : { ok: false, status: 404, message: "Agent not found" };

@@ -1,3 +1,4 @@
+import type * as z from "zod";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Client, type Executor } from "~/db.server";
 import { clientSchema } from "~/schemas/directory";
@@ -42,6 +43,17 @@ export async function findClientByName(name: string, db?: Executor): Promise<Cli
 
 type Result = { ok: true; client: Client } | DirectoryFailure;
 
+/** A create or edit writes every field: a blank box clears it. */
+const clientValues = (data: z.infer<ReturnType<typeof clientSchema>>) => ({
+  name: data.name,
+  taxRate: data.taxRate,
+  paymentTermsDays: data.paymentTermsDays,
+  address: data.address ?? null,
+  email: data.email ?? null,
+  phone: data.phone ?? null,
+  taxNo: data.taxNo ?? null,
+});
+
 /** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */
 export async function createClient(
   actor: Actor,
@@ -55,7 +67,7 @@ export async function createClient(
   const db = await getDb();
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("client", parsed.data.name);
   try {
-    const [client] = await db.insert(schema.clients).values(parsed.data).returning();
+    const [client] = await db.insert(schema.clients).values(clientValues(parsed.data)).returning();
     return { ok: true, client };
   } catch (error) {
     // Two people adding the same name at once: the unique index decides.
@@ -77,7 +89,11 @@ export async function updateClient(
   const db = await getDb();
   if (await nameTaken(parsed.data.name, id, db)) return duplicateName("client", parsed.data.name);
   try {
-    const [client] = await db.update(schema.clients).set(parsed.data).where(eq(schema.clients.id, id)).returning();
+    const [client] = await db
+      .update(schema.clients)
+      .set(clientValues(parsed.data))
+      .where(eq(schema.clients.id, id))
+      .returning();
     return client ? { ok: true, client } : { ok: false, status: 404, message: "Client not found" };
   } catch (error) {
     if (isUniqueViolation(error)) return duplicateName("client", parsed.data.name);
