@@ -9,6 +9,7 @@ import * as adminUsers from "../../app/models/admin-users.server";
 import * as agents from "../../app/models/agent.server";
 import * as audit from "../../app/models/audit.server";
 import * as periods from "../../app/models/period.server";
+import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as invoices from "../../app/models/invoice.server";
@@ -59,7 +60,9 @@ async function snapshot() {
   const [agent] = await db.select().from(schema.agents).where(eq(schema.agents.id, agentId));
   const [client] = await db.select().from(schema.clients).where(eq(schema.clients.id, clientId));
   const [setting] = await db.select().from(schema.settings);
+  const [business] = await db.select().from(schema.businessDetails);
   return {
+    business: business ?? null,
     agents: await count(schema.agents),
     clients: await count(schema.clients),
     invoices: await count(schema.invoices),
@@ -170,6 +173,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => adminUsers.bulkSetStatus(u, [target.id], "frozen"),
   },
   { name: "admin.bulkDeleteUsers", capability: "user.manage", call: (u) => adminUsers.bulkDeleteUsers(u, [target.id]) },
+  {
+    name: "business.updateBusinessDetails",
+    capability: "settings.manage",
+    call: (u) => business.updateBusinessDetails(u, { companyName: `Refused ${u.role}` }, { kind: "remove" }),
+  },
   { name: "admin.switchOwnRole", capability: "role.switch", call: (u) => adminUsers.switchOwnRole(u, u.id, "admin") },
   { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
   {
@@ -270,6 +278,7 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     call: async (u) => exports.reconciliationMonthExport(u, "2026-02"),
   },
   { name: "loadManagerDashboard", capability: "delivery.financials", call: (u) => loadManagerDashboard(u) },
+  { name: "business.loadBusinessDetails", capability: "settings.manage", call: (u) => business.loadBusinessDetails(u) },
   { name: "settings.loadSystemSettings", capability: "settings.manage", call: (u) => settings.loadSystemSettings(u) },
   { name: "admin.listUsers", capability: "user.manage", call: (u) => adminUsers.listUsers(u) },
   { name: "admin.getUserRow", capability: "user.manage", call: (u) => adminUsers.getUserRow(u, target.id) },
