@@ -51,10 +51,7 @@ export async function createAgent(actor: Actor, input: Record<string, unknown>):
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("agent", parsed.data.name);
   try {
     const agent = await db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(schema.agents)
-        .values(agentValues(parsed.data))
-        .returning();
+      const [created] = await tx.insert(schema.agents).values(agentValues(parsed.data)).returning();
       await recordAudit(tx, {
         actor,
         action: "agent.create",

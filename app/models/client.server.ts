@@ -103,7 +103,11 @@ export async function updateClient(
     const client = await db.transaction(async (tx) => {
       const [before] = await tx.select().from(schema.clients).where(eq(schema.clients.id, id)).for("update");
       if (!before) return null;
-      const [after] = await tx.update(schema.clients).set(clientValues(parsed.data)).where(eq(schema.clients.id, id)).returning();
+      const [after] = await tx
+        .update(schema.clients)
+        .set(clientValues(parsed.data))
+        .where(eq(schema.clients.id, id))
+        .returning();
       await recordAudit(tx, { actor, action: "client.update", entityType: "client", entityId: id, before, after });
       return after;
     });
