@@ -76,6 +76,8 @@ export type PeriodState = {
   closedThrough: string | null;
   /** Last closed month, "yyyy-MM", or null. */
   closedThroughMonth: string | null;
+  /** The same as shown: "March 2026", or null. */
+  closedThroughLabel: string | null;
   /** The latest month that may be closed now (the last month that has ended). */
   latestClosable: string;
 };
@@ -100,6 +102,7 @@ export async function getPeriodState(actor: Actor, now = new Date()): Promise<Pe
   return {
     closedThrough,
     closedThroughMonth: closedThrough ? monthOf(closedThrough) : null,
+    closedThroughLabel: closedThrough ? formatMonth(monthOf(closedThrough)) : null,
     latestClosable: previousMonth(monthOf(todayIn(env().APP_TIME_ZONE, now))),
   };
 }

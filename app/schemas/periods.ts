@@ -2,18 +2,20 @@
 // share these rules.
 import * as z from "zod";
 import { isValidDate } from "~/utils/dates";
-import type { FormConstraint } from "./fields";
 
-const month = z
-  .unknown()
-  .transform((v) => (typeof v === "string" ? v.trim() : ""))
-  .pipe(
-    z
-      .string()
-      .min(1, "Month is required")
-      .regex(/^\d{4}-\d{2}$/, "Month must be written yyyy-MM, e.g. 2026-03")
-      .refine((v) => isValidDate(`${v}-01`), "Month must be a real month, e.g. 2026-03"),
-  );
+// One message per mistake: missing, or not a real month written yyyy-MM.
+const month = z.unknown().transform((value, ctx) => {
+  const text = typeof value === "string" ? value.trim() : "";
+  if (!text) {
+    ctx.addIssue({ code: "custom", message: "Month is required" });
+    return z.NEVER;
+  }
+  if (!/^\d{4}-\d{2}$/.test(text) || !isValidDate(`${text}-01`)) {
+    ctx.addIssue({ code: "custom", message: "Month must be a real month written yyyy-MM, e.g. 2026-03" });
+    return z.NEVER;
+  }
+  return text;
+});
 
 export const REOPEN_REASON_REQUIRED = "A reason is required to reopen a month";
 
@@ -31,9 +33,3 @@ export const PeriodFormSchema = z.discriminatedUnion("intent", [
   CloseMonthSchema.extend({ intent: z.literal("close") }),
   ReopenMonthSchema.extend({ intent: z.literal("reopen") }),
 ]);
-
-export const CLOSE_MONTH_CONSTRAINT: FormConstraint = { month: { required: true, pattern: "\\d{4}-\\d{2}" } };
-export const REOPEN_MONTH_CONSTRAINT: FormConstraint = {
-  month: { required: true, pattern: "\\d{4}-\\d{2}" },
-  reason: { required: true, maxLength: 500 },
-};
