@@ -119,7 +119,7 @@ export function AppShell({
         id="app-sidebar"
         aria-label="Sidebar"
         className={
-          "fixed inset-y-0 left-0 z-50 flex w-sidebar-mobile -translate-x-full flex-col border-r border-slate-200 bg-white transition-transform peer-checked:translate-x-0 dark:border-slate-800 dark:bg-slate-900 " +
+          "fixed inset-y-0 left-0 z-50 flex w-sidebar-mobile print:hidden -translate-x-full flex-col border-r border-slate-200 bg-white transition-transform peer-checked:translate-x-0 dark:border-slate-800 dark:bg-slate-900 " +
           "md:sticky md:top-0 md:h-screen md:translate-x-0 md:transition-[width] " +
           (open ? "md:w-sidebar" : "md:w-sidebar-icon")
         }
@@ -170,7 +170,7 @@ export function AppShell({
       </aside>
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+        <header className="sticky top-0 z-30 flex h-14 print:hidden items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
           <Form method="post" action="/resources/sidebar" className="hidden md:block">
             <input type="hidden" name="open" value={String(!open)} />
             <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -194,7 +194,7 @@ export function AppShell({
           <div className="flex flex-1 items-center gap-2">{headerExtra}</div>
           <ThemeToggle theme={theme} redirectTo={redirectTo} />
         </header>
-        <main className="flex-1 p-4 pb-24 md:p-6 md:pb-6">{children}</main>
+        <main className="flex-1 p-4 pb-24 md:p-6 md:pb-6 print:p-0">{children}</main>
       </div>
 
       <MobileBar user={user} pathname={location.pathname} />
@@ -321,7 +321,7 @@ function MobileBar({ user, pathname }: { user: PublicUser; pathname: string }) {
   return (
     <nav
       aria-label="Mobile"
-      className="fixed inset-x-0 bottom-0 z-30 flex h-16 items-center justify-around border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 md:hidden"
+      className="fixed inset-x-0 bottom-0 z-30 flex h-16 print:hidden items-center justify-around border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 md:hidden"
     >
       {items.map((item) => {
         if (item.kind === "menu") {

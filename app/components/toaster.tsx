@@ -50,7 +50,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
       ref={regionRef}
       tabIndex={-1}
       aria-label="Notifications (F8)"
-      className="pointer-events-none fixed bottom-20 right-0 z-[100] flex w-full flex-col gap-2 p-4 outline-none sm:bottom-4 sm:max-w-sm"
+      className="pointer-events-none fixed bottom-20 right-0 z-[100] flex w-full print:hidden flex-col gap-2 p-4 outline-none sm:bottom-4 sm:max-w-sm"
     >
       {current ? (
         <div

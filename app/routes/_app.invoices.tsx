@@ -137,11 +137,28 @@ export default function InvoicesPage() {
                     <dd>{formatNaira(inv.profit)}</dd>
                   </div>
                 </dl>
-                {inv.payable ? (
-                  <Link to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm mt-3" preventScrollReset>
-                    Record Payment
+                <div className="mt-3 flex flex-wrap gap-2">
+                  {inv.payable ? (
+                    <Link to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm" preventScrollReset>
+                      Record Payment
+                    </Link>
+                  ) : null}
+                  <Link
+                    to={`/invoices/${inv.id}/print`}
+                    className="btn-ghost btn-sm"
+                    aria-label={`Print invoice #${inv.invoiceNo}`}
+                  >
+                    Print
                   </Link>
-                ) : null}
+                  <a
+                    href={`/invoices/${inv.id}/pdf`}
+                    className="btn-ghost btn-sm"
+                    download
+                    aria-label={`PDF of invoice #${inv.invoiceNo}`}
+                  >
+                    PDF
+                  </a>
+                </div>
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@
 // twin side by side (decision 0800; tests/integration/rules.test.ts holds them equal).
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { schema, type Invoice } from "~/db.server";
-import { compare } from "~/utils/money";
+import { compare, round, toFixed } from "~/utils/money";
 
 export type PaymentStatus = Invoice["paymentStatus"];
 
@@ -41,3 +41,17 @@ export const effectiveStatusSql = (today: string) =>
 
 export const statusAfterPayment = (amountPaid: string, amount: string): "paid" | "partial" =>
   compare(amountPaid, amount) >= 0 ? "paid" : "partial";
+
+// ---- Tax contained in a tax-inclusive amount: amount x rate / (100 + rate), to the kobo
+// (half-up). Invoice amounts are tax-inclusive (docs/decisions/0951).
+
+export function taxIncluded(amount: string, ratePercent: string): string {
+  const amountKobo = round(amount, 2).units;
+  const rate = round(ratePercent, 2).units; // hundredths of a percent
+  const numerator = amountKobo * rate;
+  const denominator = 10000n + rate;
+  const negative = numerator < 0n;
+  const abs = negative ? -numerator : numerator;
+  const q = (2n * abs + denominator) / (2n * denominator);
+  return toFixed({ units: negative ? -q : q, scale: 2 });
+}

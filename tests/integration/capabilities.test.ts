@@ -17,6 +17,7 @@ import * as payments from "../../app/models/payment.server";
 import * as settings from "../../app/models/settings.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import * as exports from "../../app/presenters/exports.server";
+import * as invoiceDocument from "../../app/presenters/invoice-document.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -254,6 +255,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     name: "reconciliation.monthInvoicePreview",
     capability: "reconciliation.view",
     call: (u) => reconciliation.monthInvoicePreview(u, "2026-02"),
+  },
+  {
+    name: "invoiceDocument.loadInvoiceDocument",
+    capability: "invoice.manage",
+    call: (u) => invoiceDocument.loadInvoiceDocument(u, invoiceId),
   },
   { name: "exports.agentsExport", capability: "agent.manage", call: async (u) => exports.agentsExport(u) },
   { name: "exports.clientsExport", capability: "client.manage", call: async (u) => exports.clientsExport(u) },

@@ -1,0 +1,150 @@
+import type { InvoiceDocument } from "~/presenters/invoice-document.server";
+import { formatDeliveryDate } from "~/utils/dates";
+import { formatAmount, formatNaira } from "~/utils/money";
+
+// The printable invoice (A4). The same figures as the PDF: both come from loadInvoiceDocument.
+// Black on white in both themes: it is paper.
+
+export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
+  const { business, client } = doc;
+  const bank = business.bankName || business.bankAccountNo;
+  return (
+    <article
+      aria-label={`Invoice ${doc.invoiceNo}`}
+      className="relative mx-auto max-w-[210mm] bg-white p-8 text-[13px] leading-snug text-slate-900 shadow print:max-w-none print:p-0 print:shadow-none"
+    >
+      {doc.voided ? (
+        <p
+          className="pointer-events-none absolute inset-0 grid place-items-center text-8xl font-black tracking-widest text-red-600/20"
+          aria-label="This invoice is void"
+        >
+          VOID
+        </p>
+      ) : null}
+      <header className="flex items-start justify-between gap-6 border-b border-slate-300 pb-4">
+        <div className="space-y-1">
+          {business.logoUrl ? <img src={business.logoUrl} alt="" className="mb-2 h-14 w-auto" /> : null}
+          <p className="text-lg font-bold">{business.companyName ?? "PKS"}</p>
+          {business.address ? <p className="whitespace-pre-line">{business.address}</p> : null}
+          <p>{[business.phone, business.email].filter(Boolean).join(" · ")}</p>
+          <p>
+            {[
+              business.registrationNo ? `RC: ${business.registrationNo}` : null,
+              business.taxNo ? `TIN: ${business.taxNo}` : null,
+            ]
+              .filter(Boolean)
+              .join(" · ")}
+          </p>
+        </div>
+        <div className="text-right">
+          <h1 className="text-2xl font-bold tracking-wide">INVOICE</h1>
+          <dl className="mt-2 grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 text-right">
+            <dt className="text-slate-600">Invoice No</dt>
+            <dd className="font-semibold">{doc.invoiceNo}</dd>
+            <dt className="text-slate-600">Date</dt>
+            <dd>{formatDeliveryDate(doc.issueDate)}</dd>
+            <dt className="text-slate-600">Due Date</dt>
+            <dd>{formatDeliveryDate(doc.dueDate)}</dd>
+          </dl>
+        </div>
+      </header>
+
+      <section aria-label="Bill to" className="mt-4">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Bill To</h2>
+        <p className="font-semibold">{client.name}</p>
+        {client.address ? <p className="whitespace-pre-line">{client.address}</p> : null}
+        <p>{[client.phone, client.email].filter(Boolean).join(" · ")}</p>
+        {client.taxNo ? <p>TIN: {client.taxNo}</p> : null}
+      </section>
+
+      <table className="mt-4 w-full border-collapse">
+        <caption className="sr-only">Deliveries on this invoice</caption>
+        <thead>
+          <tr className="border-y border-slate-400 text-left text-xs uppercase tracking-wide text-slate-600">
+            <th scope="col" className="py-1.5 pr-2">
+              Date
+            </th>
+            <th scope="col" className="py-1.5 pr-2">
+              Truck
+            </th>
+            <th scope="col" className="py-1.5 pr-2">
+              Location
+            </th>
+            <th scope="col" className="py-1.5 pr-2 text-right">
+              Tons
+            </th>
+            <th scope="col" className="py-1.5 pr-2 text-right">
+              Rate (₦/ton)
+            </th>
+            <th scope="col" className="py-1.5 text-right">
+              Amount (₦)
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {doc.lines.map((line, index) => (
+            <tr key={index} className="break-inside-avoid border-b border-slate-200">
+              <td className="py-1 pr-2 tabular-nums">{formatDeliveryDate(line.date)}</td>
+              <td className="py-1 pr-2">{line.truckNo ?? "-"}</td>
+              <td className="py-1 pr-2">{line.location}</td>
+              <td className="py-1 pr-2 text-right tabular-nums">{formatAmount(line.tons)}</td>
+              <td className="py-1 pr-2 text-right tabular-nums">{line.rate ? formatAmount(line.rate) : "-"}</td>
+              <td className="py-1 text-right tabular-nums">{line.amount ? formatAmount(line.amount) : "-"}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr className="font-semibold">
+            <td colSpan={3} className="py-1.5 pr-2">
+              {doc.lines.length} {doc.lines.length === 1 ? "delivery" : "deliveries"}
+            </td>
+            <td className="py-1.5 pr-2 text-right tabular-nums">{formatAmount(doc.totalTons)}</td>
+            <td />
+            <td className="py-1.5 text-right tabular-nums">{formatAmount(doc.amount)}</td>
+          </tr>
+        </tfoot>
+      </table>
+
+      <div className="mt-4 flex flex-wrap justify-between gap-6">
+        <div className="max-w-sm space-y-3">
+          <p>
+            <span className="text-xs font-semibold uppercase tracking-wide text-slate-600">Amount in words</span>
+            <br />
+            <span data-testid="amount-in-words">{doc.amountInWords}</span>
+          </p>
+          {bank ? (
+            <section aria-label="Payment instructions">
+              <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Payment Instructions</h2>
+              <p>Please pay by {formatDeliveryDate(doc.dueDate)} into:</p>
+              {business.bankName ? <p>Bank: {business.bankName}</p> : null}
+              {business.bankAccountName ? <p>Account name: {business.bankAccountName}</p> : null}
+              {business.bankAccountNo ? <p>Account number: {business.bankAccountNo}</p> : null}
+              <p>Reference: Invoice {doc.invoiceNo}</p>
+            </section>
+          ) : null}
+        </div>
+        <dl className="grid min-w-[16rem] grid-cols-[1fr_auto] gap-x-4 gap-y-1 tabular-nums" aria-label="Totals">
+          <dt>Amount (tax inclusive)</dt>
+          <dd className="text-right">{formatNaira(doc.amount)}</dd>
+          <dt className="text-slate-600">Net of tax</dt>
+          <dd className="text-right text-slate-600">{formatNaira(doc.net)}</dd>
+          <dt className="text-slate-600">Tax included ({formatAmount(doc.taxRate)}%)</dt>
+          <dd className="text-right text-slate-600">{formatNaira(doc.tax)}</dd>
+          {doc.received.map((r, index) => (
+            <div key={index} className="contents">
+              <dt className="text-slate-600">
+                {r.kind === "payment" ? "Payment" : "Credit note"} {formatDeliveryDate(r.date)}
+                {r.reference ? ` (${r.reference})` : ""}
+              </dt>
+              <dd className="text-right text-slate-600">-{formatNaira(r.amount)}</dd>
+            </div>
+          ))}
+          <dt className="border-t border-slate-400 pt-1 font-bold">Balance Due</dt>
+          <dd className="border-t border-slate-400 pt-1 text-right font-bold" data-testid="balance-due">
+            {formatNaira(doc.balance)}
+          </dd>
+        </dl>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,112 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import { amountInWords } from "../../app/utils/amount-words.server";
+import { todayIn } from "../../app/utils/dates";
+import { formatNaira, sub, toFixed } from "../../app/utils/money";
+import { expect, test } from "./fixtures";
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+/** A client with an address, one delivery invoiced for them, and a payment of 0.50 on it. */
+async function invoiceWithPayment(request: APIRequestContext, origin: string) {
+  const headers = { Origin: origin };
+  const tag = unique();
+  const post = async (url: string, data: object) => {
+    const res = await request.post(url, { data, headers });
+    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
+    return (await res.json()) as Record<string, unknown> & { id: number };
+  };
+  const client = await post("/api/clients", {
+    name: `Print Client ${tag}`,
+    taxRate: "7.5",
+    address: "Km 5 Benin Road\nOkomu",
+    taxNo: `TIN-${tag}`,
+  });
+  const agent = await post("/api/agents", { name: `Print Agent ${tag}` });
+  const delivery = await post("/api/deliveries", {
+    agentId: agent.id,
+    clientId: client.id,
+    tons: "12.50",
+    location: "Ikorodu yard",
+    truckNo: `LAG-${tag.slice(-4)}`,
+  });
+  // The rate is the delivery's own (the settings' rate is whatever other tests left): 12.5 t at
+  // ₦65,000.04 is ₦812,500.50.
+  const priced = await request.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate: "65000.04" }, headers });
+  expect(priced.status(), await priced.text()).toBe(200);
+  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number } & Record<string, string>;
+  await post("/api/payments", { invoiceId: invoice.id, amount: "0.50", paymentDate: todayIn("Africa/Lagos") });
+  return { invoice, clientName: `Print Client ${tag}`, truck: `LAG-${tag.slice(-4)}` };
+}
+
+test("the printable invoice: company, client, lines, tax, words, payments and balance; chrome hidden in print", async ({
+  page,
+  loginAs,
+  javaScript,
+  baseURL,
+}) => {
+  await loginAs("manager");
+  const { invoice, clientName, truck } = await invoiceWithPayment(page.request, baseURL!);
+  await page.goto(`/invoices?invoiceNo=${invoice.invoiceNo}`);
+  await page.getByRole("link", { name: `Print invoice #${invoice.invoiceNo}` }).click();
+  await expect(page).toHaveURL(`/invoices/${invoice.id}/print`);
+  const doc = page.getByRole("article", { name: `Invoice ${invoice.invoiceNo}` });
+  await expect(doc.getByRole("heading", { name: "INVOICE" })).toBeVisible();
+  await expect(doc.getByRole("region", { name: "Bill to" })).toContainText(clientName);
+  await expect(doc.getByRole("region", { name: "Bill to" })).toContainText("Km 5 Benin Road");
+  const row = doc.getByRole("row").filter({ hasText: truck });
+  await expect(row).toContainText("Ikorodu yard");
+  await expect(row).toContainText("12.50");
+  await expect(row).toContainText("65,000.04");
+  await expect(row).toContainText("812,500.50");
+  expect(invoice.amount).toBe("812500.50");
+  await expect(doc.getByTestId("amount-in-words")).toHaveText(amountInWords(invoice.amount));
+  await expect(doc).toContainText("Tax included (7.50%)");
+  await expect(doc.getByTestId("balance-due")).toHaveText(formatNaira(toFixed(sub(invoice.amount, "0.50"))));
+  await expect(doc).toContainText("-₦0.50");
+  // The Print button needs JavaScript; without it the browser's own Print works on the same page.
+  await expect(page.getByRole("button", { name: "Print" })).toHaveCount(javaScript ? 1 : 0);
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("complementary", { name: "Sidebar" })).toBeHidden();
+  await expect(page.getByRole("navigation", { name: "Invoice actions" })).toBeHidden();
+  await expect(doc).toBeVisible();
+});
+
+test("the PDF invoice: an attachment named by number, with the number, the amount in words and ₦", async ({
+  page,
+  loginAs,
+  baseURL,
+}, testInfo) => {
+  await loginAs("manager");
+  const { invoice } = await invoiceWithPayment(page.request, baseURL!);
+  await page.goto(`/invoices/${invoice.id}/print`);
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download PDF" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`invoice-${invoice.invoiceNo}.pdf`);
+  const file = (await download.path())!;
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(0, 4).toString()).toBe("%PDF");
+  const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+  expect(text).toContain(invoice.invoiceNo);
+  expect(text).toContain(amountInWords(invoice.amount));
+  expect(text).toContain(formatNaira(invoice.amount));
+  // A picture of the first page, kept with the test's results to look at (₦ drawn, not a box).
+  const dir = mkdtempSync(path.join(tmpdir(), "invoice-png-"));
+  execFileSync("pdftoppm", ["-r", "80", "-png", "-f", "1", "-l", "1", file, path.join(dir, "page")]);
+  await testInfo.attach("invoice-page-1.png", { path: path.join(dir, "page-1.png"), contentType: "image/png" });
+
+  const res = await page.request.get(`/invoices/${invoice.id}/pdf`);
+  expect(res.headers()["content-type"]).toBe("application/pdf");
+  expect(res.headers()["content-disposition"]).toBe(`attachment; filename="invoice-${invoice.invoiceNo}.pdf"`);
+});
+
+test("staff cannot open an invoice's print view or PDF", async ({ page, loginAs }) => {
+  await loginAs("staff");
+  expect((await page.request.get("/invoices/1/pdf", { maxRedirects: 0 })).status()).toBe(403);
+  const res = await page.goto("/invoices/1/print");
+  expect(res?.status()).toBe(403);
+});
