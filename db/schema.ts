@@ -457,6 +457,49 @@ export const paymentDayTotals = pgTable(
   (t) => [primaryKey({ columns: [t.paymentDate, t.clientId] })],
 );
 
+// The audit trail (docs/decisions/0900): one row per recorded change, written by
+// app/models/audit.server.ts in the same transaction as the change. Append-only: triggers in
+// the migration refuse UPDATE, DELETE and TRUNCATE. No foreign keys: an event outlives the
+// row it describes (a deleted delivery) and names its actor by id and e-mail as they were.
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    time: timestamp("time", { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id"),
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    requestId: text("request_id"),
+    clientAddress: text("client_address"),
+  },
+  (t) => [
+    // Newest first is id descending (the primary key); one index per filter, id last, so a
+    // filtered page is read in order from where the last one ended (decision 0502).
+    index("audit_events_entity_idx").on(t.entityType, t.entityId, t.id),
+    index("audit_events_actor_idx").on(t.actorId, t.id),
+    index("audit_events_action_idx").on(t.action, t.id),
+    index("audit_events_time_idx").on(t.time),
+  ],
+);
+
+// Month close (docs/decisions/0901): one row, the last calendar day of the last closed
+// month. Cumulative: everything dated on or before it is closed. Writes read it FOR SHARE
+// inside their transaction; closing and reopening update it.
+export const periodClose = pgTable(
+  "period_close",
+  {
+    id: integer("id").primaryKey().default(1),
+    closedThrough: date("closed_through"),
+    updatedAt: updatedAt(),
+    updatedBy: uuid("updated_by"),
+  },
+  (t) => [check("period_close_single_row", sql`${t.id} = 1`)],
+);
+
 export type User = typeof users.$inferSelect;
 export type Agent = typeof agents.$inferSelect;
 export type Client = typeof clients.$inferSelect;
@@ -467,3 +510,4 @@ export type CreditNote = typeof creditNotes.$inferSelect;
 export type InvoiceLine = typeof invoiceLines.$inferSelect;
 export type Settings = typeof settings.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;
+export type AuditEventRow = typeof auditEvents.$inferSelect;

@@ -45,6 +45,10 @@ export const CAPABILITIES = {
   "settings.manage": ADMINS,
   /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */
   "user.manage": ADMINS,
+  /** The whole audit trail (/audit, GET /api/audit); one delivery's or invoice's own history follows that page's capability. */
+  "audit.view": ADMINS,
+  /** Close and reopen months (docs/decisions/0901). */
+  "period.close": ADMINS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES | "role.switch";

@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type Role, type User } from "../../app/db.server";
 import * as adminUsers from "../../app/models/admin-users.server";
 import * as agents from "../../app/models/agent.server";
+import * as audit from "../../app/models/audit.server";
+import * as periods from "../../app/models/period.server";
 import * as clients from "../../app/models/client.server";
 import * as creditNotes from "../../app/models/credit-note.server";
 import * as deliveries from "../../app/models/delivery.server";
@@ -14,6 +16,7 @@ import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
 import * as settings from "../../app/models/settings.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
+import * as exports from "../../app/presenters/exports.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -49,7 +52,8 @@ async function snapshot() {
       | typeof schema.invoices
       | typeof schema.payments
       | typeof schema.creditNotes
-      | typeof schema.deliveries,
+      | typeof schema.deliveries
+      | typeof schema.auditEvents,
   ) => (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
   const [userRow] = await db.select().from(schema.users).where(eq(schema.users.id, target.id));
   const [delivery] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, deliveryId));
@@ -64,6 +68,8 @@ async function snapshot() {
     payments: await count(schema.payments),
     creditNotes: await count(schema.creditNotes),
     deliveries: await count(schema.deliveries),
+    auditEvents: await count(schema.auditEvents),
+    period: (await db.select().from(schema.periodClose))[0].closedThrough,
     users: (await db.select({ n: sql<number>`count(*)::int` }).from(schema.users))[0].n,
     target: { status: userRow.status, role: userRow.role, password: userRow.password },
     delivery: { tons: delivery.tons, sellingRate: delivery.sellingRate, location: delivery.location },
@@ -183,6 +189,12 @@ const ENTRY_POINTS: EntryPoint[] = [
   },
   { name: "admin.bulkDeleteUsers", capability: "user.manage", call: (u) => adminUsers.bulkDeleteUsers(u, [target.id]) },
   { name: "admin.switchOwnRole", capability: "role.switch", call: (u) => adminUsers.switchOwnRole(u, u.id, "admin") },
+  { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
+  {
+    name: "period.reopenMonth",
+    capability: "period.close",
+    call: (u) => periods.reopenMonth(u, { month: "2020-01", reason: "Refused" }),
+  },
 ];
 
 describe("model entry points refuse a caller without the capability", () => {
@@ -284,11 +296,40 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     capability: "reconciliation.view",
     call: (u) => reconciliation.monthInvoicePreview(u, "2026-02"),
   },
+  { name: "exports.agentsExport", capability: "agent.manage", call: async (u) => exports.agentsExport(u) },
+  { name: "exports.clientsExport", capability: "client.manage", call: async (u) => exports.clientsExport(u) },
+  {
+    name: "exports.invoicesExport",
+    capability: "invoice.manage",
+    call: async (u) => exports.invoicesExport(u, new URLSearchParams()),
+  },
+  {
+    name: "exports.paymentsExport",
+    capability: "payment.record",
+    call: async (u) => exports.paymentsExport(u, new URLSearchParams()),
+  },
+  {
+    name: "exports.reconciliationExport",
+    capability: "reconciliation.view",
+    call: async (u) => exports.reconciliationExport(u),
+  },
+  {
+    name: "exports.reconciliationMonthExport",
+    capability: "reconciliation.view",
+    call: async (u) => exports.reconciliationMonthExport(u, "2026-02"),
+  },
   { name: "loadManagerDashboard", capability: "delivery.financials", call: (u) => loadManagerDashboard(u) },
   { name: "settings.loadSystemSettings", capability: "settings.manage", call: (u) => settings.loadSystemSettings(u) },
   { name: "admin.listUsers", capability: "user.manage", call: (u) => adminUsers.listUsers(u) },
   { name: "admin.getUserRow", capability: "user.manage", call: (u) => adminUsers.getUserRow(u, target.id) },
   { name: "admin.getUserRows", capability: "user.manage", call: (u) => adminUsers.getUserRows(u, [target.id]) },
+  { name: "audit.listAuditEvents", capability: "audit.view", call: (u) => audit.listAuditEvents(u, {}) },
+  {
+    name: "audit.listAuditEvents (a user's history)",
+    capability: "audit.view",
+    call: (u) => audit.listAuditEvents(u, { entityType: "user", entityId: target.id }),
+  },
+  { name: "period.getPeriodState", capability: "period.close", call: (u) => periods.getPeriodState(u) },
 ];
 
 /** The 403 a refused read throws (a Response, like a route guard's), or null when it did not throw one. */
@@ -332,6 +373,21 @@ describe("model reads refuse a caller without the capability", () => {
   });
 });
 
+describe("one entity's own history follows that entity's page", () => {
+  it("managers read a delivery's or an invoice's history, never the whole trail; staff neither", async () => {
+    for (const role of ["manager", "admin"] as const) {
+      const read = () => audit.listAuditEvents(users[role], { entityType: "delivery", entityId: String(deliveryId) });
+      expect(await refusalOf(read)).toBeNull();
+      const inv = () => audit.listAuditEvents(users[role], { entityType: "invoice", entityId: String(invoiceId) });
+      expect(await refusalOf(inv)).toBeNull();
+    }
+    expect(await refusalOf(() => audit.listAuditEvents(users.manager, { entityType: "delivery" }))).toBe(403);
+    const staffRead = () =>
+      audit.listAuditEvents(users.staff, { entityType: "delivery", entityId: String(deliveryId) });
+    expect(await refusalOf(staffRead)).toBe(403);
+  });
+});
+
 describe("the capability table is spec section 6", () => {
   it("names who holds what", () => {
     const table = Object.fromEntries(ALL_CAPABILITIES.map((c) => [c, ROLES.filter((role) => can({ role }, c))]));
@@ -351,6 +407,8 @@ describe("the capability table is spec section 6", () => {
       "reconciliation.view": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],
+      "audit.view": ["admin"],
+      "period.close": ["admin"],
       "role.switch": ["admin"],
     });
   });
