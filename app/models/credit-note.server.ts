@@ -22,6 +22,8 @@ import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { type Page, type PageRequest } from "~/utils/params";
 import { fail, type Failure } from "~/utils/result";
+import { recordAudit } from "./audit.server";
+import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
 export const CREDIT_NOTE_PREFIX = "CN-";
 export const VOID_INVOICE_CREDIT = "This invoice is void: a void invoice takes no credit note";
@@ -104,6 +106,9 @@ export async function createCreditNote(
             : `A credit note can be at most ${formatNaira(limit)} (the invoice amount less earlier credits)`;
         throw new Refusal(fail(409, message, { amount: [message] }));
       }
+      // A credit note is dated the day it is issued: not in a closed month (decision 0901).
+      const issueDate = todayIn(env().APP_TIME_ZONE, now);
+      await assertPeriodOpen(tx, issueDate);
       const creditNoteNo = await claimCreditNoteNumber(tx);
       const [creditNote] = await tx
         .insert(schema.creditNotes)
@@ -112,7 +117,7 @@ export async function createCreditNote(
           invoiceId,
           amount,
           reason,
-          issueDate: todayIn(env().APP_TIME_ZONE, now),
+          issueDate,
           createdBy: actor.id,
         })
         .returning();
@@ -123,6 +128,19 @@ export async function createCreditNote(
         .set({ amountCredited, paymentStatus, updatedAt: now })
         .where(eq(schema.invoices.id, invoiceId))
         .returning();
+      await recordAudit(tx, {
+        actor,
+        action: "credit_note.create",
+        entityType: "credit_note",
+        entityId: creditNote.id,
+        before: {
+          invoiceId,
+          invoiceNo: invoice.invoiceNo,
+          amountCredited: invoice.amountCredited,
+          paymentStatus: invoice.paymentStatus,
+        },
+        after: { ...creditNote, invoiceNo: invoice.invoiceNo, amountCredited, paymentStatus },
+      });
       if (idempotencyKey) {
         await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(creditNote.id) });
         await deleteOldKeys(tx, now);
@@ -132,6 +150,7 @@ export async function createCreditNote(
   } catch (error) {
     // A refusal rolls the transaction back: its number and its key are free again.
     if (error instanceof Refusal) return error.failure;
+    if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
 }

@@ -28,6 +28,8 @@ import {
 import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, type Result } from "~/utils/result";
+import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
+import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
 // Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
 // the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
@@ -200,6 +202,9 @@ export async function previewInvoice(actor: Actor, deliveryId: number) {
 }
 
 async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">, requestedNo?: string) {
+  // The invoice is dated today; it also changes its deliveries (to invoiced) and counts in
+  // their month's reconciliation: none of those dates may be in a closed month (decision 0901).
+  await assertPeriodOpen(tx, todayIn(env().APP_TIME_ZONE), ...rows.map((r) => r.date));
   const figures = invoiceFigures(rows);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   if (requestedNo !== undefined) {
@@ -251,6 +256,13 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
       amount: toFixed(revenueOf(r) ?? "0", 4),
     })),
   );
+  await recordAudit(tx, {
+    actor: user,
+    action: "invoice.create",
+    entityType: "invoice",
+    entityId: invoice.id,
+    after: { ...invoice, deliveryIds: rows.map((r) => r.id) },
+  });
   return invoice;
 }
 
@@ -322,6 +334,7 @@ export async function createInvoiceForDelivery(
     });
   } catch (error) {
     if (error instanceof NotFound) return { ok: false, status: 404, message: "Delivery not found" };
+    if (isPeriodClosed(error)) return error.failure;
     if (error instanceof InvoiceConflict) return { ok: false, status: 409, message: error.message };
     return idempotencyFailure(error);
   }
@@ -389,6 +402,7 @@ export async function createInvoicesForMonth(
     });
   } catch (error) {
     if (error instanceof InvoiceConflict) return { ok: false as const, status: 409 as const, message: error.message };
+    if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
 }
@@ -686,6 +700,8 @@ export type InvoiceCreditNoteView = {
 };
 
 export type InvoiceDetail = InvoiceView & {
+  /** Its own events in the audit trail (created, voided), newest first: the newest INVOICE_RELATED_LIMIT. */
+  history: AuditEventView[];
   lines: Page<InvoiceLineView> & { count: number; tons: string };
   payments: { items: InvoicePaymentView[]; count: number };
   creditNotes: { items: InvoiceCreditNoteView[]; count: number };
@@ -719,7 +735,7 @@ export async function getInvoiceDetail(
   const l = schema.invoiceLines;
   const p = schema.payments;
   const c = schema.creditNotes;
-  const [lineRows, [lineTotals], paymentRows, [paymentCount], creditRows, [creditCount]] = await Promise.all([
+  const [lineRows, [lineTotals], paymentRows, [paymentCount], creditRows, [creditCount], history] = await Promise.all([
     db
       .select()
       .from(l)
@@ -745,10 +761,12 @@ export async function getInvoiceDetail(
       .select({ n: sql<number>`count(*)::int` })
       .from(c)
       .where(eq(c.invoiceId, id)),
+    listAuditEvents(actor, { entityType: "invoice", entityId: String(id) }, { limit: INVOICE_RELATED_LIMIT }),
   ]);
   const lines = toPage(lineRows, linesLimit, linesPage, (r) => ({ key: r.date, id: r.deliveryId }));
   return {
     ...toInvoiceView(row, today),
+    history: history.events,
     lines: {
       ...lines,
       items: lines.items.map((r) => ({
@@ -826,6 +844,13 @@ export async function voidInvoice(
         .from(sql`(select 1) as one`);
       if (settlements.payments > 0 || settlements.credits > 0 || compare(settledOf(invoice), "0") !== 0)
         throw new Refusal(fail(409, VOID_HAS_SETTLEMENTS));
+      // The invoice's date and its deliveries' dates (they go back to confirmed): none may be
+      // in a closed month (decision 0901).
+      const [earliest] = await tx
+        .select({ date: sql<string | null>`min(${schema.deliveries.date})::text` })
+        .from(schema.deliveries)
+        .where(eq(schema.deliveries.invoiceId, invoiceId));
+      await assertPeriodOpen(tx, todayIn(env().APP_TIME_ZONE, invoice.createdAt), earliest?.date);
       const [voided] = await tx
         .update(schema.invoices)
         .set({ paymentStatus: "void", voidReason: reason, voidedAt: now, voidedBy: actor.id, updatedAt: now })
@@ -836,10 +861,21 @@ export async function voidInvoice(
         .set({ status: "confirmed", invoiceId: null, updatedAt: now })
         .where(eq(schema.deliveries.invoiceId, invoiceId))
         .returning({ id: schema.deliveries.id });
-      return { ok: true, invoice: voided, freedDeliveryIds: freed.map((d) => d.id) };
+      const freedDeliveryIds = freed.map((d) => d.id);
+      // One event for the void; the deliveries it freed are named in it.
+      await recordAudit(tx, {
+        actor,
+        action: "invoice.void",
+        entityType: "invoice",
+        entityId: invoiceId,
+        before: invoice,
+        after: { ...voided, freedDeliveryIds },
+      });
+      return { ok: true, invoice: voided, freedDeliveryIds };
     });
   } catch (error) {
     if (error instanceof Refusal) return error.failure;
+    if (isPeriodClosed(error)) return error.failure;
     throw error;
   }
 }

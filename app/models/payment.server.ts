@@ -19,6 +19,8 @@ import {
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
 import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
+import { recordAudit } from "./audit.server";
+import { checkPeriodOpen } from "./period.server";
 
 export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
 
@@ -113,6 +115,9 @@ export async function recordPayment(
       }
       const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
       if (!invoice) throw new Refused({ ok: false, status: 404, message: "Invoice not found" });
+      // A date in a closed month is refused before anything else is said about it (decision 0901).
+      const closed = await checkPeriodOpen(tx, paymentDate);
+      if (closed) throw new Refused({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
       if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
         throw new Refused({
           ok: false,
@@ -147,6 +152,19 @@ export async function recordPayment(
         .update(schema.invoices)
         .set({ amountPaid, paymentStatus, updatedAt: new Date() })
         .where(eq(schema.invoices.id, invoiceId));
+      await recordAudit(tx, {
+        actor: user,
+        action: "payment.create",
+        entityType: "payment",
+        entityId: payment.id,
+        before: {
+          invoiceId,
+          invoiceNo: invoice.invoiceNo,
+          amountPaid: invoice.amountPaid,
+          paymentStatus: invoice.paymentStatus,
+        },
+        after: { ...payment, invoiceNo: invoice.invoiceNo, amountPaid, paymentStatus },
+      });
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(payment.id) });
         await deleteOldKeys(tx, now);

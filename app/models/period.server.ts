@@ -7,10 +7,10 @@
 // every write that has read it to commit, and a write that starts after a close sees it. So a
 // write and a close racing each other cannot both succeed on the same month.
 import { eq } from "drizzle-orm";
-import * as z from "zod";
 import { getDb, schema, type Executor, type User } from "~/db.server";
 import { refuse, assertCan } from "~/rules/capabilities.server";
-import { addDays, formatMonth, isValidDate, todayIn } from "~/utils/dates";
+import { CloseMonthSchema, ReopenMonthSchema } from "~/schemas/periods";
+import { addDays, formatMonth, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { fail, type Failure, type Result } from "~/utils/result";
@@ -103,28 +103,6 @@ export async function getPeriodState(actor: Actor, now = new Date()): Promise<Pe
     latestClosable: previousMonth(monthOf(todayIn(env().APP_TIME_ZONE, now))),
   };
 }
-
-const Month = z
-  .unknown()
-  .transform((v) => (typeof v === "string" ? v.trim() : v))
-  .pipe(
-    z
-      .string({ error: "Month is required" })
-      .min(1, "Month is required")
-      .regex(/^\d{4}-\d{2}$/, "Month must be written yyyy-MM, e.g. 2026-03")
-      .refine((v) => isValidDate(`${v}-01`), "Month must be a real month, e.g. 2026-03"),
-  );
-
-export const CloseMonthSchema = z.object({ month: Month });
-export const ReopenMonthSchema = z.object({
-  month: Month,
-  reason: z
-    .unknown()
-    .transform((v) => (typeof v === "string" ? v.trim() : ""))
-    .pipe(
-      z.string().min(1, "A reason is required to reopen a month").max(500, "The reason must be at most 500 characters"),
-    ),
-});
 
 export type PeriodResult = Result<{ state: PeriodState; changed: boolean }>;
 

@@ -216,10 +216,54 @@ export default function InvoicePage() {
           <p className="page-subtitle text-sm">{`Showing the newest ${creditNotes.items.length} of ${creditNotes.count}.`}</p>
         ) : null}
       </section>
+      <section aria-labelledby="invoice-history" className="space-y-2">
+        <h2 id="invoice-history" className="text-lg font-semibold">
+          History
+        </h2>
+        {invoice.history.length === 0 ? (
+          <p className="page-subtitle">No recorded changes.</p>
+        ) : (
+          <ol className="card divide-y divide-slate-100 dark:divide-slate-800" aria-label="Invoice history">
+            {invoice.history.map((e) => (
+              <li key={e.id} className="space-y-1 p-3 text-sm">
+                <p>
+                  <strong>{ACTION_LABELS[e.action] ?? e.action}</strong>
+                  {` · ${e.actorEmail ?? "system"} · `}
+                  <time dateTime={e.time}>{`${e.time.slice(0, 16).replace("T", " ")} UTC`}</time>
+                </p>
+                <ul className="text-slate-600 dark:text-slate-300">
+                  {e.changes
+                    .filter((c) => SHOWN_FIELDS.has(c.field))
+                    .map((c) => (
+                      <li key={c.field}>
+                        {e.before
+                          ? `${c.field}: ${String(c.before ?? "—")} → ${String(c.after ?? "—")}`
+                          : `${c.field}: ${String(c.after ?? "—")}`}
+                      </li>
+                    ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
       <Outlet />
     </div>
   );
 }
+
+const ACTION_LABELS: Record<string, string> = { "invoice.create": "Created", "invoice.void": "Voided" };
+
+// The fields of an invoice event a reader needs; the full before/after is in /audit.
+const SHOWN_FIELDS = new Set([
+  "invoiceNo",
+  "amount",
+  "taxRate",
+  "paymentStatus",
+  "voidReason",
+  "deliveryIds",
+  "freedDeliveryIds",
+]);
 
 export function ErrorBoundary() {
   return <ErrorView error={useRouteError()} failure="Failed to load the invoice. Please try again." />;

@@ -38,8 +38,9 @@ async function invoiceOf(amount = "1000.00", date = "2026-03-10") {
 /** Everything a refused correction could have written. */
 async function snapshot(invoiceId: number) {
   const db = await getDb();
-  const count = async (table: typeof schema.payments | typeof schema.creditNotes | typeof schema.invoices) =>
-    (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
+  const count = async (
+    table: typeof schema.payments | typeof schema.creditNotes | typeof schema.invoices | typeof schema.auditEvents,
+  ) => (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
   const [invoice] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
   const deliveries = await db
     .select({ id: schema.deliveries.id, status: schema.deliveries.status, invoiceId: schema.deliveries.invoiceId })
@@ -53,6 +54,7 @@ async function snapshot(invoiceId: number) {
     payments: await count(schema.payments),
     creditNotes: await count(schema.creditNotes),
     invoices: await count(schema.invoices),
+    auditEvents: await count(schema.auditEvents),
     counters: JSON.stringify(counters),
     totals: JSON.stringify(
       totals.sort((a, b) =>
@@ -464,5 +466,78 @@ describe("the JSON calls", () => {
     expect((page2.body as { id: number }[])[0].id).toBeLessThan((page.body as { id: number }[])[0].id);
     expect((await call(listRoute.loader, makeRequest("/api/credit-notes?cursor=x", { cookie }))).status).toBe(400);
     expect((await call(listRoute.loader, makeRequest("/api/credit-notes", { cookie: staff.cookie }))).status).toBe(403);
+  });
+});
+
+describe("the audit trail and month close", () => {
+  const eventsOf = async (entityType: string, entityId: number) => {
+    const db = await getDb();
+    return db
+      .select()
+      .from(schema.auditEvents)
+      .where(
+        sql`${schema.auditEvents.entityType} = ${entityType} and ${schema.auditEvents.entityId} = ${String(entityId)}`,
+      );
+  };
+
+  it("a void writes one invoice.void event in its transaction, naming the freed deliveries; the page shows it", async () => {
+    const { invoice, delivery } = await invoiceOf("120.00");
+    expect((await eventsOf("invoice", invoice.id)).map((e) => e.action)).toEqual(["invoice.create"]);
+    const voided = await voidInvoice(manager, invoice.id, { reason: "Duplicate of another ticket" });
+    expect(voided.ok).toBe(true);
+    const events = await eventsOf("invoice", invoice.id);
+    expect(events.map((e) => e.action).sort()).toEqual(["invoice.create", "invoice.void"]);
+    const event = events.find((e) => e.action === "invoice.void")!;
+    expect(event).toMatchObject({
+      actorId: manager.id,
+      before: { paymentStatus: "pending", amount: "120.00", voidReason: null },
+      after: { paymentStatus: "void", voidReason: "Duplicate of another ticket", freedDeliveryIds: [delivery.id] },
+    });
+    const detail = await getInvoiceDetail(manager, invoice.id);
+    expect(detail?.history.map((e) => e.action)).toEqual(["invoice.void", "invoice.create"]);
+  });
+
+  it("a credit note writes one credit_note.create event with the money before and after", async () => {
+    const { invoice } = await invoiceOf("80.00");
+    const made = await createCreditNote(manager, invoice.id, { amount: "30.00", reason: "Quality" });
+    if (!made.ok) throw new Error(made.message);
+    const events = await eventsOf("credit_note", made.creditNote.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      action: "credit_note.create",
+      actorId: manager.id,
+      before: { invoiceId: invoice.id, amountCredited: "0.00", paymentStatus: "pending" },
+      after: {
+        creditNoteNo: made.creditNote.creditNoteNo,
+        amount: "30.00",
+        amountCredited: "30.00",
+        reason: "Quality",
+      },
+    });
+  });
+
+  it("refused voids and credit notes write no event (the snapshot counts audit events)", async () => {
+    const { invoice } = await invoiceOf("60.00");
+    const before = await snapshot(invoice.id);
+    expect((await voidInvoice(manager, invoice.id, { reason: "" })).ok).toBe(false);
+    expect((await createCreditNote(manager, invoice.id, { amount: "60.01", reason: "x" })).ok).toBe(false);
+    expect((await createCreditNote(manager, invoice.id, { amount: "1.00" })).ok).toBe(false);
+    expect(await snapshot(invoice.id)).toEqual(before);
+  });
+
+  it("a void whose invoice or deliveries are in a closed month is refused (409), writing nothing", async () => {
+    const { closeMonth } = await import("../../app/models/period.server");
+    const admin = await createUser({ role: "admin" });
+    const { invoice } = await invoiceOf("75.00", "2025-01-15");
+    expect(await closeMonth(admin, { month: "2025-01" })).toMatchObject({ ok: true });
+    const before = await snapshot(invoice.id);
+    const result = await voidInvoice(manager, invoice.id, { reason: "Too late" });
+    expect(result).toMatchObject({ ok: false, status: 409 });
+    expect(!result.ok && result.message).toMatch(/^This month is closed/);
+    expect(await snapshot(invoice.id)).toEqual(before);
+    // A credit note is dated today, an open month: the correction for a closed month.
+    expect(await createCreditNote(manager, invoice.id, { amount: "5.00", reason: "After close" })).toMatchObject({
+      ok: true,
+    });
   });
 });
