@@ -31,6 +31,12 @@ export const CAPABILITIES = {
   "client.manage": MANAGERS,
   /** Invoices: list, preview, generate. */
   "invoice.manage": MANAGERS,
+  /** One invoice's page and GET /api/invoices/{id}: its deliveries, payments, credit notes, history. */
+  "invoice.view": MANAGERS,
+  /** Void an invoice with no payments or credit notes (docs/decisions/0920). */
+  "invoice.void": MANAGERS,
+  /** Issue credit notes against an invoice; list them. */
+  "credit_note.create": MANAGERS,
   /** Payments: list, record. */
   "payment.record": MANAGERS,
   /** Reconciliation. */

@@ -11,6 +11,7 @@ import * as audit from "../../app/models/audit.server";
 import * as periods from "../../app/models/period.server";
 import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
+import * as creditNotes from "../../app/models/credit-note.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
@@ -52,6 +53,7 @@ async function snapshot() {
       | typeof schema.clients
       | typeof schema.invoices
       | typeof schema.payments
+      | typeof schema.creditNotes
       | typeof schema.deliveries
       | typeof schema.auditEvents,
   ) => (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
@@ -68,13 +70,19 @@ async function snapshot() {
     clients: await count(schema.clients),
     invoices: await count(schema.invoices),
     payments: await count(schema.payments),
+    creditNotes: await count(schema.creditNotes),
     deliveries: await count(schema.deliveries),
     auditEvents: await count(schema.auditEvents),
     period: (await db.select().from(schema.periodClose))[0].closedThrough,
     users: (await db.select({ n: sql<number>`count(*)::int` }).from(schema.users))[0].n,
     target: { status: userRow.status, role: userRow.role, password: userRow.password },
     delivery: { tons: delivery.tons, sellingRate: delivery.sellingRate, location: delivery.location },
-    invoice: { amountPaid: invoice.amountPaid, status: invoice.paymentStatus },
+    invoice: {
+      amountPaid: invoice.amountPaid,
+      amountCredited: invoice.amountCredited,
+      status: invoice.paymentStatus,
+      voidReason: invoice.voidReason,
+    },
     agent: agent.name,
     client: client.name,
     settings: setting
@@ -99,6 +107,16 @@ const ENTRY_POINTS: EntryPoint[] = [
     name: "invoice.createInvoiceForDelivery",
     capability: "invoice.manage",
     call: (u) => invoices.createInvoiceForDelivery(u, { deliveryId }),
+  },
+  {
+    name: "invoice.voidInvoice",
+    capability: "invoice.void",
+    call: (u) => invoices.voidInvoice(u, invoiceId, { reason: "Refused?" }),
+  },
+  {
+    name: "creditNote.createCreditNote",
+    capability: "credit_note.create",
+    call: (u) => creditNotes.createCreditNote(u, invoiceId, { amount: "1.00", reason: "Refused?" }),
   },
   {
     name: "invoice.createInvoicesForMonth",
@@ -210,6 +228,24 @@ describe("model entry points refuse a caller without the capability", () => {
     expect(await payments.recordPayment(users.manager, { invoiceId, amount: "1.00" })).toMatchObject({ ok: true });
   });
 
+  it("managers and admins void and credit invoices (they manage invoices, spec section 6); staff cannot", async () => {
+    const fresh = async () => {
+      const d = await createDelivery({ agentId, clientId, createdBy: users.manager.id });
+      const made = await invoices.createInvoiceForDelivery(users.manager, { deliveryId: d.id });
+      if (!made.ok) throw new Error(made.message);
+      return made.invoice.id;
+    };
+    for (const role of ["manager", "admin"] as const) {
+      expect(await invoices.voidInvoice(users[role], await fresh(), { reason: `Void by ${role}` })).toMatchObject({
+        ok: true,
+      });
+      expect(
+        await creditNotes.createCreditNote(users[role], await fresh(), { amount: "1.00", reason: `By ${role}` }),
+      ).toMatchObject({ ok: true });
+    }
+    expect(await invoices.voidInvoice(users.staff, await fresh(), { reason: "No" })).toMatchObject({ status: 403 });
+  });
+
   it("createDelivery is open to every role (spec section 6)", () => {
     for (const role of ROLES) expect(can({ role }, "delivery.create")).toBe(true);
   });
@@ -229,6 +265,19 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   },
   { name: "invoice.getInvoice", capability: "invoice.manage", call: (u) => invoices.getInvoice(u, invoiceId) },
   { name: "invoice.invoiceSummary", capability: "invoice.manage", call: (u) => invoices.invoiceSummary(u) },
+  {
+    name: "invoice.getInvoiceDetail",
+    capability: "invoice.view",
+    call: (u) => invoices.getInvoiceDetail(u, invoiceId),
+  },
+  { name: "creditNote.listCreditNotes", capability: "credit_note.create", call: (u) => creditNotes.listCreditNotes(u) },
+  {
+    name: "creditNote.creditNoteBatches",
+    capability: "credit_note.create",
+    call: async (u) => {
+      for await (const batch of creditNotes.creditNoteBatches(u)) void batch;
+    },
+  },
   { name: "invoice.urgentInvoices", capability: "invoice.manage", call: (u) => invoices.urgentInvoices(u, 6) },
   {
     name: "invoice.listEligibleDeliveries",
@@ -366,6 +415,9 @@ describe("the capability table is spec section 6", () => {
       "agent.manage": ["manager", "admin"],
       "client.manage": ["manager", "admin"],
       "invoice.manage": ["manager", "admin"],
+      "invoice.view": ["manager", "admin"],
+      "invoice.void": ["manager", "admin"],
+      "credit_note.create": ["manager", "admin"],
       "payment.record": ["manager", "admin"],
       "reconciliation.view": ["manager", "admin"],
       "settings.manage": ["admin"],
