@@ -35,6 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
       createdAt: result.payment.createdAt.toISOString(),
       paymentStatus: result.paymentStatus,
       amountPaid: result.amountPaid,
+      amountCredited: result.amountCredited,
     },
     { status: result.replayed ? 200 : 201 },
   );
