@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -91,6 +92,11 @@ export const agents = pgTable(
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     name: text("name").notNull(),
     contact: text("contact"),
+    // Optional; for settlements (issue 15).
+    phone: text("phone"),
+    bankName: text("bank_name"),
+    bankAccountName: text("bank_account_name"),
+    bankAccountNo: text("bank_account_no"),
     createdAt: createdAt(),
   },
   // Names are stored trimmed; one agent per name, whatever its case (two "Musa Ibrahim"s in the
@@ -105,6 +111,11 @@ export const clients = pgTable(
     name: text("name").notNull(),
     taxRate: percent("tax_rate").notNull().default("0"),
     paymentTermsDays: integer("payment_terms_days").notNull().default(30),
+    // Optional; printed in the client block of an invoice (issue 15).
+    address: text("address"),
+    email: text("email"),
+    phone: text("phone"),
+    taxNo: text("tax_no"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("clients_name_lower_unique").on(sql`lower(${t.name})`)],
@@ -230,6 +241,42 @@ export const settings = pgTable("settings", {
   updatedAt: updatedAt(),
   updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
 });
+
+// Binary data; handed to the drivers as a Buffer (postgres.js sends a Buffer as bytea).
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+// The company on its invoices (issue 15, docs/decisions/0953): one row. The logo is a small
+// PNG or JPEG kept here (backed up and restored with everything else); its bytes are read
+// only by the logo route, never with the details.
+export const businessDetails = pgTable(
+  "business_details",
+  {
+    id: integer("id").primaryKey().default(1),
+    companyName: text("company_name"),
+    address: text("address"),
+    phone: text("phone"),
+    email: text("email"),
+    registrationNo: text("registration_no"),
+    taxNo: text("tax_no"),
+    bankName: text("bank_name"),
+    bankAccountName: text("bank_account_name"),
+    bankAccountNo: text("bank_account_no"),
+    logo: bytea("logo"),
+    logoType: text("logo_type"),
+    logoUpdatedAt: timestamp("logo_updated_at", { withTimezone: true }),
+    updatedAt: updatedAt(),
+    updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    check("business_details_single_row", sql`${t.id} = 1`),
+    check("business_details_logo_type", sql`${t.logoType} in ('image/png','image/jpeg')`),
+    check("business_details_logo_size", sql`octet_length(${t.logo}) <= 204800`),
+    check("business_details_logo_complete", sql`(${t.logo} is null) = (${t.logoType} is null)`),
+  ],
+);
 
 export const passkeys = pgTable(
   "passkeys",
@@ -431,3 +478,4 @@ export type Payment = typeof payments.$inferSelect;
 export type Settings = typeof settings.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;
+export type BusinessDetails = typeof businessDetails.$inferSelect;

@@ -1,4 +1,5 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
+import type * as z from "zod";
 import { getDb, schema, type Agent, type Executor } from "~/db.server";
 import { AgentSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
@@ -31,6 +32,16 @@ export async function getAgent(id: number, db?: Executor): Promise<Agent | null>
 
 type Result = { ok: true; agent: Agent } | DirectoryFailure;
 
+/** A create or edit writes every field: a blank box clears it. */
+const agentValues = (data: z.infer<typeof AgentSchema>) => ({
+  name: data.name,
+  contact: data.contact ?? null,
+  phone: data.phone ?? null,
+  bankName: data.bankName ?? null,
+  bankAccountName: data.bankAccountName ?? null,
+  bankAccountNo: data.bankAccountNo ?? null,
+});
+
 export async function createAgent(actor: Actor, input: Record<string, unknown>): Promise<Result> {
   const refused = refuse(actor, "agent.manage", "agents");
   if (refused) return refused;
@@ -40,10 +51,7 @@ export async function createAgent(actor: Actor, input: Record<string, unknown>):
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("agent", parsed.data.name);
   try {
     const agent = await db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(schema.agents)
-        .values({ name: parsed.data.name, contact: parsed.data.contact ?? null })
-        .returning();
+      const [created] = await tx.insert(schema.agents).values(agentValues(parsed.data)).returning();
       await recordAudit(tx, {
         actor,
         action: "agent.create",
@@ -74,7 +82,7 @@ export async function updateAgent(actor: Actor, id: number, input: Record<string
       if (!before) return null;
       const [after] = await tx
         .update(schema.agents)
-        .set({ name: parsed.data.name, contact: parsed.data.contact ?? null })
+        .set(agentValues(parsed.data))
         .where(eq(schema.agents.id, id))
         .returning();
       await recordAudit(tx, { actor, action: "agent.update", entityType: "agent", entityId: id, before, after });

@@ -1,3 +1,4 @@
+import type * as z from "zod";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Client, type Executor } from "~/db.server";
 import { clientSchema } from "~/schemas/directory";
@@ -43,6 +44,17 @@ export async function findClientByName(name: string, db?: Executor): Promise<Cli
 
 type Result = { ok: true; client: Client } | DirectoryFailure;
 
+/** A create or edit writes every field: a blank box clears it. */
+const clientValues = (data: z.infer<ReturnType<typeof clientSchema>>) => ({
+  name: data.name,
+  taxRate: data.taxRate,
+  paymentTermsDays: data.paymentTermsDays,
+  address: data.address ?? null,
+  email: data.email ?? null,
+  phone: data.phone ?? null,
+  taxNo: data.taxNo ?? null,
+});
+
 /** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */
 export async function createClient(
   actor: Actor,
@@ -57,7 +69,7 @@ export async function createClient(
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("client", parsed.data.name);
   try {
     const client = await db.transaction(async (tx) => {
-      const [created] = await tx.insert(schema.clients).values(parsed.data).returning();
+      const [created] = await tx.insert(schema.clients).values(clientValues(parsed.data)).returning();
       await recordAudit(tx, {
         actor,
         action: "client.create",
@@ -91,7 +103,11 @@ export async function updateClient(
     const client = await db.transaction(async (tx) => {
       const [before] = await tx.select().from(schema.clients).where(eq(schema.clients.id, id)).for("update");
       if (!before) return null;
-      const [after] = await tx.update(schema.clients).set(parsed.data).where(eq(schema.clients.id, id)).returning();
+      const [after] = await tx
+        .update(schema.clients)
+        .set(clientValues(parsed.data))
+        .where(eq(schema.clients.id, id))
+        .returning();
       await recordAudit(tx, { actor, action: "client.update", entityType: "client", entityId: id, before, after });
       return after;
     });

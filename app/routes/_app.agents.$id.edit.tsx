@@ -17,7 +17,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Agent not found");
   const agent = await getAgent(id);
   invariantResponse(agent, "Agent not found");
-  return { agent: { id: agent.id, name: agent.name, contact: agent.contact }, constraint: AGENT_FORM_CONSTRAINT };
+  const { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo } = agent;
+  return {
+    agent: { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo },
+    constraint: AGENT_FORM_CONSTRAINT,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -24,6 +24,7 @@ export default function AgentsPage() {
       emptyTitle="No Agents Yet"
       emptyHint="Add the agents you buy from."
       truncateDetail
+      exportTo="/agents/export"
       entries={agents.map((a) => ({
         id: a.id,
         name: a.name,

@@ -18,7 +18,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const client = await getClient(id);
   invariantResponse(client, "Client not found");
   return {
-    client: { id: client.id, name: client.name, taxRate: client.taxRate, paymentTermsDays: client.paymentTermsDays },
+    client: {
+      id: client.id,
+      name: client.name,
+      taxRate: client.taxRate,
+      paymentTermsDays: client.paymentTermsDays,
+      address: client.address,
+      email: client.email,
+      phone: client.phone,
+      taxNo: client.taxNo,
+    },
     constraint: CLIENT_FORM_CONSTRAINT,
   };
 }

@@ -19,6 +19,7 @@ export default function ClientsPage() {
   const { clients } = useLoaderData<typeof loader>();
   return (
     <DirectoryPage
+      exportTo="/clients/export"
       title="Clients Management"
       subtitle="The buyers PKS is delivered to and invoiced"
       addLabel="New Client"

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
+import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
 import {
   DeliveriesTable,
@@ -56,9 +57,12 @@ export default function DeliveriesPage() {
             {data.role === "staff" ? "The deliveries you recorded" : "Every delivery, newest first"}
           </p>
         </div>
-        <Link to="new" className="btn-primary" preventScrollReset>
-          <PlusIcon width={16} height={16} /> New Delivery
-        </Link>
+        <div className="flex gap-2">
+          <ExportCsvLink to="/deliveries/export" />
+          <Link to="new" className="btn-primary" preventScrollReset>
+            <PlusIcon width={16} height={16} /> New Delivery
+          </Link>
+        </div>
       </header>
       <Filters agents={data.agents} />
       <DeliveriesList rows={data.deliveries} columns={data.columns} filtered={data.filtered} />

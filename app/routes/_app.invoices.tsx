@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
+import { ExportCsvLink } from "~/components/export-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
@@ -65,9 +66,12 @@ export default function InvoicesPage() {
           <h1 className="page-title">Invoices</h1>
           <p className="page-subtitle">Invoice confirmed deliveries and record payments</p>
         </div>
-        <Link to="new" className="btn-primary" preventScrollReset>
-          <PlusIcon width={16} height={16} /> Generate Invoice
-        </Link>
+        <div className="flex gap-2">
+          <ExportCsvLink to="/invoices/export" />
+          <Link to="new" className="btn-primary" preventScrollReset>
+            <PlusIcon width={16} height={16} /> Generate Invoice
+          </Link>
+        </div>
       </header>
       <nav className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Invoice summary">
         <Summary label="Pending" status="pending" value={summary.pending} current={status} />

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
+import { ExportCsvLink } from "~/components/export-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClients } from "~/models/client.server";
@@ -47,9 +48,12 @@ export default function PaymentsPage() {
   const navigation = useNavigation();
   return (
     <div className="space-y-4">
-      <header>
-        <h1 className="page-title">Payments</h1>
-        <p className="page-subtitle">Track payment records</p>
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Payments</h1>
+          <p className="page-subtitle">Track payment records</p>
+        </div>
+        <ExportCsvLink to="/payments/export" />
       </header>
       <section className="grid grid-cols-2 gap-3">
         <div className="card p-4">

@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remi
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { createInvoicesForMonth } from "~/models/invoice.server";
 import { Dialog } from "~/components/dialog";
+import { ExportCsvLink } from "~/components/export-link";
 import { Pager } from "~/components/pager";
 import { TableScroll } from "~/components/table-scroll";
 import {
@@ -83,9 +84,12 @@ export default function ReconciliationPage() {
   const back = `/reconciliation${withoutConfirm.size ? `?${withoutConfirm}` : ""}`;
   return (
     <div className="space-y-4">
-      <header>
-        <h1 className="page-title">Monthly Reconciliation</h1>
-        <p className="page-subtitle">Deliveries by month, and what is left to invoice</p>
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Monthly Reconciliation</h1>
+          <p className="page-subtitle">Deliveries by month, and what is left to invoice</p>
+        </div>
+        <ExportCsvLink to="/reconciliation/export" keep={["month"]} />
       </header>
       {months.length === 0 ? (
         <div className="card p-10 text-center">

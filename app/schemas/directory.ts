@@ -3,10 +3,40 @@ import { compare, parseDecimalInput } from "~/utils/money";
 import { optionalText, requiredText, formSchema, type FormConstraint } from "./fields";
 
 export const NAME_MAX = 200;
+export const ADDRESS_MAX = 500;
+export const SHORT_MAX = 100;
+
+/** An optional address: line ends as browsers post them (CRLF) are kept as plain line feeds. */
+export function optionalAddress(label: string) {
+  return z.preprocess(
+    (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
+    optionalText(label, ADDRESS_MAX, { multiline: true }),
+  );
+}
+
+/** An optional e-mail address: blank is none; otherwise it must look like one. */
+export function optionalEmail(label: string) {
+  return optionalText(label, NAME_MAX).transform((value, ctx) => {
+    if (value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+      ctx.addIssue({ code: "custom", message: `${label} must be an e-mail address` });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+/** Bank details for payment instructions or settlements; every part optional. */
+export const bankFields = {
+  bankName: optionalText("Bank name", SHORT_MAX),
+  bankAccountName: optionalText("Account name", NAME_MAX),
+  bankAccountNo: optionalText("Account number", SHORT_MAX),
+};
 
 export const AgentSchema = z.object({
   name: requiredText("Agent name", NAME_MAX),
   contact: optionalText("Contact", NAME_MAX),
+  phone: optionalText("Phone", SHORT_MAX),
+  ...bankFields,
 });
 
 /** The Add/Edit Agent form (the same rules as the JSON calls). */
@@ -14,6 +44,10 @@ export const AgentFormSchema = formSchema(AgentSchema);
 export const AGENT_FORM_CONSTRAINT: FormConstraint = {
   name: { required: true, maxLength: NAME_MAX },
   contact: { maxLength: NAME_MAX },
+  phone: { maxLength: SHORT_MAX },
+  bankName: { maxLength: SHORT_MAX },
+  bankAccountName: { maxLength: NAME_MAX },
+  bankAccountNo: { maxLength: SHORT_MAX },
 };
 
 /** Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec). */
@@ -63,6 +97,10 @@ export const clientSchema = (lenient: boolean) =>
     name: requiredText("Client name", NAME_MAX),
     taxRate,
     paymentTermsDays: paymentTerms({ lenient }),
+    address: optionalAddress("Address"),
+    email: optionalEmail("E-mail"),
+    phone: optionalText("Phone", SHORT_MAX),
+    taxNo: optionalText("Tax number", SHORT_MAX),
   });
 
 /** The New/Edit Client form: non-numeric payment terms count as 0 there (spec section 5). */
@@ -71,4 +109,8 @@ export const CLIENT_FORM_CONSTRAINT: FormConstraint = {
   name: { required: true, maxLength: NAME_MAX },
   taxRate: { min: 0, max: 100, step: "0.01" },
   paymentTermsDays: { min: 0, max: 3650, step: 1 },
+  address: { maxLength: ADDRESS_MAX },
+  email: { maxLength: NAME_MAX },
+  phone: { maxLength: SHORT_MAX },
+  taxNo: { maxLength: SHORT_MAX },
 };

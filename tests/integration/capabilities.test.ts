@@ -9,12 +9,14 @@ import * as adminUsers from "../../app/models/admin-users.server";
 import * as agents from "../../app/models/agent.server";
 import * as audit from "../../app/models/audit.server";
 import * as periods from "../../app/models/period.server";
+import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
 import * as settings from "../../app/models/settings.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
+import * as exports from "../../app/presenters/exports.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -58,7 +60,9 @@ async function snapshot() {
   const [agent] = await db.select().from(schema.agents).where(eq(schema.agents.id, agentId));
   const [client] = await db.select().from(schema.clients).where(eq(schema.clients.id, clientId));
   const [setting] = await db.select().from(schema.settings);
+  const [business] = await db.select().from(schema.businessDetails);
   return {
+    business: business ?? null,
     agents: await count(schema.agents),
     clients: await count(schema.clients),
     invoices: await count(schema.invoices),
@@ -169,6 +173,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => adminUsers.bulkSetStatus(u, [target.id], "frozen"),
   },
   { name: "admin.bulkDeleteUsers", capability: "user.manage", call: (u) => adminUsers.bulkDeleteUsers(u, [target.id]) },
+  {
+    name: "business.updateBusinessDetails",
+    capability: "settings.manage",
+    call: (u) => business.updateBusinessDetails(u, { companyName: `Refused ${u.role}` }, { kind: "remove" }),
+  },
   { name: "admin.switchOwnRole", capability: "role.switch", call: (u) => adminUsers.switchOwnRole(u, u.id, "admin") },
   { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
   {
@@ -246,7 +255,30 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     capability: "reconciliation.view",
     call: (u) => reconciliation.monthInvoicePreview(u, "2026-02"),
   },
+  { name: "exports.agentsExport", capability: "agent.manage", call: async (u) => exports.agentsExport(u) },
+  { name: "exports.clientsExport", capability: "client.manage", call: async (u) => exports.clientsExport(u) },
+  {
+    name: "exports.invoicesExport",
+    capability: "invoice.manage",
+    call: async (u) => exports.invoicesExport(u, new URLSearchParams()),
+  },
+  {
+    name: "exports.paymentsExport",
+    capability: "payment.record",
+    call: async (u) => exports.paymentsExport(u, new URLSearchParams()),
+  },
+  {
+    name: "exports.reconciliationExport",
+    capability: "reconciliation.view",
+    call: async (u) => exports.reconciliationExport(u),
+  },
+  {
+    name: "exports.reconciliationMonthExport",
+    capability: "reconciliation.view",
+    call: async (u) => exports.reconciliationMonthExport(u, "2026-02"),
+  },
   { name: "loadManagerDashboard", capability: "delivery.financials", call: (u) => loadManagerDashboard(u) },
+  { name: "business.loadBusinessDetails", capability: "settings.manage", call: (u) => business.loadBusinessDetails(u) },
   { name: "settings.loadSystemSettings", capability: "settings.manage", call: (u) => settings.loadSystemSettings(u) },
   { name: "admin.listUsers", capability: "user.manage", call: (u) => adminUsers.listUsers(u) },
   { name: "admin.getUserRow", capability: "user.manage", call: (u) => adminUsers.getUserRow(u, target.id) },

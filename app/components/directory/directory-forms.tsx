@@ -2,9 +2,12 @@ import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from 
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Dialog } from "~/components/dialog";
-import { ConfirmFooter, FormErrors, InputField, SubmitButton } from "~/components/forms";
+import { ConfirmFooter, FormErrors, InputField, SubmitButton, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import type { FormConstraint } from "~/schemas/fields";
+
+const AGENT_OPTIONAL = ["contact", "phone", "bankName", "bankAccountName", "bankAccountNo"] as const;
+const CLIENT_OPTIONAL = ["address", "email", "phone", "taxNo"] as const;
 
 type FormProps<Defaults> = {
   lastResult?: SubmissionResult<string[]> | null;
@@ -41,11 +44,14 @@ export function AgentForm({
   constraint,
   defaultValue,
   submitLabel,
-}: FormProps<{ name?: string; contact?: string | null }>) {
-  const [form, fields] = useForm<{ name: string; contact: string }>({
+}: FormProps<{ name?: string } & Partial<Record<(typeof AGENT_OPTIONAL)[number], string | null>>>) {
+  const [form, fields] = useForm<{ name: string } & Record<(typeof AGENT_OPTIONAL)[number], string>>({
     lastResult,
     constraint,
-    defaultValue: { name: defaultValue?.name ?? "", contact: defaultValue?.contact ?? "" },
+    defaultValue: {
+      name: defaultValue?.name ?? "",
+      ...Object.fromEntries(AGENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
+    },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
   });
@@ -53,6 +59,15 @@ export function AgentForm({
     <DirectoryForm form={form} submitLabel={submitLabel}>
       <InputField meta={fields.name} label="Agent Name *" />
       <InputField meta={fields.contact} label="Contact" placeholder="Phone or address" />
+      <InputField meta={fields.phone} label="Phone" type="tel" />
+      <fieldset className="space-y-3">
+        <legend className="label">Bank details (for settlements)</legend>
+        <InputField meta={fields.bankName} label="Bank" />
+        <div className="grid grid-cols-2 gap-3">
+          <InputField meta={fields.bankAccountName} label="Account name" />
+          <InputField meta={fields.bankAccountNo} label="Account number" inputMode="numeric" />
+        </div>
+      </fieldset>
     </DirectoryForm>
   );
 }
@@ -63,14 +78,21 @@ export function ClientForm({
   constraint,
   defaultValue,
   submitLabel,
-}: FormProps<{ name?: string; taxRate?: string; paymentTermsDays?: number }>) {
-  const [form, fields] = useForm<{ name: string; taxRate: string; paymentTermsDays: string }>({
+}: FormProps<
+  { name?: string; taxRate?: string; paymentTermsDays?: number } & Partial<
+    Record<(typeof CLIENT_OPTIONAL)[number], string | null>
+  >
+>) {
+  const [form, fields] = useForm<
+    { name: string; taxRate: string; paymentTermsDays: string } & Record<(typeof CLIENT_OPTIONAL)[number], string>
+  >({
     lastResult,
     constraint,
     defaultValue: {
       name: defaultValue?.name ?? "",
       taxRate: defaultValue?.taxRate ?? "0",
       paymentTermsDays: String(defaultValue?.paymentTermsDays ?? 30),
+      ...Object.fromEntries(CLIENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
@@ -82,6 +104,12 @@ export function ClientForm({
         <InputField meta={fields.taxRate} label="Tax Rate (%)" type="number" inputMode="decimal" />
         <InputField meta={fields.paymentTermsDays} label="Payment Terms (days)" type="number" inputMode="numeric" />
       </div>
+      <TextareaField meta={fields.address} label="Address" rows={2} />
+      <div className="grid grid-cols-2 gap-3">
+        <InputField meta={fields.email} label="E-mail" type="email" />
+        <InputField meta={fields.phone} label="Phone" type="tel" />
+      </div>
+      <InputField meta={fields.taxNo} label="Tax number (TIN)" />
     </DirectoryForm>
   );
 }

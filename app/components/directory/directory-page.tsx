@@ -1,5 +1,6 @@
 import { Link, Outlet } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
 
 export type DirectoryEntry = { id: number; name: string; detail: ReactNode; detailTitle?: string };
@@ -17,6 +18,7 @@ export function DirectoryPage({
   emptyHint,
   entries,
   truncateDetail = false,
+  exportTo,
 }: {
   title: string;
   subtitle: string;
@@ -28,6 +30,8 @@ export function DirectoryPage({
   entries: DirectoryEntry[];
   /** One line per detail, cut with an ellipsis (the full text in its title). */
   truncateDetail?: boolean;
+  /** The list's CSV export, e.g. "/agents/export". */
+  exportTo: string;
 }) {
   return (
     <div className="space-y-4">
@@ -36,9 +40,12 @@ export function DirectoryPage({
           <h1 className="page-title">{title}</h1>
           <p className="page-subtitle">{subtitle}</p>
         </div>
-        <Link to="new" className="btn-primary" preventScrollReset>
-          <PlusIcon width={16} height={16} /> {addLabel}
-        </Link>
+        <div className="flex gap-2">
+          <ExportCsvLink to={exportTo} />
+          <Link to="new" className="btn-primary" preventScrollReset>
+            <PlusIcon width={16} height={16} /> {addLabel}
+          </Link>
+        </div>
       </header>
       {entries.length === 0 ? (
         <div className="card p-10 text-center">

@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormErrors, InputField, MoneyField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
@@ -73,6 +73,17 @@ export function SystemSettingsCards({ ratesCard }: { ratesCard: ReactNode }) {
   return (
     <>
       {ratesCard}
+      <section className="card flex flex-wrap items-center justify-between gap-3 p-5" aria-labelledby="business-title">
+        <div>
+          <h2 id="business-title" className="font-semibold">
+            Business Details
+          </h2>
+          <p className="page-subtitle">Company name, address, tax numbers, bank account and logo for invoices.</p>
+        </div>
+        <Link to="/settings/business" className="btn-outline">
+          Edit Business Details
+        </Link>
+      </section>
       <section className="card p-5" aria-labelledby="how-title">
         <h2 id="how-title" className="font-semibold">
           How It Works

@@ -1,0 +1,191 @@
+// The CSV exports of the lists (docs/decisions/0952): for each list, the columns a role may see
+// and the batches of its current filter, read through the same model functions as the pages.
+// The routes only parse the query and answer with `csvResponse`.
+import type { Agent, Client } from "~/db.server";
+import { deliveryBatches, parseFilters, type DeliveryView } from "~/models/delivery.server";
+import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
+import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
+import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/payment.server";
+import { assertCan, can, type Actor } from "~/rules/capabilities.server";
+import { csvFilename, pagedBatches, type BadExport, type CsvColumn, type CsvExport } from "~/utils/csv.server";
+import { todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import type { PageRequest } from "~/utils/params";
+import { isMonth, listMonths, monthDetails, type MonthSummary } from "./reconciliation.server";
+
+const today = (now: Date) => todayIn(env().APP_TIME_ZONE, now);
+
+/** What the viewer may see of the deliveries list: staff their own, without rates, costs or profit. */
+export function deliveryColumns(viewer: Actor): CsvColumn<DeliveryView>[] {
+  const columns: CsvColumn<DeliveryView>[] = [
+    { header: "ID", kind: "number", value: (d) => d.id },
+    { header: "Date", kind: "date", value: (d) => d.date },
+    { header: "Agent", kind: "text", value: (d) => d.agentName },
+    { header: "Client", kind: "text", value: (d) => d.clientName },
+    { header: "Truck No", kind: "text", value: (d) => d.truckNo },
+    { header: "Location", kind: "text", value: (d) => d.location },
+    { header: "Tons", kind: "number", value: (d) => d.tons },
+    { header: "Moisture %", kind: "number", value: (d) => d.moisture },
+    { header: "Status", kind: "text", value: (d) => d.status },
+    { header: "Remarks", kind: "text", value: (d) => d.remarks },
+  ];
+  if (can(viewer, "delivery.financials")) {
+    columns.push(
+      { header: "Buying Rate", kind: "amount", value: (d) => d.buyingRate },
+      { header: "Selling Rate", kind: "amount", value: (d) => d.sellingRate },
+      { header: "Logistics Cost", kind: "amount", value: (d) => d.logisticsCost },
+      { header: "Mobilization Payment", kind: "amount", value: (d) => d.mobilizationPayment },
+      { header: "Offloading Cost", kind: "amount", value: (d) => d.offloadingCost },
+      { header: "Other Costs", kind: "amount", value: (d) => d.otherCosts },
+      { header: "Other Costs Description", kind: "text", value: (d) => d.otherCostsDescription },
+      { header: "Profit", kind: "amount", value: (d) => d.profit },
+    );
+  }
+  if (can(viewer, "delivery.netPayment")) {
+    columns.push({ header: "Net Payment to Agent", kind: "amount", value: (d) => d.netPaymentToAgent });
+  }
+  return columns;
+}
+
+export function deliveriesExport(viewer: Actor, params: URLSearchParams, now = new Date()): CsvExport<DeliveryView> {
+  const filters = parseFilters(Object.fromEntries(params));
+  return {
+    filename: csvFilename("deliveries", today(now)),
+    columns: deliveryColumns(viewer),
+    batches: deliveryBatches(viewer, filters),
+  };
+}
+
+const invoiceColumns: CsvColumn<InvoiceView>[] = [
+  { header: "Invoice No", kind: "text", value: (i) => i.invoiceNo },
+  { header: "Client", kind: "text", value: (i) => i.clientName },
+  { header: "Amount", kind: "amount", value: (i) => i.amount },
+  { header: "Tax Rate %", kind: "number", value: (i) => i.taxRate },
+  { header: "Paid", kind: "amount", value: (i) => i.amountPaid },
+  { header: "Balance", kind: "amount", value: (i) => i.balance },
+  { header: "Due Date", kind: "date", value: (i) => i.expectedPaymentDate },
+  { header: "Status", kind: "text", value: (i) => i.paymentStatus },
+  { header: "Profit", kind: "amount", value: (i) => i.profit },
+  { header: "Created", kind: "date", value: (i) => i.createdAt },
+];
+
+export function invoicesExport(
+  actor: Actor,
+  params: URLSearchParams,
+  now = new Date(),
+): CsvExport<InvoiceView> | BadExport {
+  const { filters, invalid } = parseInvoiceFilters(params);
+  if (invalid) return { invalid };
+  return {
+    filename: csvFilename("invoices", today(now)),
+    columns: invoiceColumns,
+    batches: invoiceBatches(actor, filters, 1000, now),
+  };
+}
+
+const paymentColumns: CsvColumn<PaymentView>[] = [
+  { header: "Payment Date", kind: "date", value: (p) => p.paymentDate },
+  { header: "Invoice No", kind: "text", value: (p) => p.invoiceNo },
+  { header: "Client", kind: "text", value: (p) => p.clientName },
+  { header: "Amount", kind: "amount", value: (p) => p.amount },
+  { header: "Reference", kind: "text", value: (p) => p.reference },
+  { header: "Recorded", kind: "date", value: (p) => p.createdAt },
+];
+
+export function paymentsExport(
+  actor: Actor,
+  params: URLSearchParams,
+  now = new Date(),
+): CsvExport<PaymentView> | BadExport {
+  const { filters, invalid } = parsePaymentFilters(params);
+  if (invalid) return { invalid };
+  return {
+    filename: csvFilename("payments", today(now)),
+    columns: paymentColumns,
+    batches: paymentBatches(actor, filters),
+  };
+}
+
+const agentColumns: CsvColumn<Agent>[] = [
+  { header: "Name", kind: "text", value: (a) => a.name },
+  { header: "Contact", kind: "text", value: (a) => a.contact },
+];
+
+export function agentsExport(actor: Actor, now = new Date()): CsvExport<Agent> {
+  assertCan(actor, "agent.manage", "agents/export");
+  return { filename: csvFilename("agents", today(now)), columns: agentColumns, batches: directoryBatches(agentsPage) };
+}
+
+const clientColumns: CsvColumn<Client>[] = [
+  { header: "Name", kind: "text", value: (c) => c.name },
+  { header: "Tax Rate %", kind: "number", value: (c) => c.taxRate },
+  { header: "Payment Terms (days)", kind: "number", value: (c) => c.paymentTermsDays },
+];
+
+export function clientsExport(actor: Actor, now = new Date()): CsvExport<Client> {
+  assertCan(actor, "client.manage", "clients/export");
+  return {
+    filename: csvFilename("clients", today(now)),
+    columns: clientColumns,
+    batches: directoryBatches(clientsPage),
+  };
+}
+
+const monthColumns: CsvColumn<MonthSummary>[] = [
+  { header: "Month", kind: "text", value: (m) => m.month },
+  { header: "Deliveries", kind: "number", value: (m) => m.count },
+  { header: "Confirmed", kind: "number", value: (m) => m.confirmedCount },
+  { header: "Invoiced", kind: "number", value: (m) => m.invoicedCount },
+  { header: "Tons", kind: "number", value: (m) => m.totalTons },
+  { header: "Revenue", kind: "amount", value: (m) => m.revenue },
+  { header: "Invoices", kind: "number", value: (m) => m.invoiceCount },
+  { header: "First Invoice No", kind: "text", value: (m) => m.firstInvoiceNo },
+  { header: "Last Invoice No", kind: "text", value: (m) => m.lastInvoiceNo },
+];
+
+type MonthDelivery = Awaited<ReturnType<typeof monthDetails>>["items"][number];
+
+const monthDeliveryColumns: CsvColumn<MonthDelivery>[] = [
+  { header: "Date", kind: "date", value: (d) => d.date },
+  { header: "Agent", kind: "text", value: (d) => d.agentName },
+  { header: "Location", kind: "text", value: (d) => d.location },
+  { header: "Tons", kind: "number", value: (d) => d.tons },
+  { header: "Status", kind: "text", value: (d) => d.status },
+  { header: "Selling Rate", kind: "amount", value: (d) => d.sellingRate },
+  { header: "Revenue", kind: "amount", value: (d) => d.revenue },
+  { header: "Invoice No", kind: "text", value: (d) => d.invoiceNo },
+];
+
+/** Reconciliation: every month's summary, newest first. */
+export function reconciliationExport(actor: Actor, now = new Date()): CsvExport<MonthSummary> {
+  assertCan(actor, "reconciliation.view", "reconciliation/export");
+  return {
+    filename: csvFilename("reconciliation", today(now)),
+    columns: monthColumns,
+    batches: pagedBatches<MonthSummary, string>(async (cursor) => {
+      const result = await listMonths(actor, { cursor, direction: "older" });
+      return { items: result.months, next: result.olderCursor };
+    }),
+  };
+}
+
+/** Reconciliation with a month open (`?month=YYYY-MM`): that month's deliveries, newest first. */
+export function reconciliationMonthExport(
+  actor: Actor,
+  month: string,
+  now = new Date(),
+): CsvExport<MonthDelivery> | BadExport {
+  assertCan(actor, "reconciliation.view", `reconciliation/${month.slice(0, 7)}/export`);
+  if (!isMonth(month)) return { invalid: "The month is not valid" };
+  return {
+    filename: csvFilename(`reconciliation-${month}`, today(now)),
+    columns: monthDeliveryColumns,
+    batches: pagedBatches<MonthDelivery, PageRequest>(async (page) => {
+      const result = await monthDetails(actor, month, page ?? { cursor: null, direction: "older" }, 1000);
+      const last = result.items[result.items.length - 1];
+      const next: PageRequest | null =
+        result.olderCursor && last ? { cursor: { key: last.date, id: last.id }, direction: "older" } : null;
+      return { items: result.items, next };
+    }),
+  };
+}

@@ -1,0 +1,114 @@
+// CSV exports of the lists (docs/decisions/0952): one shape for every export. The rows come from
+// the model's keyset batches and each batch is written by csv-stringify as the response pulls
+// it, so the server holds one batch at a time however long the list (as the JSON streams of
+// decision 0502 do).
+import { stringify } from "csv-stringify/sync";
+import { toFixed } from "./money";
+
+/**
+ * How a column is written: `text` is guarded against spreadsheet formulas; `amount` is a plain
+ * decimal with two places (never guarded: a negative profit stays a number); `date` is
+ * yyyy-MM-dd; `number` (tons, counts) as stored.
+ */
+export type CsvKind = "text" | "amount" | "date" | "number";
+export type CsvCell = string | number | Date | null | undefined;
+export type CsvColumn<T> = { header: string; kind: CsvKind; value: (row: T) => CsvCell };
+
+// A cell a spreadsheet would read as a formula (or a DDE payload) starts with one of these.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Prefixes `'` to text a spreadsheet would run as a formula; other text is unchanged. */
+export function guardFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** One cell as written: null and undefined are empty. */
+export function csvCell(kind: CsvKind, value: CsvCell): string {
+  if (value === null || value === undefined || value === "") return "";
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  const text = String(value);
+  switch (kind) {
+    case "amount":
+      return toFixed(text);
+    case "date":
+      return text.slice(0, 10);
+    case "number":
+      return text;
+    case "text":
+      return guardFormula(text);
+  }
+}
+
+const OPTIONS = { record_delimiter: "\r\n" as const };
+
+/** `export-2026-11-23.csv`-style names: letters, digits and dashes only. */
+export function csvFilename(name: string, today: string) {
+  return `${name.replace(/[^a-z0-9-]/gi, "-")}-${today}.csv`;
+}
+
+/**
+ * A streamed CSV download: a byte-order mark and the header row first (so spreadsheet
+ * programs read UTF-8 and show ₦), then one chunk per batch as the client reads. A database
+ * error mid-stream aborts the body: the download fails rather than looking complete.
+ */
+export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], batches: AsyncIterable<T[]>): Response {
+  const encoder = new TextEncoder();
+  const iterator = batches[Symbol.asyncIterator]();
+  let started = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!started) {
+          started = true;
+          const header = stringify([columns.map((c) => c.header)], { ...OPTIONS, bom: true });
+          controller.enqueue(encoder.encode(header));
+          return;
+        }
+        const { value, done } = await iterator.next();
+        if (done) {
+          controller.close();
+          return;
+        }
+        const records = value.map((row) => columns.map((c) => csvCell(c.kind, c.value(row))));
+        controller.enqueue(encoder.encode(stringify(records, OPTIONS)));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+export type CsvExport<T> = { filename: string; columns: CsvColumn<T>[]; batches: AsyncIterable<T[]> };
+/** A query that cannot be exported: the route answers 400 with the message. */
+export type BadExport = { invalid: string };
+
+/** An export route's answer: the streamed file, or a 400 naming what is wrong with the query. */
+export function exportResponse<T>(result: CsvExport<T> | BadExport): Response {
+  if ("invalid" in result) {
+    return new Response(result.invalid, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  return csvResponse(result.filename, result.columns, result.batches);
+}
+
+/** Batches of a paged read: `read(cursor)` gives a page and the cursor after it (null at the end). */
+export async function* pagedBatches<T, C>(
+  read: (cursor: C | null) => Promise<{ items: T[]; next: C | null }>,
+): AsyncGenerator<T[]> {
+  let cursor: C | null = null;
+  for (;;) {
+    const { items, next } = await read(cursor);
+    if (items.length) yield items;
+    if (next === null) return;
+    cursor = next;
+  }
+}
