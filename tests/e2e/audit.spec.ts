@@ -27,7 +27,8 @@ test("an admin changes a default rate, then filters the audit trail and sees who
   await hydrated(page, javaScript);
   await page.getByLabel(field.label).fill(field.value);
   await page.getByRole("button", { name: "Save Rates" }).click();
-  await expect(page.getByRole("status")).toContainText("Settings updated successfully");
+  // A save and the page's reload can outlast the default wait on a busy shared machine.
+  await expect(page.getByRole("status")).toContainText("Settings updated successfully", { timeout: 30_000 });
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit Trail" }).click();
   await expect(page.getByRole("heading", { name: "Audit Trail" })).toBeVisible();
