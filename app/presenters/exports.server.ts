@@ -109,6 +109,10 @@ export function paymentsExport(
 const agentColumns: CsvColumn<Agent>[] = [
   { header: "Name", kind: "text", value: (a) => a.name },
   { header: "Contact", kind: "text", value: (a) => a.contact },
+  { header: "Phone", kind: "text", value: (a) => a.phone },
+  { header: "Bank", kind: "text", value: (a) => a.bankName },
+  { header: "Account Name", kind: "text", value: (a) => a.bankAccountName },
+  { header: "Account Number", kind: "text", value: (a) => a.bankAccountNo },
 ];
 
 export function agentsExport(actor: Actor, now = new Date()): CsvExport<Agent> {
@@ -120,6 +124,10 @@ const clientColumns: CsvColumn<Client>[] = [
   { header: "Name", kind: "text", value: (c) => c.name },
   { header: "Tax Rate %", kind: "number", value: (c) => c.taxRate },
   { header: "Payment Terms (days)", kind: "number", value: (c) => c.paymentTermsDays },
+  { header: "Address", kind: "text", value: (c) => c.address },
+  { header: "E-mail", kind: "text", value: (c) => c.email },
+  { header: "Phone", kind: "text", value: (c) => c.phone },
+  { header: "Tax Number", kind: "text", value: (c) => c.taxNo },
 ];
 
 export function clientsExport(actor: Actor, now = new Date()): CsvExport<Client> {

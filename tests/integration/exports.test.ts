@@ -141,8 +141,8 @@ describe("the other lists", () => {
   it("agents and clients: managers only, names guarded", async () => {
     const { cookie } = await loginAs("manager");
     const agents = await csvOf(agentsExport, "/agents/export", cookie);
-    expect(agents[0]).toEqual(["Name", "Contact"]);
-    expect(agents).toContainEqual([`'=HYPERLINK("x")`, "'+234 803"]);
+    expect(agents[0]).toEqual(["Name", "Contact", "Phone", "Bank", "Account Name", "Account Number"]);
+    expect(agents).toContainEqual([`'=HYPERLINK("x")`, "'+234 803", "", "", "", ""]);
     const clients = await csvOf(clientsExport, "/clients/export", cookie);
     expect(clients.map((r) => r[0])).toContain("'@Bulk Client");
     for (const route of [agentsExport, clientsExport, invoicesExport, paymentsExport, reconciliationExport]) {
