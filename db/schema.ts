@@ -31,7 +31,8 @@ export const USER_STATUSES = ["active", "frozen", "deleted"] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 export const DELIVERY_STATUSES = ["draft", "confirmed", "invoiced"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-export const PAYMENT_STATUSES = ["pending", "partial", "paid", "overdue"] as const;
+// "void": cancelled with a reason (docs/decisions/0920); its number stays taken.
+export const PAYMENT_STATUSES = ["pending", "partial", "paid", "overdue", "void"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const users = pgTable(
@@ -139,6 +140,11 @@ export const invoices = pgTable(
     expectedPaymentDate: date("expected_payment_date").notNull(),
     paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
     amountPaid: money("amount_paid").notNull().default("0"),
+    // The sum of its credit notes (docs/decisions/0920): balance = amount - paid - credited.
+    amountCredited: money("amount_credited").notNull().default("0"),
+    voidReason: text("void_reason"),
+    voidedAt: timestamp("voided_at", { withTimezone: true }),
+    voidedBy: uuid("voided_by").references(() => users.id),
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -151,16 +157,24 @@ export const invoices = pgTable(
     // (ids grow with creation: newest first is id descending).
     index("invoices_client_id_idx").on(t.clientId, t.id),
     index("invoices_status_id_idx").on(t.paymentStatus, t.id),
+    // Owed: app/rules/invoices.server.ts owedSql, word for word, so the planner uses these.
     index("invoices_owed_id_idx")
       .on(t.id)
-      .where(sql`${t.amountPaid} < ${t.amount}`),
+      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
     // The dashboard's most urgent unpaid invoices.
     index("invoices_owed_due_idx")
       .on(t.expectedPaymentDate, t.id)
-      .where(sql`${t.amountPaid} < ${t.amount}`),
+      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
     check("invoices_invoice_no_numeric", sql`${t.invoiceNo} ~ '^[0-9]{1,18}$'`),
     check("invoices_paid_within_amount", sql`${t.amountPaid} >= 0 and ${t.amountPaid} <= ${t.amount}`),
-    check("invoices_status_check", sql`${t.paymentStatus} in ('pending','partial','paid','overdue')`),
+    // Credits never exceed the amount; a credit beyond what is unpaid is the client's credit balance.
+    check("invoices_credited_within_amount", sql`${t.amountCredited} >= 0 and ${t.amountCredited} <= ${t.amount}`),
+    check("invoices_status_check", sql`${t.paymentStatus} in ('pending','partial','paid','overdue','void')`),
+    // Only an unsettled invoice is voided, always with its reason and time.
+    check(
+      "invoices_void_check",
+      sql`(${t.paymentStatus} = 'void') = (${t.voidedAt} is not null) and (${t.paymentStatus} <> 'void' or (${t.voidReason} is not null and ${t.amountPaid} = 0 and ${t.amountCredited} = 0))`,
+    ),
   ],
 );
 
@@ -207,6 +221,58 @@ export const deliveries = pgTable(
       .where(sql`${t.status} = 'confirmed' and ${t.invoiceId} is null`),
     check("deliveries_status_check", sql`${t.status} in ('draft','confirmed','invoiced')`),
     check("deliveries_tons_positive", sql`${t.tons} > 0`),
+  ],
+);
+
+// What an invoice covered, copied when it was made (docs/decisions/0921): a void invoice frees
+// its deliveries (deliveries.invoice_id back to null) and keeps this record of them. The
+// delivery id is a plain column, not a foreign key: a freed delivery may later be deleted.
+export const invoiceLines = pgTable(
+  "invoice_lines",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "restrict" }),
+    deliveryId: integer("delivery_id").notNull(),
+    date: date("date").notNull(),
+    agentName: text("agent_name"),
+    truckNo: text("truck_no"),
+    location: text("location").notNull(),
+    tons: numeric("tons", { precision: 10, scale: 2 }).notNull(),
+    sellingRate: money("selling_rate"),
+    // tons x selling rate, exact (4 decimals); the invoice amount is their sum rounded once.
+    amount: numeric("amount", { precision: 16, scale: 4 }).notNull(),
+  },
+  (t) => [
+    // The invoice page's keyset pages of its deliveries, newest first.
+    index("invoice_lines_invoice_idx").on(t.invoiceId, t.date, t.deliveryId),
+    uniqueIndex("invoice_lines_invoice_delivery_unique").on(t.invoiceId, t.deliveryId),
+  ],
+);
+
+// Credit notes (docs/decisions/0920): own gapless series CN-1, CN-2, ... from credit_note_counter.
+export const creditNotes = pgTable(
+  "credit_notes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    creditNoteNo: text("credit_note_no").notNull(),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "restrict" }),
+    amount: money("amount").notNull(),
+    reason: text("reason").notNull(),
+    // The business date it was issued (APP_TIME_ZONE).
+    issueDate: date("issue_date").notNull(),
+    createdBy: uuid("created_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("credit_notes_no_unique").on(t.creditNoteNo),
+    index("credit_notes_invoice_idx").on(t.invoiceId, t.id),
+    check("credit_notes_no_format", sql`${t.creditNoteNo} ~ '^CN-[1-9][0-9]{0,17}$'`),
+    check("credit_notes_amount_positive", sql`${t.amount} > 0`),
+    check("credit_notes_reason_present", sql`length(btrim(${t.reason})) > 0`),
   ],
 );
 
@@ -366,6 +432,16 @@ export const invoiceCounter = pgTable(
   (t) => [check("invoice_counter_single_row", sql`${t.id} = 1`)],
 );
 
+// The last credit note number handed out (CN-n), locked by the creating transaction like the invoice counter.
+export const creditNoteCounter = pgTable(
+  "credit_note_counter",
+  {
+    id: integer("id").primaryKey().default(1),
+    lastNo: bigint("last_no", { mode: "number" }).notNull(),
+  },
+  (t) => [check("credit_note_counter_single_row", sql`${t.id} = 1`)],
+);
+
 const totalsColumns = () => ({
   nAll: integer("n_all").notNull().default(0),
   nConfirmed: integer("n_confirmed").notNull().default(0),
@@ -411,7 +487,9 @@ export const invoiceStatusTotals = pgTable(
     n: integer("n").notNull().default(0),
     amount: numeric("amount").notNull().default("0"),
     amountPaid: numeric("amount_paid").notNull().default("0"),
+    amountCredited: numeric("amount_credited").notNull().default("0"),
   },
+  // Void invoices are left out (they count in no total).
   (t) => [primaryKey({ columns: [t.paymentStatus, t.dueDate, t.owed] })],
 );
 
@@ -426,12 +504,58 @@ export const paymentDayTotals = pgTable(
   (t) => [primaryKey({ columns: [t.paymentDate, t.clientId] })],
 );
 
+// The audit trail (docs/decisions/0900): one row per recorded change, written by
+// app/models/audit.server.ts in the same transaction as the change. Append-only: triggers in
+// the migration refuse UPDATE, DELETE and TRUNCATE. No foreign keys: an event outlives the
+// row it describes (a deleted delivery) and names its actor by id and e-mail as they were.
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    time: timestamp("time", { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id"),
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    requestId: text("request_id"),
+    clientAddress: text("client_address"),
+  },
+  (t) => [
+    // Newest first is id descending (the primary key); one index per filter, id last, so a
+    // filtered page is read in order from where the last one ended (decision 0502).
+    index("audit_events_entity_idx").on(t.entityType, t.entityId, t.id),
+    index("audit_events_actor_idx").on(t.actorId, t.id),
+    index("audit_events_action_idx").on(t.action, t.id),
+    index("audit_events_time_idx").on(t.time),
+  ],
+);
+
+// Month close (docs/decisions/0901): one row, the last calendar day of the last closed
+// month. Cumulative: everything dated on or before it is closed. Writes read it FOR SHARE
+// inside their transaction; closing and reopening update it.
+export const periodClose = pgTable(
+  "period_close",
+  {
+    id: integer("id").primaryKey().default(1),
+    closedThrough: date("closed_through"),
+    updatedAt: updatedAt(),
+    updatedBy: uuid("updated_by"),
+  },
+  (t) => [check("period_close_single_row", sql`${t.id} = 1`)],
+);
+
 export type User = typeof users.$inferSelect;
 export type Agent = typeof agents.$inferSelect;
 export type Client = typeof clients.$inferSelect;
 export type Delivery = typeof deliveries.$inferSelect;
 export type Invoice = typeof invoices.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
+export type CreditNote = typeof creditNotes.$inferSelect;
+export type InvoiceLine = typeof invoiceLines.$inferSelect;
 export type Settings = typeof settings.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;
+export type AuditEventRow = typeof auditEvents.$inferSelect;
 export type BusinessDetails = typeof businessDetails.$inferSelect;

@@ -18,39 +18,61 @@ if [ ! -x "$CHROMIUM" ]; then
 fi
 
 OUT="$(mktemp -d)"
-status=0
-TIMES=""
+mkdir -p "$OUT/logs"
+touch "$OUT/times" "$OUT/failed"
+
+# One step: its output goes to its own log, printed whole (under a lock, so lanes never
+# interleave) when the step ends; its time and any failure are kept for the closing table.
 step() {
-  local name="$1" started=$SECONDS
-  echo
-  echo "=== $name"
+  local name="$1" started=$SECONDS rc
   shift
-  "$@" || status=1
-  TIMES="${TIMES}$(printf '%6ds  %s' $((SECONDS - started)) "$name")"$'\n'
-  echo "--- $name: $((SECONDS - started)) s"
+  local log="$OUT/logs/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' '-').log"
+  echo "... $name: started"
+  "$@" >"$log" 2>&1
+  rc=$?
+  local took=$((SECONDS - started))
+  printf '%6ds  %s\n' "$took" "$name" >>"$OUT/times"
+  [ "$rc" -eq 0 ] || echo "$name" >>"$OUT/failed"
+  flock "$OUT/print.lock" sh -c 'printf "\n=== %s\n" "$1"; cat "$2"; printf -- "--- %s: %s s, exit %s\n" "$1" "$3" "$4"' _ \
+    "$name" "$log" "$took" "$rc"
 }
 
-step "typecheck" npx tsc
-step "lint" npx eslint --max-warnings 0 app db tests server
-step "format (Prettier)" npx prettier --check --log-level warn .
-step "unit tests" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
-step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json"
-if [ -n "${DATABASE_URL:-}" ]; then
-  step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json"
-else
-  echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
-fi
-step "production build" npx remix build
-# Operations (tests/ops): the built app as child processes on private PostgreSQL clusters and
-# PGlite: faults, drain, restore drill, two instances. PostgreSQL parts skip with a printed
-# reason when its server binaries are missing.
-step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json"
+# The steps run in three stages of lanes that share the machine's cores (decision 0840): what
+# waits on a server (PostgreSQL, the operations tests' child processes) runs beside what burns
+# CPU (PGlite, the type checker), and the browser tests run alone at the end.
+# Stage 1: static checks and unit tests.
+step "typecheck" npx tsc &
+{ step "lint" npx eslint --max-warnings 0 app db tests server; step "format (Prettier)" npx prettier --check --log-level warn .; } &
+step "unit tests" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$OUT/unit.json" &
+wait
+
+# Stage 2: database tests on PGlite in one lane; the build, the PostgreSQL database tests and the
+# operations tests (the built app as child processes on private PostgreSQL clusters and PGlite:
+# faults, drain, restore drill, two instances) in the other.
+step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json" &
+{
+  step "production build" npx remix build
+  if [ -n "${DATABASE_URL:-}" ]; then
+    step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json"
+  else
+    echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
+  fi
+  step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json"
+} &
+wait
+
+# Stage 3: the browser tests, JavaScript on and off, with the machine to themselves.
 step "browser tests (JavaScript on and off)" env PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test --reporter=list,json
 step "no secrets in the browser-test server log" npx tsx scripts/check-e2e-log.ts
 
 echo
-echo "Time per step:"
-printf '%s' "$TIMES"
+echo "Time per step (the lanes of a stage overlap):"
+cat "$OUT/times"
 printf '%6ds  %s\n' "$SECONDS" "in all"
+status=0
+if [ -s "$OUT/failed" ]; then
+  echo "Failed steps:"; sed 's/^/  /' "$OUT/failed"
+  status=1
+fi
 node scripts/summarize-tests.mjs "$OUT" || status=1
 exit $status

@@ -13,6 +13,7 @@ import {
   MoonIcon,
   MoreIcon,
   PanelIcon,
+  ShieldIcon,
   SettingsIcon,
   SunIcon,
   TruckIcon,
@@ -31,6 +32,7 @@ const ICONS: Record<NavItem["icon"], typeof HomeIcon> = {
   settings: SettingsIcon,
   chart: ChartIcon,
   more: MoreIcon,
+  shield: ShieldIcon,
 };
 
 export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;

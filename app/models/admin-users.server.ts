@@ -17,6 +17,7 @@ import {
   insertUser,
   temporaryPasswordExpiry,
 } from "./user.server";
+import { recordAudit, type AuditAction } from "./audit.server";
 
 // User management for admins (spec sections 2, 4, 6 and 7). Every call refuses the admin's own
 // account, never removes a row (Delete is a status), and ends the target's sessions in the
@@ -71,9 +72,14 @@ export async function unlockUser(admin: User, id: string): Promise<AdminResult<{
   if (refused) return refused;
   if (!isUuid(id)) return { ok: false, status: 404, message: "User not found" };
   const db = await getDb();
-  const [user] = await db.select().from(schema.users).where(eq(schema.users.id, id));
+  const user = await db.transaction(async (tx) => {
+    const [found] = await tx.select().from(schema.users).where(eq(schema.users.id, id));
+    if (!found) return null;
+    await clearAccountLock(found.email, tx);
+    await recordAudit(tx, { actor: admin, action: "user.unlock", entityType: "user", entityId: id, after: found });
+    return found;
+  });
   if (!user) return { ok: false, status: 404, message: "User not found" };
-  await clearAccountLock(user.email);
   logEvent("info", { event: "admin.user.unlocked", adminId: admin.id, userId: user.id });
   return { ok: true, user: toRow(user) };
 }
@@ -123,12 +129,28 @@ export async function createUserByAdmin(
     return { ok: false, status: 409, message, fieldErrors: { email: [message] } };
   }
   const temporaryPassword = generateTemporaryPassword();
+  const passwordHash = await hashPassword(temporaryPassword);
   try {
-    const user = await insertUser({
-      ...parsed.data,
-      password: temporaryPassword,
-      mustChangePassword: true,
-      temporaryPasswordExpiresAt: temporaryPasswordExpiry(),
+    const db = await getDb();
+    const user = await db.transaction(async (tx) => {
+      const created = await insertUser(
+        {
+          ...parsed.data,
+          password: temporaryPassword,
+          passwordHash,
+          mustChangePassword: true,
+          temporaryPasswordExpiresAt: temporaryPasswordExpiry(),
+        },
+        tx,
+      );
+      await recordAudit(tx, {
+        actor: admin,
+        action: "user.create",
+        entityType: "user",
+        entityId: created.id,
+        after: created,
+      });
+      return created;
     });
     return { ok: true, user: toRow(user), temporaryPassword };
   } catch (error) {
@@ -179,6 +201,14 @@ export async function setUserStatus(
       .where(eq(schema.users.id, id))
       .returning();
     if (status === "frozen") await endSessions(tx, [id]);
+    await recordAudit(tx, {
+      actor: admin,
+      action: statusAction(status),
+      entityType: "user",
+      entityId: id,
+      before: target.user,
+      after: user,
+    });
     return { ok: true as const, user: toRow(user) };
   });
 }
@@ -198,6 +228,14 @@ export async function deleteUserByAdmin(admin: User, id: string): Promise<AdminR
       .returning();
     await endSessions(tx, [id]);
     await tx.delete(schema.passkeys).where(eq(schema.passkeys.userId, id));
+    await recordAudit(tx, {
+      actor: admin,
+      action: "user.delete",
+      entityType: "user",
+      entityId: id,
+      before: target.user,
+      after: user,
+    });
     return { ok: true as const, user: toRow(user) };
   });
 }
@@ -226,6 +264,14 @@ export async function resetUserPassword(
       .where(eq(schema.users.id, id))
       .returning();
     await endSessions(tx, [id]);
+    await recordAudit(tx, {
+      actor: admin,
+      action: "user.reset_password",
+      entityType: "user",
+      entityId: id,
+      before: target.user,
+      after: user,
+    });
     return { ok: true as const, user: toRow(user), temporaryPassword };
   });
 }
@@ -250,8 +296,14 @@ export async function bulkSetStatus(admin: User, userIds: unknown, status: unkno
   return db.transaction(async (tx) => {
     const { success, failed } = await partition(admin, ids, tx);
     if (success.length) {
-      await tx.update(schema.users).set({ status, updatedAt: new Date() }).where(inArray(schema.users.id, success));
+      const before = await tx.select().from(schema.users).where(inArray(schema.users.id, success));
+      const after = await tx
+        .update(schema.users)
+        .set({ status, updatedAt: new Date() })
+        .where(inArray(schema.users.id, success))
+        .returning();
       if (status === "frozen") await endSessions(tx, success);
+      await recordEach(tx, admin, statusAction(status), before, after);
     }
     return { ok: true as const, success, failed };
   });
@@ -266,15 +318,36 @@ export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<Ad
   return db.transaction(async (tx) => {
     const { success, failed } = await partition(admin, ids, tx);
     if (success.length) {
-      await tx
+      const before = await tx.select().from(schema.users).where(inArray(schema.users.id, success));
+      const after = await tx
         .update(schema.users)
         .set({ status: "deleted", totpEnabled: false, totpSecret: null, updatedAt: new Date() })
-        .where(inArray(schema.users.id, success));
+        .where(inArray(schema.users.id, success))
+        .returning();
       await endSessions(tx, success);
       await tx.delete(schema.passkeys).where(inArray(schema.passkeys.userId, success));
+      await recordEach(tx, admin, "user.delete", before, after);
     }
     return { ok: true as const, success, failed };
   });
+}
+
+const statusAction = (status: "active" | "frozen"): AuditAction =>
+  status === "frozen" ? "user.freeze" : "user.unfreeze";
+
+/** One event per user of a bulk change, in the bulk change's transaction. */
+async function recordEach(tx: Executor, admin: User, action: AuditAction, before: User[], after: User[]) {
+  const was = new Map(before.map((u) => [u.id, u]));
+  for (const user of after) {
+    await recordAudit(tx, {
+      actor: admin,
+      action,
+      entityType: "user",
+      entityId: user.id,
+      before: was.get(user.id),
+      after: user,
+    });
+  }
 }
 
 async function partition(admin: User, ids: string[], tx: Executor): Promise<BulkResult> {
@@ -339,11 +412,20 @@ export async function switchOwnRole(
         };
       }
     }
+    const [before] = await tx.select().from(schema.users).where(eq(schema.users.id, caller.id)).for("update");
     const [user] = await tx
       .update(schema.users)
       .set({ role: role as Role, updatedAt: new Date() })
       .where(eq(schema.users.id, caller.id))
       .returning();
+    await recordAudit(tx, {
+      actor: caller,
+      action: "user.role_change",
+      entityType: "user",
+      entityId: caller.id,
+      before,
+      after: user,
+    });
     return { ok: true as const, user };
   });
 }

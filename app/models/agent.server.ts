@@ -5,6 +5,7 @@ import { AgentSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { refuse, type Actor } from "~/rules/capabilities.server";
+import { recordAudit } from "./audit.server";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
 
 /** Another agent with this name, ignoring case (names are stored trimmed). */
@@ -49,7 +50,17 @@ export async function createAgent(actor: Actor, input: Record<string, unknown>):
   const db = await getDb();
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("agent", parsed.data.name);
   try {
-    const [agent] = await db.insert(schema.agents).values(agentValues(parsed.data)).returning();
+    const agent = await db.transaction(async (tx) => {
+      const [created] = await tx.insert(schema.agents).values(agentValues(parsed.data)).returning();
+      await recordAudit(tx, {
+        actor,
+        action: "agent.create",
+        entityType: "agent",
+        entityId: created.id,
+        after: created,
+      });
+      return created;
+    });
     return { ok: true, agent };
   } catch (error) {
     // Two people adding the same name at once: the unique index decides.
@@ -66,11 +77,17 @@ export async function updateAgent(actor: Actor, id: number, input: Record<string
   const db = await getDb();
   if (await nameTaken(parsed.data.name, id, db)) return duplicateName("agent", parsed.data.name);
   try {
-    const [agent] = await db
-      .update(schema.agents)
-      .set(agentValues(parsed.data))
-      .where(eq(schema.agents.id, id))
-      .returning();
+    const agent = await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(schema.agents).where(eq(schema.agents.id, id)).for("update");
+      if (!before) return null;
+      const [after] = await tx
+        .update(schema.agents)
+        .set(agentValues(parsed.data))
+        .where(eq(schema.agents.id, id))
+        .returning();
+      await recordAudit(tx, { actor, action: "agent.update", entityType: "agent", entityId: id, before, after });
+      return after;
+    });
     return agent ? { ok: true, agent } : { ok: false, status: 404, message: "Agent not found" };
   } catch (error) {
     if (isUniqueViolation(error)) return duplicateName("agent", parsed.data.name);
@@ -98,6 +115,7 @@ export async function deleteAgent(actor: Actor, id: number): Promise<{ ok: true 
       };
     }
     await tx.delete(schema.agents).where(eq(schema.agents.id, id));
+    await recordAudit(tx, { actor, action: "agent.delete", entityType: "agent", entityId: id, before: agent });
     return { ok: true as const };
   });
 }

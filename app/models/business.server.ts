@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
+import { recordAudit } from "~/models/audit.server";
 import { BusinessDetailsSchema, BUSINESS_TEXT_FIELDS, type BusinessDetailsInput } from "~/schemas/business";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
@@ -95,9 +96,22 @@ export async function updateBusinessDetails(
   const text = Object.fromEntries(BUSINESS_TEXT_FIELDS.map((k) => [k, parsed.data[k] ?? null]));
   const values = { ...text, ...(logoValues ?? {}), updatedAt: now, updatedBy: actor.id };
   const db = await getDb();
-  await db
-    .insert(t)
-    .values({ id: ID, ...values })
-    .onConflictDoUpdate({ target: t.id, set: values });
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(t).where(eq(t.id, ID)).for("update");
+    const [after] = await tx
+      .insert(t)
+      .values({ id: ID, ...values })
+      .onConflictDoUpdate({ target: t.id, set: values })
+      .returning();
+    // The trail keeps the logo's type and time, not its bytes.
+    await recordAudit(tx, {
+      actor,
+      action: "settings.update",
+      entityType: "settings",
+      entityId: ID,
+      before: before ? { ...before, logo: undefined } : null,
+      after: { ...after, logo: undefined },
+    });
+  });
   return { ok: true, details: await getBusinessDetails(db) };
 }

@@ -5,6 +5,7 @@ import { clientSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { refuse, type Actor } from "~/rules/capabilities.server";
+import { recordAudit } from "./audit.server";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
 
 /** Another client with this name, ignoring case (names are stored trimmed). */
@@ -67,7 +68,17 @@ export async function createClient(
   const db = await getDb();
   if (await nameTaken(parsed.data.name, null, db)) return duplicateName("client", parsed.data.name);
   try {
-    const [client] = await db.insert(schema.clients).values(clientValues(parsed.data)).returning();
+    const client = await db.transaction(async (tx) => {
+      const [created] = await tx.insert(schema.clients).values(clientValues(parsed.data)).returning();
+      await recordAudit(tx, {
+        actor,
+        action: "client.create",
+        entityType: "client",
+        entityId: created.id,
+        after: created,
+      });
+      return created;
+    });
     return { ok: true, client };
   } catch (error) {
     // Two people adding the same name at once: the unique index decides.
@@ -89,11 +100,17 @@ export async function updateClient(
   const db = await getDb();
   if (await nameTaken(parsed.data.name, id, db)) return duplicateName("client", parsed.data.name);
   try {
-    const [client] = await db
-      .update(schema.clients)
-      .set(clientValues(parsed.data))
-      .where(eq(schema.clients.id, id))
-      .returning();
+    const client = await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(schema.clients).where(eq(schema.clients.id, id)).for("update");
+      if (!before) return null;
+      const [after] = await tx
+        .update(schema.clients)
+        .set(clientValues(parsed.data))
+        .where(eq(schema.clients.id, id))
+        .returning();
+      await recordAudit(tx, { actor, action: "client.update", entityType: "client", entityId: id, before, after });
+      return after;
+    });
     return client ? { ok: true, client } : { ok: false, status: 404, message: "Client not found" };
   } catch (error) {
     if (isUniqueViolation(error)) return duplicateName("client", parsed.data.name);
@@ -129,6 +146,7 @@ export async function deleteClient(actor: Actor, id: number): Promise<{ ok: true
       };
     }
     await tx.delete(schema.clients).where(eq(schema.clients.id, id));
+    await recordAudit(tx, { actor, action: "client.delete", entityType: "client", entityId: id, before: client });
     return { ok: true as const };
   });
 }

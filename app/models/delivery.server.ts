@@ -25,7 +25,9 @@ import {
   isUsableKey,
   requestHash,
 } from "~/utils/idempotency.server";
+import { recordAudit } from "./audit.server";
 import { findClientByName } from "./client.server";
+import { assertPeriodOpen, checkPeriodOpen, isPeriodClosed } from "./period.server";
 import { deliveryClientName, getSettings } from "./settings.server";
 
 export const PAGE_SIZE = 50;
@@ -275,7 +277,16 @@ export async function createDelivery(
         const existing = await claimKey(tx, { userId: viewer.id, key, scope: "delivery.create", hash });
         if (existing) return { id: Number(existing), replayed: true };
       }
-      const [created] = await tx.insert(schema.deliveries).values(values).returning({ id: schema.deliveries.id });
+      // Throws (rolling back the claimed key too) when the delivery's date is in a closed month.
+      await assertPeriodOpen(tx, values.date);
+      const [created] = await tx.insert(schema.deliveries).values(values).returning();
+      await recordAudit(tx, {
+        actor: viewer,
+        action: "delivery.create",
+        entityType: "delivery",
+        entityId: created.id,
+        after: created,
+      });
       if (key) {
         await completeKey(tx, { userId: viewer.id, key, resourceId: String(created.id) });
         await deleteOldKeys(tx, now);
@@ -283,6 +294,7 @@ export async function createDelivery(
       return { id: created.id, replayed: false };
     });
   } catch (error) {
+    if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
   const row = await getDeliveryRow(outcome.id);
@@ -360,11 +372,23 @@ export async function updateDelivery(
         };
       }
     }
+    // Nothing dated in a closed month changes: neither where it was nor where it would go.
+    const closed = await checkPeriodOpen(tx, current.date, typeof changes.date === "string" ? changes.date : null);
+    if (closed) return closed;
     if (Object.keys(changes).length === 0) return null;
-    await tx
+    const [after] = await tx
       .update(schema.deliveries)
       .set({ ...(changes as Partial<typeof schema.deliveries.$inferInsert>), updatedAt: new Date() })
-      .where(eq(schema.deliveries.id, id));
+      .where(eq(schema.deliveries.id, id))
+      .returning();
+    await recordAudit(tx, {
+      actor: viewer,
+      action: "delivery.update",
+      entityType: "delivery",
+      entityId: id,
+      before: current,
+      after,
+    });
     return null;
   });
   if (result) return result;
@@ -382,7 +406,17 @@ export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: 
     if (isInvoiced(current)) {
       return { ok: false as const, status: 409 as const, message: "This delivery is invoiced and cannot be deleted" };
     }
+    const closed = await checkPeriodOpen(tx, current.date);
+    if (closed) return closed;
     await tx.delete(schema.deliveries).where(eq(schema.deliveries.id, id));
+    // The delivery's last state stays in the trail.
+    await recordAudit(tx, {
+      actor: viewer,
+      action: "delivery.delete",
+      entityType: "delivery",
+      entityId: id,
+      before: current,
+    });
     return { ok: true as const };
   });
 }

@@ -1,5 +1,8 @@
-import { and, asc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type Executor, type Tx, type User } from "~/db.server";
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { getDb, schema, type Executor, type Invoice, type Tx, type User } from "~/db.server";
+import { VoidInvoiceSchema } from "~/schemas/corrections";
+import { safeParseFields } from "~/schemas/fields";
+import { fieldErrorsOf } from "~/utils/field-errors";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import {
@@ -12,11 +15,21 @@ import {
 } from "~/utils/idempotency.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { eligibleSql, invoiceTotalsOf, isInvoiced } from "~/rules/deliveries.server";
-import { effectiveStatus, overdueSql, owedSql } from "~/rules/invoices.server";
-import { sub, toFixed } from "~/utils/money";
+import { eligibleSql, invoiceTotalsOf, isInvoiced, revenueOf } from "~/rules/deliveries.server";
+import {
+  balanceOf,
+  effectiveStatus,
+  isVoid,
+  overdueSql,
+  owedSql,
+  settledOf,
+  taxContained,
+} from "~/rules/invoices.server";
+import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
-import { failOn, type Failure } from "~/utils/result";
+import { fail, failOn, type Failure, type Result } from "~/utils/result";
+import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
+import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
 // Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
 // the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
@@ -70,6 +83,7 @@ type EligibleRow = {
   taxRate: string;
   paymentTermsDays: number;
   agentName: string | null;
+  truckNo: string | null;
   location: string;
 };
 
@@ -86,6 +100,7 @@ const eligibleColumns = {
   taxRate: sql<string>`${schema.clients.taxRate}`,
   paymentTermsDays: sql<number>`${schema.clients.paymentTermsDays}`,
   agentName: schema.agents.name,
+  truckNo: schema.deliveries.truckNo,
   location: schema.deliveries.location,
 };
 
@@ -187,6 +202,9 @@ export async function previewInvoice(actor: Actor, deliveryId: number) {
 }
 
 async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">, requestedNo?: string) {
+  // The invoice is dated today; it also changes its deliveries (to invoiced) and counts in
+  // their month's reconciliation: none of those dates may be in a closed month (decision 0901).
+  await assertPeriodOpen(tx, todayIn(env().APP_TIME_ZONE), ...rows.map((r) => r.date));
   const figures = invoiceFigures(rows);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   if (requestedNo !== undefined) {
@@ -224,6 +242,27 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
     )
     .returning({ id: schema.deliveries.id });
   if (moved.length !== rows.length) throw new InvoiceConflict("This delivery has already been invoiced");
+  // What the invoice covers, kept when a void frees its deliveries (docs/decisions/0921).
+  await tx.insert(schema.invoiceLines).values(
+    rows.map((r) => ({
+      invoiceId: invoice.id,
+      deliveryId: r.id,
+      date: r.date,
+      agentName: r.agentName,
+      truckNo: r.truckNo,
+      location: r.location,
+      tons: r.tons,
+      sellingRate: r.sellingRate,
+      amount: toFixed(revenueOf(r) ?? "0", 4),
+    })),
+  );
+  await recordAudit(tx, {
+    actor: user,
+    action: "invoice.create",
+    entityType: "invoice",
+    entityId: invoice.id,
+    after: { ...invoice, deliveryIds: rows.map((r) => r.id) },
+  });
   return invoice;
 }
 
@@ -295,6 +334,7 @@ export async function createInvoiceForDelivery(
     });
   } catch (error) {
     if (error instanceof NotFound) return { ok: false, status: 404, message: "Delivery not found" };
+    if (isPeriodClosed(error)) return error.failure;
     if (error instanceof InvoiceConflict) return { ok: false, status: 409, message: error.message };
     return idempotencyFailure(error);
   }
@@ -362,11 +402,12 @@ export async function createInvoicesForMonth(
     });
   } catch (error) {
     if (error instanceof InvoiceConflict) return { ok: false as const, status: 409 as const, message: error.message };
+    if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
 }
 
-export type InvoiceStatusFilter = "pending" | "partial" | "paid" | "overdue";
+export type InvoiceStatusFilter = "pending" | "partial" | "paid" | "overdue" | "void";
 
 export type InvoiceView = {
   id: number;
@@ -376,12 +417,18 @@ export type InvoiceView = {
   clientName: string;
   amount: string;
   amountPaid: string;
+  amountCredited: string;
+  /** amount - paid - credited; negative is the client's credit; 0 when void. */
   balance: string;
   taxRate: string;
+  /** The tax contained in the (tax-inclusive) amount, to the kobo. */
+  taxAmount: string;
   profit: string;
   expectedPaymentDate: string;
-  paymentStatus: "pending" | "partial" | "paid" | "overdue";
-  storedStatus: "pending" | "partial" | "paid" | "overdue";
+  paymentStatus: "pending" | "partial" | "paid" | "overdue" | "void";
+  storedStatus: "pending" | "partial" | "paid" | "overdue" | "void";
+  voidReason: string | null;
+  voidedAt: string | null;
   createdAt: string;
 };
 
@@ -389,7 +436,7 @@ export type InvoiceView = {
 export { effectiveStatus };
 
 export const INVOICE_PAGE_SIZE = 50;
-export const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid"];
+export const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid", "void"];
 
 export type InvoiceFilters = {
   status?: InvoiceStatusFilter | null;
@@ -442,7 +489,8 @@ function invoiceWhere(filters: InvoiceFilters, today: string): SQL[] {
   if (filters.status === "overdue") where.push(overdue);
   else if (filters.status === "pending" || filters.status === "partial") {
     where.push(eq(schema.invoices.paymentStatus, filters.status), sql`not ${overdue}`);
-  } else if (filters.status === "paid") where.push(eq(schema.invoices.paymentStatus, "paid"));
+  } else if (filters.status === "paid" || filters.status === "void")
+    where.push(eq(schema.invoices.paymentStatus, filters.status));
   if (filters.clientId) where.push(eq(schema.invoices.clientId, filters.clientId));
   if (filters.from) where.push(gte(schema.invoices.expectedPaymentDate, filters.from));
   if (filters.to) where.push(lte(schema.invoices.expectedPaymentDate, filters.to));
@@ -459,13 +507,19 @@ const invoiceColumns = {
   clientName: schema.clients.name,
   amount: schema.invoices.amount,
   amountPaid: schema.invoices.amountPaid,
+  amountCredited: schema.invoices.amountCredited,
   taxRate: schema.invoices.taxRate,
   profit: schema.invoices.profit,
   expectedPaymentDate: schema.invoices.expectedPaymentDate,
   paymentStatus: schema.invoices.paymentStatus,
+  voidReason: schema.invoices.voidReason,
+  voidedAt: schema.invoices.voidedAt,
   createdAt: schema.invoices.createdAt,
 };
-type InvoiceRow = { [K in keyof typeof invoiceColumns]: (typeof invoiceColumns)[K]["_"]["data"] };
+type InvoiceRow = Omit<
+  { [K in keyof typeof invoiceColumns]: (typeof invoiceColumns)[K]["_"]["data"] },
+  "voidReason" | "voidedAt"
+> & { voidReason: string | null; voidedAt: Date | null };
 
 function toInvoiceView(row: InvoiceRow, today: string): InvoiceView {
   return {
@@ -476,12 +530,16 @@ function toInvoiceView(row: InvoiceRow, today: string): InvoiceView {
     clientName: row.clientName,
     amount: row.amount,
     amountPaid: row.amountPaid,
-    balance: toFixed(sub(row.amount, row.amountPaid)),
+    amountCredited: row.amountCredited,
+    balance: balanceOf(row),
     taxRate: row.taxRate,
+    taxAmount: taxContained(row.amount, row.taxRate),
     profit: row.profit,
     expectedPaymentDate: row.expectedPaymentDate,
     paymentStatus: effectiveStatus(row, today),
     storedStatus: row.paymentStatus,
+    voidReason: row.voidReason,
+    voidedAt: row.voidedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -581,7 +639,9 @@ export function invoiceSummaryQuery(db: Executor, today: string) {
       paid: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'paid'), 0)::int`,
       invoiced: sql<string>`coalesce(sum(${t.amount}), 0)::numeric(18,2)::text`,
       paidAmount: sql<string>`coalesce(sum(${t.amountPaid}), 0)::numeric(18,2)::text`,
-      outstanding: sql<string>`coalesce(sum(${t.amount} - ${t.amountPaid}) filter (where ${t.owed}), 0)::numeric(18,2)::text`,
+      creditedAmount: sql<string>`coalesce(sum(${t.amountCredited}), 0)::numeric(18,2)::text`,
+      // Void invoices have no rows here (the trigger leaves them out): they count in no total.
+      outstanding: sql<string>`coalesce(sum(${t.amount} - ${t.amountPaid} - ${t.amountCredited}) filter (where ${t.owed}), 0)::numeric(18,2)::text`,
     })
     .from(t);
 }
@@ -602,4 +662,226 @@ export function urgentInvoicesQuery(db: Executor, limit: number) {
     .where(owed)
     .orderBy(asc(schema.invoices.expectedPaymentDate), asc(schema.invoices.id))
     .limit(limit);
+}
+
+// ---- One invoice: its page and GET /api/invoices/{id} (issue 14).
+
+export const INVOICE_LINES_PAGE_SIZE = 50;
+/** Payments and credit notes shown on the page: the newest this many, with the count of all. */
+export const INVOICE_RELATED_LIMIT = 50;
+
+export type InvoiceLineView = {
+  deliveryId: number;
+  date: string;
+  agentName: string | null;
+  truckNo: string | null;
+  location: string;
+  tons: string;
+  sellingRate: string | null;
+  /** tons x rate, to the kobo. */
+  amount: string;
+};
+
+export type InvoicePaymentView = {
+  id: number;
+  amount: string;
+  paymentDate: string;
+  reference: string | null;
+  createdAt: string;
+};
+
+export type InvoiceCreditNoteView = {
+  id: number;
+  creditNoteNo: string;
+  amount: string;
+  reason: string;
+  issueDate: string;
+  createdAt: string;
+};
+
+export type InvoiceDetail = InvoiceView & {
+  /** Its own events in the audit trail (created, voided), newest first: the newest INVOICE_RELATED_LIMIT. */
+  history: AuditEventView[];
+  lines: Page<InvoiceLineView> & { count: number; tons: string };
+  payments: { items: InvoicePaymentView[]; count: number };
+  creditNotes: { items: InvoiceCreditNoteView[]; count: number };
+};
+
+const LINE_KEYSET = { key: schema.invoiceLines.date, id: schema.invoiceLines.deliveryId };
+
+/**
+ * Everything the invoice page shows. The deliveries it covers are keyset-paged (a month's
+ * invoice can cover hundreds) through invoice_lines (invoice, date, delivery); payments and
+ * credit notes show the newest INVOICE_RELATED_LIMIT with the count of all (docs/decisions/0921).
+ */
+export async function getInvoiceDetail(
+  actor: Actor,
+  id: number,
+  {
+    linesPage = FIRST_PAGE,
+    linesLimit = INVOICE_LINES_PAGE_SIZE,
+  }: { linesPage?: PageRequest; linesLimit?: number } = {},
+  now = new Date(),
+): Promise<InvoiceDetail | null> {
+  assertCan(actor, "invoice.view", `invoice/${id}`);
+  const db = await getDb();
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const [row] = await db
+    .select(invoiceColumns)
+    .from(schema.invoices)
+    .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
+    .where(eq(schema.invoices.id, id));
+  if (!row) return null;
+  const l = schema.invoiceLines;
+  const p = schema.payments;
+  const c = schema.creditNotes;
+  const [lineRows, [lineTotals], paymentRows, [paymentCount], creditRows, [creditCount], history] = await Promise.all([
+    db
+      .select()
+      .from(l)
+      .where(and(eq(l.invoiceId, id), keysetWhere(LINE_KEYSET, linesPage)))
+      .orderBy(...keysetOrder(LINE_KEYSET, linesPage))
+      .limit(linesLimit + 1),
+    db
+      .select({ n: sql<number>`count(*)::int`, tons: sql<string>`coalesce(sum(${l.tons}), 0)::numeric(14,2)::text` })
+      .from(l)
+      .where(eq(l.invoiceId, id)),
+    db
+      .select()
+      .from(p)
+      .where(eq(p.invoiceId, id))
+      .orderBy(desc(p.paymentDate), desc(p.id))
+      .limit(INVOICE_RELATED_LIMIT),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(p)
+      .where(eq(p.invoiceId, id)),
+    db.select().from(c).where(eq(c.invoiceId, id)).orderBy(desc(c.id)).limit(INVOICE_RELATED_LIMIT),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(c)
+      .where(eq(c.invoiceId, id)),
+    listAuditEvents(actor, { entityType: "invoice", entityId: String(id) }, { limit: INVOICE_RELATED_LIMIT }),
+  ]);
+  const lines = toPage(lineRows, linesLimit, linesPage, (r) => ({ key: r.date, id: r.deliveryId }));
+  return {
+    ...toInvoiceView(row, today),
+    history: history.events,
+    lines: {
+      ...lines,
+      items: lines.items.map((r) => ({
+        deliveryId: r.deliveryId,
+        date: r.date,
+        agentName: r.agentName,
+        truckNo: r.truckNo,
+        location: r.location,
+        tons: r.tons,
+        sellingRate: r.sellingRate,
+        amount: toFixed(r.amount),
+      })),
+      count: lineTotals.n,
+      tons: lineTotals.tons,
+    },
+    payments: {
+      items: paymentRows.map((r) => ({
+        id: r.id,
+        amount: r.amount,
+        paymentDate: r.paymentDate,
+        reference: r.reference,
+        createdAt: r.createdAt.toISOString(),
+      })),
+      count: paymentCount.n,
+    },
+    creditNotes: {
+      items: creditRows.map((r) => ({
+        id: r.id,
+        creditNoteNo: r.creditNoteNo,
+        amount: r.amount,
+        reason: r.reason,
+        issueDate: r.issueDate,
+        createdAt: r.createdAt.toISOString(),
+      })),
+      count: creditCount.n,
+    },
+  };
+}
+
+// ---- Void (docs/decisions/0920): only an invoice nothing has settled; its number stays taken,
+// its deliveries go back to confirmed (invoice_lines keeps what it covered).
+
+export const VOID_HAS_SETTLEMENTS =
+  "This invoice has payments or credit notes and cannot be voided: issue a credit note instead";
+export const ALREADY_VOID = "This invoice is already void";
+
+export type VoidInvoiceResult = Result<{ invoice: Invoice; freedDeliveryIds: number[] }>;
+
+export async function voidInvoice(
+  actor: Actor,
+  invoiceId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+): Promise<VoidInvoiceResult> {
+  const refused = refuse(actor, "invoice.void", `invoice/${invoiceId}/void`);
+  if (refused) return refused;
+  const parsed = safeParseFields(VoidInvoiceSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { reason } = parsed.data;
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<VoidInvoiceResult> => {
+      // The invoice row lock queues a void behind any payment or credit note being recorded.
+      const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
+      if (!invoice) throw new Refusal(fail(404, "Invoice not found"));
+      if (isVoid(invoice)) throw new Refusal(fail(409, ALREADY_VOID));
+      const [settlements] = await tx
+        .select({
+          payments: sql<number>`(select count(*) from ${schema.payments} where ${schema.payments.invoiceId} = ${invoiceId})::int`,
+          credits: sql<number>`(select count(*) from ${schema.creditNotes} where ${schema.creditNotes.invoiceId} = ${invoiceId})::int`,
+        })
+        .from(sql`(select 1) as one`);
+      if (settlements.payments > 0 || settlements.credits > 0 || compare(settledOf(invoice), "0") !== 0)
+        throw new Refusal(fail(409, VOID_HAS_SETTLEMENTS));
+      // The invoice's date and its deliveries' dates (they go back to confirmed): none may be
+      // in a closed month (decision 0901).
+      const [earliest] = await tx
+        .select({ date: sql<string | null>`min(${schema.deliveries.date})::text` })
+        .from(schema.deliveries)
+        .where(eq(schema.deliveries.invoiceId, invoiceId));
+      await assertPeriodOpen(tx, todayIn(env().APP_TIME_ZONE, invoice.createdAt), earliest?.date);
+      const [voided] = await tx
+        .update(schema.invoices)
+        .set({ paymentStatus: "void", voidReason: reason, voidedAt: now, voidedBy: actor.id, updatedAt: now })
+        .where(eq(schema.invoices.id, invoiceId))
+        .returning();
+      const freed = await tx
+        .update(schema.deliveries)
+        .set({ status: "confirmed", invoiceId: null, updatedAt: now })
+        .where(eq(schema.deliveries.invoiceId, invoiceId))
+        .returning({ id: schema.deliveries.id });
+      const freedDeliveryIds = freed.map((d) => d.id);
+      // One event for the void; the deliveries it freed are named in it.
+      await recordAudit(tx, {
+        actor,
+        action: "invoice.void",
+        entityType: "invoice",
+        entityId: invoiceId,
+        before: invoice,
+        after: { ...voided, freedDeliveryIds },
+      });
+      return { ok: true, invoice: voided, freedDeliveryIds };
+    });
+  } catch (error) {
+    if (error instanceof Refusal) return error.failure;
+    if (isPeriodClosed(error)) return error.failure;
+    throw error;
+  }
+}
+
+class Refusal extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
 }

@@ -15,6 +15,8 @@ import { PRODUCT_NAME } from "~/utils/brand";
 import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
 import { displayName, getUserByEmail, getUserById } from "./user.server";
+import { recordAudit } from "./audit.server";
+import { recordSignIn } from "./sign-in-audit.server";
 
 export type PasskeyRow = { id: number; deviceName: string; createdAt: string; lastUsedAt: string | null };
 
@@ -53,11 +55,21 @@ export async function getPasskey(userId: string, id: number) {
 export async function deletePasskey(userId: string, id: number) {
   if (!isPasskeyId(id)) return false;
   const db = await getDb();
-  const rows = await db
-    .delete(schema.passkeys)
-    .where(and(eq(schema.passkeys.userId, userId), eq(schema.passkeys.id, id)))
-    .returning({ id: schema.passkeys.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .delete(schema.passkeys)
+      .where(and(eq(schema.passkeys.userId, userId), eq(schema.passkeys.id, id)))
+      .returning();
+    if (!rows.length) return false;
+    await recordAudit(tx, {
+      actor: { id: userId },
+      action: "auth.passkey_remove",
+      entityType: "passkey",
+      entityId: id,
+      before: rows[0],
+    });
+    return true;
+  });
 }
 
 // ---- WebAuthn ceremonies -------------------------------------------------------------------
@@ -198,19 +210,31 @@ export async function verifyPasskeyRegistration(
   if (!verification.verified) return fail;
   const { credential } = verification.registrationInfo;
   const db = await getDb();
-  const inserted = await db
-    .insert(schema.passkeys)
-    .values({
-      userId: user.id,
-      credentialId: credential.id,
-      credentialPublicKey: Buffer.from(credential.publicKey).toString("base64url"),
-      counter: credential.counter,
-      transports: credential.transports?.join(",") ?? null,
-      deviceName,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
+  const inserted = await db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(schema.passkeys)
+      .values({
+        userId: user.id,
+        credentialId: credential.id,
+        credentialPublicKey: Buffer.from(credential.publicKey).toString("base64url"),
+        counter: credential.counter,
+        transports: credential.transports?.join(",") ?? null,
+        deviceName,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (rows.length) {
+      await recordAudit(tx, {
+        actor: user,
+        action: "auth.passkey_add",
+        entityType: "passkey",
+        entityId: rows[0].id,
+        after: rows[0],
+      });
+    }
+    return rows;
+  });
   if (!inserted.length) return { ok: false, status: 409, message: PASSKEY_MESSAGES.duplicate };
   const row = inserted[0];
   return {
@@ -267,7 +291,10 @@ export async function verifyPasskeyAuthentication(
   if (!passkey || (stored.userId && stored.userId !== passkey.userId)) return fail;
   const user = await getUserById(passkey.userId);
   if (!user) return fail;
-  if (user.status !== "active") return { ok: false, status: 403, message: PASSKEY_MESSAGES.inactive };
+  if (user.status !== "active") {
+    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "inactive" });
+    return { ok: false, status: 403, message: PASSKEY_MESSAGES.inactive };
+  }
   const { origin, rpID } = relyingParty();
   let verification;
   try {
@@ -285,15 +312,23 @@ export async function verifyPasskeyAuthentication(
       requireUserVerification: true,
     });
   } catch {
+    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "signature" });
     return fail;
   }
-  if (!verification.verified) return fail;
+  if (!verification.verified) {
+    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "signature" });
+    return fail;
+  }
   // Compare-and-set on the counter: a cloned authenticator racing the real one loses.
   const updated = await db
     .update(schema.passkeys)
     .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: now })
     .where(and(eq(schema.passkeys.id, passkey.id), eq(schema.passkeys.counter, passkey.counter)))
     .returning({ id: schema.passkeys.id });
-  if (!updated.length) return fail;
+  if (!updated.length) {
+    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "counter" });
+    return fail;
+  }
+  await recordSignIn({ outcome: "success", method: "passkey", user });
   return { ok: true, user };
 }

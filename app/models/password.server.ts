@@ -1,10 +1,11 @@
-import type { User } from "~/db.server";
+import { getDb, type User } from "~/db.server";
 import { ChangePasswordSchema } from "~/schemas/auth";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Failure, FieldErrors } from "~/utils/result";
 import { endUserSessions } from "~/utils/session.server";
 import { passwordProblem } from "./password-policy.server";
-import { checkUserPassword, setPassword } from "./user.server";
+import { recordAudit } from "./audit.server";
+import { checkUserPassword, hashPassword, setPassword } from "./user.server";
 
 export type ChangePasswordResult = { ok: true } | (Failure<400> & { fieldErrors: FieldErrors });
 
@@ -36,7 +37,19 @@ export async function changeOwnPassword(
     const message = "The new password must be different from the current one";
     return { ok: false, status: 400, fieldErrors: { newPassword: [message] }, message };
   }
-  await setPassword(user.id, parsed.data.newPassword);
+  const passwordHash = await hashPassword(parsed.data.newPassword);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await setPassword(user.id, parsed.data.newPassword, { passwordHash }, tx);
+    await recordAudit(tx, {
+      actor: user,
+      action: "user.password_change",
+      entityType: "user",
+      entityId: user.id,
+      before: { mustChangePassword: user.mustChangePassword },
+      after: { mustChangePassword: 0 },
+    });
+  });
   await endUserSessions(user.id, keepSid);
   return { ok: true };
 }

@@ -17,8 +17,10 @@ import {
   requestHash,
 } from "~/utils/idempotency.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { statusAfterPayment } from "~/rules/invoices.server";
-import { add, compare, formatNaira, isZero, sub, toFixed } from "~/utils/money";
+import { isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
+import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
+import { recordAudit } from "./audit.server";
+import { checkPeriodOpen } from "./period.server";
 
 export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
 
@@ -33,13 +35,15 @@ export type RecordPaymentResult =
   | {
       ok: true;
       payment: typeof schema.payments.$inferSelect;
-      paymentStatus: "pending" | "partial" | "paid" | "overdue";
+      paymentStatus: "pending" | "partial" | "paid" | "overdue" | "void";
       amountPaid: string;
+      amountCredited: string;
       replayed: boolean;
     }
   | Failure;
 
 export const PAYMENT_DATE_FUTURE = "Payment date cannot be in the future";
+export const VOID_INVOICE_PAYMENT = "This invoice is void and accepts no payment";
 export const PAYMENT_DATE_BEFORE_INVOICE = "Payment date cannot be before the invoice was created";
 
 class Refused extends Error {
@@ -104,12 +108,16 @@ export async function recordPayment(
             payment,
             paymentStatus: invoice.paymentStatus,
             amountPaid: invoice.amountPaid,
+            amountCredited: invoice.amountCredited,
             replayed: true,
           };
         }
       }
       const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
       if (!invoice) throw new Refused({ ok: false, status: 404, message: "Invoice not found" });
+      // A date in a closed month is refused before anything else is said about it (decision 0901).
+      const closed = await checkPeriodOpen(tx, paymentDate);
+      if (closed) throw new Refused({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
       if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
         throw new Refused({
           ok: false,
@@ -118,11 +126,20 @@ export async function recordPayment(
           fieldErrors: { paymentDate: [PAYMENT_DATE_BEFORE_INVOICE] },
         });
       }
-      const balance = sub(invoice.amount, invoice.amountPaid);
+      if (isVoid(invoice))
+        throw new Refused({
+          ok: false,
+          status: 409,
+          message: VOID_INVOICE_PAYMENT,
+          fieldErrors: { amount: [VOID_INVOICE_PAYMENT] },
+        });
+      // Credit notes settle too: paid + credited may not pass the amount (docs/decisions/0920).
+      const balance = sub(invoice.amount, settledOf(invoice));
       if (compare(amount, balance) > 0) {
-        const message = isZero(balance)
-          ? "This invoice is already paid in full"
-          : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
+        const message =
+          compare(balance, "0") <= 0
+            ? "This invoice is already paid in full"
+            : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
         throw new Refused({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
       }
       const [payment] = await tx
@@ -130,16 +147,29 @@ export async function recordPayment(
         .values({ invoiceId, amount, paymentDate, reference: reference ?? null, createdBy: user.id })
         .returning();
       const amountPaid = toFixed(add(invoice.amountPaid, amount));
-      const paymentStatus = statusAfterPayment(amountPaid, invoice.amount);
+      const paymentStatus = statusAfterSettlement({ ...invoice, amountPaid });
       await tx
         .update(schema.invoices)
         .set({ amountPaid, paymentStatus, updatedAt: new Date() })
         .where(eq(schema.invoices.id, invoiceId));
+      await recordAudit(tx, {
+        actor: user,
+        action: "payment.create",
+        entityType: "payment",
+        entityId: payment.id,
+        before: {
+          invoiceId,
+          invoiceNo: invoice.invoiceNo,
+          amountPaid: invoice.amountPaid,
+          paymentStatus: invoice.paymentStatus,
+        },
+        after: { ...payment, invoiceNo: invoice.invoiceNo, amountPaid, paymentStatus },
+      });
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(payment.id) });
         await deleteOldKeys(tx, now);
       }
-      return { ok: true, payment, paymentStatus, amountPaid, replayed: false };
+      return { ok: true, payment, paymentStatus, amountPaid, amountCredited: invoice.amountCredited, replayed: false };
     });
   } catch (error) {
     // A refusal rolls the transaction back, so its key is free for a corrected retry.

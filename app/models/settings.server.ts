@@ -7,6 +7,7 @@ import type { Result } from "~/utils/result";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { getDb, schema, type Executor, type Settings } from "~/db.server";
 import { env } from "~/utils/env.server";
+import { recordAudit } from "./audit.server";
 
 const SETTINGS_ID = 1;
 
@@ -63,10 +64,22 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null));
   const db = await getDb();
-  const current = await getSettings(db);
-  await db
-    .update(schema.settings)
-    .set({ ...changes, updatedAt: new Date(), updatedBy: actor.id })
-    .where(eq(schema.settings.id, current.id));
+  await getSettings(db);
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(schema.settings).where(eq(schema.settings.id, SETTINGS_ID)).for("update");
+    const [after] = await tx
+      .update(schema.settings)
+      .set({ ...changes, updatedAt: new Date(), updatedBy: actor.id })
+      .where(eq(schema.settings.id, SETTINGS_ID))
+      .returning();
+    await recordAudit(tx, {
+      actor,
+      action: "settings.update",
+      entityType: "settings",
+      entityId: SETTINGS_ID,
+      before,
+      after,
+    });
+  });
   return { ok: true, settings: await loadSystemSettings(actor) };
 }

@@ -7,6 +7,7 @@ import { clientAddress } from "~/utils/client-address.server";
 import { logEvent } from "~/utils/logger.server";
 import { hasControlCharacters } from "~/utils/text";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
+import { recordSignIn } from "./sign-in-audit.server";
 import { verifyPassword } from "./user.server";
 
 export const MESSAGES = {
@@ -43,6 +44,7 @@ export async function attemptPasswordLogin(
       address,
       retryAfterSeconds: throttle.retryAfterSeconds,
     });
+    await recordSignIn({ outcome: "locked", method: "password", email: identifier, address });
     return {
       kind: "error",
       status: 429,
@@ -59,6 +61,13 @@ export async function attemptPasswordLogin(
       address,
       userId: check.user?.id,
     });
+    await recordSignIn({
+      outcome: "failure",
+      method: "password",
+      user: check.user ?? null,
+      reason: check.reason,
+      address,
+    });
     if (check.reason === "inactive") return { kind: "error", status: 403, message: MESSAGES.inactive };
     if (check.reason === "expired") return { kind: "error", status: 401, message: MESSAGES.expired };
     return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
@@ -72,6 +81,7 @@ export async function attemptPasswordLogin(
   }
   await giveBack(identifier, address, { clear: true });
   logEvent("info", { event: "signin.success", method: "password", userId: check.user.id, address });
+  await recordSignIn({ outcome: "success", method: "password", user: check.user, address });
   return { kind: "signed-in", user: check.user };
 }
 

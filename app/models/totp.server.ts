@@ -10,6 +10,8 @@ import { clientAddress } from "~/utils/client-address.server";
 import { logEvent } from "~/utils/logger.server";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
 import { createSession, destroySession, readSession } from "~/utils/session.server";
+import { recordAudit } from "./audit.server";
+import { recordSignIn } from "./sign-in-audit.server";
 import { checkUserPassword, getUserById } from "./user.server";
 
 // Two-factor codes (RFC 6238, 30-second steps). A code is accepted once: the step it matched is
@@ -88,10 +90,20 @@ export async function confirmTotpEnrolment(user: User, token: unknown, now = new
       message: `${INVALID_CODE}. Check the time on your phone and try the newest code.`,
     };
   const db = await getDb();
-  await db
-    .update(schema.users)
-    .set({ totpEnabled: true, totpLastStep: step, updatedAt: new Date() })
-    .where(eq(schema.users.id, user.id));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(schema.users)
+      .set({ totpEnabled: true, totpLastStep: step, updatedAt: new Date() })
+      .where(eq(schema.users.id, user.id));
+    await recordAudit(tx, {
+      actor: user,
+      action: "auth.two_factor_enable",
+      entityType: "user",
+      entityId: user.id,
+      before: { totpEnabled: user.totpEnabled },
+      after: { totpEnabled: true },
+    });
+  });
   return { ok: true };
 }
 
@@ -101,10 +113,20 @@ export async function disableTotp(user: User, password: unknown): Promise<TotpRe
     return { ok: false, status: 400, message: "Please enter your password" };
   if (!(await checkUserPassword(user, password))) return { ok: false, status: 400, message: "Password is incorrect" };
   const db = await getDb();
-  await db
-    .update(schema.users)
-    .set({ totpEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() })
-    .where(eq(schema.users.id, user.id));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(schema.users)
+      .set({ totpEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() })
+      .where(eq(schema.users.id, user.id));
+    await recordAudit(tx, {
+      actor: user,
+      action: "auth.two_factor_disable",
+      entityType: "user",
+      entityId: user.id,
+      before: { totpEnabled: user.totpEnabled },
+      after: { totpEnabled: false },
+    });
+  });
   return { ok: true };
 }
 
@@ -144,6 +166,7 @@ export async function completeTotpLogin(request: Request, token: unknown, now = 
       address,
       retryAfterSeconds: throttle.retryAfterSeconds,
     });
+    await recordSignIn({ outcome: "locked", method: "password+totp", user, address });
     return {
       ok: false,
       status: 429,
@@ -154,10 +177,12 @@ export async function completeTotpLogin(request: Request, token: unknown, now = 
   const step = await matchStep(totpSecretOf(user), code, user.totpLastStep, now);
   if (step == null || !(await claimStep(user.id, step))) {
     logEvent("info", { event: "signin.failure", factor: "totp", userId: user.id, address });
+    await recordSignIn({ outcome: "failure", method: "password+totp", user, reason: "code", address });
     return { ok: false, status: 401, message: INVALID_CODE };
   }
   await giveBack(user.email, address, { clear: true });
   logEvent("info", { event: "signin.success", method: "password+totp", userId: user.id, address });
+  await recordSignIn({ outcome: "success", method: "password+totp", user, address });
   const { cookie } = await createSession(request, user.id, {}, now);
   return { ok: true, user, cookie };
 }

@@ -102,12 +102,17 @@ export async function checkUserPassword(user: User, password: string) {
   return bcryptCompare(password, user.password);
 }
 
-export async function setPassword(userId: string, password: string, { mustChange = false } = {}, db?: Executor) {
+export async function setPassword(
+  userId: string,
+  password: string,
+  { mustChange = false, passwordHash }: { mustChange?: boolean; passwordHash?: string } = {},
+  db?: Executor,
+) {
   db ??= await getDb();
   await db
     .update(schema.users)
     .set({
-      password: await hashPassword(password),
+      password: passwordHash ?? (await hashPassword(password)),
       mustChangePassword: mustChange ? 1 : 0,
       temporaryPasswordExpiresAt: null,
       updatedAt: new Date(),
@@ -121,6 +126,8 @@ export type NewUser = {
   firstName?: string | null;
   lastName?: string | null;
   password: string;
+  /** The hash of `password`, when the caller made it before opening its transaction. */
+  passwordHash?: string;
   mustChangePassword?: boolean;
   temporaryPasswordExpiresAt?: Date | null;
   status?: User["status"];
@@ -135,7 +142,7 @@ export async function insertUser(input: NewUser, db?: Executor): Promise<User> {
       role: input.role,
       firstName: input.firstName || null,
       lastName: input.lastName || null,
-      password: await hashPassword(input.password),
+      password: input.passwordHash ?? (await hashPassword(input.password)),
       mustChangePassword: input.mustChangePassword ? 1 : 0,
       temporaryPasswordExpiresAt: input.temporaryPasswordExpiresAt ?? null,
       status: input.status ?? "active",

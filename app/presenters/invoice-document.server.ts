@@ -6,7 +6,7 @@ import { getDb, schema } from "~/db.server";
 import { getBusinessDetails, type BusinessDetailsView } from "~/models/business.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { deliveryRevenue } from "~/rules/deliveries.server";
-import { effectiveStatus, taxIncluded, type PaymentStatus } from "~/rules/invoices.server";
+import { effectiveStatus, taxContained, type PaymentStatus } from "~/rules/invoices.server";
 import { amountInWords } from "~/utils/amount-words.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -95,7 +95,7 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   const paid = toFixed(sum(received.filter((r) => r.kind === "payment").map((r) => r.amount)));
   const credited = toFixed(sum(received.filter((r) => r.kind === "credit").map((r) => r.amount)));
   const balance = toFixed(sub(sub(invoice.amount, paid), credited));
-  const tax = taxIncluded(invoice.amount, invoice.taxRate);
+  const tax = taxContained(invoice.amount, invoice.taxRate);
   return {
     id: invoice.id,
     invoiceNo: invoice.invoiceNo,

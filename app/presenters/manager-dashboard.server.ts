@@ -2,10 +2,11 @@ import { sql } from "drizzle-orm";
 import { getDb, schema, type User } from "~/db.server";
 import { addDays, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { round } from "~/utils/money";
+import { add, round } from "~/utils/money";
 import { listDeliveries } from "~/models/delivery.server";
 import { invoiceSummary, urgentInvoices } from "~/models/invoice.server";
 import { assertCan } from "~/rules/capabilities.server";
+import { balanceSql, owedSql } from "~/rules/invoices.server";
 
 export const SPARKLINE_POINTS = 7;
 
@@ -42,11 +43,12 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
       .select({ day: sql<string>`${daily.day}::text`, value: sql<string>`round(${daily.profit}, 2)::text` })
       .from(daily)
       .where(sql`${daily.day} between ${days[0]} and ${today}`),
-    // Money still owed on the invoices raised on each of the last 7 days.
+    // Money still owed on the invoices raised on each of the last 7 days (void ones owe nothing;
+    // a client's credit on one invoice does not reduce what another owes).
     db
       .select({
         day: sql<string>`(${createdDay})::text`,
-        value: sql<string>`coalesce(sum(${schema.invoices.amount} - ${schema.invoices.amountPaid}), 0)::text`,
+        value: sql<string>`coalesce(sum((${balanceSql()})::numeric) filter (where ${owedSql()}), 0)::text`,
       })
       .from(schema.invoices)
       .where(
@@ -70,7 +72,8 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
     outstanding: summary.outstanding,
     totalInvoiced: summary.invoiced,
     totalPaid: summary.paidAmount,
-    outstandingProgress: percent(summary.paidAmount, summary.invoiced),
+    // Settled share: payments and credit notes both reduce what is owed.
+    outstandingProgress: percent(add(summary.paidAmount, summary.creditedAmount), summary.invoiced),
     outstandingSeries: series(dailyInvoiced),
     overdue: summary.overdue,
     unpaidCount: summary.pending + summary.partial + summary.overdue,
@@ -80,7 +83,7 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
 }
 
 /** paid / invoiced as a whole percent, computed on kobo integers. */
-function percent(part: string, whole: string) {
+function percent(part: Parameters<typeof round>[0], whole: string) {
   const w = round(whole, 2).units;
   return w === 0n ? 0 : Number((round(part, 2).units * 100n) / w);
 }

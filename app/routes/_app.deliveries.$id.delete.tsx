@@ -52,7 +52,8 @@ export default function DeleteDeliveryRoute() {
   return (
     <Dialog title="Are you sure?" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
       <p className="text-sm text-slate-600 dark:text-slate-300">
-        This will permanently delete this delivery record. This action cannot be undone.
+        This will delete this delivery record. This action cannot be undone; the delivery&apos;s last state is kept in
+        the audit trail.
       </p>
       <p className="mt-2 text-sm">
         {formatDeliveryDate(delivery.date)} · {delivery.agentName} · {delivery.tons} tons

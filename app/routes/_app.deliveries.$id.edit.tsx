@@ -5,7 +5,9 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { FormErrors, InputField, MoneyField, SelectField, SubmitButton } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
+import { AuditEventList } from "~/components/audit/audit-event-list";
 import { listAgents } from "~/models/agent.server";
+import { listAuditEvents } from "~/models/audit.server";
 import { listClients } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
 import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas/delivery";
@@ -25,6 +27,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Delivery not found");
   const [delivery, agents, clients] = await Promise.all([getDelivery(user, id), listAgents(), listClients()]);
   invariantResponse(delivery, "Delivery not found");
+  // Its own history, newest first: the latest events here, the rest in the Audit Trail (admins).
+  const history = await listAuditEvents(
+    user,
+    { entityType: "delivery", entityId: String(id) },
+    { limit: HISTORY_LIMIT },
+  );
   return {
     delivery,
     // An invoiced delivery keeps its tons, rates and client, and cannot be deleted: the form
@@ -34,8 +42,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     agents: agents.map((a) => ({ id: a.id, name: a.name })),
     clients: clients.map((c) => ({ id: c.id, name: c.name })),
     constraint: EDIT_DELIVERY_FORM_CONSTRAINT,
+    history: history.events.map(({ before: _b, after: _a, ...shown }) => shown),
+    moreHistory: history.olderCursor !== null,
   };
 }
+
+const HISTORY_LIMIT = 10;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "delivery.financials");
@@ -62,7 +74,8 @@ const MONEY_FIELDS = [
 ] as const;
 
 export default function EditDeliveryRoute() {
-  const { delivery, isAdmin, agents, clients, invoiceNo, constraint } = useLoaderData<typeof loader>();
+  const { delivery, isAdmin, agents, clients, invoiceNo, constraint, history, moreHistory } =
+    useLoaderData<typeof loader>();
   const locked = invoiceNo !== null;
   const actionData = useActionData<typeof action>();
   const pending = useIsPending({ formMethod: "POST" });
@@ -181,6 +194,23 @@ export default function EditDeliveryRoute() {
           </SubmitButton>
         </div>
       </Form>
+      <details className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-700">
+        <summary className="cursor-pointer font-semibold">History</summary>
+        <div className="mt-3">
+          <AuditEventList events={history} showEntity={false} emptyText="No recorded changes yet." />
+          {moreHistory ? (
+            <p className="mt-2 text-sm">
+              {isAdmin ? (
+                <Link to={`/audit?entity=delivery&entityId=${delivery.id}`} className="underline">
+                  Older changes in the Audit Trail
+                </Link>
+              ) : (
+                `Showing the latest ${history.length} changes.`
+              )}
+            </p>
+          ) : null}
+        </div>
+      </details>
     </Dialog>
   );
 }

@@ -40,7 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       invoiceNo: inv.invoiceNo,
       clientName: inv.clientName,
       paymentStatus: inv.paymentStatus,
-      payable: inv.storedStatus !== "paid",
+      payable: inv.storedStatus !== "paid" && inv.storedStatus !== "void",
+      voidReason: inv.voidReason,
       amount: inv.amount,
       amountPaid: inv.amountPaid,
       expectedPaymentDate: inv.expectedPaymentDate,
@@ -90,6 +91,7 @@ export default function InvoicesPage() {
             { value: "partial", label: "Partial" },
             { value: "overdue", label: "Overdue" },
             { value: "paid", label: "Paid" },
+            { value: "void", label: "Void" },
           ]}
         />
         <FilterSelect name="clientId" label="Client" allLabel="All clients" options={clientOptions(clients)} />
@@ -114,12 +116,20 @@ export default function InvoicesPage() {
               <li key={inv.id} className="card p-4" aria-label={`Invoice #${inv.invoiceNo}`}>
                 <div className="flex items-start justify-between gap-2">
                   <div>
-                    <p className="font-semibold">{`Invoice #${inv.invoiceNo}`}</p>
+                    <p className="font-semibold">
+                      <Link
+                        to={`/invoices/${inv.id}`}
+                        className={`underline-offset-2 hover:underline ${inv.voidReason !== null ? "line-through" : ""}`}
+                      >{`Invoice #${inv.invoiceNo}`}</Link>
+                    </p>
                     <p className="page-subtitle">{inv.clientName}</p>
                   </div>
                   <PaymentStatusBadge status={inv.paymentStatus} />
                 </div>
-                <dl className="facts">
+                {inv.voidReason !== null ? (
+                  <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{`Void: ${inv.voidReason}`}</p>
+                ) : null}
+                <dl className={`facts ${inv.voidReason !== null ? "line-through opacity-70" : ""}`}>
                   <div>
                     <dt>Amount</dt>
                     <dd>{formatNaira(inv.amount)}</dd>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
@@ -31,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       id: p.id,
       amount: p.amount,
       paymentDate: p.paymentDate,
+      invoiceId: p.invoiceId,
       invoiceNo: p.invoiceNo,
       clientName: p.clientName,
       reference: p.reference,
@@ -98,7 +99,11 @@ export default function PaymentsPage() {
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-4">
                 <div>
                   <p className="font-semibold tabular-nums">{formatNaira(p.amount)}</p>
-                  <p className="page-subtitle">{`${formatDeliveryDate(p.paymentDate)} · Invoice #${p.invoiceNo} · ${p.clientName}`}</p>
+                  <p className="page-subtitle">
+                    {`${formatDeliveryDate(p.paymentDate)} · `}
+                    <Link to={`/invoices/${p.invoiceId}`} className="underline">{`Invoice #${p.invoiceNo}`}</Link>
+                    {` · ${p.clientName}`}
+                  </p>
                 </div>
                 {p.reference ? (
                   <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>

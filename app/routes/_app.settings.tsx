@@ -3,6 +3,8 @@ import { useLoaderData, useMatches, useOutlet } from "@remix-run/react";
 import { SecurityCards } from "~/components/settings/security-cards";
 import { ProfileCard, RatesForm, SystemSettingsCards } from "~/components/settings/system-cards";
 import { loadSecurityCards } from "~/presenters/security.server";
+import { PeriodCard } from "~/components/settings/period-card";
+import { getPeriodState } from "~/models/period.server";
 import { loadSystemSettings } from "~/models/settings.server";
 import { toPublicUser } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";
@@ -14,11 +16,12 @@ export const meta: MetaFunction = () => [{ title: "Settings · Management" }];
 // card's forms post to their own child routes (/settings/...), which also render the dialogs.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [system, security] = await Promise.all([
+  const [system, period, security] = await Promise.all([
     can(user, "settings.manage") ? loadSystemSettings(user) : Promise.resolve(null),
+    can(user, "period.close") ? getPeriodState(user) : Promise.resolve(null),
     loadSecurityCards(user),
   ]);
-  return { profile: toPublicUser(user), system, security };
+  return { profile: toPublicUser(user), system, period, security };
 }
 
 export default function SettingsPage() {
@@ -26,7 +29,11 @@ export default function SettingsPage() {
   const outlet = useOutlet();
   // After a rates post with errors, /settings/rates renders the rates form with its messages
   // in the rates card's place; every other child route is a dialog over the page.
-  const ratesAnswer = useMatches().some((m) => m.id === "routes/_app.settings.rates");
+  const matches = useMatches();
+  const ratesAnswer = matches.some((m) => m.id === "routes/_app.settings.rates");
+  // Likewise the Month Close card after a close or reopen with errors.
+  const periodAnswer = matches.some((m) => m.id === "routes/_app.settings.periods");
+  const inPlace = ratesAnswer || periodAnswer;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       {system ? (
@@ -36,6 +43,7 @@ export default function SettingsPage() {
             <p className="page-subtitle">Rates, users and security</p>
           </header>
           <SystemSettingsCards ratesCard={ratesAnswer ? outlet : <RatesForm />} />
+          {periodAnswer ? outlet : <PeriodCard />}
         </>
       ) : (
         <>
@@ -47,7 +55,7 @@ export default function SettingsPage() {
         </>
       )}
       <SecurityCards security={security} profile={profile} />
-      {ratesAnswer ? null : outlet}
+      {inPlace ? null : outlet}
     </div>
   );
 }

@@ -31,6 +31,12 @@ export const CAPABILITIES = {
   "client.manage": MANAGERS,
   /** Invoices: list, preview, generate. */
   "invoice.manage": MANAGERS,
+  /** One invoice's page and GET /api/invoices/{id}: its deliveries, payments, credit notes, history. */
+  "invoice.view": MANAGERS,
+  /** Void an invoice with no payments or credit notes (docs/decisions/0920). */
+  "invoice.void": MANAGERS,
+  /** Issue credit notes against an invoice; list them. */
+  "credit_note.create": MANAGERS,
   /** Payments: list, record. */
   "payment.record": MANAGERS,
   /** Reconciliation. */
@@ -39,6 +45,10 @@ export const CAPABILITIES = {
   "settings.manage": ADMINS,
   /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */
   "user.manage": ADMINS,
+  /** The whole audit trail (/audit, GET /api/audit); one delivery's or invoice's own history follows that page's capability. */
+  "audit.view": ADMINS,
+  /** Close and reopen months (docs/decisions/0901). */
+  "period.close": ADMINS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES | "role.switch";

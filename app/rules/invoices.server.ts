@@ -2,21 +2,46 @@
 // twin side by side (decision 0800; tests/integration/rules.test.ts holds them equal).
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { schema, type Invoice } from "~/db.server";
-import { compare, round, toFixed } from "~/utils/money";
+import { add, compare, dec, sub, toFixed, type Decimal } from "~/utils/money";
 
 export type PaymentStatus = Invoice["paymentStatus"];
 
 const inv = schema.invoices;
 
-// ---- Owed: money still due on the invoice.
+// ---- Void: cancelled with a reason (docs/decisions/0920). A void invoice is owed nothing,
+// counts in no total and takes no payment or credit.
 
-export const isOwed = (x: Pick<Invoice, "amount" | "amountPaid">) => compare(x.amountPaid, x.amount) < 0;
+export const isVoid = (x: Pick<Invoice, "paymentStatus">) => x.paymentStatus === "void";
 
-export const owedSql = () => sql`(${inv.amountPaid} < ${inv.amount})`;
+export const voidSql = () => sql`(${inv.paymentStatus} = 'void')`;
+
+// ---- Settled: what payments and credit notes have covered (paid + credited).
+
+type Money = Pick<Invoice, "amount" | "amountPaid" | "amountCredited">;
+type MoneyAndStatus = Money & Pick<Invoice, "paymentStatus">;
+
+export const settledOf = (x: Pick<Invoice, "amountPaid" | "amountCredited">): Decimal =>
+  add(x.amountPaid, x.amountCredited);
+
+export const settledSql = () => sql`(${inv.amountPaid} + ${inv.amountCredited})`;
+
+// ---- Balance: amount - paid - credited; negative is the client's credit; 0 on a void invoice.
+
+export const balanceOf = (x: MoneyAndStatus): string => (isVoid(x) ? "0.00" : toFixed(sub(x.amount, settledOf(x))));
+
+export const balanceSql = () =>
+  sql<string>`(case when ${voidSql()} then 0 else ${inv.amount} - ${settledSql()} end)::numeric(14,2)::text`;
+
+// ---- Owed: money still due on the invoice (the partial indexes invoices_owed_* use this text).
+
+export const isOwed = (x: MoneyAndStatus) => !isVoid(x) && compare(settledOf(x), x.amount) < 0;
+
+export const owedSql = () =>
+  sql`(${inv.amountPaid} + ${inv.amountCredited} < ${inv.amount} and ${inv.paymentStatus} <> 'void')`;
 
 // ---- Overdue: money still owed and the expected payment date before today (business time zone).
 
-export const isOverdue = (x: Pick<Invoice, "amount" | "amountPaid" | "expectedPaymentDate">, today: string) =>
+export const isOverdue = (x: MoneyAndStatus & Pick<Invoice, "expectedPaymentDate">, today: string) =>
   isOwed(x) && x.expectedPaymentDate < today;
 
 /**
@@ -26,9 +51,9 @@ export const isOverdue = (x: Pick<Invoice, "amount" | "amountPaid" | "expectedPa
 export const overdueSql = (today: string, owed: SQL = owedSql(), due: SQLWrapper = inv.expectedPaymentDate) =>
   sql`(${owed} and ${due} < ${today})`;
 
-/** The status shown: Overdue when overdue, otherwise the stored status (pending, partial, paid). */
+/** The status shown: Overdue when overdue, otherwise the stored status (pending, partial, paid, void). */
 export function effectiveStatus(
-  x: Pick<Invoice, "paymentStatus" | "amount" | "amountPaid" | "expectedPaymentDate">,
+  x: MoneyAndStatus & Pick<Invoice, "expectedPaymentDate">,
   today: string,
 ): PaymentStatus {
   return isOverdue(x, today) ? "overdue" : x.paymentStatus;
@@ -37,21 +62,35 @@ export function effectiveStatus(
 export const effectiveStatusSql = (today: string) =>
   sql<PaymentStatus>`(case when ${overdueSql(today)} then 'overdue' else ${inv.paymentStatus} end)`;
 
-// ---- The stored status after a payment: paid once the amount is covered, partial before.
+// ---- The stored status after a payment or credit note: paid once paid + credited reaches the
+// amount, partial once anything is settled, pending before (a void invoice is never settled).
 
-export const statusAfterPayment = (amountPaid: string, amount: string): "paid" | "partial" =>
-  compare(amountPaid, amount) >= 0 ? "paid" : "partial";
+export function statusAfterSettlement(x: Money): "pending" | "partial" | "paid" {
+  const settled = settledOf(x);
+  if (compare(settled, x.amount) >= 0) return "paid";
+  return compare(settled, "0") > 0 ? "partial" : "pending";
+}
 
-// ---- Tax contained in a tax-inclusive amount: amount x rate / (100 + rate), to the kobo
-// (half-up). Invoice amounts are tax-inclusive (docs/decisions/0951).
+export const statusAfterSettlementSql = () =>
+  sql<PaymentStatus>`(case when ${settledSql()} >= ${inv.amount} then 'paid' when ${settledSql()} > 0 then 'partial' else 'pending' end)`;
 
-export function taxIncluded(amount: string, ratePercent: string): string {
-  const amountKobo = round(amount, 2).units;
-  const rate = round(ratePercent, 2).units; // hundredths of a percent
-  const numerator = amountKobo * rate;
-  const denominator = 10000n + rate;
+// ---- Tax contained in the amount. Rates are tax-inclusive (docs/decisions/0922): the tax in
+// an amount A at rate r% is A x r / (100 + r), rounded half away from zero to the kobo, once.
+
+export function taxContained(amount: string, rate: string): string {
+  const a = dec(amount);
+  const r = dec(rate);
+  // A x r / (100 + r) as one fraction of integers: (a.units / 10^as) x (r.units / 10^rs) / (100 + r.units / 10^rs)
+  //   = a.units x r.units / (10^as x (100 x 10^rs + r.units)); scaled to kobo by 100.
+  const denominator = 10n ** BigInt(a.scale) * (100n * 10n ** BigInt(r.scale) + r.units);
+  if (denominator <= 0n) return "0.00";
+  const numerator = a.units * r.units * 100n;
   const negative = numerator < 0n;
   const abs = negative ? -numerator : numerator;
-  const q = (2n * abs + denominator) / (2n * denominator);
+  let q = abs / denominator;
+  if ((abs % denominator) * 2n >= denominator) q += 1n;
   return toFixed({ units: negative ? -q : q, scale: 2 });
 }
+
+export const taxContainedSql = () =>
+  sql<string>`coalesce(round(${inv.amount} * ${inv.taxRate} / nullif(100 + ${inv.taxRate}, 0), 2), 0)::numeric(14,2)::text`;

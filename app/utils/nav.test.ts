@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isActive, mobileBarItemsFor, navItemsFor } from "./nav";
 
 describe("navigation", () => {
-  it("gives admins 8 items and staff and managers 3", () => {
+  it("gives admins the spec's 8 items and the Audit Trail, and staff and managers 3", () => {
     expect(navItemsFor("admin").map((i) => i.label)).toEqual([
       "Dashboard",
       "Deliveries",
@@ -11,6 +11,7 @@ describe("navigation", () => {
       "Payments",
       "Agents",
       "Clients",
+      "Audit Trail",
       "Settings",
     ]);
     expect(navItemsFor("manager").map((i) => i.label)).toEqual(["Dashboard", "Deliveries", "Settings"]);

@@ -3,7 +3,8 @@ import type { Role } from "../../db/schema";
 export type NavItem = {
   to: string;
   label: string;
-  icon: "home" | "truck" | "calendar" | "file" | "wallet" | "users" | "building" | "settings" | "chart" | "more";
+  icon:
+    "home" | "truck" | "calendar" | "file" | "wallet" | "users" | "building" | "settings" | "chart" | "more" | "shield";
 };
 
 const DASHBOARD: NavItem = { to: "/", label: "Dashboard", icon: "home" };
@@ -18,10 +19,12 @@ const ADMIN_ITEMS: NavItem[] = [
   { to: "/payments", label: "Payments", icon: "wallet" },
   { to: "/agents", label: "Agents", icon: "users" },
   { to: "/clients", label: "Clients", icon: "building" },
+  // Issue 14: who changed what, and when (admins only, capability audit.view).
+  { to: "/audit", label: "Audit Trail", icon: "shield" },
   SETTINGS,
 ];
 
-/** Spec section 2: admins see 8 items; staff and managers see 3. */
+/** Spec section 2: admins see 8 items (and the Audit Trail of issue 14); staff and managers see 3. */
 export function navItemsFor(role: Role): NavItem[] {
   return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
 }

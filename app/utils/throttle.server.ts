@@ -1,5 +1,5 @@
 import { and, eq, gt, like, lt, or, sql } from "drizzle-orm";
-import { getDb, schema } from "~/db.server";
+import { getDb, schema, type Executor } from "~/db.server";
 
 // Sign-in throttle (docs/decisions/0600-passwords-throttle-and-logs.md). Every attempt takes a
 // slot from its counters with one atomic upsert BEFORE the password (or code) is checked, so
@@ -134,8 +134,8 @@ export async function accountLocks(identifiers: string[], now = new Date()): Pro
 }
 
 /** An admin clears every counter of an account (all addresses). */
-export async function clearAccountLock(identifier: string) {
-  const db = await getDb();
+export async function clearAccountLock(identifier: string, db?: Executor) {
+  db ??= await getDb();
   const t = schema.authThrottle;
   const escaped = identifier.replace(/[\\%_]/g, (c) => `\\${c}`);
   await db.delete(t).where(or(eq(t.key, accountKey(identifier)), like(t.key, `${accountKey(escaped)}|ip:%`)));

@@ -121,7 +121,7 @@ export function guardHandler(handler: Handler, kind: "loader" | "action"): Handl
     const copy = kind === "action" && isFormPost(request) && !isApiRequest(request) ? request.clone() : undefined;
     try {
       // All the queries of this loader or action share one wait budget for a connection.
-      return await requestScope.run(scopeOf(request), () =>
+      return await requestScope.run(scopeOf(request, args.context), () =>
         admissionDeadline.run(Date.now() + poolWaitMs(), () => handler(args)),
       );
     } catch (error) {

@@ -46,7 +46,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS) as [
       await expect(page.getByRole("heading", { name: "Manager Dashboard" })).toBeVisible();
 
       const mainNav = page.getByRole("navigation", { name: "Main" });
-      await expect(mainNav.getByRole("link")).toHaveCount(8);
+      await expect(mainNav.getByRole("link")).toHaveCount(9);
       await expect(mainNav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
 
       // Theme: dark survives a reload.

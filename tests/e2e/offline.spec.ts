@@ -242,6 +242,9 @@ test("an expired session keeps the delivery, asks for sign-in, then sends it onc
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/deliveries\/new$/);
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  // The outbox list is read from the phone's storage after hydration, so an empty list alone
+  // could be one not read yet: wait for the delivery to land, then for the outbox to empty.
+  await expect.poll(async () => (await deliveriesAt(page.request, tag)).length, { timeout: 30_000 }).toBeGreaterThan(0);
   await expect(page.getByTestId("outbox-entry")).toHaveCount(0, { timeout: 30_000 });
   expect(await deliveriesAt(page.request, tag)).toHaveLength(1);
 });

@@ -74,6 +74,11 @@ for (const project of ["js", "nojs"]) {
   };
   await createDelivery({ ...common, agentId: agent.id, date: addDays(today, -2), tons: "20.00" }, db);
   await createDelivery({ ...common, agentId: old.id, date: addDays(today, -120), tons: "5.00" }, db);
+  // Corrections (tests/e2e/corrections.spec.ts): one delivery to invoice and void, one to credit.
+  const voidAgent = await createAgent({ name: `Void Agent ${project}` }, db);
+  const creditAgent = await createAgent({ name: `Credit Agent ${project}` }, db);
+  await createDelivery({ ...common, agentId: voidAgent.id, date: addDays(today, -3), tons: "10.00" }, db);
+  await createDelivery({ ...common, agentId: creditAgent.id, date: addDays(today, -3), tons: "4.00" }, db);
 }
 
 // Sessions for the Playwright fixture's loginAs (tests/e2e/fixtures.ts): more per role and

@@ -7,8 +7,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type Role, type User } from "../../app/db.server";
 import * as adminUsers from "../../app/models/admin-users.server";
 import * as agents from "../../app/models/agent.server";
+import * as audit from "../../app/models/audit.server";
+import * as periods from "../../app/models/period.server";
 import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
+import * as creditNotes from "../../app/models/credit-note.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
@@ -50,7 +53,9 @@ async function snapshot() {
       | typeof schema.clients
       | typeof schema.invoices
       | typeof schema.payments
-      | typeof schema.deliveries,
+      | typeof schema.creditNotes
+      | typeof schema.deliveries
+      | typeof schema.auditEvents,
   ) => (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
   const [userRow] = await db.select().from(schema.users).where(eq(schema.users.id, target.id));
   const [delivery] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, deliveryId));
@@ -65,11 +70,19 @@ async function snapshot() {
     clients: await count(schema.clients),
     invoices: await count(schema.invoices),
     payments: await count(schema.payments),
+    creditNotes: await count(schema.creditNotes),
     deliveries: await count(schema.deliveries),
+    auditEvents: await count(schema.auditEvents),
+    period: (await db.select().from(schema.periodClose))[0].closedThrough,
     users: (await db.select({ n: sql<number>`count(*)::int` }).from(schema.users))[0].n,
     target: { status: userRow.status, role: userRow.role, password: userRow.password },
     delivery: { tons: delivery.tons, sellingRate: delivery.sellingRate, location: delivery.location },
-    invoice: { amountPaid: invoice.amountPaid, status: invoice.paymentStatus },
+    invoice: {
+      amountPaid: invoice.amountPaid,
+      amountCredited: invoice.amountCredited,
+      status: invoice.paymentStatus,
+      voidReason: invoice.voidReason,
+    },
     agent: agent.name,
     client: client.name,
     settings: setting
@@ -94,6 +107,16 @@ const ENTRY_POINTS: EntryPoint[] = [
     name: "invoice.createInvoiceForDelivery",
     capability: "invoice.manage",
     call: (u) => invoices.createInvoiceForDelivery(u, { deliveryId }),
+  },
+  {
+    name: "invoice.voidInvoice",
+    capability: "invoice.void",
+    call: (u) => invoices.voidInvoice(u, invoiceId, { reason: "Refused?" }),
+  },
+  {
+    name: "creditNote.createCreditNote",
+    capability: "credit_note.create",
+    call: (u) => creditNotes.createCreditNote(u, invoiceId, { amount: "1.00", reason: "Refused?" }),
   },
   {
     name: "invoice.createInvoicesForMonth",
@@ -175,6 +198,12 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => business.updateBusinessDetails(u, { companyName: `Refused ${u.role}` }, { kind: "remove" }),
   },
   { name: "admin.switchOwnRole", capability: "role.switch", call: (u) => adminUsers.switchOwnRole(u, u.id, "admin") },
+  { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
+  {
+    name: "period.reopenMonth",
+    capability: "period.close",
+    call: (u) => periods.reopenMonth(u, { month: "2020-01", reason: "Refused" }),
+  },
 ];
 
 describe("model entry points refuse a caller without the capability", () => {
@@ -199,6 +228,24 @@ describe("model entry points refuse a caller without the capability", () => {
     expect(await payments.recordPayment(users.manager, { invoiceId, amount: "1.00" })).toMatchObject({ ok: true });
   });
 
+  it("managers and admins void and credit invoices (they manage invoices, spec section 6); staff cannot", async () => {
+    const fresh = async () => {
+      const d = await createDelivery({ agentId, clientId, createdBy: users.manager.id });
+      const made = await invoices.createInvoiceForDelivery(users.manager, { deliveryId: d.id });
+      if (!made.ok) throw new Error(made.message);
+      return made.invoice.id;
+    };
+    for (const role of ["manager", "admin"] as const) {
+      expect(await invoices.voidInvoice(users[role], await fresh(), { reason: `Void by ${role}` })).toMatchObject({
+        ok: true,
+      });
+      expect(
+        await creditNotes.createCreditNote(users[role], await fresh(), { amount: "1.00", reason: `By ${role}` }),
+      ).toMatchObject({ ok: true });
+    }
+    expect(await invoices.voidInvoice(users.staff, await fresh(), { reason: "No" })).toMatchObject({ status: 403 });
+  });
+
   it("createDelivery is open to every role (spec section 6)", () => {
     for (const role of ROLES) expect(can({ role }, "delivery.create")).toBe(true);
   });
@@ -218,6 +265,19 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   },
   { name: "invoice.getInvoice", capability: "invoice.manage", call: (u) => invoices.getInvoice(u, invoiceId) },
   { name: "invoice.invoiceSummary", capability: "invoice.manage", call: (u) => invoices.invoiceSummary(u) },
+  {
+    name: "invoice.getInvoiceDetail",
+    capability: "invoice.view",
+    call: (u) => invoices.getInvoiceDetail(u, invoiceId),
+  },
+  { name: "creditNote.listCreditNotes", capability: "credit_note.create", call: (u) => creditNotes.listCreditNotes(u) },
+  {
+    name: "creditNote.creditNoteBatches",
+    capability: "credit_note.create",
+    call: async (u) => {
+      for await (const batch of creditNotes.creditNoteBatches(u)) void batch;
+    },
+  },
   { name: "invoice.urgentInvoices", capability: "invoice.manage", call: (u) => invoices.urgentInvoices(u, 6) },
   {
     name: "invoice.listEligibleDeliveries",
@@ -278,6 +338,13 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   { name: "admin.listUsers", capability: "user.manage", call: (u) => adminUsers.listUsers(u) },
   { name: "admin.getUserRow", capability: "user.manage", call: (u) => adminUsers.getUserRow(u, target.id) },
   { name: "admin.getUserRows", capability: "user.manage", call: (u) => adminUsers.getUserRows(u, [target.id]) },
+  { name: "audit.listAuditEvents", capability: "audit.view", call: (u) => audit.listAuditEvents(u, {}) },
+  {
+    name: "audit.listAuditEvents (a user's history)",
+    capability: "audit.view",
+    call: (u) => audit.listAuditEvents(u, { entityType: "user", entityId: target.id }),
+  },
+  { name: "period.getPeriodState", capability: "period.close", call: (u) => periods.getPeriodState(u) },
 ];
 
 /** The 403 a refused read throws (a Response, like a route guard's), or null when it did not throw one. */
@@ -321,6 +388,21 @@ describe("model reads refuse a caller without the capability", () => {
   });
 });
 
+describe("one entity's own history follows that entity's page", () => {
+  it("managers read a delivery's or an invoice's history, never the whole trail; staff neither", async () => {
+    for (const role of ["manager", "admin"] as const) {
+      const read = () => audit.listAuditEvents(users[role], { entityType: "delivery", entityId: String(deliveryId) });
+      expect(await refusalOf(read)).toBeNull();
+      const inv = () => audit.listAuditEvents(users[role], { entityType: "invoice", entityId: String(invoiceId) });
+      expect(await refusalOf(inv)).toBeNull();
+    }
+    expect(await refusalOf(() => audit.listAuditEvents(users.manager, { entityType: "delivery" }))).toBe(403);
+    const staffRead = () =>
+      audit.listAuditEvents(users.staff, { entityType: "delivery", entityId: String(deliveryId) });
+    expect(await refusalOf(staffRead)).toBe(403);
+  });
+});
+
 describe("the capability table is spec section 6", () => {
   it("names who holds what", () => {
     const table = Object.fromEntries(ALL_CAPABILITIES.map((c) => [c, ROLES.filter((role) => can({ role }, c))]));
@@ -333,10 +415,15 @@ describe("the capability table is spec section 6", () => {
       "agent.manage": ["manager", "admin"],
       "client.manage": ["manager", "admin"],
       "invoice.manage": ["manager", "admin"],
+      "invoice.view": ["manager", "admin"],
+      "invoice.void": ["manager", "admin"],
+      "credit_note.create": ["manager", "admin"],
       "payment.record": ["manager", "admin"],
       "reconciliation.view": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],
+      "audit.view": ["admin"],
+      "period.close": ["admin"],
       "role.switch": ["admin"],
     });
   });

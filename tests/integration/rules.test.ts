@@ -5,7 +5,9 @@
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import { createCreditNote } from "../../app/models/credit-note.server";
+import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
+import { recordPayment } from "../../app/models/payment.server";
 import {
   costOf,
   costSql,
@@ -28,14 +30,22 @@ import {
   revenueSql,
 } from "../../app/rules/deliveries.server";
 import {
+  balanceOf,
+  balanceSql,
   effectiveStatus,
   effectiveStatusSql,
   isOverdue,
   isOwed,
+  isVoid,
   overdueSql,
   owedSql,
+  statusAfterSettlement,
+  statusAfterSettlementSql,
+  taxContained,
+  taxContainedSql,
+  voidSql,
 } from "../../app/rules/invoices.server";
-import { add, toFixed, type Decimal } from "../../app/utils/money";
+import { add, sub, toFixed, type Decimal } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
 const exact = (value: Decimal | string | null) => (value === null ? null : toFixed(value, 6));
@@ -99,6 +109,8 @@ const FIGURES = [
   },
 ];
 const STATUSES = ["draft", "confirmed", "invoiced", "confirmed"] as const;
+/** Corrected invoices (issue 14): void, credited in part, paid and credited beyond (a credit balance). */
+const CORRECTED = ["void", "credited", "credit balance"] as const;
 
 let invoicedIds: number[] = [];
 
@@ -149,6 +161,31 @@ beforeAll(async () => {
       .set({ amountPaid: paid as never, expectedPaymentDate: s.due, paymentStatus: s.status })
       .where(eq(schema.invoices.id, id));
   }
+  // Corrections through the models: a void invoice (its delivery back to confirmed), one
+  // credited in part, one paid in full and then credited (the client's credit balance).
+  for (const [i, kind] of CORRECTED.entries()) {
+    const delivery = await createDelivery({
+      ...FIGURES[i],
+      agentId,
+      createdBy: user.id,
+      date: `2026-03-${25 + i}`,
+      status: "confirmed",
+      clientId,
+    });
+    const made = await createInvoiceForDelivery(user, { deliveryId: delivery.id });
+    if (!made.ok) throw new Error(made.message);
+    const { id, amount } = made.invoice;
+    const ok = (r: { ok: boolean; message?: string }) => {
+      if (!r.ok) throw new Error(r.message);
+    };
+    if (kind === "void") ok(await voidInvoice(user, id, { reason: "Wrong client" }));
+    if (kind === "credited") ok(await createCreditNote(user, id, { amount: "0.01", reason: "Rounding" }));
+    if (kind === "credit balance") {
+      ok(await recordPayment(user, { invoiceId: id, amount }));
+      ok(await createCreditNote(user, id, { amount: "0.01", reason: "After payment" }));
+    }
+    invoicedIds.push(id);
+  }
   invoicedIds = [...invoicedIds];
 });
 
@@ -172,7 +209,7 @@ describe("delivery rules: JavaScript and SQL agree row by row", () => {
       })
       .from(schema.deliveries)
       .orderBy(asc(schema.deliveries.id));
-    expect(rows.length).toBe(FIGURES.length * STATUSES.length);
+    expect(rows.length).toBe(FIGURES.length * STATUSES.length + CORRECTED.length);
     const seen = { eligible: 0, notEligible: 0, counted: 0, notCounted: 0, noRevenue: 0, negativeProfit: 0 };
     for (const row of rows) {
       const where = `delivery ${row.id} (${row.status}, tons ${row.tons})`;
@@ -203,14 +240,19 @@ describe("delivery rules: JavaScript and SQL agree row by row", () => {
     const js = invoiceTotalsOf(all);
     expect(exact(js.amount)).toBe(exact(totals.amount));
     expect(exact(js.profit)).toBe(exact(totals.profit));
-    // Stored invoice figures are that rule rounded once.
+    // Stored invoice figures are that rule rounded once, over the deliveries it covered (its
+    // lines: a void invoice's deliveries no longer point back to it).
     const invoices = await db.select().from(schema.invoices);
+    const lines = await db.select().from(schema.invoiceLines);
     for (const invoice of invoices) {
-      const lines = all.filter((d) => d.invoiceId === invoice.id);
-      expect(lines.length).toBeGreaterThan(0);
-      const figures = invoiceTotalsOf(lines);
+      const covered = lines.filter((l) => l.invoiceId === invoice.id);
+      expect(covered.length).toBeGreaterThan(0);
+      const ds = all.filter((d) => covered.some((l) => l.deliveryId === d.id));
+      if (!isVoid(invoice)) expect(ds.map((d) => d.invoiceId)).toEqual(covered.map(() => invoice.id));
+      const figures = invoiceTotalsOf(ds);
       expect(invoice.amount).toBe(toFixed(figures.amount));
       expect(invoice.profit).toBe(toFixed(figures.profit));
+      expect(invoice.amount).toBe(toFixed(add(...covered.map((l) => l.amount))));
     }
   });
 
@@ -249,10 +291,18 @@ describe("invoice rules: JavaScript and SQL agree row by row", () => {
           owedSql: sql<boolean>`${owedSql()}`,
           overdueSql: sql<boolean>`${overdueSql(today)}`,
           statusSql: effectiveStatusSql(today),
+          voidSql: sql<boolean>`${voidSql()}`,
+          balanceSql: balanceSql(),
+          settledSql: statusAfterSettlementSql(),
+          taxSql: taxContainedSql(),
         })
         .from(schema.invoices);
       expect(rows.length).toBe(invoicedIds.length);
       for (const row of rows) {
+        expect(isVoid(row), `invoice ${row.invoiceNo} void`).toBe(row.voidSql);
+        expect(balanceOf(row), `invoice ${row.invoiceNo} balance`).toBe(row.balanceSql);
+        expect(statusAfterSettlement(row), `invoice ${row.invoiceNo} settled status`).toBe(row.settledSql);
+        expect(taxContained(row.amount, row.taxRate), `invoice ${row.invoiceNo} tax`).toBe(row.taxSql);
         expect(isOwed(row), `invoice ${row.invoiceNo} owed`).toBe(row.owedSql);
         expect(isOverdue(row, today), `invoice ${row.invoiceNo} overdue`).toBe(row.overdueSql);
         expect(effectiveStatus(row, today), `invoice ${row.invoiceNo} status`).toBe(row.statusSql);
@@ -267,6 +317,35 @@ describe("invoice rules: JavaScript and SQL agree row by row", () => {
       expect(late.n).toBe(rows.filter((r) => isOverdue(r, today)).length);
     });
   }
+
+  it("the status totals the triggers keep leave void invoices out and count credits", async () => {
+    const db = await getDb();
+    const rows = await db.select().from(schema.invoices);
+    const counted = rows.filter((r) => !isVoid(r));
+    expect(counted.length).toBeLessThan(rows.length);
+    const t = schema.invoiceStatusTotals;
+    const [totals] = await db
+      .select({
+        n: sql<number>`coalesce(sum(${t.n}), 0)::int`,
+        amount: sql<string>`coalesce(sum(${t.amount}), 0)::text`,
+        paid: sql<string>`coalesce(sum(${t.amountPaid}), 0)::text`,
+        credited: sql<string>`coalesce(sum(${t.amountCredited}), 0)::text`,
+        owedN: sql<number>`coalesce(sum(${t.n}) filter (where ${t.owed}), 0)::int`,
+        outstanding: sql<string>`coalesce(sum(${t.amount} - ${t.amountPaid} - ${t.amountCredited}) filter (where ${t.owed}), 0)::text`,
+      })
+      .from(t);
+    expect(totals.n).toBe(counted.length);
+    expect(exact(totals.amount)).toBe(exact(add(...counted.map((r) => r.amount))));
+    expect(exact(totals.paid)).toBe(exact(add(...counted.map((r) => r.amountPaid))));
+    expect(exact(totals.credited)).toBe(exact(add(...counted.map((r) => r.amountCredited))));
+    const owed = rows.filter(isOwed);
+    expect(totals.owedN).toBe(owed.length);
+    expect(exact(totals.outstanding)).toBe(exact(add(...owed.map((r) => balanceOf(r)))));
+    // The fixture has a credit balance (negative) and a void invoice (0).
+    expect(rows.some((r) => balanceOf(r).startsWith("-"))).toBe(true);
+    expect(rows.filter(isVoid).map((r) => balanceOf(r))).toEqual(["0.00"]);
+    expect(rows.some((r) => sub(r.amountCredited, "0").units > 0n && !isVoid(r))).toBe(true);
+  });
 
   it("the fixture has overdue and not-overdue invoices on some day", async () => {
     const db = await getDb();

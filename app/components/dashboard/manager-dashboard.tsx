@@ -89,7 +89,10 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
                 <li key={inv.id} className="card flex items-center justify-between gap-2 p-3">
                   <div>
                     <p className="font-medium">
-                      #{inv.invoiceNo} · {inv.clientName}
+                      <Link to={`/invoices/${inv.id}`} className="underline-offset-2 hover:underline">
+                        #{inv.invoiceNo}
+                      </Link>{" "}
+                      · {inv.clientName}
                     </p>
                     <p className="page-subtitle">
                       Due {formatDeliveryDate(inv.expectedPaymentDate)} · {formatNaira(inv.balance)} left

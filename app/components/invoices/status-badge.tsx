@@ -4,6 +4,7 @@ const TONES: Record<string, string> = {
   partial: "tone-blue",
   paid: "tone-green",
   overdue: "tone-red",
+  void: "tone-slate",
 };
 
 export function PaymentStatusBadge({ status }: { status: string }) {

@@ -1,0 +1,330 @@
+// The audit trail (docs/decisions/0900). Every recorded change calls `recordAudit(tx, event)`
+// with the transaction that makes the change, so the event and the change commit or roll back
+// together: a refused or failed change leaves no event. The table is append-only (database
+// triggers refuse UPDATE, DELETE and TRUNCATE).
+//
+// Request context (request id, client address) comes from the request scope the route wrapper
+// sets for every loader and action (utils/request-scope.server.ts); code outside a request (a
+// script, a test) may pass `context` itself or run inside `withAuditContext`.
+import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { getDb, schema, type AuditEventRow, type Executor, type Role, type User } from "~/db.server";
+import { can, assertCan, type Capability } from "~/rules/capabilities.server";
+import { addDays, isValidDate } from "~/utils/dates";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { isUuid, type PageRequest } from "~/utils/params";
+import { requestScope } from "~/utils/request-scope.server";
+
+/** Every action the app records, `entity.verb`. */
+export const AUDIT_ACTIONS = [
+  "delivery.create",
+  "delivery.update",
+  "delivery.delete",
+  "invoice.create",
+  "invoice.void",
+  "credit_note.create",
+  "payment.create",
+  "agent.create",
+  "agent.update",
+  "agent.delete",
+  "client.create",
+  "client.update",
+  "client.delete",
+  "settings.update",
+  "user.create",
+  "user.reset_password",
+  "user.freeze",
+  "user.unfreeze",
+  "user.unlock",
+  "user.delete",
+  "user.role_change",
+  "user.password_change",
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.locked",
+  "auth.two_factor_enable",
+  "auth.two_factor_disable",
+  "auth.passkey_add",
+  "auth.passkey_remove",
+  "period.close",
+  "period.reopen",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ENTITIES = [
+  "delivery",
+  "invoice",
+  "credit_note",
+  "payment",
+  "agent",
+  "client",
+  "settings",
+  "user",
+  "passkey",
+  "period",
+] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+/** Where a change came from: the request's id (also sent as X-Request-Id) and client address. */
+export type AuditContext = { requestId: string | null; clientAddress: string | null };
+
+/**
+ * Who made the change: a user (the e-mail is read from `users` in the same statement when not
+ * given, and kept as a snapshot), or null for an anonymous sign-in failure.
+ */
+export type AuditActor = { id: string; email?: string | null } | null;
+
+export type AuditEvent = {
+  actor: AuditActor;
+  action: AuditAction;
+  entityType: AuditEntity;
+  /** The entity's id (numbers and UUIDs alike are stored as text); null when none exists. */
+  entityId: string | number | null;
+  /** The whole row before the change (null for a create). Money stays a decimal string. */
+  before?: Record<string, unknown> | null;
+  /** The whole row after the change (null for a delete). */
+  after?: Record<string, unknown> | null;
+  /** Defaults to the current request's context (see `auditContext`). */
+  context?: AuditContext;
+};
+
+/** The current request's context, or nulls outside a request. */
+export function auditContext(): AuditContext {
+  const scope = requestScope.getStore();
+  return { requestId: scope?.requestId ?? null, clientAddress: scope?.clientAddress ?? null };
+}
+
+/** Runs `fn` with `context` as the audit context of every event it records (scripts, tests). */
+export function withAuditContext<T>(context: AuditContext, fn: () => T): T {
+  const scope = requestScope.getStore();
+  return requestScope.run({ method: scope?.method ?? "", route: scope?.route ?? "", ...scope, ...context }, fn);
+}
+
+// Never written into the trail, whatever the row: the trail says that a password or factor
+// changed (the action), never its value.
+const SECRET_FIELDS = new Set([
+  "password",
+  "totpSecret",
+  "totpLastStep",
+  "credentialPublicKey",
+  "counter",
+  "challenge",
+  "sess",
+  "sid",
+]);
+
+/**
+ * A row as the trail keeps it: dates as ISO strings, bigints as decimal strings, numeric
+ * (money) columns as the exact decimal strings the driver returns, secrets left out.
+ */
+export function auditSnapshot(row: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!row) return null;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (SECRET_FIELDS.has(key) || value === undefined) continue;
+    out[key] = jsonValue(value);
+  }
+  return out;
+}
+
+function jsonValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number" && !Number.isSafeInteger(value)) return String(value);
+  if (Array.isArray(value)) return value.map(jsonValue);
+  if (value && typeof value === "object") return auditSnapshot(value as Record<string, unknown>);
+  return value;
+}
+
+/**
+ * Writes one event with `tx`, the transaction of the change it records. Call it after the
+ * change's own checks have passed, inside the same `db.transaction(...)`.
+ */
+export async function recordAudit(tx: Executor, event: AuditEvent): Promise<void> {
+  const context = event.context ?? auditContext();
+  const actorId = event.actor?.id ?? null;
+  const actorEmail =
+    event.actor?.email != null
+      ? sql`${event.actor.email.toLowerCase()}`
+      : actorId
+        ? sql`(select ${schema.users.email} from ${schema.users} where ${schema.users.id} = ${actorId})`
+        : sql`null`;
+  await tx.insert(schema.auditEvents).values({
+    actorId,
+    actorEmail,
+    action: event.action,
+    entityType: event.entityType,
+    entityId: event.entityId === null ? null : String(event.entityId),
+    before: auditSnapshot(event.before),
+    after: auditSnapshot(event.after),
+    requestId: context.requestId,
+    clientAddress: context.clientAddress,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the trail
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export type AuditFilters = {
+  entityType?: AuditEntity;
+  entityId?: string;
+  /** A user id, or an e-mail (matched as stored, lower case). */
+  actor?: string;
+  action?: AuditAction;
+  /** Calendar days in UTC, inclusive (the trail shows UTC times). */
+  from?: string;
+  to?: string;
+};
+
+export type AuditChange = { field: string; before: unknown; after: unknown };
+
+export type AuditEventView = {
+  id: number;
+  time: string;
+  actorId: string | null;
+  actorEmail: string | null;
+  action: string;
+  entityType: string;
+  entityId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** The fields that differ, before → after (all fields of a create or a delete). */
+  changes: AuditChange[];
+  requestId: string | null;
+  clientAddress: string | null;
+};
+
+// Bookkeeping columns that change with every write and say nothing to a reader.
+const NOISE = new Set(["updatedAt"]);
+
+/** The fields that differ between two snapshots (a create lists `after`, a delete `before`). */
+export function changedFields(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): AuditChange[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const changes: AuditChange[] = [];
+  for (const field of keys) {
+    if (NOISE.has(field) && before && after) continue;
+    const b = before ? (before[field] ?? null) : null;
+    const a = after ? (after[field] ?? null) : null;
+    if (before && after && JSON.stringify(b) === JSON.stringify(a)) continue;
+    if (!before && a === null) continue;
+    if (!after && b === null) continue;
+    changes.push({ field, before: b, after: a });
+  }
+  return changes;
+}
+
+function toView(row: AuditEventRow): AuditEventView {
+  return {
+    id: row.id,
+    time: row.time.toISOString(),
+    actorId: row.actorId,
+    actorEmail: row.actorEmail,
+    action: row.action,
+    entityType: row.entityType,
+    entityId: row.entityId,
+    before: row.before ?? null,
+    after: row.after ?? null,
+    changes: changedFields(row.before ?? null, row.after ?? null),
+    requestId: row.requestId,
+    clientAddress: row.clientAddress,
+  };
+}
+
+/**
+ * Reads filters from a query string. `invalid` names a filter that was given but refused:
+ * /api answers 400, the page ignores it.
+ */
+export function parseAuditFilters(params: URLSearchParams): { filters: AuditFilters; invalid: string | null } {
+  const filters: AuditFilters = {};
+  let invalid: string | null = null;
+  const get = (name: string) => params.get(name)?.trim() || "";
+  const entity = get("entity");
+  if (entity) {
+    if ((AUDIT_ENTITIES as readonly string[]).includes(entity)) filters.entityType = entity as AuditEntity;
+    else invalid ??= "entity";
+  }
+  const entityId = get("entityId");
+  if (entityId) {
+    if (entityId.length <= 100) filters.entityId = entityId;
+    else invalid ??= "entityId";
+  }
+  const actor = get("actor");
+  if (actor) {
+    if (actor.length <= 320) filters.actor = actor;
+    else invalid ??= "actor";
+  }
+  const action = get("action");
+  if (action) {
+    if ((AUDIT_ACTIONS as readonly string[]).includes(action)) filters.action = action as AuditAction;
+    else invalid ??= "action";
+  }
+  for (const name of ["from", "to"] as const) {
+    const value = get(name);
+    if (!value) continue;
+    if (isValidDate(value)) filters[name] = value;
+    else invalid ??= name;
+  }
+  return { filters, invalid };
+}
+
+/** Entities whose own history is shown on their pages to the roles that see those pages. */
+const HISTORY_CAPABILITY: Partial<Record<AuditEntity, Capability>> = {
+  delivery: "delivery.financials",
+  invoice: "invoice.manage",
+  credit_note: "invoice.manage",
+  payment: "payment.record",
+};
+
+type Viewer = Pick<User, "id" | "role"> & { email?: string };
+
+/** True when `viewer` may read the trail with these filters (see `listAuditEvents`). */
+export function canReadAudit(viewer: Pick<User, "role">, filters: AuditFilters): boolean {
+  if (can(viewer, "audit.view")) return true;
+  const own = filters.entityType ? HISTORY_CAPABILITY[filters.entityType] : undefined;
+  return !!own && !!filters.entityId && can(viewer, own);
+}
+
+const KEYSET = { id: schema.auditEvents.id };
+const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
+
+/**
+ * A keyset page of the trail, newest first (id descending), `limit` events a page; never the
+ * whole table. Admins (`audit.view`) read everything. One entity's own history (`entityType`
+ * and `entityId` both given) is also open to the roles that see that entity's page: deliveries
+ * and invoices to managers. Anyone else gets the 403 a route guard would answer.
+ */
+export async function listAuditEvents(
+  viewer: Viewer,
+  filters: AuditFilters,
+  { limit = AUDIT_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
+): Promise<{ events: AuditEventView[]; olderCursor: string | null; newerCursor: string | null }> {
+  if (!canReadAudit(viewer, filters)) assertCan(viewer, "audit.view", "audit");
+  const t = schema.auditEvents;
+  const where: (SQL | undefined)[] = [];
+  if (filters.entityType) where.push(eq(t.entityType, filters.entityType));
+  if (filters.entityId) where.push(eq(t.entityId, filters.entityId));
+  if (filters.actor) {
+    const actor = filters.actor.trim().toLowerCase();
+    where.push(isUuid(actor) ? eq(t.actorId, actor) : eq(t.actorEmail, actor));
+  }
+  if (filters.action) where.push(eq(t.action, filters.action));
+  if (filters.from) where.push(gte(t.time, new Date(`${filters.from}T00:00:00Z`)));
+  if (filters.to) where.push(lt(t.time, new Date(`${addDays(filters.to, 1)}T00:00:00Z`)));
+  where.push(keysetWhere(KEYSET, page));
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(...where))
+    .orderBy(...keysetOrder(KEYSET, page))
+    .limit(limit + 1);
+  const { items, olderCursor, newerCursor } = toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
+  return { events: items.map(toView), olderCursor, newerCursor };
+}
+
+/** Roles that may read the whole trail (for navigation). */
+export const canViewAudit = (viewer: { role: Role }) => can(viewer, "audit.view");

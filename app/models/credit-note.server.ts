@@ -1,0 +1,233 @@
+// Credit notes (issue 14, docs/decisions/0920): the correction of an issued invoice, paid or
+// not, that never rewrites it. Each has its own gapless number (CN-1, CN-2, ...) from the one-row
+// credit_note_counter, bumped in the creating transaction like the invoice counter (decision 0501).
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, schema, type CreditNote, type Executor, type Invoice, type Tx } from "~/db.server";
+import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
+import { isVoid, statusAfterSettlement } from "~/rules/invoices.server";
+import { CreditNoteSchema } from "~/schemas/corrections";
+import { safeParseFields } from "~/schemas/fields";
+import { todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import {
+  claimKey,
+  completeKey,
+  deleteOldKeys,
+  idempotencyFailure,
+  INVALID_KEY_MESSAGE,
+  requestHash,
+} from "~/utils/idempotency.server";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
+import { type Page, type PageRequest } from "~/utils/params";
+import { fail, type Failure } from "~/utils/result";
+import { recordAudit } from "./audit.server";
+import { assertPeriodOpen, isPeriodClosed } from "./period.server";
+
+export const CREDIT_NOTE_PREFIX = "CN-";
+export const VOID_INVOICE_CREDIT = "This invoice is void: a void invoice takes no credit note";
+export const FULLY_CREDITED = "This invoice is already fully credited";
+
+/** Takes the next CN number, holding the counter row until commit: unique and gapless. */
+async function claimCreditNoteNumber(tx: Tx): Promise<string> {
+  const [row] = await tx
+    .insert(schema.creditNoteCounter)
+    .values({ id: 1, lastNo: 1 })
+    .onConflictDoUpdate({
+      target: schema.creditNoteCounter.id,
+      set: { lastNo: sql`${schema.creditNoteCounter.lastNo} + 1` },
+    })
+    .returning({ lastNo: schema.creditNoteCounter.lastNo });
+  return `${CREDIT_NOTE_PREFIX}${row.lastNo}`;
+}
+
+export type CreateCreditNoteResult =
+  { ok: true; creditNote: CreditNote; invoice: Invoice; replayed: boolean } | Failure;
+
+class Refusal extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/**
+ * Issues a credit note of `amount` against an invoice that is not void: at most the invoice
+ * amount less earlier credits (a credit beyond what is unpaid leaves the client a credit
+ * balance). The invoice row is locked first, as payments lock it, so credits and payments
+ * racing on one invoice queue and each sees what the others settled.
+ */
+export async function createCreditNote(
+  actor: Actor,
+  invoiceId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey }: { idempotencyKey?: string | null } = {},
+): Promise<CreateCreditNoteResult> {
+  const refused = refuse(actor, "credit_note.create", `invoice/${invoiceId}/credit-notes`);
+  if (refused) return refused;
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
+  const parsed = safeParseFields(CreditNoteSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { amount, reason } = parsed.data;
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<CreateCreditNoteResult> => {
+      // The key is claimed first: a duplicate waits for the first to commit, then replays it.
+      if (idempotencyKey) {
+        const hash = requestHash({ invoiceId, amount, reason });
+        const existing = await claimKey(tx, {
+          userId: actor.id,
+          key: idempotencyKey,
+          scope: "credit_note.create",
+          hash,
+        });
+        if (existing) {
+          const [creditNote] = await tx
+            .select()
+            .from(schema.creditNotes)
+            .where(eq(schema.creditNotes.id, Number(existing)));
+          const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
+          if (!creditNote || !invoice) throw new Refusal(fail(409, "This credit note was already issued"));
+          return { ok: true, creditNote, invoice, replayed: true };
+        }
+      }
+      const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
+      if (!invoice) throw new Refusal(fail(404, "Invoice not found"));
+      if (isVoid(invoice)) throw new Refusal(fail(409, VOID_INVOICE_CREDIT));
+      const limit = sub(invoice.amount, invoice.amountCredited);
+      if (compare(amount, limit) > 0) {
+        const message =
+          compare(limit, "0") <= 0
+            ? FULLY_CREDITED
+            : `A credit note can be at most ${formatNaira(limit)} (the invoice amount less earlier credits)`;
+        throw new Refusal(fail(409, message, { amount: [message] }));
+      }
+      // A credit note is dated the day it is issued: not in a closed month (decision 0901).
+      const issueDate = todayIn(env().APP_TIME_ZONE, now);
+      await assertPeriodOpen(tx, issueDate);
+      const creditNoteNo = await claimCreditNoteNumber(tx);
+      const [creditNote] = await tx
+        .insert(schema.creditNotes)
+        .values({
+          creditNoteNo,
+          invoiceId,
+          amount,
+          reason,
+          issueDate,
+          createdBy: actor.id,
+        })
+        .returning();
+      const amountCredited = toFixed(add(invoice.amountCredited, amount));
+      const paymentStatus = statusAfterSettlement({ ...invoice, amountCredited });
+      const [updated] = await tx
+        .update(schema.invoices)
+        .set({ amountCredited, paymentStatus, updatedAt: now })
+        .where(eq(schema.invoices.id, invoiceId))
+        .returning();
+      await recordAudit(tx, {
+        actor,
+        action: "credit_note.create",
+        entityType: "credit_note",
+        entityId: creditNote.id,
+        before: {
+          invoiceId,
+          invoiceNo: invoice.invoiceNo,
+          amountCredited: invoice.amountCredited,
+          paymentStatus: invoice.paymentStatus,
+        },
+        after: { ...creditNote, invoiceNo: invoice.invoiceNo, amountCredited, paymentStatus },
+      });
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(creditNote.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return { ok: true, creditNote, invoice: updated, replayed: false };
+    });
+  } catch (error) {
+    // A refusal rolls the transaction back: its number and its key are free again.
+    if (error instanceof Refusal) return error.failure;
+    if (isPeriodClosed(error)) return error.failure;
+    return idempotencyFailure(error);
+  }
+}
+
+/** What remains creditable on an invoice (amount less earlier credits), for the dialog. */
+export const creditableOf = (invoice: Pick<Invoice, "amount" | "amountCredited">) =>
+  toFixed(sub(invoice.amount, invoice.amountCredited));
+
+// ---- GET /api/credit-notes: newest first, keyset-paged on id like invoices.
+
+export const CREDIT_NOTE_PAGE_SIZE = 50;
+const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
+const KEYSET = { id: schema.creditNotes.id };
+
+export type CreditNoteFilters = { invoiceId?: number };
+
+export type CreditNoteView = {
+  id: number;
+  creditNoteNo: string;
+  invoiceId: number;
+  invoiceNo: string;
+  clientName: string;
+  amount: string;
+  reason: string;
+  issueDate: string;
+  createdAt: string;
+};
+
+export async function listCreditNotes(
+  actor: Actor,
+  filters: CreditNoteFilters = {},
+  { limit = CREDIT_NOTE_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
+): Promise<Page<CreditNoteView>> {
+  assertCan(actor, "credit_note.create", "credit-notes");
+  const rows = await creditNotePageQuery(await getDb(), filters, page, limit);
+  const result = toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
+  return { ...result, items: result.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+}
+
+export function creditNotePageQuery(db: Executor, filters: CreditNoteFilters, page: PageRequest, limit: number) {
+  const c = schema.creditNotes;
+  return db
+    .select({
+      id: c.id,
+      creditNoteNo: c.creditNoteNo,
+      invoiceId: c.invoiceId,
+      invoiceNo: schema.invoices.invoiceNo,
+      clientName: schema.clients.name,
+      amount: c.amount,
+      reason: c.reason,
+      issueDate: c.issueDate,
+      createdAt: c.createdAt,
+    })
+    .from(c)
+    .innerJoin(schema.invoices, eq(schema.invoices.id, c.invoiceId))
+    .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
+    .where(and(filters.invoiceId ? eq(c.invoiceId, filters.invoiceId) : undefined, keysetWhere(KEYSET, page)))
+    .orderBy(...keysetOrder(KEYSET, page))
+    .limit(limit + 1);
+}
+
+/** Every matching credit note, newest first, in keyset batches; the capability is checked when called. */
+export function creditNoteBatches(
+  actor: Actor,
+  filters: CreditNoteFilters = {},
+  batchSize = 1000,
+): AsyncGenerator<CreditNoteView[]> {
+  assertCan(actor, "credit_note.create", "credit-notes");
+  return batchesOf(actor, filters, batchSize);
+}
+
+async function* batchesOf(actor: Actor, filters: CreditNoteFilters, batchSize: number) {
+  let page: PageRequest = FIRST_PAGE;
+  for (;;) {
+    const { items, olderCursor } = await listCreditNotes(actor, filters, { limit: batchSize, page });
+    if (items.length) yield items;
+    if (!olderCursor) return;
+    page = { cursor: { key: null, id: items[items.length - 1].id }, direction: "older" };
+  }
+}

@@ -1,0 +1,68 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { AuditEventList } from "~/components/audit/audit-event-list";
+import { FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
+import { Pager } from "~/components/pager";
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, listAuditEvents, parseAuditFilters } from "~/models/audit.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { readPageRequest } from "~/utils/params";
+
+export const meta: MetaFunction = () => [{ title: "Audit Trail · Management" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "audit.view");
+  const params = new URL(request.url).searchParams;
+  // A filter or cursor that cannot match is ignored: the page shows what it can.
+  const { filters } = parseAuditFilters(params);
+  const asked = readPageRequest(params, "id");
+  const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
+  const { events, olderCursor, newerCursor } = await listAuditEvents(user, filters, { page });
+  return {
+    events: events.map(({ before: _b, after: _a, ...shown }) => shown),
+    olderCursor,
+    newerCursor,
+    filtered: Object.keys(filters).length > 0,
+    entities: AUDIT_ENTITIES,
+    actions: AUDIT_ACTIONS,
+  };
+}
+
+export default function AuditPage() {
+  const { events, olderCursor, newerCursor, filtered, entities, actions } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <header>
+        <h1 className="page-title">Audit Trail</h1>
+        <p className="page-subtitle">Who changed what, and when. Times are UTC; nothing here can be edited.</p>
+      </header>
+      <FilterForm label="Filter audit events" clearTo="/audit">
+        <FilterSelect
+          name="entity"
+          label="Entity"
+          allLabel="All entities"
+          options={entities.map((e) => ({ value: e, label: e }))}
+        />
+        <FilterText name="entityId" label="Entity id" />
+        <FilterText name="actor" label="Actor (e-mail)" />
+        <FilterSelect
+          name="action"
+          label="Action"
+          allLabel="All actions"
+          options={actions.map((a) => ({ value: a, label: a }))}
+        />
+        <FilterDate name="from" label="From (UTC)" />
+        <FilterDate name="to" label="To (UTC)" />
+      </FilterForm>
+      <section className="card p-4" aria-labelledby="events-title">
+        <h2 id="events-title" className="sr-only">
+          Events
+        </h2>
+        <AuditEventList
+          events={events}
+          emptyText={filtered ? "No events match the current filter" : "No events recorded yet"}
+        />
+      </section>
+      <Pager label="Audit pages" olderCursor={olderCursor} newerCursor={newerCursor} />
+    </div>
+  );
+}

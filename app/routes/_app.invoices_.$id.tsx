@@ -1,0 +1,270 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { ErrorView } from "~/components/error-view";
+import { PaymentStatusBadge } from "~/components/invoices/status-badge";
+import { Pager } from "~/components/pager";
+import { TableScroll } from "~/components/table-scroll";
+import { getInvoiceDetail } from "~/models/invoice.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { formatDeliveryDate, todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { invariantResponse } from "~/utils/http.server";
+import { add, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
+import { parseId, readPageRequest } from "~/utils/params";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Invoice #${data.invoice.invoiceNo} · Management` : "Invoice · Management" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "invoice.view");
+  const id = parseId(params.id);
+  invariantResponse(id, "Invoice not found");
+  const search = new URL(request.url).searchParams;
+  // The deliveries it covers are paged (a month's invoice can cover hundreds); a bad cursor shows the first page.
+  const linesRequest = readPageRequest(search, "date");
+  const linesPage = linesRequest.invalid ? { cursor: null, direction: "older" as const } : linesRequest;
+  const invoice = await getInvoiceDetail(user, id, { linesPage });
+  invariantResponse(invoice, "Invoice not found");
+  const tz = env().APP_TIME_ZONE;
+  return {
+    invoice,
+    issuedOn: todayIn(tz, new Date(invoice.createdAt)),
+    voidedOn: invoice.voidedAt ? todayIn(tz, new Date(invoice.voidedAt)) : null,
+  };
+}
+
+export default function InvoicePage() {
+  const { invoice, issuedOn, voidedOn } = useLoaderData<typeof loader>();
+  const isVoid = invoice.storedStatus === "void";
+  const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
+  const canPay = !isVoid && invoice.storedStatus !== "paid";
+  const canCredit = !isVoid && toFixed(sub(invoice.amount, invoice.amountCredited)) !== "0.00";
+  const canVoid = !isVoid && invoice.amountPaid === "0.00" && invoice.amountCredited === "0.00";
+  const { lines, payments, creditNotes } = invoice;
+  return (
+    <div className="space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link to="/invoices" className="underline">
+          Invoices
+        </Link>
+      </nav>
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title flex items-center gap-3">
+            <span className={isVoid ? "line-through" : undefined}>{`Invoice #${invoice.invoiceNo}`}</span>
+            <PaymentStatusBadge status={invoice.paymentStatus} />
+          </h1>
+          <p className="page-subtitle">{invoice.clientName}</p>
+        </div>
+        {isVoid ? null : (
+          <div className="flex flex-wrap gap-2">
+            {canPay ? (
+              <Link to="payment" className="btn-primary" preventScrollReset>
+                Record Payment
+              </Link>
+            ) : null}
+            {canCredit ? (
+              <Link to="credit-note" className="btn-outline" preventScrollReset>
+                Credit Note
+              </Link>
+            ) : null}
+            {canVoid ? (
+              <Link to="void" className="btn-destructive" preventScrollReset>
+                Void
+              </Link>
+            ) : null}
+          </div>
+        )}
+      </header>
+      {isVoid ? (
+        <p role="note" className="card border-red-300 p-4 text-sm" data-testid="void-reason">
+          <strong>Void</strong>
+          {voidedOn ? ` on ${formatDeliveryDate(voidedOn)}` : null}: {invoice.voidReason}. Its number stays taken; its
+          deliveries went back to confirmed and can be invoiced again.
+        </p>
+      ) : null}
+      <section aria-label="Invoice details" className="card p-4">
+        <dl className="facts sm:grid-cols-4">
+          <div>
+            <dt>Issued</dt>
+            <dd>{formatDeliveryDate(issuedOn)}</dd>
+          </div>
+          <div>
+            <dt>Due Date</dt>
+            <dd>{formatDeliveryDate(invoice.expectedPaymentDate)}</dd>
+          </div>
+          <div>
+            <dt>Amount</dt>
+            <dd className={isVoid ? "line-through" : undefined} data-testid="amount">
+              {formatNaira(invoice.amount)}
+            </dd>
+          </div>
+          <div>
+            <dt>Tax rate</dt>
+            <dd>{`${invoice.taxRate}%`}</dd>
+          </div>
+          <div>
+            <dt>Tax contained</dt>
+            <dd data-testid="tax">{formatNaira(invoice.taxAmount)}</dd>
+          </div>
+          <div>
+            <dt>Paid</dt>
+            <dd data-testid="paid">{formatNaira(invoice.amountPaid)}</dd>
+          </div>
+          <div>
+            <dt>Credited</dt>
+            <dd data-testid="credited">{formatNaira(invoice.amountCredited)}</dd>
+          </div>
+          <div>
+            <dt>Balance</dt>
+            <dd data-testid="invoice-balance">
+              {isNegative(invoice.balance)
+                ? `Credit ${formatNaira(toFixed(sub("0", invoice.balance)))}`
+                : formatNaira(invoice.balance)}
+            </dd>
+          </div>
+          <div>
+            <dt>Profit</dt>
+            <dd>{formatNaira(invoice.profit)}</dd>
+          </div>
+        </dl>
+        <p className="page-subtitle mt-3 text-xs">
+          Amounts include tax: the tax contained is amount × rate ÷ (100 + rate). Settled {formatNaira(settled)} of{" "}
+          {formatNaira(invoice.amount)}.
+        </p>
+      </section>
+
+      <section aria-labelledby="invoice-deliveries" className="space-y-2">
+        <h2 id="invoice-deliveries" className="text-lg font-semibold">
+          {`Deliveries (${lines.count}, ${lines.tons} tons)`}
+        </h2>
+        <TableScroll label="Deliveries on this invoice">
+          <table className="data-table compact min-w-[640px]">
+            <thead>
+              <tr>
+                <th>Date</th>
+                <th>Agent</th>
+                <th>Truck</th>
+                <th>Location</th>
+                <th className="num">Tons</th>
+                <th className="num">Rate</th>
+                <th className="num">Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {lines.items.map((l) => (
+                <tr key={l.deliveryId}>
+                  <td className="nowrap">{formatDeliveryDate(l.date)}</td>
+                  <td>{l.agentName ?? "—"}</td>
+                  <td>{l.truckNo ?? "—"}</td>
+                  <td>{l.location}</td>
+                  <td className="num">{l.tons}</td>
+                  <td className="num">{l.sellingRate === null ? "—" : formatNaira(l.sellingRate)}</td>
+                  <td className="num">{formatNaira(l.amount)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+        <Pager label="Delivery pages" olderCursor={lines.olderCursor} newerCursor={lines.newerCursor} />
+      </section>
+
+      <section aria-labelledby="invoice-payments" className="space-y-2">
+        <h2 id="invoice-payments" className="text-lg font-semibold">
+          {`Payments (${payments.count})`}
+        </h2>
+        {payments.items.length === 0 ? (
+          <p className="page-subtitle">No payments recorded.</p>
+        ) : (
+          <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
+            {payments.items.map((p) => (
+              <li key={p.id} className="flex flex-wrap justify-between gap-2 p-3 text-sm">
+                <span className="font-semibold tabular-nums">{formatNaira(p.amount)}</span>
+                <span>{formatDeliveryDate(p.paymentDate)}</span>
+                {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
+              </li>
+            ))}
+          </ul>
+        )}
+        {payments.count > payments.items.length ? (
+          <Link to={`/payments?invoiceNo=${invoice.invoiceNo}`} className="text-sm underline">
+            {`All ${payments.count} payments`}
+          </Link>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="invoice-credit-notes" className="space-y-2">
+        <h2 id="invoice-credit-notes" className="text-lg font-semibold">
+          {`Credit notes (${creditNotes.count})`}
+        </h2>
+        {creditNotes.items.length === 0 ? (
+          <p className="page-subtitle">No credit notes.</p>
+        ) : (
+          <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
+            {creditNotes.items.map((c) => (
+              <li key={c.id} className="flex flex-wrap justify-between gap-2 p-3 text-sm">
+                <span className="font-semibold">{c.creditNoteNo}</span>
+                <span className="tabular-nums">{formatNaira(c.amount)}</span>
+                <span>{formatDeliveryDate(c.issueDate)}</span>
+                <span className="w-full text-slate-600 dark:text-slate-300">{c.reason}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {creditNotes.count > creditNotes.items.length ? (
+          <p className="page-subtitle text-sm">{`Showing the newest ${creditNotes.items.length} of ${creditNotes.count}.`}</p>
+        ) : null}
+      </section>
+      <section aria-labelledby="invoice-history" className="space-y-2">
+        <h2 id="invoice-history" className="text-lg font-semibold">
+          History
+        </h2>
+        {invoice.history.length === 0 ? (
+          <p className="page-subtitle">No recorded changes.</p>
+        ) : (
+          <ol className="card divide-y divide-slate-100 dark:divide-slate-800" aria-label="Invoice history">
+            {invoice.history.map((e) => (
+              <li key={e.id} className="space-y-1 p-3 text-sm">
+                <p>
+                  <strong>{ACTION_LABELS[e.action] ?? e.action}</strong>
+                  {` · ${e.actorEmail ?? "system"} · `}
+                  <time dateTime={e.time}>{`${e.time.slice(0, 16).replace("T", " ")} UTC`}</time>
+                </p>
+                <ul className="text-slate-600 dark:text-slate-300">
+                  {e.changes
+                    .filter((c) => SHOWN_FIELDS.has(c.field))
+                    .map((c) => (
+                      <li key={c.field}>
+                        {e.before
+                          ? `${c.field}: ${String(c.before ?? "—")} → ${String(c.after ?? "—")}`
+                          : `${c.field}: ${String(c.after ?? "—")}`}
+                      </li>
+                    ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <Outlet />
+    </div>
+  );
+}
+
+const ACTION_LABELS: Record<string, string> = { "invoice.create": "Created", "invoice.void": "Voided" };
+
+// The fields of an invoice event a reader needs; the full before/after is in /audit.
+const SHOWN_FIELDS = new Set([
+  "invoiceNo",
+  "amount",
+  "taxRate",
+  "paymentStatus",
+  "voidReason",
+  "deliveryIds",
+  "freedDeliveryIds",
+]);
+
+export function ErrorBoundary() {
+  return <ErrorView error={useRouteError()} failure="Failed to load the invoice. Please try again." />;
+}

@@ -1,0 +1,95 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { ConfirmFooter, FormErrors, TextareaField } from "~/components/forms";
+import { getInvoice, voidInvoice } from "~/models/invoice.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { VoidInvoiceFormSchema, voidInvoiceFormConstraint } from "~/schemas/corrections";
+import { replyRefused } from "~/utils/form-reply.server";
+import { invariantResponse } from "~/utils/http.server";
+import { formatNaira } from "~/utils/money";
+import { parseId } from "~/utils/params";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Void Invoice · Management" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "invoice.void");
+  const id = parseId(params.id);
+  invariantResponse(id, "Invoice not found");
+  const invoice = await getInvoice(user, id);
+  invariantResponse(invoice, "Invoice not found");
+  return {
+    invoice: {
+      id: invoice.id,
+      invoiceNo: invoice.invoiceNo,
+      clientName: invoice.clientName,
+      amount: invoice.amount,
+      voidable: invoice.storedStatus !== "void" && invoice.amountPaid === "0.00" && invoice.amountCredited === "0.00",
+      isVoid: invoice.storedStatus === "void",
+    },
+    constraint: voidInvoiceFormConstraint,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireCapability(request, "invoice.void");
+  const id = parseId(params.id);
+  invariantResponse(id, "Invoice not found");
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: VoidInvoiceFormSchema, disableAutoCoercion: true });
+  const result = await voidInvoice(user, id, Object.fromEntries(formData));
+  if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to void invoice: ${result.message}` });
+  return redirectWithToast(`/invoices/${id}`, {
+    title: `Invoice #${result.invoice.invoiceNo} voided`,
+    description: "Its deliveries are back to confirmed and can be invoiced again.",
+  });
+}
+
+export default function VoidInvoiceRoute() {
+  const { invoice, constraint } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm<{ reason: string }>({
+    lastResult: actionData?.result,
+    constraint,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const back = `/invoices/${invoice.id}`;
+  if (!invoice.voidable) {
+    return (
+      <Dialog title="Cannot void this invoice" closeTo={back} size="sm">
+        <p className="text-sm">
+          {invoice.isVoid
+            ? "This invoice is already void."
+            : "It has payments or credit notes. To reduce what the client owes, issue a credit note instead."}
+        </p>
+        <div className="mt-4 flex justify-end">
+          <Link to={back} className="btn-outline">
+            Back
+          </Link>
+        </div>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      title={`Void Invoice #${invoice.invoiceNo}?`}
+      description={`${invoice.clientName} · ${formatNaira(invoice.amount)}`}
+      closeTo={back}
+      size="sm"
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          The invoice stays on record, struck through, under its number; the number is never reused. Its deliveries go
+          back to confirmed so they can be invoiced again.
+        </p>
+        <TextareaField meta={fields.reason} label="Reason" rows={3} />
+        <ConfirmFooter cancelTo={back} confirmLabel="Void invoice" pendingLabel="Voiding..." />
+      </Form>
+    </Dialog>
+  );
+}
