@@ -9,6 +9,7 @@ export function sampleInvoice(lines = 3, overrides: Partial<InvoiceDocument> = {
     dueDate: "2026-03-31",
     status: "partial",
     voided: false,
+    voidReason: null,
     business: {
       companyName: "PKS Trading Ltd",
       address: "12 Wharf Road\nApapa, Lagos",

@@ -3,6 +3,7 @@
 // The routes only parse the query and answer with `csvResponse`.
 import type { Agent, Client } from "~/db.server";
 import { deliveryBatches, parseFilters, type DeliveryView } from "~/models/delivery.server";
+import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/models/audit.server";
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
 import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/payment.server";
@@ -62,6 +63,7 @@ const invoiceColumns: CsvColumn<InvoiceView>[] = [
   { header: "Amount", kind: "amount", value: (i) => i.amount },
   { header: "Tax Rate %", kind: "number", value: (i) => i.taxRate },
   { header: "Paid", kind: "amount", value: (i) => i.amountPaid },
+  { header: "Credited", kind: "amount", value: (i) => i.amountCredited },
   { header: "Balance", kind: "amount", value: (i) => i.balance },
   { header: "Due Date", kind: "date", value: (i) => i.expectedPaymentDate },
   { header: "Status", kind: "text", value: (i) => i.paymentStatus },
@@ -109,6 +111,10 @@ export function paymentsExport(
 const agentColumns: CsvColumn<Agent>[] = [
   { header: "Name", kind: "text", value: (a) => a.name },
   { header: "Contact", kind: "text", value: (a) => a.contact },
+  { header: "Phone", kind: "text", value: (a) => a.phone },
+  { header: "Bank", kind: "text", value: (a) => a.bankName },
+  { header: "Account Name", kind: "text", value: (a) => a.bankAccountName },
+  { header: "Account Number", kind: "text", value: (a) => a.bankAccountNo },
 ];
 
 export function agentsExport(actor: Actor, now = new Date()): CsvExport<Agent> {
@@ -120,6 +126,10 @@ const clientColumns: CsvColumn<Client>[] = [
   { header: "Name", kind: "text", value: (c) => c.name },
   { header: "Tax Rate %", kind: "number", value: (c) => c.taxRate },
   { header: "Payment Terms (days)", kind: "number", value: (c) => c.paymentTermsDays },
+  { header: "Address", kind: "text", value: (c) => c.address },
+  { header: "E-mail", kind: "text", value: (c) => c.email },
+  { header: "Phone", kind: "text", value: (c) => c.phone },
+  { header: "Tax Number", kind: "text", value: (c) => c.taxNo },
 ];
 
 export function clientsExport(actor: Actor, now = new Date()): CsvExport<Client> {
@@ -186,6 +196,49 @@ export function reconciliationMonthExport(
       const next: PageRequest | null =
         result.olderCursor && last ? { cursor: { key: last.date, id: last.id }, direction: "older" } : null;
       return { items: result.items, next };
+    }),
+  };
+}
+
+const show = (value: unknown) =>
+  value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
+
+const auditColumns: CsvColumn<AuditEventView>[] = [
+  { header: "Time (UTC)", kind: "text", value: (e) => e.time },
+  { header: "Actor", kind: "text", value: (e) => e.actorEmail ?? e.actorId },
+  { header: "Action", kind: "text", value: (e) => e.action },
+  { header: "Entity", kind: "text", value: (e) => e.entityType },
+  { header: "Entity ID", kind: "text", value: (e) => e.entityId },
+  {
+    header: "Changes",
+    kind: "text",
+    value: (e) => e.changes.map((c) => `${c.field}: ${show(c.before)} -> ${show(c.after)}`).join("; "),
+  },
+  { header: "Request ID", kind: "text", value: (e) => e.requestId },
+  { header: "Client Address", kind: "text", value: (e) => e.clientAddress },
+];
+
+/** The audit trail with the page's filters, newest first (admins). */
+export function auditExport(
+  actor: Actor,
+  params: URLSearchParams,
+  now = new Date(),
+): CsvExport<AuditEventView> | BadExport {
+  assertCan(actor, "audit.view", "audit/export");
+  const { filters, invalid } = parseAuditFilters(params);
+  if (invalid) return { invalid };
+  return {
+    filename: csvFilename("audit", today(now)),
+    columns: auditColumns,
+    batches: pagedBatches<AuditEventView, PageRequest>(async (page) => {
+      const result = await listAuditEvents(actor, filters, {
+        limit: 500,
+        page: page ?? { cursor: null, direction: "older" },
+      });
+      const last = result.events[result.events.length - 1];
+      const next: PageRequest | null =
+        result.olderCursor && last ? { cursor: { key: null, id: last.id }, direction: "older" } : null;
+      return { items: result.events, next };
     }),
   };
 }

@@ -5,8 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import { getDb, schema } from "~/db.server";
 import { getBusinessDetails, type BusinessDetailsView } from "~/models/business.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
-import { deliveryRevenue } from "~/rules/deliveries.server";
-import { effectiveStatus, taxContained, type PaymentStatus } from "~/rules/invoices.server";
+import { balanceOf, effectiveStatus, isVoid, taxContained, type PaymentStatus } from "~/rules/invoices.server";
 import { amountInWords } from "~/utils/amount-words.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -20,10 +19,10 @@ export type InvoiceLine = {
   /** Selling rate per ton. */
   rate: string | null;
   /** tons x rate to the kobo; the invoice amount is the exact sum rounded once. */
-  amount: string | null;
+  amount: string;
 };
 
-/** Money received against the invoice: payments now, credit notes when they exist. */
+/** What settled part of the invoice: payments, then credit notes (reference "CN-3: reason"). */
 export type InvoiceCredit = { kind: "payment" | "credit"; date: string; reference: string | null; amount: string };
 
 export type InvoiceDocument = {
@@ -32,8 +31,9 @@ export type InvoiceDocument = {
   issueDate: string;
   dueDate: string;
   status: PaymentStatus;
-  /** A voided invoice still prints, marked VOID (when the corrections work lands). */
+  /** A voided invoice still prints, marked VOID, with its reason; its balance is 0. */
   voided: boolean;
+  voidReason: string | null;
   business: BusinessDetailsView;
   client: {
     name: string;
@@ -50,7 +50,7 @@ export type InvoiceDocument = {
   tax: string;
   net: string;
   amountInWords: string;
-  /** Payments, then credit notes, each oldest first. */
+  /** Payments, then credit notes, each oldest first (an invoice has few: it settles once). */
   received: InvoiceCredit[];
   paid: string;
   credited: string;
@@ -73,28 +73,48 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
     .innerJoin(c, eq(c.id, i.clientId))
     .where(eq(i.id, id));
   if (!row) return null;
-  const d = schema.deliveries;
+  const l = schema.invoiceLines;
   const p = schema.payments;
-  const [deliveries, payments, business] = await Promise.all([
+  const cn = schema.creditNotes;
+  // The lines are the invoice's own record of what it covered (decision 0921), so a void
+  // invoice still prints its deliveries.
+  const [lines, payments, credits, business] = await Promise.all([
     db
-      .select({ date: d.date, truckNo: d.truckNo, location: d.location, tons: d.tons, sellingRate: d.sellingRate })
-      .from(d)
-      .where(eq(d.invoiceId, id))
-      .orderBy(asc(d.date), asc(d.id)),
+      .select({
+        date: l.date,
+        truckNo: l.truckNo,
+        location: l.location,
+        tons: l.tons,
+        rate: l.sellingRate,
+        amount: l.amount,
+      })
+      .from(l)
+      .where(eq(l.invoiceId, id))
+      .orderBy(asc(l.date), asc(l.deliveryId)),
     db
       .select({ date: p.paymentDate, reference: p.reference, amount: p.amount })
       .from(p)
       .where(eq(p.invoiceId, id))
       .orderBy(asc(p.paymentDate), asc(p.id)),
+    db
+      .select({ date: cn.issueDate, reference: cn.creditNoteNo, reason: cn.reason, amount: cn.amount })
+      .from(cn)
+      .where(eq(cn.invoiceId, id))
+      .orderBy(asc(cn.issueDate), asc(cn.id)),
     getBusinessDetails(db),
   ]);
   const { invoice } = row;
   const timeZone = env().APP_TIME_ZONE;
-  const received: InvoiceCredit[] = payments.map((x) => ({ kind: "payment", ...x }));
-  // Credit notes join `received` here (kind "credit") once the corrections work is merged.
-  const paid = toFixed(sum(received.filter((r) => r.kind === "payment").map((r) => r.amount)));
-  const credited = toFixed(sum(received.filter((r) => r.kind === "credit").map((r) => r.amount)));
-  const balance = toFixed(sub(sub(invoice.amount, paid), credited));
+  const received: InvoiceCredit[] = [
+    ...payments.map((x) => ({ kind: "payment" as const, ...x })),
+    ...credits.map((x) => ({
+      kind: "credit" as const,
+      date: x.date,
+      reference: `${x.reference}: ${x.reason}`,
+      amount: x.amount,
+    })),
+  ];
+  const balance = balanceOf(invoice);
   const tax = taxContained(invoice.amount, invoice.taxRate);
   return {
     id: invoice.id,
@@ -102,26 +122,20 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
     issueDate: todayIn(timeZone, invoice.createdAt),
     dueDate: invoice.expectedPaymentDate,
     status: effectiveStatus(invoice, todayIn(timeZone, now)),
-    voided: false,
+    voided: isVoid(invoice),
+    voidReason: invoice.voidReason,
     business,
     client: row.client,
-    lines: deliveries.map((x) => ({
-      date: x.date,
-      truckNo: x.truckNo,
-      location: x.location,
-      tons: x.tons,
-      rate: x.sellingRate,
-      amount: deliveryRevenue(x),
-    })),
-    totalTons: toFixed(sum(deliveries.map((x) => x.tons))),
+    lines: lines.map((x) => ({ ...x, amount: toFixed(x.amount) })),
+    totalTons: toFixed(sum(lines.map((x) => x.tons))),
     amount: invoice.amount,
     taxRate: invoice.taxRate,
     tax,
     net: toFixed(sub(invoice.amount, tax)),
     amountInWords: amountInWords(invoice.amount),
     received,
-    paid,
-    credited,
+    paid: invoice.amountPaid,
+    credited: invoice.amountCredited,
     balance,
     balanceInWords: amountInWords(balance),
   };

@@ -199,6 +199,10 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compres
   doc.moveTo(MARGIN, y).lineTo(RIGHT, y).lineWidth(0.8).strokeColor("#cbd5e1").stroke();
   y += 10;
 
+  if (invoice.voided) {
+    const text = `VOID${invoice.voidReason ? `: ${invoice.voidReason}` : ""}. Nothing is due on this invoice.`;
+    y += paragraph(doc, text, MARGIN, y, CONTENT, { weight: "bold", color: "#b91c1c", size: 10 }) + 8;
+  }
   // Bill to.
   line(doc, "BILL TO", MARGIN, y, { size: 7.5, weight: "bold", color: GREY });
   y += 11;

@@ -1,3 +1,4 @@
+import { ExportCsvLink } from "~/components/export-link";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuditEventList } from "~/components/audit/audit-event-list";
@@ -31,9 +32,12 @@ export default function AuditPage() {
   const { events, olderCursor, newerCursor, filtered, entities, actions } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
-      <header>
-        <h1 className="page-title">Audit Trail</h1>
-        <p className="page-subtitle">Who changed what, and when. Times are UTC; nothing here can be edited.</p>
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Audit Trail</h1>
+          <p className="page-subtitle">Who changed what, and when. Times are UTC; nothing here can be edited.</p>
+        </div>
+        <ExportCsvLink to="/audit/export" />
       </header>
       <FilterForm label="Filter audit events" clearTo="/audit">
         <FilterSelect

@@ -24,8 +24,8 @@ test("Export CSV downloads the agents list, opened back with a CSV parser, the h
   const bytes = await readFile((await download.path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const rows = parse(bytes, { bom: true }) as string[][];
-  expect(rows[0]).toEqual(["Name", "Contact"]);
-  expect(rows).toContainEqual([`'${hostile}`, "'@home"]);
+  expect(rows[0]).toEqual(["Name", "Contact", "Phone", "Bank", "Account Name", "Account Number"]);
+  expect(rows).toContainEqual([`'${hostile}`, "'@home", "", "", "", ""]);
 });
 
 test("the deliveries Export CSV link carries the page's filters", async ({ page, loginAs }) => {

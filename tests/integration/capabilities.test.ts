@@ -310,6 +310,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     capability: "invoice.manage",
     call: (u) => invoiceDocument.loadInvoiceDocument(u, invoiceId),
   },
+  {
+    name: "exports.auditExport",
+    capability: "audit.view",
+    call: async (u) => exports.auditExport(u, new URLSearchParams()),
+  },
   { name: "exports.agentsExport", capability: "agent.manage", call: async (u) => exports.agentsExport(u) },
   { name: "exports.clientsExport", capability: "client.manage", call: async (u) => exports.clientsExport(u) },
   {

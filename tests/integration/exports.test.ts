@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../app/db.server";
 import * as agentsExport from "../../app/routes/_app.agents.export";
+import * as auditExport from "../../app/routes/_app.audit.export";
 import * as clientsExport from "../../app/routes/_app.clients.export";
 import * as deliveriesExport from "../../app/routes/_app.deliveries.export";
 import * as invoicesExport from "../../app/routes/_app.invoices.export";
@@ -141,8 +142,8 @@ describe("the other lists", () => {
   it("agents and clients: managers only, names guarded", async () => {
     const { cookie } = await loginAs("manager");
     const agents = await csvOf(agentsExport, "/agents/export", cookie);
-    expect(agents[0]).toEqual(["Name", "Contact"]);
-    expect(agents).toContainEqual([`'=HYPERLINK("x")`, "'+234 803"]);
+    expect(agents[0]).toEqual(["Name", "Contact", "Phone", "Bank", "Account Name", "Account Number"]);
+    expect(agents).toContainEqual([`'=HYPERLINK("x")`, "'+234 803", "", "", "", ""]);
     const clients = await csvOf(clientsExport, "/clients/export", cookie);
     expect(clients.map((r) => r[0])).toContain("'@Bulk Client");
     for (const route of [agentsExport, clientsExport, invoicesExport, paymentsExport, reconciliationExport]) {
@@ -170,5 +171,32 @@ describe("the other lists", () => {
       const res = await get(route, path, cookie);
       expect(res.status, path).toBe(400);
     }
+  });
+
+  it("the audit trail: admins only, with its filters", async () => {
+    const admin = await loginAs("admin");
+    const agent = await (
+      await import("../../app/models/agent.server")
+    ).createAgent(admin.user, {
+      name: "=Audited agent",
+    });
+    expect(agent.ok).toBe(true);
+    const rows = await csvOf(auditExport, "/audit/export?entity=agent", admin.cookie);
+    expect(rows[0]).toEqual([
+      "Time (UTC)",
+      "Actor",
+      "Action",
+      "Entity",
+      "Entity ID",
+      "Changes",
+      "Request ID",
+      "Client Address",
+    ]);
+    const created = rows.find((r) => r[5].includes("Audited agent"));
+    expect(created?.[3]).toBe("agent");
+    expect((await get(auditExport, "/audit/export", staffCookie)).status).toBe(403);
+    const manager = await loginAs("manager");
+    expect((await get(auditExport, "/audit/export", manager.cookie)).status).toBe(403);
+    expect((await get(auditExport, "/audit/export?from=2026-02-30", admin.cookie)).status).toBe(400);
   });
 });

@@ -49,6 +49,11 @@ export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
         </div>
       </header>
 
+      {doc.voided ? (
+        <p className="mt-3 rounded border border-red-300 px-3 py-2 font-semibold text-red-700" role="note">
+          VOID{doc.voidReason ? `: ${doc.voidReason}` : ""}. Nothing is due on this invoice.
+        </p>
+      ) : null}
       <section aria-label="Bill to" className="mt-4">
         <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Bill To</h2>
         <p className="font-semibold">{client.name}</p>
