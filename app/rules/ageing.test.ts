@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { add, toFixed } from "~/utils/money";
-import { ageingBucket, ageingOf, daysOverdue } from "./statements.server";
+import { ageingBucket, ageingOf, daysOverdue } from "./ageing";
 
 const AS_OF = "2026-06-30";
 
