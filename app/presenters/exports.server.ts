@@ -7,7 +7,14 @@ import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/model
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
 import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/payment.server";
+import {
+  clientStatement,
+  parseStatementPeriod,
+  statementLineBatches,
+  type StatementLine,
+} from "~/models/statement.server";
 import { assertCan, can, type Actor } from "~/rules/capabilities.server";
+import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/statements.server";
 import { csvFilename, pagedBatches, type BadExport, type CsvColumn, type CsvExport } from "~/utils/csv.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -242,3 +249,93 @@ export function auditExport(
     }),
   };
 }
+
+/** One row of a statement CSV: a line of the period, or the opening, closing and ageing rows. */
+type StatementRow = {
+  date: string;
+  type: string;
+  reference: string | null;
+  invoiceNo: string | null;
+  debit: string | null;
+  credit: string | null;
+  balance: string;
+};
+
+const STATEMENT_LINE_TYPES: Record<StatementLine["kind"], string> = {
+  invoice: "Invoice",
+  credit_note: "Credit note",
+  payment: "Payment",
+};
+
+const statementColumns: CsvColumn<StatementRow>[] = [
+  { header: "Date", kind: "date", value: (r) => r.date },
+  { header: "Type", kind: "text", value: (r) => r.type },
+  { header: "Reference", kind: "text", value: (r) => r.reference },
+  { header: "Invoice No", kind: "text", value: (r) => r.invoiceNo },
+  { header: "Debit", kind: "amount", value: (r) => r.debit },
+  { header: "Credit", kind: "amount", value: (r) => r.credit },
+  { header: "Balance", kind: "amount", value: (r) => r.balance },
+];
+
+/**
+ * A client's statement of account for `?from=&to=` (docs/decisions/0970): the opening balance,
+ * every line of the period with its running balance (streamed in keyset batches), the closing
+ * balance and the ageing buckets as of the end date. Null when there is no such client.
+ */
+export async function clientStatementExport(
+  actor: Actor,
+  clientId: number,
+  params: URLSearchParams,
+  now = new Date(),
+): Promise<CsvExport<StatementRow> | BadExport | null> {
+  assertCan(actor, "client.statement", `client/${clientId}/statement/export`);
+  const parsed = parseStatementPeriod(params, now);
+  if (!parsed.ok) return { invalid: parsed.message };
+  const { period } = parsed;
+  // The header figures (and the client's existence) from the page's own model; its first page
+  // of lines is one row, the stream below reads them all.
+  const head = await clientStatement(actor, clientId, period, null, 1);
+  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
+  const { statement } = head;
+  async function* batches(): AsyncGenerator<StatementRow[]> {
+    yield [
+      {
+        date: period.from,
+        type: "Opening balance",
+        reference: null,
+        invoiceNo: null,
+        debit: null,
+        credit: null,
+        balance: statement.openingBalance,
+      },
+    ];
+    for await (const lines of statementLineBatches(clientId, period, statement.openingBalance)) {
+      yield lines.map((l) => ({
+        date: l.date,
+        type: l.void ? `${STATEMENT_LINE_TYPES[l.kind]} (void)` : STATEMENT_LINE_TYPES[l.kind],
+        reference: l.reference,
+        invoiceNo: l.invoiceNo,
+        debit: l.debit,
+        credit: l.credit,
+        balance: l.balance,
+      }));
+    }
+    const end = { date: period.to, reference: null, invoiceNo: null, debit: null, credit: null };
+    yield [
+      { ...end, type: "Closing balance", balance: statement.closingBalance },
+      ...AGEING_BUCKETS.map((b) => ({ ...end, type: `Ageing: ${AGEING_LABELS[b]}`, balance: statement.ageing[b] })),
+    ];
+  }
+  return {
+    filename: `statement-${slug(statement.client.name)}-${period.from}-to-${period.to}.csv`,
+    columns: statementColumns,
+    batches: batches(),
+  };
+}
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40) || "client";

@@ -20,6 +20,7 @@ export default function ClientsPage() {
   return (
     <DirectoryPage
       exportTo="/clients/export"
+      statementOf={(id) => `/clients/${id}/statement`}
       title="Clients Management"
       subtitle="The buyers PKS is delivered to and invoiced"
       addLabel="New Client"

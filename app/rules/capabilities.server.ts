@@ -29,6 +29,8 @@ export const CAPABILITIES = {
   "agent.manage": MANAGERS,
   /** Clients screens and calls. */
   "client.manage": MANAGERS,
+  /** A client's statement of account, its PDF and CSV (issue 15, docs/decisions/0970). */
+  "client.statement": MANAGERS,
   /** Invoices: list, preview, generate. */
   "invoice.manage": MANAGERS,
   /** One invoice's page and GET /api/invoices/{id}: its deliveries, payments, credit notes, history. */

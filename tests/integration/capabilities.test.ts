@@ -16,6 +16,7 @@ import * as deliveries from "../../app/models/delivery.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
 import * as settings from "../../app/models/settings.server";
+import * as statement from "../../app/models/statement.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import * as exports from "../../app/presenters/exports.server";
 import * as invoiceDocument from "../../app/presenters/invoice-document.server";
@@ -316,6 +317,16 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     call: async (u) => exports.auditExport(u, new URLSearchParams()),
   },
   { name: "exports.agentsExport", capability: "agent.manage", call: async (u) => exports.agentsExport(u) },
+  {
+    name: "statement.clientStatement",
+    capability: "client.statement",
+    call: (u) => statement.clientStatement(u, clientId, { from: "2026-01-01", to: "2026-01-31" }),
+  },
+  {
+    name: "exports.clientStatementExport",
+    capability: "client.statement",
+    call: (u) => exports.clientStatementExport(u, clientId, new URLSearchParams()),
+  },
   { name: "exports.clientsExport", capability: "client.manage", call: async (u) => exports.clientsExport(u) },
   {
     name: "exports.invoicesExport",
@@ -419,6 +430,7 @@ describe("the capability table is spec section 6", () => {
       "delivery.admin": ["admin"],
       "agent.manage": ["manager", "admin"],
       "client.manage": ["manager", "admin"],
+      "client.statement": ["manager", "admin"],
       "invoice.manage": ["manager", "admin"],
       "invoice.view": ["manager", "admin"],
       "invoice.void": ["manager", "admin"],

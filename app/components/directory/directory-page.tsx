@@ -19,6 +19,7 @@ export function DirectoryPage({
   entries,
   truncateDetail = false,
   exportTo,
+  statementOf,
 }: {
   title: string;
   subtitle: string;
@@ -32,6 +33,8 @@ export function DirectoryPage({
   truncateDetail?: boolean;
   /** The list's CSV export, e.g. "/agents/export". */
   exportTo: string;
+  /** Each card's statement of account, e.g. (id) => `/clients/${id}/statement`. */
+  statementOf?: (id: number) => string;
 }) {
   return (
     <div className="space-y-4">
@@ -66,6 +69,15 @@ export function DirectoryPage({
                 </p>
               </div>
               <div className="flex shrink-0 gap-1">
+                {statementOf ? (
+                  <Link
+                    to={statementOf(entry.id)}
+                    className="btn-ghost btn-sm"
+                    aria-label={`Statement of ${entry.name}`}
+                  >
+                    Statement
+                  </Link>
+                ) : null}
                 <Link
                   to={`${entry.id}/edit`}
                   className="btn-ghost btn-sm"

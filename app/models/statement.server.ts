@@ -1,0 +1,327 @@
+// A client's statement of account (issue 15 item 4, docs/decisions/0970): the balance brought
+// forward before `from`, every invoice (debit, by its invoice date), credit note (credit, by its
+// issue date) and payment (credit, by its payment date) of the period in date order with a
+// running balance, the closing balance at `to`, and the ageing of that closing balance by due
+// date. Every sum is SQL numeric; the lines are keyset pages so a client with years of trade
+// never renders an unbounded page. Void invoices are zero lines marked void and count nowhere.
+import { eq, sql, type SQL } from "drizzle-orm";
+import { getDb, schema } from "~/db.server";
+import { assertCan, type Actor } from "~/rules/capabilities.server";
+import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
+import { addDays, isValidDate, todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { parseId } from "~/utils/params";
+import { fail, type Result } from "~/utils/result";
+
+export const STATEMENT_PAGE_SIZE = 200;
+export const MAX_STATEMENT_YEARS = 5;
+
+export type StatementPeriod = { from: string; to: string };
+export type StatementLineKind = "invoice" | "credit_note" | "payment";
+/** Where a page of lines starts: after the line (date, kind order, id). */
+export type StatementCursor = { date: string; order: number; id: number };
+
+export type StatementLine = {
+  kind: StatementLineKind;
+  id: number;
+  date: string;
+  /** Invoice number, credit note number, or the payment's reference. */
+  reference: string | null;
+  /** The invoice the line belongs to. */
+  invoiceId: number;
+  invoiceNo: string;
+  debit: string;
+  credit: string;
+  /** The balance after this line. */
+  balance: string;
+  void: boolean;
+  cursor: string;
+};
+
+export type Statement = {
+  client: { id: number; name: string; address: string | null; email: string | null; phone: string | null };
+  period: StatementPeriod;
+  openingBalance: string;
+  closingBalance: string;
+  totalDebits: string;
+  totalCredits: string;
+  /** The period's lines after `after` (the first page without it). */
+  lines: StatementLine[];
+  /** The cursor of the next page of lines, null on the last. */
+  nextCursor: string | null;
+  /** True when this page does not start at the period's first line. */
+  continued: boolean;
+  ageing: Ageing;
+};
+
+const KIND_ORDER: Record<StatementLineKind, number> = { invoice: 1, credit_note: 2, payment: 3 };
+const LINE_CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\.([123])\.(\d{1,10})$/;
+
+export const formatStatementCursor = (c: StatementCursor) => `${c.date}.${c.order}.${c.id}`;
+
+export function parseStatementCursor(value: string | null): StatementCursor | null | "invalid" {
+  if (value === null || value === "") return null;
+  const match = LINE_CURSOR_RE.exec(value);
+  if (!match || !isValidDate(match[1])) return "invalid";
+  const id = parseId(match[3]);
+  return id === null ? "invalid" : { date: match[1], order: Number(match[2]), id };
+}
+
+/** The same day `years` later; 29 February becomes 1 March in a year without one. */
+function addYears(date: string, years: number): string {
+  const year = String(Number(date.slice(0, 4)) + years).padStart(4, "0");
+  const same = `${year}${date.slice(4)}`;
+  return isValidDate(same) ? same : `${year}-03-01`;
+}
+
+/**
+ * The period of `?from=&to=`: the current month so far by default (either date alone keeps the
+ * other's default). `from` after `to`, an impossible date or more than five years: a 400.
+ */
+export function parseStatementPeriod(
+  params: URLSearchParams,
+  now = new Date(),
+): { ok: true; period: StatementPeriod } | { ok: false; status: 400; message: string } {
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const fromRaw = params.get("from")?.trim() || `${today.slice(0, 8)}01`;
+  const toRaw = params.get("to")?.trim() || today;
+  if (!isValidDate(fromRaw))
+    return { ok: false, status: 400, message: "The start date is not a valid date (yyyy-mm-dd)" };
+  if (!isValidDate(toRaw)) return { ok: false, status: 400, message: "The end date is not a valid date (yyyy-mm-dd)" };
+  if (fromRaw > toRaw) return { ok: false, status: 400, message: "The start date is after the end date" };
+  // Five years: 2021-03-01 to 2026-02-28 is fine, to 2026-03-01 is not.
+  if (toRaw >= addYears(fromRaw, MAX_STATEMENT_YEARS)) {
+    return { ok: false, status: 400, message: `A statement covers at most ${MAX_STATEMENT_YEARS} years` };
+  }
+  return { ok: true, period: { from: fromRaw, to: toRaw } };
+}
+
+/** The business date an invoice was issued (APP_TIME_ZONE), as SQL. */
+const invoiceDaySql = (alias: SQL) => sql`(${alias}.created_at at time zone ${env().APP_TIME_ZONE})::date`;
+
+/** The rows of a raw `execute`: postgres-js answers an array, PGlite `{ rows }`. */
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
+
+/** What the client owed at the start of `day` (everything dated before it), one aggregate. */
+async function balanceBefore(clientId: number, day: string): Promise<string> {
+  const db = await getDb();
+  const i = sql.raw("i");
+  const result = await db.execute(sql`
+    select coalesce(sum(x), 0)::numeric(14,2)::text as balance from (
+      select i.amount as x from invoices i
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and ${invoiceDaySql(i)} < ${day}::date
+      union all
+      select -p.amount from payments p join invoices i on i.id = p.invoice_id
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and p.payment_date < ${day}::date
+      union all
+      select -c.amount from credit_notes c join invoices i on i.id = c.invoice_id
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and c.issue_date < ${day}::date
+    ) t`);
+  return rowsOf<{ balance: string }>(result)[0].balance;
+}
+
+/** The period's lines as one SQL union (date, kind order, id), void invoices as zero lines. */
+function periodLinesSql(clientId: number, period: StatementPeriod) {
+  const i = sql.raw("i");
+  return sql`
+    select 1 as ord, 'invoice' as kind, i.id, ${invoiceDaySql(i)} as day, i.invoice_no as reference,
+        i.id as invoice_id, i.invoice_no,
+        case when i.payment_status = 'void' then 0 else i.amount end as debit, 0::numeric as credit,
+        i.payment_status = 'void' as is_void
+      from invoices i
+      where i.client_id = ${clientId} and ${invoiceDaySql(i)} between ${period.from}::date and ${period.to}::date
+    union all
+    select 2, 'credit_note', c.id, c.issue_date, c.credit_note_no, i.id, i.invoice_no, 0, c.amount, false
+      from credit_notes c join invoices i on i.id = c.invoice_id
+      where i.client_id = ${clientId} and i.payment_status <> 'void'
+        and c.issue_date between ${period.from}::date and ${period.to}::date
+    union all
+    select 3, 'payment', p.id, p.payment_date, p.reference, i.id, i.invoice_no, 0, p.amount, false
+      from payments p join invoices i on i.id = p.invoice_id
+      where i.client_id = ${clientId} and i.payment_status <> 'void'
+        and p.payment_date between ${period.from}::date and ${period.to}::date`;
+}
+
+const afterCursorSql = (c: StatementCursor | null) =>
+  c ? sql`where (l.day, l.ord, l.id) > (${c.date}::date, ${c.order}::int, ${c.id}::int)` : sql``;
+
+/** The sum of the period's lines up to and including the cursor's line. */
+const upToSql = (lines: SQL, after: StatementCursor | null) =>
+  after
+    ? sql`(select coalesce(sum(l.debit - l.credit), 0) from (${lines}) l
+          where (l.day, l.ord, l.id) <= (${after.date}::date, ${after.order}::int, ${after.id}::int))`
+    : sql`0`;
+
+type LineRow = {
+  ord: number;
+  kind: StatementLineKind;
+  id: number;
+  day: string;
+  reference: string | null;
+  invoice_id: number;
+  invoice_no: string;
+  debit: string;
+  credit: string;
+  balance: string;
+  is_void: boolean;
+};
+
+/**
+ * One keyset page of the period's lines after `after`, each with its running balance: the
+ * balance before the page (opening + the period's lines up to the cursor, one aggregate) plus
+ * the page's own lines in order.
+ */
+export async function statementLinesPage(
+  clientId: number,
+  period: StatementPeriod,
+  openingBalance: string,
+  after: StatementCursor | null,
+  limit = STATEMENT_PAGE_SIZE,
+  /** The balance after `after`'s line when the caller knows it (the export's previous batch). */
+  balanceAfterCursor?: string,
+): Promise<{ lines: StatementLine[]; nextCursor: string | null }> {
+  const db = await getDb();
+  const lines = periodLinesSql(clientId, period);
+  const start =
+    balanceAfterCursor !== undefined
+      ? sql`${balanceAfterCursor}::numeric`
+      : sql`${openingBalance}::numeric + ${upToSql(lines, after)}`;
+  const result = await db.execute(sql`
+    with page as (
+      select l.* from (${lines}) l ${afterCursorSql(after)}
+      order by l.day, l.ord, l.id limit ${limit + 1}
+    )
+    select page.ord::int as ord, page.kind, page.id::int as id, page.day::text as day, page.reference,
+        page.invoice_id::int as invoice_id, page.invoice_no,
+        page.debit::numeric(14,2)::text as debit, page.credit::numeric(14,2)::text as credit, page.is_void,
+        (${start}
+          + sum(page.debit - page.credit) over (order by page.day, page.ord, page.id))::numeric(14,2)::text as balance
+    from page order by page.day, page.ord, page.id`);
+  const rows = rowsOf<LineRow>(result);
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  const toLine = (r: LineRow): StatementLine => ({
+    kind: r.kind,
+    id: r.id,
+    date: r.day,
+    reference: r.reference,
+    invoiceId: r.invoice_id,
+    invoiceNo: r.invoice_no,
+    debit: r.debit,
+    credit: r.credit,
+    balance: r.balance,
+    void: r.is_void,
+    cursor: formatStatementCursor({ date: r.day, order: KIND_ORDER[r.kind], id: r.id }),
+  });
+  const items = shown.map(toLine);
+  return { lines: items, nextCursor: more ? items[items.length - 1].cursor : null };
+}
+
+/** The period's totals: debits and credits, one aggregate. */
+async function periodTotals(clientId: number, period: StatementPeriod) {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select coalesce(sum(l.debit), 0)::numeric(14,2)::text as debits, coalesce(sum(l.credit), 0)::numeric(14,2)::text as credits
+    from (${periodLinesSql(clientId, period)}) l`);
+  return rowsOf<{ debits: string; credits: string }>(result)[0];
+}
+
+/**
+ * The ageing of the balance at `asOf`: per invoice (not void) what it owed at the end of that
+ * day (its amount if issued by then, less its payments and credit notes dated by then), in the
+ * bucket of its due date (app/rules/statements.server.ts). The buckets add up to the closing balance.
+ */
+export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing> {
+  const db = await getDb();
+  const i = sql.raw("i");
+  const outstanding = sql.raw("t.outstanding");
+  const due = sql.raw("t.due");
+  const result = await db.execute(sql`
+    select ${ageingBucketSql(asOf, due, outstanding)} as bucket, sum(t.outstanding)::numeric(14,2)::text as amount
+    from (
+      select i.expected_payment_date as due,
+        (case when ${invoiceDaySql(i)} <= ${asOf}::date then i.amount else 0 end)
+        - coalesce((select sum(p.amount) from payments p where p.invoice_id = i.id and p.payment_date <= ${asOf}::date), 0)
+        - coalesce((select sum(c.amount) from credit_notes c where c.invoice_id = i.id and c.issue_date <= ${asOf}::date), 0)
+          as outstanding
+      from invoices i
+      where i.client_id = ${clientId} and i.payment_status <> 'void'
+    ) t
+    where t.outstanding <> 0
+    group by 1`);
+  const sums = Object.fromEntries(AGEING_BUCKETS.map((b) => [b, "0.00"])) as Record<AgeingBucket, string>;
+  for (const row of rowsOf<{ bucket: AgeingBucket; amount: string }>(result)) sums[row.bucket] = row.amount;
+  const total = await db.execute(
+    sql`select (${sql.join(
+      AGEING_BUCKETS.map((b) => sql`${sums[b]}::numeric`),
+      sql` + `,
+    )})::numeric(14,2)::text as total`,
+  );
+  return { ...sums, total: rowsOf<{ total: string }>(total)[0].total };
+}
+
+/** The statement of one client for a period: its header figures and one page of lines. */
+export async function clientStatement(
+  actor: Actor,
+  clientId: number,
+  period: StatementPeriod,
+  after: StatementCursor | null = null,
+  limit = STATEMENT_PAGE_SIZE,
+): Promise<Result<{ statement: Statement }>> {
+  assertCan(actor, "client.statement", `client/${clientId}/statement`);
+  const db = await getDb();
+  const [client] = await db
+    .select({
+      id: schema.clients.id,
+      name: schema.clients.name,
+      address: schema.clients.address,
+      email: schema.clients.email,
+      phone: schema.clients.phone,
+    })
+    .from(schema.clients)
+    .where(eq(schema.clients.id, clientId));
+  if (!client) return fail(404, "Client not found");
+  if (after && (after.date < period.from || after.date > period.to)) {
+    return fail(400, "The page of lines is outside the statement's dates");
+  }
+  const openingBalance = await balanceBefore(clientId, period.from);
+  const closingBalance = await balanceBefore(clientId, addDays(period.to, 1));
+  const totals = await periodTotals(clientId, period);
+  const page = await statementLinesPage(clientId, period, openingBalance, after, limit);
+  const ageing = await ageingAsOf(clientId, period.to);
+  return {
+    ok: true,
+    statement: {
+      client,
+      period,
+      openingBalance,
+      closingBalance,
+      totalDebits: totals.debits,
+      totalCredits: totals.credits,
+      lines: page.lines,
+      nextCursor: page.nextCursor,
+      continued: after !== null,
+      ageing,
+    },
+  };
+}
+
+/** Every line of the period in batches, for the CSV export (the server holds one batch at a time). */
+export async function* statementLineBatches(
+  clientId: number,
+  period: StatementPeriod,
+  openingBalance: string,
+  batchSize = 1000,
+): AsyncGenerator<StatementLine[]> {
+  let after: StatementCursor | null = null;
+  let balance = openingBalance;
+  for (;;) {
+    const page = await statementLinesPage(clientId, period, openingBalance, after, batchSize, balance);
+    if (page.lines.length) yield page.lines;
+    if (!page.nextCursor) return;
+    const next = parseStatementCursor(page.nextCursor);
+    if (next === null || next === "invalid") return;
+    after = next;
+    balance = page.lines[page.lines.length - 1].balance;
+  }
+}

@@ -1,0 +1,209 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { ErrorView } from "~/components/error-view";
+import { clientStatement, parseStatementCursor, parseStatementPeriod, type Statement } from "~/models/statement.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
+import { formatDayMonthYear } from "~/utils/dates";
+import { invariantResponse } from "~/utils/http.server";
+import { formatNaira } from "~/utils/money";
+import { parseId } from "~/utils/params";
+
+// A client's statement of account (issue 15 item 4, docs/decisions/0970). The dates are a GET
+// form, so it works without JavaScript; a bad period is a message on the page (400), nothing else.
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.client ? `${data.client.name} · Statement` : "Statement" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "client.statement");
+  const id = parseId(params.id);
+  invariantResponse(id, "Client not found");
+  const query = new URL(request.url).searchParams;
+  const form = { from: query.get("from") ?? "", to: query.get("to") ?? "" };
+  const period = parseStatementPeriod(query);
+  const after = parseStatementCursor(query.get("after"));
+  if (!period.ok || after === "invalid") {
+    const message = period.ok ? "The page of lines asked for is not valid" : period.message;
+    // The client's name for the heading, through the same guarded model (an empty period).
+    const head = await clientStatement(user, id, { from: "1900-01-01", to: "1900-01-01" }, null, 1);
+    invariantResponse(head.ok, "Client not found");
+    return data({ client: head.statement.client, form, error: message, statement: null }, { status: 400 });
+  }
+  const result = await clientStatement(user, id, period.period, after);
+  if (!result.ok && result.status === 404) invariantResponse(false, "Client not found");
+  if (!result.ok) {
+    return data({ client: null, form, error: result.message, statement: null }, { status: result.status });
+  }
+  const { statement } = result;
+  return data({
+    client: statement.client,
+    form: { from: statement.period.from, to: statement.period.to },
+    error: null,
+    statement,
+  });
+}
+
+const LINE_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
+
+const money = (amount: string) => formatNaira(amount);
+
+export default function ClientStatementPage() {
+  const { client, form, error, statement } = useLoaderData<typeof loader>();
+  const id = client?.id;
+  const period = statement ? `from=${statement.period.from}&to=${statement.period.to}` : "";
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Statement of Account</h1>
+          <p className="page-subtitle">{client?.name}</p>
+        </div>
+        <div className="flex gap-2">
+          <Link to="/clients" className="btn-ghost">
+            Back to Clients
+          </Link>
+          {statement ? (
+            <a href={`/clients/${id}/statement/export?${period}`} className="btn-outline" download>
+              Export CSV
+            </a>
+          ) : null}
+        </div>
+      </header>
+      <Form method="get" className="card flex flex-wrap items-end gap-3 p-4" aria-label="Statement period">
+        <label className="flex flex-col text-sm">
+          From
+          <input type="date" name="from" defaultValue={form.from} className="input" required />
+        </label>
+        <label className="flex flex-col text-sm">
+          To
+          <input type="date" name="to" defaultValue={form.to} className="input" required />
+        </label>
+        <button type="submit" className="btn-primary">
+          Show statement
+        </button>
+      </Form>
+      {error ? (
+        <p role="alert" className="card border-red-300 p-4 text-red-700">
+          {error}
+        </p>
+      ) : null}
+      {statement ? <StatementView statement={statement} /> : null}
+    </div>
+  );
+}
+
+function StatementView({ statement }: { statement: Statement }) {
+  const s = statement;
+  const base = `/clients/${s.client.id}/statement?from=${s.period.from}&to=${s.period.to}`;
+  return (
+    <>
+      <section className="card p-4" aria-label="Balances">
+        <p className="page-subtitle">
+          {formatDayMonthYear(s.period.from)} to {formatDayMonthYear(s.period.to)}
+        </p>
+        <dl className="mt-2 grid gap-2 sm:grid-cols-4">
+          <Figure label="Opening balance" value={money(s.openingBalance)} />
+          <Figure label="Invoiced" value={money(s.totalDebits)} />
+          <Figure label="Paid and credited" value={money(s.totalCredits)} />
+          <Figure label="Closing balance" value={money(s.closingBalance)} />
+        </dl>
+      </section>
+      <section className="card overflow-x-auto p-4" aria-labelledby="statement-lines">
+        <h2 id="statement-lines" className="font-semibold">
+          Transactions
+        </h2>
+        <table className="mt-2 w-full text-sm">
+          <thead>
+            <tr className="text-left">
+              <th scope="col">Date</th>
+              <th scope="col">Type</th>
+              <th scope="col">Reference</th>
+              <th scope="col">Invoice</th>
+              <th scope="col" className="text-right">
+                Debit
+              </th>
+              <th scope="col" className="text-right">
+                Credit
+              </th>
+              <th scope="col" className="text-right">
+                Balance
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.continued ? null : (
+              <tr>
+                <td>{formatDayMonthYear(s.period.from)}</td>
+                <td colSpan={5}>Opening balance</td>
+                <td className="text-right">{money(s.openingBalance)}</td>
+              </tr>
+            )}
+            {s.lines.map((l) => (
+              <tr key={l.cursor} className={l.void ? "text-slate-400" : undefined}>
+                <td>{formatDayMonthYear(l.date)}</td>
+                <td>
+                  {LINE_LABEL[l.kind]}
+                  {l.void ? " (void)" : ""}
+                </td>
+                <td>{l.kind === "invoice" ? "" : (l.reference ?? "")}</td>
+                <td>
+                  <Link to={`/invoices/${l.invoiceId}`}>{l.invoiceNo}</Link>
+                </td>
+                <td className="text-right">{l.kind === "invoice" ? money(l.debit) : ""}</td>
+                <td className="text-right">{l.kind === "invoice" ? "" : money(l.credit)}</td>
+                <td className="text-right">{money(l.balance)}</td>
+              </tr>
+            ))}
+            {s.nextCursor ? null : (
+              <tr className="font-semibold">
+                <td>{formatDayMonthYear(s.period.to)}</td>
+                <td colSpan={5}>Closing balance</td>
+                <td className="text-right">{money(s.closingBalance)}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+        {s.lines.length === 0 && !s.continued ? (
+          <p className="page-subtitle mt-2">No transactions in this period.</p>
+        ) : null}
+        <nav className="mt-3 flex gap-2" aria-label="Statement pages">
+          {s.continued ? (
+            <Link to={base} className="btn-ghost btn-sm">
+              First lines
+            </Link>
+          ) : null}
+          {s.nextCursor ? (
+            <Link to={`${base}&after=${encodeURIComponent(s.nextCursor)}`} className="btn-outline btn-sm">
+              More lines
+            </Link>
+          ) : null}
+        </nav>
+      </section>
+      <section className="card p-4" aria-labelledby="statement-ageing">
+        <h2 id="statement-ageing" className="font-semibold">
+          Ageing as of {formatDayMonthYear(s.period.to)}
+        </h2>
+        <dl className="mt-2 grid gap-2 sm:grid-cols-6">
+          {AGEING_BUCKETS.map((b) => (
+            <Figure key={b} label={AGEING_LABELS[b]} value={money(s.ageing[b])} />
+          ))}
+          <Figure label="Total" value={money(s.ageing.total)} />
+        </dl>
+      </section>
+    </>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="page-subtitle">{label}</dt>
+      <dd className="font-semibold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView error={useRouteError()} failure="Failed to load the statement. Please try again." />;
+}

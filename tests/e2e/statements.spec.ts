@@ -1,0 +1,80 @@
+// Issue 15 item 4: a client's statement of account, reached from the client's card, with its
+// closing balance and ageing box; the dates are a GET form (works without JavaScript); a bad
+// period is a message on the page and a 400 from the API.
+import { AGEING_LABELS, ageingBucket } from "../../app/rules/ageing";
+import { addDays, todayIn } from "../../app/utils/dates";
+import { formatNaira, sub, toFixed } from "../../app/utils/money";
+import { expect, test } from "./fixtures";
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+test("a client's statement: opening, lines, closing balance and the ageing bucket of an overdue invoice", async ({
+  page,
+  loginAs,
+  baseURL,
+}) => {
+  await loginAs("manager");
+  const headers = { Origin: baseURL! };
+  const post = async (url: string, data: object) => {
+    const res = await page.request.post(url, { data, headers });
+    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
+    return (await res.json()) as Record<string, unknown> & { id: number };
+  };
+  const tag = unique();
+  const today = todayIn("Africa/Lagos");
+  const monthStart = `${today.slice(0, 8)}01`;
+  // Delivered ten days ago on terms of 0 days: due then, so overdue today (in this month's window
+  // or not, the bucket is the rule's).
+  const delivered = addDays(today, -10) < monthStart ? monthStart : addDays(today, -10);
+  const name = `Statement Client ${tag}`;
+  const client = await post("/api/clients", { name, taxRate: "0", paymentTermsDays: 0 });
+  const agent = await post("/api/agents", { name: `Statement Agent ${tag}` });
+  const delivery = await post("/api/deliveries", {
+    agentId: agent.id,
+    clientId: client.id,
+    tons: "10.00",
+    location: "Ikorodu yard",
+    truckNo: `ST-${tag.slice(-4)}`,
+    date: delivered,
+  });
+  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
+    data: { sellingRate: "12345.67" },
+    headers,
+  });
+  expect(priced.status(), await priced.text()).toBe(200);
+  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; amount: string };
+  await post("/api/payments", { invoiceId: invoice.id, amount: "1000.05", paymentDate: today });
+  const closing = toFixed(sub(invoice.amount, "1000.05"));
+
+  await page.goto("/clients");
+  await page.getByRole("link", { name: `Statement of ${name}` }).click();
+  await expect(page).toHaveURL(`/clients/${client.id}/statement`);
+  await expect(page.getByRole("heading", { name: "Statement of Account" })).toBeVisible();
+
+  // The dates through the GET form: this month so far.
+  const form = page.getByRole("form", { name: "Statement period" });
+  await form.getByLabel("From").fill(monthStart);
+  await form.getByLabel("To").fill(today);
+  await form.getByRole("button", { name: "Show statement" }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${monthStart}&to=${today}`));
+
+  const balances = page.getByRole("region", { name: "Balances" });
+  await expect(balances.getByText("Opening balance").locator("..")).toContainText(formatNaira("0"));
+  await expect(balances.getByText("Closing balance").locator("..")).toContainText(formatNaira(closing));
+  const lines = page.getByRole("region", { name: "Transactions" });
+  await expect(lines.getByRole("row").filter({ hasText: "Payment" })).toContainText(formatNaira(closing));
+
+  const bucket = AGEING_LABELS[ageingBucket(delivered, today, closing)];
+  const ageing = page.getByRole("region", { name: /Ageing as of/ });
+  await expect(ageing.getByText(bucket, { exact: true }).locator("..")).toContainText(formatNaira(closing));
+  await expect(ageing.getByText("Total", { exact: true }).locator("..")).toContainText(formatNaira(closing));
+
+  // A bad period: a message on the page, the API a 400.
+  await page.goto(
+    `/clients/${client.id}/statement?from=${today}&to=${monthStart === today ? "2000-01-01" : monthStart}`,
+  );
+  await expect(page.getByRole("alert").filter({ hasText: "The start date is after the end date" })).toBeVisible();
+  const bad = await page.request.get(`/api/clients/${client.id}/statement?from=2020-02-30&to=2020-03-01`);
+  expect(bad.status()).toBe(400);
+  expect(((await bad.json()) as { message: string }).message).toContain("not a valid date");
+});

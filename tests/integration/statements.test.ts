@@ -1,0 +1,201 @@
+// Issue 15 item 4 (docs/decisions/0970): a client's statement of account on PGlite and
+// PostgreSQL alike: opening and closing balances against hand-computed figures with a void
+// invoice and a credit note in them, the running balance across keyset pages, the ageing box
+// adding up to the closing balance, bad periods refused, and staff refused.
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, schema, type User } from "../../app/db.server";
+import { createCreditNote } from "../../app/models/credit-note.server";
+import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
+import { recordPayment } from "../../app/models/payment.server";
+import { clientStatement, parseStatementCursor, parseStatementPeriod, rowsOf } from "../../app/models/statement.server";
+import { ageingBucket, ageingBucketSql } from "../../app/rules/statements.server";
+import { clientStatementExport } from "../../app/presenters/exports.server";
+import { createAgent, createClient, createDelivery, createUser } from "../factories";
+
+let agentId: number;
+let clientId: number;
+let manager: User;
+let staff: User;
+const MARCH = { from: "2026-03-01", to: "2026-03-31" };
+
+/** An invoice of `amount` issued on `day` (Lagos), due on `due`. */
+async function invoiceOn(amount: string, day: string, due: string) {
+  const d = await createDelivery({
+    agentId,
+    clientId,
+    createdBy: manager.id,
+    tons: "1.00",
+    sellingRate: amount,
+    date: day,
+  });
+  const made = await createInvoiceForDelivery(manager, { deliveryId: d.id });
+  if (!made.ok) throw new Error(made.message);
+  const db = await getDb();
+  await db
+    .update(schema.invoices)
+    .set({ createdAt: new Date(`${day}T12:00:00+01:00`), expectedPaymentDate: due })
+    .where(eq(schema.invoices.id, made.invoice.id));
+  return made.invoice;
+}
+
+async function pay(invoiceId: number, amount: string, paymentDate: string) {
+  const paid = await recordPayment(manager, { invoiceId, amount, paymentDate }, new Date("2026-06-01T10:00:00Z"));
+  if (!paid.ok) throw new Error(paid.message);
+}
+
+async function credit(invoiceId: number, amount: string, issueDate: string) {
+  const made = await createCreditNote(manager, invoiceId, { amount, reason: "Moisture above contract" });
+  if (!made.ok) throw new Error(made.message);
+  const db = await getDb();
+  await db.execute(sql`update credit_notes set issue_date = ${issueDate}::date where invoice_id = ${invoiceId}`);
+}
+
+beforeAll(async () => {
+  agentId = (await createAgent()).id;
+  clientId = (await createClient({ taxRate: "7.50", paymentTermsDays: 30 })).id;
+  manager = await createUser({ role: "manager" });
+  staff = await createUser({ role: "staff" });
+  // Before March: A 1,000.00 (due 9 Feb) paid 400.00; B 2,150.00 (due 17 Mar).
+  const a = await invoiceOn("1000.00", "2026-01-10", "2026-02-09");
+  await pay(a.id, "400.00", "2026-01-20");
+  const b = await invoiceOn("2150.00", "2026-02-15", "2026-03-17");
+  // In March: V 5,000.00 voided; a 150.00 credit note and a 1,000.00 payment on B; D 700.00.
+  const v = await invoiceOn("5000.00", "2026-03-02", "2026-04-01");
+  const voided = await voidInvoice(manager, v.id, { reason: "Raised for the wrong client" });
+  if (!voided.ok) throw new Error(voided.message);
+  await credit(b.id, "150.00", "2026-03-05");
+  await pay(b.id, "1000.00", "2026-03-10");
+  await invoiceOn("700.00", "2026-03-20", "2026-04-19");
+  // After March: E 300.00 and 100.00 more on A, in no March figure.
+  await invoiceOn("300.00", "2026-04-05", "2026-05-05");
+  await pay(a.id, "100.00", "2026-04-02");
+});
+
+describe("a client's statement of account", () => {
+  it("brings forward the opening balance, runs every line, and closes at the hand-computed balance", async () => {
+    const result = await clientStatement(manager, clientId, MARCH);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const s = result.statement;
+    // Opening: A 1,000.00 - 400.00 + B 2,150.00.
+    expect(s.openingBalance).toBe("2750.00");
+    expect(s.lines.map((l) => [l.date, l.kind, l.debit, l.credit, l.balance, l.void])).toEqual([
+      ["2026-03-02", "invoice", "0.00", "0.00", "2750.00", true],
+      ["2026-03-05", "credit_note", "0.00", "150.00", "2600.00", false],
+      ["2026-03-10", "payment", "0.00", "1000.00", "1600.00", false],
+      ["2026-03-20", "invoice", "700.00", "0.00", "2300.00", false],
+    ]);
+    expect(s).toMatchObject({ totalDebits: "700.00", totalCredits: "1150.00", closingBalance: "2300.00" });
+    expect(s.nextCursor).toBeNull();
+    // As of 31 March: A 600.00 is 50 days overdue, B 1,000.00 14 days, D 700.00 not yet due.
+    expect(s.ageing).toEqual({
+      current: "700.00",
+      d1_30: "1000.00",
+      d31_60: "600.00",
+      d61_90: "0.00",
+      over90: "0.00",
+      total: "2300.00",
+    });
+  });
+
+  it("ages later: at the end of May the March figures move buckets and still add up", async () => {
+    const result = await clientStatement(manager, clientId, { from: "2026-05-01", to: "2026-05-31" });
+    if (!result.ok) throw new Error(result.message);
+    const s = result.statement;
+    // 2,300.00 + E 300.00 - 100.00 on A.
+    expect(s.openingBalance).toBe("2500.00");
+    expect(s.closingBalance).toBe("2500.00");
+    expect(s.lines).toEqual([]);
+    // A 500.00 due 9 Feb: 111 days; B 1,000.00 due 17 Mar: 75; D 700.00 due 19 Apr: 42; E 300.00 due 5 May: 26.
+    expect(s.ageing).toEqual({
+      current: "0.00",
+      d1_30: "300.00",
+      d31_60: "700.00",
+      d61_90: "1000.00",
+      over90: "500.00",
+      total: "2500.00",
+    });
+  });
+
+  it("keeps the running balance across keyset pages of lines", async () => {
+    const first = await clientStatement(manager, clientId, MARCH, null, 3);
+    if (!first.ok) throw new Error(first.message);
+    expect(first.statement.lines).toHaveLength(3);
+    const cursor = parseStatementCursor(first.statement.nextCursor);
+    expect(cursor).not.toBeNull();
+    if (cursor === null || cursor === "invalid") return;
+    const second = await clientStatement(manager, clientId, MARCH, cursor, 3);
+    if (!second.ok) throw new Error(second.message);
+    expect(second.statement).toMatchObject({ continued: true, nextCursor: null, closingBalance: "2300.00" });
+    expect(second.statement.lines.map((l) => [l.date, l.balance])).toEqual([["2026-03-20", "2300.00"]]);
+    expect(parseStatementCursor("2026-02-30.1.4")).toBe("invalid");
+  });
+
+  it("exports the same figures as CSV", async () => {
+    const out = await clientStatementExport(manager, clientId, new URLSearchParams(MARCH));
+    if (!out || "invalid" in out) throw new Error("no export");
+    const rows: string[][] = [];
+    for await (const batch of out.batches) for (const r of batch) rows.push([r.date, r.type, r.balance]);
+    expect(rows.slice(0, 6)).toEqual([
+      ["2026-03-01", "Opening balance", "2750.00"],
+      ["2026-03-02", "Invoice (void)", "2750.00"],
+      ["2026-03-05", "Credit note", "2600.00"],
+      ["2026-03-10", "Payment", "1600.00"],
+      ["2026-03-20", "Invoice", "2300.00"],
+      ["2026-03-31", "Closing balance", "2300.00"],
+    ]);
+    expect(rows.find((r) => r[1] === "Ageing: 31–60 days")?.[2]).toBe("600.00");
+    expect(await clientStatementExport(manager, 2_000_000_000, new URLSearchParams(MARCH))).toBeNull();
+  });
+
+  it("buckets in SQL exactly as the JavaScript rule does at every boundary", async () => {
+    const db = await getDb();
+    const asOf = "2026-06-30";
+    for (const [due, amount] of [
+      ["2026-07-01", "5.00"],
+      ["2026-06-30", "5.00"],
+      ["2026-06-29", "5.00"],
+      ["2026-05-31", "5.00"],
+      ["2026-05-30", "5.00"],
+      ["2026-05-01", "5.00"],
+      ["2026-04-30", "5.00"],
+      ["2026-04-01", "5.00"],
+      ["2026-03-31", "5.00"],
+      ["2020-01-01", "-5.00"],
+    ]) {
+      const result = await db.execute(
+        sql`select ${ageingBucketSql(asOf, sql`${due}::date`, sql`${amount}::numeric`)} as bucket`,
+      );
+      const [row] = rowsOf<{ bucket: string }>(result);
+      expect(row.bucket, due).toBe(ageingBucket(due, asOf, amount));
+    }
+  });
+
+  it("refuses a bad period with a clear message", () => {
+    const now = new Date("2026-11-23T10:00:00Z");
+    const bad = (q: Record<string, string>) => parseStatementPeriod(new URLSearchParams(q), now);
+    expect(bad({ from: "2026-03-31", to: "2026-03-01" })).toMatchObject({
+      ok: false,
+      status: 400,
+      message: "The start date is after the end date",
+    });
+    expect(bad({ from: "2026-02-30", to: "2026-03-01" })).toMatchObject({ ok: false, status: 400 });
+    expect(bad({ from: "2026-03-01", to: "yesterday" })).toMatchObject({ ok: false, status: 400 });
+    expect(bad({ from: "2021-03-01", to: "2026-03-01" })).toMatchObject({
+      ok: false,
+      message: "A statement covers at most 5 years",
+    });
+    expect(bad({ from: "2021-03-01", to: "2026-02-28" })).toMatchObject({ ok: true });
+    // The default: this month so far.
+    expect(bad({})).toEqual({ ok: true, period: { from: "2026-11-01", to: "2026-11-23" } });
+  });
+
+  it("answers 404 for no such client and refuses staff", async () => {
+    expect(await clientStatement(manager, 2_000_000_000, MARCH)).toMatchObject({ ok: false, status: 404 });
+    await expect(clientStatement(staff, clientId, MARCH)).rejects.toMatchObject({ status: 403 });
+    await expect(clientStatementExport(staff, clientId, new URLSearchParams(MARCH))).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+});
