@@ -23,7 +23,7 @@ async function generateInvoiceFor(page: Page, agentName: string) {
 
 async function openInvoice(page: Page, number: string) {
   await page.goto(`/invoices?invoiceNo=${number}`);
-  await page.getByRole("link", { name: `Invoice #${number}` }).click();
+  await page.getByRole("link", { name: `Invoice #${number}`, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(`Invoice #${number}`);
 }
 
@@ -56,7 +56,7 @@ test("a manager voids an invoice with a reason and invoices its delivery again",
   await page.goto(`/invoices?status=void&invoiceNo=${number}`);
   const card = page.getByRole("listitem", { name: `Invoice #${number}` });
   await expect(card).toContainText("Void: Weighbridge ticket belonged to another truck");
-  await expect(card.getByRole("link", { name: `Invoice #${number}` })).toHaveClass(/line-through/);
+  await expect(card.getByRole("link", { name: `Invoice #${number}`, exact: true })).toHaveClass(/line-through/);
   await expect(card.getByRole("link", { name: "Record Payment" })).toHaveCount(0);
 
   // The delivery is confirmed again and goes on a new invoice under a new number.
