@@ -36,7 +36,9 @@ app.use(
 );
 app.use(drain.track);
 app.use(retryAfterOn503());
-app.use(compression());
+// gzip at level 1: a third of level 6's CPU for about 15% more bytes (10.8 KB instead of 9.3 KB
+// for a 55 KB page); browsers ask for brotli, which stays at quality 4 (decision 0504).
+app.use(compression({ level: 1 }));
 
 app.use((req, res, next) => {
   const nonce = makeNonce();

@@ -21,8 +21,13 @@ const { values } = parseArgs({
     "only-mixed": { type: "boolean", default: false },
     lighthouse: { type: "boolean", default: false },
     driver: { type: "string" },
+    // Comma-separated list of the paths to load (the bare page is always loaded first).
+    only: { type: "string" },
   },
 });
+// Databases are named per run (pid and time), so two benches, or a bench and another
+// engineer's tests on the same PostgreSQL, never share or drop each other's database.
+const RUN_ID = `${process.pid}_${Date.now().toString(36)}`;
 const SECONDS = process.env.BENCH_SECONDS ?? "3";
 const MIXED_SECONDS = process.env.BENCH_MIXED_SECONDS ?? "30";
 // Users arrive over this many seconds (decision 0503); 0 is everyone at once.
@@ -32,7 +37,7 @@ const OUT = "bench/out";
 mkdirSync(OUT, { recursive: true });
 const drivers = values.driver ? [values.driver] : process.env.DATABASE_URL ? ["postgres", "pglite"] : ["pglite"];
 const sizes = values["only-mixed"] ? [] : [1000, 100000, ...(values.million ? [1000000] : [])];
-const PATHS = [
+const ALL_PATHS = [
   "/bench/bare",
   "/",
   "/deliveries/new",
@@ -41,12 +46,18 @@ const PATHS = [
   "/invoices?status=overdue",
   "/payments",
   "/reconciliation",
+  "/agents/owed",
+  "/agents/1/statement",
+  "/clients/1/statement",
   "/api/deliveries?limit=50",
   "/api/invoices?limit=50",
   "/api/payments?limit=50",
   "/api/agents?limit=50",
   "/api/clients?limit=50",
 ];
+const PATHS = values.only
+  ? ["/bench/bare", ...values.only.split(",").filter((p) => p && p !== "/bench/bare")]
+  : ALL_PATHS;
 
 function run(cmd, args, env = {}, { quiet = false } = {}) {
   return new Promise((resolve, reject) => {
@@ -144,7 +155,7 @@ const mixed = [];
 for (const driver of drivers) {
   for (const size of sizes) {
     console.error(`[bench] ${driver} ${size}: seeding`);
-    const db = await database(driver, `pks_bench_${size}`);
+    const db = await database(driver, `pks_bench_${size}_${RUN_ID}`);
     try {
       await run("npx", ["tsx", "bench/seed.ts", "--size", String(size), "--users", "0"], db.env);
       const server = await startServer(db.env);
@@ -181,7 +192,7 @@ for (const driver of drivers) {
   }
   if (!values["no-mixed"]) {
     console.error(`[bench] ${driver}: mixed load, 50 users, 10,000 deliveries`);
-    const db = await database(driver, "pks_bench_mixed");
+    const db = await database(driver, `pks_bench_mixed_${RUN_ID}`);
     try {
       await run("npx", ["tsx", "bench/seed.ts", "--size", "10000", "--users", "50"], db.env);
       const server = await startServer(db.env);

@@ -1,4 +1,4 @@
-import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
+import { Form, Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import type { PublicUser } from "~/models/user.server";
 import { navItemsFor, isActive, mobileBarItemsFor, type NavItem } from "~/utils/nav";
@@ -97,6 +97,31 @@ export function AppShell({
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [toggle]);
+
+  // The one click handler behind the plain links of list rows (RowLink, decision 0505): a plain
+  // left click on an <a data-discover> navigates in the app. Only RowLinks and <Link>s to paths
+  // of this app carry data-discover (never an absolute URL, never `download`). A <Link>'s own
+  // handler runs first (React listens on the document, registered earlier) and prevents the
+  // default, so only plain anchors get this far. Kept small: New Delivery's JavaScript budget
+  // had 194 bytes to spare.
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      const a = (event.target as Element).closest?.("a[data-discover]");
+      if (
+        a instanceof HTMLAnchorElement &&
+        !event.defaultPrevented &&
+        !event.button &&
+        !(event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) &&
+        !a.target
+      ) {
+        event.preventDefault();
+        navigate(a.href.slice(a.origin.length), { preventScrollReset: a.hasAttribute("data-keep-scroll") });
+      }
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, [navigate]);
 
   // Close the mobile sheet after navigating.
   useEffect(() => {

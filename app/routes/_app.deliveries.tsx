@@ -12,7 +12,7 @@ import {
 } from "~/components/deliveries/deliveries-table";
 import { Pager } from "~/components/pager";
 import { listAgents } from "~/models/agent.server";
-import { listDeliveries, parseFilters } from "~/models/delivery.server";
+import { listDeliveryRows, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
 import { readPageRequest } from "~/utils/params";
 
@@ -27,8 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filters = parseFilters(Object.fromEntries(url.searchParams));
   // A cursor that does not parse shows the first page.
   const page = readPageRequest(url.searchParams, "date");
-  const [{ deliveries, olderCursor, newerCursor }, agents] = await Promise.all([
-    listDeliveries(user, filters, { page }),
+  const [{ items: deliveries, olderCursor, newerCursor }, agents] = await Promise.all([
+    listDeliveryRows(user, filters, { page }),
     listAgents(),
   ]);
   const columns = deliveryPageColumns(user.role);

@@ -4,6 +4,7 @@ import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
+import { RowLink } from "~/components/row-link";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { listClients } from "~/models/client.server";
 import { Pager } from "~/components/pager";
@@ -117,10 +118,10 @@ export default function InvoicesPage() {
                 <div className="flex items-start justify-between gap-2">
                   <div>
                     <p className="font-semibold">
-                      <Link
+                      <RowLink
                         to={`/invoices/${inv.id}`}
                         className={`underline-offset-2 hover:underline ${inv.voidReason !== null ? "line-through" : ""}`}
-                      >{`Invoice #${inv.invoiceNo}`}</Link>
+                      >{`Invoice #${inv.invoiceNo}`}</RowLink>
                     </p>
                     <p className="page-subtitle">{inv.clientName}</p>
                   </div>
@@ -149,17 +150,17 @@ export default function InvoicesPage() {
                 </dl>
                 <div className="mt-3 flex flex-wrap gap-2">
                   {inv.payable ? (
-                    <Link to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm" preventScrollReset>
+                    <RowLink to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm" preventScrollReset>
                       Record Payment
-                    </Link>
+                    </RowLink>
                   ) : null}
-                  <Link
+                  <RowLink
                     to={`/invoices/${inv.id}/print`}
                     className="btn-ghost btn-sm"
                     aria-label={`Print invoice #${inv.invoiceNo}`}
                   >
                     Print
-                  </Link>
+                  </RowLink>
                   <a
                     href={`/invoices/${inv.id}/pdf`}
                     className="btn-ghost btn-sm"

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
+import { RowLink } from "~/components/row-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClients } from "~/models/client.server";
@@ -101,7 +102,7 @@ export default function PaymentsPage() {
                   <p className="font-semibold tabular-nums">{formatNaira(p.amount)}</p>
                   <p className="page-subtitle">
                     {`${formatDeliveryDate(p.paymentDate)} · `}
-                    <Link to={`/invoices/${p.invoiceId}`} className="underline">{`Invoice #${p.invoiceNo}`}</Link>
+                    <RowLink to={`/invoices/${p.invoiceId}`} className="underline">{`Invoice #${p.invoiceNo}`}</RowLink>
                     {` · ${p.clientName}`}
                   </p>
                 </div>

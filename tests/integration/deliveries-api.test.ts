@@ -403,6 +403,25 @@ describe("a page costs the same with 20,000 deliveries", () => {
     expect(mine).toMatch(/Index Scan using deliveries_creator_date_idx/);
     const staffPage = await listDeliveries(staff, { from: undefined, to: undefined, agentId: undefined });
     expect(staffPage.deliveries).toHaveLength(PAGE_SIZE);
+    // The Deliveries page's own query (only the shown columns, profit and net payment in SQL):
+    // the same rows, cursors and money as the full view, for an admin first and deep, and staff.
+    const { listDeliveryRows } = await import("../../app/models/delivery.server");
+    const cases: [typeof admin | typeof staff, ReturnType<typeof older> | undefined][] = [
+      [admin, undefined],
+      [admin, older(cursor!)],
+      [staff, undefined],
+    ];
+    for (const [viewer, page] of cases) {
+      const full = await listDeliveries(viewer, noFilters, page);
+      const rows = await listDeliveryRows(viewer, noFilters, page);
+      const money = (d: { id: number; profit?: string | null; netPaymentToAgent?: string | null }) => [
+        d.id,
+        d.profit ?? null,
+        d.netPaymentToAgent ?? null,
+      ];
+      expect(rows.items.map(money)).toEqual(full.deliveries.map(money));
+      expect([rows.olderCursor, rows.newerCursor]).toEqual([full.olderCursor, full.newerCursor]);
+    }
     // The 20,000-row insert (each row through the totals triggers) is the slow part; on a busy
     // machine, with the other lanes of the test command beside it, it outlasts the 60 s default.
   }, 240_000);

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { RowLink } from "~/components/row-link";
 import { CountUp } from "~/components/count-up";
 import { DeliveriesTable, MANAGER_RECENT_COLUMNS, type DeliveryRow } from "~/components/deliveries/deliveries-table";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
@@ -89,9 +90,9 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
                 <li key={inv.id} className="card flex items-center justify-between gap-2 p-3">
                   <div>
                     <p className="font-medium">
-                      <Link to={`/invoices/${inv.id}`} className="underline-offset-2 hover:underline">
+                      <RowLink to={`/invoices/${inv.id}`} className="underline-offset-2 hover:underline">
                         #{inv.invoiceNo}
-                      </Link>{" "}
+                      </RowLink>{" "}
                       · {inv.clientName}
                     </p>
                     <p className="page-subtitle">

@@ -3,7 +3,6 @@
 // the `data-table` rules in tailwind.css, so a row is its text and little else (about half
 // the bytes per row it was), and the loaders send only the fields a column shows
 // (`toDeliveryRow`).
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { TableScroll } from "~/components/table-scroll";
@@ -175,14 +174,17 @@ export function DeliveriesTable({
         const date = formatDeliveryDate(d.date);
         return (
           <td key={column}>
-            <Link
-              to={`/deliveries/${d.id}/edit`}
+            {/* A plain link (New Delivery loads this module too, and RowLink would be one more
+                file in its budget); the app shell's row-link handler navigates in the app (0505). */}
+            <a
+              href={`/deliveries/${d.id}/edit`}
+              data-discover="true"
+              data-keep-scroll=""
               className="btn-ghost btn-sm"
-              preventScrollReset
               aria-label={`Edit delivery of ${date} from ${d.agentName}`}
             >
               Edit
-            </Link>
+            </a>
           </td>
         );
       }
