@@ -21,7 +21,7 @@ import {
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { type Page, type PageRequest } from "~/utils/params";
-import { fail, type Failure } from "~/utils/result";
+import { fail, type Failure, Refusal } from "~/utils/result";
 import { recordAudit } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
@@ -44,12 +44,6 @@ async function claimCreditNoteNumber(tx: Tx): Promise<string> {
 
 export type CreateCreditNoteResult =
   { ok: true; creditNote: CreditNote; invoice: Invoice; replayed: boolean } | Failure;
-
-class Refusal extends Error {
-  constructor(readonly failure: Failure) {
-    super(failure.message);
-  }
-}
 
 /**
  * Issues a credit note of `amount` against an invoice that is not void: at most the invoice

@@ -27,7 +27,7 @@ import {
 } from "~/rules/invoices.server";
 import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
-import { fail, failOn, type Failure, type Result } from "~/utils/result";
+import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
 import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
@@ -877,11 +877,5 @@ export async function voidInvoice(
     if (error instanceof Refusal) return error.failure;
     if (isPeriodClosed(error)) return error.failure;
     throw error;
-  }
-}
-
-class Refusal extends Error {
-  constructor(readonly failure: Failure) {
-    super(failure.message);
   }
 }

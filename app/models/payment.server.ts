@@ -2,7 +2,7 @@ import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
 import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
-import type { Failure } from "~/utils/result";
+import { Refusal, type Failure } from "~/utils/result";
 import * as z from "zod";
 import { isValidDate, todayIn } from "~/utils/dates";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
@@ -45,12 +45,6 @@ export type RecordPaymentResult =
 export const PAYMENT_DATE_FUTURE = "Payment date cannot be in the future";
 export const VOID_INVOICE_PAYMENT = "This invoice is void and accepts no payment";
 export const PAYMENT_DATE_BEFORE_INVOICE = "Payment date cannot be before the invoice was created";
-
-class Refused extends Error {
-  constructor(readonly failure: Failure) {
-    super(failure.message);
-  }
-}
 
 /**
  * Records a payment and the invoice's new paid total and status in one transaction. The
@@ -102,7 +96,7 @@ export async function recordPayment(
             .where(eq(schema.payments.id, Number(existing)));
           const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
           if (!payment || !invoice)
-            throw new Refused({ ok: false, status: 409, message: "This payment was already recorded" });
+            throw new Refusal({ ok: false, status: 409, message: "This payment was already recorded" });
           return {
             ok: true,
             payment,
@@ -114,12 +108,12 @@ export async function recordPayment(
         }
       }
       const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
-      if (!invoice) throw new Refused({ ok: false, status: 404, message: "Invoice not found" });
+      if (!invoice) throw new Refusal({ ok: false, status: 404, message: "Invoice not found" });
       // A date in a closed month is refused before anything else is said about it (decision 0901).
       const closed = await checkPeriodOpen(tx, paymentDate);
-      if (closed) throw new Refused({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
+      if (closed) throw new Refusal({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
       if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
-        throw new Refused({
+        throw new Refusal({
           ok: false,
           status: 400,
           message: PAYMENT_DATE_BEFORE_INVOICE,
@@ -127,7 +121,7 @@ export async function recordPayment(
         });
       }
       if (isVoid(invoice))
-        throw new Refused({
+        throw new Refusal({
           ok: false,
           status: 409,
           message: VOID_INVOICE_PAYMENT,
@@ -140,7 +134,7 @@ export async function recordPayment(
           compare(balance, "0") <= 0
             ? "This invoice is already paid in full"
             : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
-        throw new Refused({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
+        throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
       }
       const [payment] = await tx
         .insert(schema.payments)
@@ -173,7 +167,7 @@ export async function recordPayment(
     });
   } catch (error) {
     // A refusal rolls the transaction back, so its key is free for a corrected retry.
-    if (error instanceof Refused) return error.failure;
+    if (error instanceof Refusal) return error.failure;
     return idempotencyFailure(error);
   }
 }

@@ -21,6 +21,16 @@ export function fail<S extends FailureStatus>(status: S, message: string, fieldE
   return fieldErrors ? { ok: false, status, message, fieldErrors } : { ok: false, status, message };
 }
 
+/**
+ * Thrown inside a transaction to roll it back and answer `failure`: the model's `catch` turns it
+ * back into the Failure it returns (a refused write leaves nothing behind, its audit event included).
+ */
+export class Refusal extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
 /** A failure said under one field as well as at the top of the form. */
 export const failOn = <S extends FailureStatus>(status: S, field: string, message: string): Failure<S> =>
   fail(status, message, { [field]: [message] });
