@@ -32,6 +32,8 @@ export async function collectFigures(db: Db): Promise<Figures> {
       (select coalesce(sum(amount), 0)::text from invoices) as invoiced_amount,
       (select coalesce(sum(amount_paid), 0)::text from invoices) as invoice_amount_paid,
       (select coalesce(sum(amount), 0)::text from payments) as payments_amount,
+      (select count(*) from agent_payouts)::text as agent_payouts,
+      (select coalesce(sum(amount), 0)::text from agent_payouts) as agent_payouts_amount,
       (select coalesce(max(invoice_no::bigint)::text, '') from invoices) as highest_invoice_no`,
   );
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v ?? "")]));
@@ -112,6 +114,28 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
   );
   for (const r of keys)
     breaches.push({ check: "no idempotency key with two effects", detail: `key ${r.key} stored ${r.n} times` });
+  // What each agent has earned and been paid, as kept by the triggers of migration 0008, against
+  // a recount (docs/decisions/0980).
+  const agents = await rows(
+    db,
+    sql`select a.id, a.name, coalesce(b.earned, 0)::text as kept_earned, coalesce(b.paid, 0)::text as kept_paid,
+          coalesce((select sum(round(d.tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
+            - coalesce(d.mobilization_payment, 0), 2)) from deliveries d
+            where d.agent_id = a.id and d.status in ('confirmed', 'invoiced')), 0)::text as earned,
+          coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id), 0)::text as paid
+        from agents a left join agent_balances b on b.agent_id = a.id
+        where b.agent_id is null
+          or b.earned <> coalesce((select sum(round(d.tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
+            - coalesce(d.mobilization_payment, 0), 2)) from deliveries d
+            where d.agent_id = a.id and d.status in ('confirmed', 'invoiced')), 0)
+          or b.paid <> coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id), 0)
+        order by a.id limit 20`,
+  );
+  for (const r of agents)
+    breaches.push({
+      check: "agent balances equal their deliveries and payouts",
+      detail: `agent ${r.id} (${r.name}): kept earned ${r.kept_earned} paid ${r.kept_paid}, recount earned ${r.earned} paid ${r.paid}`,
+    });
   return breaches;
 }
 

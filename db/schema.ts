@@ -156,6 +156,16 @@ export const invoices = pgTable(
     // Keyset pages of the Invoices list, newest first, per filter (docs/decisions/0500).
     // (ids grow with creation: newest first is id descending).
     index("invoices_client_id_idx").on(t.clientId, t.id),
+    // A client's statement (docs/decisions/0970): its invoices of a period by the time they were
+    // issued; what it owes now from its open invoices, and from those credited beyond what was
+    // left to pay (the client's credit), never from every invoice it ever had.
+    index("invoices_client_created_idx").on(t.clientId, t.createdAt),
+    index("invoices_client_owed_idx")
+      .on(t.clientId, t.expectedPaymentDate)
+      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
+    index("invoices_client_credit_idx")
+      .on(t.clientId)
+      .where(sql`(${t.amountPaid} + ${t.amountCredited} > ${t.amount} and ${t.paymentStatus} <> 'void')`),
     index("invoices_status_id_idx").on(t.paymentStatus, t.id),
     // Owed: app/rules/invoices.server.ts owedSql, word for word, so the planner uses these.
     index("invoices_owed_id_idx")
@@ -212,7 +222,9 @@ export const deliveries = pgTable(
     index("deliveries_date_idx").on(t.date.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("deliveries_creator_date_idx").on(t.createdBy, t.date.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("deliveries_status_idx").on(t.status, t.date),
-    index("deliveries_agent_idx").on(t.agentId),
+    // An agent's deliveries in date order: the agent statement's lines and opening balance, and
+    // the latest activity of the owed list (issue 15, docs/decisions/0980).
+    index("deliveries_agent_date_idx").on(t.agentId, t.date, t.id),
     index("deliveries_client_idx").on(t.clientId),
     index("deliveries_invoice_idx").on(t.invoiceId),
     // Generate Invoice's picker: confirmed, uninvoiced deliveries newest first (docs/decisions/0502).
@@ -270,6 +282,8 @@ export const creditNotes = pgTable(
   (t) => [
     uniqueIndex("credit_notes_no_unique").on(t.creditNoteNo),
     index("credit_notes_invoice_idx").on(t.invoiceId, t.id),
+    // Statements: the credit notes of a period, and those after a date.
+    index("credit_notes_issue_date_idx").on(t.issueDate),
     check("credit_notes_no_format", sql`${t.creditNoteNo} ~ '^CN-[1-9][0-9]{0,17}$'`),
     check("credit_notes_amount_positive", sql`${t.amount} > 0`),
     check("credit_notes_reason_present", sql`length(btrim(${t.reason})) > 0`),
@@ -294,6 +308,54 @@ export const payments = pgTable(
     index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check("payments_amount_positive", sql`${t.amount} > 0`),
   ],
+);
+
+// Agent payouts (issue 15, docs/decisions/0980): money paid to an agent against what their
+// deliveries earned (net payable). Append-only: triggers in the migration refuse UPDATE, DELETE
+// and TRUNCATE; a payout is never rewritten.
+export const PAYOUT_METHODS = ["cash", "bank_transfer", "cheque", "other"] as const;
+
+export const agentPayouts = pgTable(
+  "agent_payouts",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    agentId: integer("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "restrict" }),
+    amount: money("amount").notNull(),
+    // The business date it was paid (APP_TIME_ZONE).
+    payoutDate: date("payout_date").notNull(),
+    method: text("method", { enum: PAYOUT_METHODS }).notNull(),
+    reference: text("reference"),
+    note: text("note"),
+    createdBy: uuid("created_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // An agent's payouts in date order (statement, opening balance) and newest first (API list).
+    index("agent_payouts_agent_date_idx").on(t.agentId, t.payoutDate, t.id),
+    check("agent_payouts_amount_positive", sql`${t.amount} > 0`),
+    check("agent_payouts_method_check", sql`${t.method} in ('cash','bank_transfer','cheque','other')`),
+  ],
+);
+
+// What each agent has earned (net payable of counted deliveries, exact) and been paid, kept by
+// triggers in the same transaction as every delivery and payout write (docs/decisions/0980), so
+// the owed list reads one row per agent. last_activity: the latest counted delivery or payout
+// date, or the day the agent was added; it orders the list newest first.
+export const agentBalances = pgTable(
+  "agent_balances",
+  {
+    agentId: integer("agent_id")
+      .primaryKey()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    earned: numeric("earned").notNull().default("0"),
+    paid: numeric("paid").notNull().default("0"),
+    nDeliveries: integer("n_deliveries").notNull().default(0),
+    nPayouts: integer("n_payouts").notNull().default(0),
+    lastActivity: date("last_activity").notNull(),
+  },
+  (t) => [index("agent_balances_activity_idx").on(t.lastActivity, t.agentId)],
 );
 
 export const settings = pgTable("settings", {
@@ -555,6 +617,7 @@ export type Invoice = typeof invoices.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
 export type CreditNote = typeof creditNotes.$inferSelect;
 export type InvoiceLine = typeof invoiceLines.$inferSelect;
+export type AgentPayout = typeof agentPayouts.$inferSelect;
 export type Settings = typeof settings.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;

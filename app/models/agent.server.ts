@@ -95,7 +95,7 @@ export async function updateAgent(actor: Actor, id: number, input: Record<string
   }
 }
 
-/** Refused while any delivery refers to the agent: history must keep its names. */
+/** Refused while any delivery or payout refers to the agent: history must keep its names. */
 export async function deleteAgent(actor: Actor, id: number): Promise<{ ok: true } | DirectoryFailure> {
   const refused = refuse(actor, "agent.manage", `agent/${id}`);
   if (refused) return refused;
@@ -112,6 +112,18 @@ export async function deleteAgent(actor: Actor, id: number): Promise<{ ok: true 
         ok: false as const,
         status: 409 as const,
         message: `Cannot delete "${agent.name}": ${count} ${count === 1 ? "delivery refers" : "deliveries refer"} to this agent.`,
+      };
+    }
+    // Payouts are money and are never removed (docs/decisions/0980): an agent paid once stays.
+    const [{ payouts }] = await tx
+      .select({ payouts: sql<number>`count(*)::int` })
+      .from(schema.agentPayouts)
+      .where(eq(schema.agentPayouts.agentId, id));
+    if (payouts > 0) {
+      return {
+        ok: false as const,
+        status: 409 as const,
+        message: `Cannot delete "${agent.name}": ${payouts} ${payouts === 1 ? "payout was" : "payouts were"} made to this agent.`,
       };
     }
     await tx.delete(schema.agents).where(eq(schema.agents.id, id));

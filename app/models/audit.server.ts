@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "invoice.void",
   "credit_note.create",
   "payment.create",
+  "agent_payout.create",
   "agent.create",
   "agent.update",
   "agent.delete",
@@ -55,6 +56,7 @@ export const AUDIT_ENTITIES = [
   "invoice",
   "credit_note",
   "payment",
+  "agent_payout",
   "agent",
   "client",
   "settings",
@@ -277,6 +279,7 @@ const HISTORY_CAPABILITY: Partial<Record<AuditEntity, Capability>> = {
   invoice: "invoice.manage",
   credit_note: "invoice.manage",
   payment: "payment.record",
+  agent_payout: "agent.settle",
 };
 
 type Viewer = Pick<User, "id" | "role"> & { email?: string };

@@ -13,7 +13,7 @@ import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
 import { fail, type Result } from "~/utils/result";
 
-export const STATEMENT_PAGE_SIZE = 200;
+export const STATEMENT_PAGE_SIZE = 100;
 export const MAX_STATEMENT_YEARS = 5;
 
 export type StatementPeriod = { from: string; to: string };
@@ -99,24 +99,60 @@ export function parseStatementPeriod(
 /** The business date an invoice was issued (APP_TIME_ZONE), as SQL. */
 const invoiceDaySql = (alias: SQL) => sql`(${alias}.created_at at time zone ${env().APP_TIME_ZONE})::date`;
 
+/** The instant a business day starts (APP_TIME_ZONE): `created_at >= dayStart(d)` is "issued on or after d", through an index. */
+const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone ${env().APP_TIME_ZONE})`;
+
 /** The rows of a raw `execute`: postgres-js answers an array, PGlite `{ rows }`. */
 export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
-/** What the client owed at the start of `day` (everything dated before it), one aggregate. */
-async function balanceBefore(clientId: number, day: string): Promise<string> {
+// The invoices of a client that owe something now (open) or are credited beyond what was left
+// to pay (the client's credit): every other invoice has a balance of zero. Both read partial
+// indexes (invoices_client_owed_idx, invoices_client_credit_idx), so what a client owes costs
+// its open invoices, not every invoice it ever had.
+const unsettledSql = (clientId: number) => sql`
+  select i.id, i.amount, i.amount_paid, i.amount_credited, i.expected_payment_date, i.created_at from invoices i
+    where i.client_id = ${clientId} and i.amount_paid + i.amount_credited < i.amount and i.payment_status <> 'void'
+  union all
+  select i.id, i.amount, i.amount_paid, i.amount_credited, i.expected_payment_date, i.created_at from invoices i
+    where i.client_id = ${clientId} and i.amount_paid + i.amount_credited > i.amount and i.payment_status <> 'void'`;
+
+/**
+ * The invoice of a payment or credit note (`row.invoice_id`), read by its primary key: the
+ * period's payments are found by date and then their invoices one by one, so the cost is the
+ * period's, never a hash of every invoice the client ever had (`offset 0` keeps the planner
+ * from turning this back into that join). A payment is never on a void invoice (a void invoice
+ * has none), and neither is a credit note.
+ */
+const invoiceOf = (row: SQL) =>
+  sql`select i.id, i.invoice_no, i.client_id, i.payment_status from invoices i where i.id = ${row}.invoice_id offset 0`;
+
+/** What the client owes now: its unsettled invoices' balances (settled ones owe nothing). */
+async function balanceNow(clientId: number): Promise<string> {
   const db = await getDb();
-  const i = sql.raw("i");
   const result = await db.execute(sql`
-    select coalesce(sum(x), 0)::numeric(14,2)::text as balance from (
-      select i.amount as x from invoices i
-        where i.client_id = ${clientId} and i.payment_status <> 'void' and ${invoiceDaySql(i)} < ${day}::date
-      union all
-      select -p.amount from payments p join invoices i on i.id = p.invoice_id
-        where i.client_id = ${clientId} and i.payment_status <> 'void' and p.payment_date < ${day}::date
-      union all
-      select -c.amount from credit_notes c join invoices i on i.id = c.invoice_id
-        where i.client_id = ${clientId} and i.payment_status <> 'void' and c.issue_date < ${day}::date
-    ) t`);
+    select coalesce(sum(u.amount - u.amount_paid - u.amount_credited), 0)::text as balance
+    from (${unsettledSql(clientId)}) u`);
+  return rowsOf<{ balance: string }>(result)[0].balance;
+}
+
+/**
+ * What the client owed at the start of `day` (everything dated before it): what it owes now
+ * (`now`, from balanceNow) less what was invoiced, paid and credited from `day` on. Each part
+ * reads an index range from `day`, so a statement of recent months costs the same however long
+ * the client has traded.
+ */
+async function balanceBefore(clientId: number, day: string, now: string): Promise<string> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select (
+      ${now}::numeric
+      - coalesce((select sum(i.amount) from invoices i
+          where i.client_id = ${clientId} and i.payment_status <> 'void' and i.created_at >= ${dayStart(day)}), 0)
+      + coalesce((select sum(t.amount) from payment_day_totals t
+          where t.client_id = ${clientId} and t.payment_date >= ${day}::date), 0)
+      + coalesce((select sum(c.amount) from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
+          where i.client_id = ${clientId} and i.payment_status <> 'void' and c.issue_date >= ${day}::date), 0)
+    )::numeric(14,2)::text as balance`);
   return rowsOf<{ balance: string }>(result)[0].balance;
 }
 
@@ -129,15 +165,16 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
         case when i.payment_status = 'void' then 0 else i.amount end as debit, 0::numeric as credit,
         i.payment_status = 'void' as is_void
       from invoices i
-      where i.client_id = ${clientId} and ${invoiceDaySql(i)} between ${period.from}::date and ${period.to}::date
+      where i.client_id = ${clientId}
+        and i.created_at >= ${dayStart(period.from)} and i.created_at < ${dayStart(addDays(period.to, 1))}
     union all
     select 2, 'credit_note', c.id, c.issue_date, c.credit_note_no, i.id, i.invoice_no, 0, c.amount, false
-      from credit_notes c join invoices i on i.id = c.invoice_id
+      from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and c.issue_date between ${period.from}::date and ${period.to}::date
     union all
     select 3, 'payment', p.id, p.payment_date, p.reference, i.id, i.invoice_no, 0, p.amount, false
-      from payments p join invoices i on i.id = p.invoice_id
+      from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and p.payment_date between ${period.from}::date and ${period.to}::date`;
 }
@@ -229,23 +266,38 @@ async function periodTotals(clientId: number, period: StatementPeriod) {
 /**
  * The ageing of the balance at `asOf`: per invoice (not void) what it owed at the end of that
  * day (its amount if issued by then, less its payments and credit notes dated by then), in the
- * bucket of its due date (app/rules/statements.server.ts). The buckets add up to the closing balance.
+ * bucket of its due date (app/rules/statements.server.ts). The buckets add up to the closing
+ * balance. Only invoices that can owe something at `asOf` are read: those unsettled now, and
+ * those paid or credited after `asOf` (an invoice settled by then owes nothing then); their
+ * payments and credits after `asOf` are added back.
  */
 export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing> {
   const db = await getDb();
-  const i = sql.raw("i");
   const outstanding = sql.raw("t.outstanding");
   const due = sql.raw("t.due");
   const result = await db.execute(sql`
+    with later_payments as (
+      select p.invoice_id, sum(p.amount) as amount from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
+        where i.client_id = ${clientId} and p.payment_date > ${asOf}::date group by p.invoice_id
+    ), later_credits as (
+      select c.invoice_id, sum(c.amount) as amount from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
+        where i.client_id = ${clientId} and c.issue_date > ${asOf}::date group by c.invoice_id
+    ), candidates as (
+      select u.id, u.amount, u.amount_paid, u.amount_credited, u.expected_payment_date, u.created_at
+        from (${unsettledSql(clientId)}) u
+      union
+      select i.id, i.amount, i.amount_paid, i.amount_credited, i.expected_payment_date, i.created_at
+        from invoices i where i.payment_status <> 'void'
+          and i.id in (select invoice_id from later_payments union select invoice_id from later_credits)
+    )
     select ${ageingBucketSql(asOf, due, outstanding)} as bucket, sum(t.outstanding)::numeric(14,2)::text as amount
     from (
-      select i.expected_payment_date as due,
-        (case when ${invoiceDaySql(i)} <= ${asOf}::date then i.amount else 0 end)
-        - coalesce((select sum(p.amount) from payments p where p.invoice_id = i.id and p.payment_date <= ${asOf}::date), 0)
-        - coalesce((select sum(c.amount) from credit_notes c where c.invoice_id = i.id and c.issue_date <= ${asOf}::date), 0)
-          as outstanding
-      from invoices i
-      where i.client_id = ${clientId} and i.payment_status <> 'void'
+      select c.expected_payment_date as due,
+        (case when c.created_at < ${dayStart(addDays(asOf, 1))} then c.amount else 0 end)
+          - (c.amount_paid - coalesce(lp.amount, 0)) - (c.amount_credited - coalesce(lc.amount, 0)) as outstanding
+      from candidates c
+        left join later_payments lp on lp.invoice_id = c.id
+        left join later_credits lc on lc.invoice_id = c.id
     ) t
     where t.outstanding <> 0
     group by 1`);
@@ -260,15 +312,7 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
   return { ...sums, total: rowsOf<{ total: string }>(total)[0].total };
 }
 
-/** The statement of one client for a period: its header figures and one page of lines. */
-export async function clientStatement(
-  actor: Actor,
-  clientId: number,
-  period: StatementPeriod,
-  after: StatementCursor | null = null,
-  limit = STATEMENT_PAGE_SIZE,
-): Promise<Result<{ statement: Statement }>> {
-  assertCan(actor, "client.statement", `client/${clientId}/statement`);
+async function statementClient(clientId: number): Promise<Statement["client"] | null> {
   const db = await getDb();
   const [client] = await db
     .select({
@@ -280,12 +324,32 @@ export async function clientStatement(
     })
     .from(schema.clients)
     .where(eq(schema.clients.id, clientId));
+  return client ?? null;
+}
+
+/** The client a statement is of, for its heading when the period asked for is refused; null when there is none. */
+export async function getStatementClient(actor: Actor, clientId: number) {
+  assertCan(actor, "client.statement", `client/${clientId}/statement`);
+  return statementClient(clientId);
+}
+
+/** The statement of one client for a period: its header figures and one page of lines. */
+export async function clientStatement(
+  actor: Actor,
+  clientId: number,
+  period: StatementPeriod,
+  after: StatementCursor | null = null,
+  limit = STATEMENT_PAGE_SIZE,
+): Promise<Result<{ statement: Statement }>> {
+  assertCan(actor, "client.statement", `client/${clientId}/statement`);
+  const client = await statementClient(clientId);
   if (!client) return fail(404, "Client not found");
   if (after && (after.date < period.from || after.date > period.to)) {
     return fail(400, "The page of lines is outside the statement's dates");
   }
-  const openingBalance = await balanceBefore(clientId, period.from);
-  const closingBalance = await balanceBefore(clientId, addDays(period.to, 1));
+  const now = await balanceNow(clientId);
+  const openingBalance = await balanceBefore(clientId, period.from, now);
+  const closingBalance = await balanceBefore(clientId, addDays(period.to, 1), now);
   const totals = await periodTotals(clientId, period);
   const page = await statementLinesPage(clientId, period, openingBalance, after, limit);
   const ageing = await ageingAsOf(clientId, period.to);

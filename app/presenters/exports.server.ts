@@ -2,6 +2,14 @@
 // and the batches of its current filter, read through the same model functions as the pages.
 // The routes only parse the query and answer with `csvResponse`.
 import type { Agent, Client } from "~/db.server";
+import {
+  agentBalanceBatches,
+  agentStatement,
+  agentStatementLineBatches,
+  type AgentBalanceView,
+  type AgentStatementLine,
+} from "~/models/agent-settlement.server";
+import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
 import { deliveryBatches, parseFilters, type DeliveryView } from "~/models/delivery.server";
 import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/models/audit.server";
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
@@ -333,9 +341,91 @@ export async function clientStatementExport(
   };
 }
 
-const slug = (name: string) =>
+const slug = (name: string, fallback = "client") =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
-    .slice(0, 40) || "client";
+    .slice(0, 40) || fallback;
+
+// ---- Agent settlements (issue 15 item 5, docs/decisions/0980).
+
+type AgentStatementRow = Partial<Omit<AgentStatementLine, "kind" | "cursor" | "method">> & {
+  date: string;
+  type: string;
+  method?: string | null;
+  owed: string;
+};
+
+const agentStatementColumns: CsvColumn<AgentStatementRow>[] = [
+  { header: "Date", kind: "date", value: (r) => r.date },
+  { header: "Type", kind: "text", value: (r) => r.type },
+  { header: "Truck No", kind: "text", value: (r) => r.truckNo },
+  { header: "Location", kind: "text", value: (r) => r.location },
+  { header: "Tons", kind: "number", value: (r) => r.tons },
+  { header: "Buying Rate", kind: "amount", value: (r) => r.buyingRate },
+  { header: "Gross", kind: "amount", value: (r) => r.gross },
+  { header: "Offloading", kind: "amount", value: (r) => r.offloading },
+  { header: "Mobilization Advance", kind: "amount", value: (r) => r.mobilization },
+  { header: "Net Payable", kind: "amount", value: (r) => r.earned },
+  { header: "Paid Out", kind: "amount", value: (r) => r.paid },
+  { header: "Method", kind: "text", value: (r) => r.method },
+  { header: "Reference", kind: "text", value: (r) => r.reference },
+  { header: "Owed", kind: "amount", value: (r) => r.owed },
+];
+
+/**
+ * An agent's statement for `?from=&to=`: what was owed at the start, every counted delivery and
+ * payout of the period with what was owed after it (streamed in keyset batches), what was owed
+ * at the end. Null when there is no such agent.
+ */
+export async function agentStatementExport(
+  actor: Actor,
+  agentId: number,
+  params: URLSearchParams,
+  now = new Date(),
+): Promise<CsvExport<AgentStatementRow> | BadExport | null> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/statement/export`);
+  const parsed = parseStatementPeriod(params, now);
+  if (!parsed.ok) return { invalid: parsed.message };
+  const { period } = parsed;
+  const head = await agentStatement(actor, agentId, period, null, 1);
+  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
+  const { statement } = head;
+  async function* batches(): AsyncGenerator<AgentStatementRow[]> {
+    yield [{ date: period.from, type: "Owed at start", owed: statement.openingOwed }];
+    for await (const lines of agentStatementLineBatches(agentId, period, statement.openingOwed)) {
+      yield lines.map(({ kind, cursor: _cursor, method, ...line }) => ({
+        ...line,
+        type: kind === "delivery" ? "Delivery" : "Payout",
+        method: method ? PAYOUT_METHOD_LABELS[method] : null,
+      }));
+    }
+    yield [{ date: period.to, type: "Owed at end", owed: statement.closingOwed }];
+  }
+  return {
+    filename: `agent-statement-${slug(statement.agent.name, "agent")}-${period.from}-to-${period.to}.csv`,
+    columns: agentStatementColumns,
+    batches: batches(),
+  };
+}
+
+const agentBalanceColumns: CsvColumn<AgentBalanceView>[] = [
+  { header: "Agent ID", kind: "number", value: (r) => r.agentId },
+  { header: "Agent", kind: "text", value: (r) => r.name },
+  { header: "Deliveries", kind: "number", value: (r) => r.deliveries },
+  { header: "Net Payable", kind: "amount", value: (r) => r.earned },
+  { header: "Paid Out", kind: "amount", value: (r) => r.paid },
+  { header: "Owed", kind: "amount", value: (r) => r.owed },
+  { header: "Last Activity", kind: "date", value: (r) => r.lastActivity },
+];
+
+/** What is owed to every agent, newest activity first (the Agent Balances page). */
+export async function agentBalancesExport(actor: Actor, now = new Date()): Promise<CsvExport<AgentBalanceView>> {
+  assertCan(actor, "agent.settle", "agents/owed/export");
+  return {
+    filename: csvFilename("agent-balances", today(now)),
+    columns: agentBalanceColumns,
+    batches: agentBalanceBatches(actor),
+  };
+}

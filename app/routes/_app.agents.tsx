@@ -1,20 +1,24 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { DirectoryPage } from "~/components/directory/directory-page";
 import { UsersIcon } from "~/components/icons";
 import { listAgents } from "~/models/agent.server";
-import { requireCapability } from "~/rules/capabilities.server";
+import { can, requireCapability } from "~/rules/capabilities.server";
 
 export const meta: MetaFunction = () => [{ title: "Agents · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "agent.manage");
+  const user = await requireCapability(request, "agent.manage");
   const agents = await listAgents();
-  return { agents: agents.map((a) => ({ id: a.id, name: a.name, contact: a.contact })) };
+  // Settlements (statements, payouts, balances) are for admins (docs/decisions/0980).
+  return {
+    agents: agents.map((a) => ({ id: a.id, name: a.name, contact: a.contact })),
+    canSettle: can(user, "agent.settle"),
+  };
 }
 
 export default function AgentsPage() {
-  const { agents } = useLoaderData<typeof loader>();
+  const { agents, canSettle } = useLoaderData<typeof loader>();
   return (
     <DirectoryPage
       title="Agents Management"
@@ -25,6 +29,14 @@ export default function AgentsPage() {
       emptyHint="Add the agents you buy from."
       truncateDetail
       exportTo="/agents/export"
+      statementOf={canSettle ? (id) => `/agents/${id}/statement` : undefined}
+      headerLinks={
+        canSettle ? (
+          <Link to="/agents/owed" className="btn-outline">
+            Agent Balances
+          </Link>
+        ) : null
+      }
       entries={agents.map((a) => ({
         id: a.id,
         name: a.name,

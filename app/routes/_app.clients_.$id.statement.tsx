@@ -1,7 +1,14 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
-import { clientStatement, parseStatementCursor, parseStatementPeriod, type Statement } from "~/models/statement.server";
+import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
+import {
+  clientStatement,
+  getStatementClient,
+  parseStatementCursor,
+  parseStatementPeriod,
+  type Statement,
+} from "~/models/statement.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { formatDayMonthYear } from "~/utils/dates";
@@ -25,10 +32,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const after = parseStatementCursor(query.get("after"));
   if (!period.ok || after === "invalid") {
     const message = period.ok ? "The page of lines asked for is not valid" : period.message;
-    // The client's name for the heading, through the same guarded model (an empty period).
-    const head = await clientStatement(user, id, { from: "1900-01-01", to: "1900-01-01" }, null, 1);
-    invariantResponse(head.ok, "Client not found");
-    return data({ client: head.statement.client, form, error: message, statement: null }, { status: 400 });
+    // The client's name for the heading: one row, not a statement.
+    const client = await getStatementClient(user, id);
+    invariantResponse(client, "Client not found");
+    return data({ client, form, error: message, statement: null }, { status: 400 });
   }
   const result = await clientStatement(user, id, period.period, after);
   if (!result.ok && result.status === 404) invariantResponse(false, "Client not found");
@@ -51,7 +58,6 @@ const money = (amount: string) => formatNaira(amount);
 export default function ClientStatementPage() {
   const { client, form, error, statement } = useLoaderData<typeof loader>();
   const id = client?.id;
-  const period = statement ? `from=${statement.period.from}&to=${statement.period.to}` : "";
   return (
     <div className="space-y-4">
       <header className="flex flex-wrap items-end justify-between gap-3">
@@ -59,35 +65,14 @@ export default function ClientStatementPage() {
           <h1 className="page-title">Statement of Account</h1>
           <p className="page-subtitle">{client?.name}</p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Link to="/clients" className="btn-ghost">
             Back to Clients
           </Link>
-          {statement ? (
-            <a href={`/clients/${id}/statement/export?${period}`} className="btn-outline" download>
-              Export CSV
-            </a>
-          ) : null}
+          {statement ? <StatementDownloads base={`/clients/${id}/statement`} period={statement.period} /> : null}
         </div>
       </header>
-      <Form method="get" className="card flex flex-wrap items-end gap-3 p-4" aria-label="Statement period">
-        <label className="flex flex-col text-sm">
-          From
-          <input type="date" name="from" defaultValue={form.from} className="input" required />
-        </label>
-        <label className="flex flex-col text-sm">
-          To
-          <input type="date" name="to" defaultValue={form.to} className="input" required />
-        </label>
-        <button type="submit" className="btn-primary">
-          Show statement
-        </button>
-      </Form>
-      {error ? (
-        <p role="alert" className="card border-red-300 p-4 text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}
     </div>
   );
@@ -167,18 +152,7 @@ function StatementView({ statement }: { statement: Statement }) {
         {s.lines.length === 0 && !s.continued ? (
           <p className="page-subtitle mt-2">No transactions in this period.</p>
         ) : null}
-        <nav className="mt-3 flex gap-2" aria-label="Statement pages">
-          {s.continued ? (
-            <Link to={base} className="btn-ghost btn-sm">
-              First lines
-            </Link>
-          ) : null}
-          {s.nextCursor ? (
-            <Link to={`${base}&after=${encodeURIComponent(s.nextCursor)}`} className="btn-outline btn-sm">
-              More lines
-            </Link>
-          ) : null}
-        </nav>
+        <StatementPager base={base} continued={s.continued} nextCursor={s.nextCursor} />
       </section>
       <section className="card p-4" aria-labelledby="statement-ageing">
         <h2 id="statement-ageing" className="font-semibold">
@@ -192,15 +166,6 @@ function StatementView({ statement }: { statement: Statement }) {
         </dl>
       </section>
     </>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="page-subtitle">{label}</dt>
-      <dd className="font-semibold tabular-nums">{value}</dd>
-    </div>
   );
 }
 

@@ -27,6 +27,8 @@ export const CAPABILITIES = {
   "delivery.admin": ADMINS,
   /** Agents screens and calls. */
   "agent.manage": MANAGERS,
+  /** Agent settlements: payouts, an agent's statement, the amounts owed to agents (issue 15, docs/decisions/0980). */
+  "agent.settle": ADMINS,
   /** Clients screens and calls. */
   "client.manage": MANAGERS,
   /** A client's statement of account, its PDF and CSV (issue 15, docs/decisions/0970). */

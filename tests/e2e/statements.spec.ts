@@ -1,10 +1,12 @@
 // Issue 15 item 4: a client's statement of account, reached from the client's card, with its
 // closing balance and ageing box; the dates are a GET form (works without JavaScript); a bad
 // period is a message on the page and a 400 from the API.
+import { readFileSync } from "node:fs";
 import { AGEING_LABELS, ageingBucket } from "../../app/rules/ageing";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { formatNaira, sub, toFixed } from "../../app/utils/money";
 import { expect, test } from "./fixtures";
+import { pdfToText } from "./pdf-text";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
@@ -68,6 +70,16 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   const ageing = page.getByRole("region", { name: /Ageing as of/ });
   await expect(ageing.getByText(bucket, { exact: true }).locator("..")).toContainText(formatNaira(closing));
   await expect(ageing.getByText("Total", { exact: true }).locator("..")).toContainText(formatNaira(closing));
+
+  // The same statement as a PDF, downloaded from its link: the client, the closing balance, the ageing.
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "PDF" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`statement-${client.id}-${monthStart}-to-${today}.pdf`);
+  const pdfText = pdfToText(readFileSync((await download.path())!));
+  expect(pdfText).toContain(name);
+  expect(pdfText).toContain(formatNaira(closing));
+  expect(pdfText).toContain(bucket);
 
   // A bad period: a message on the page, the API a 400.
   await page.goto(

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type Role, type User } from "../../app/db.server";
 import * as adminUsers from "../../app/models/admin-users.server";
 import * as agents from "../../app/models/agent.server";
+import * as settlements from "../../app/models/agent-settlement.server";
 import * as audit from "../../app/models/audit.server";
 import * as periods from "../../app/models/period.server";
 import * as business from "../../app/models/business.server";
@@ -56,6 +57,7 @@ async function snapshot() {
       | typeof schema.payments
       | typeof schema.creditNotes
       | typeof schema.deliveries
+      | typeof schema.agentPayouts
       | typeof schema.auditEvents,
   ) => (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
   const [userRow] = await db.select().from(schema.users).where(eq(schema.users.id, target.id));
@@ -73,6 +75,7 @@ async function snapshot() {
     payments: await count(schema.payments),
     creditNotes: await count(schema.creditNotes),
     deliveries: await count(schema.deliveries),
+    agentPayouts: await count(schema.agentPayouts),
     auditEvents: await count(schema.auditEvents),
     period: (await db.select().from(schema.periodClose))[0].closedThrough,
     users: (await db.select({ n: sql<number>`count(*)::int` }).from(schema.users))[0].n,
@@ -199,6 +202,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => business.updateBusinessDetails(u, { companyName: `Refused ${u.role}` }, { kind: "remove" }),
   },
   { name: "admin.switchOwnRole", capability: "role.switch", call: (u) => adminUsers.switchOwnRole(u, u.id, "admin") },
+  {
+    name: "settlements.recordAgentPayout",
+    capability: "agent.settle",
+    call: (u) => settlements.recordAgentPayout(u, agentId, { amount: "1.00", method: "cash" }),
+  },
   { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
   {
     name: "period.reopenMonth",
@@ -348,6 +356,36 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     capability: "reconciliation.view",
     call: async (u) => exports.reconciliationMonthExport(u, "2026-02"),
   },
+  {
+    name: "settlements.agentStatement",
+    capability: "agent.settle",
+    call: (u) => settlements.agentStatement(u, agentId, { from: "2026-01-01", to: "2026-01-31" }),
+  },
+  {
+    name: "settlements.getStatementAgent",
+    capability: "agent.settle",
+    call: (u) => settlements.getStatementAgent(u, agentId),
+  },
+  {
+    name: "statement.getStatementClient",
+    capability: "client.statement",
+    call: (u) => statement.getStatementClient(u, clientId),
+  },
+  {
+    name: "settlements.listAgentPayouts",
+    capability: "agent.settle",
+    call: (u) => settlements.listAgentPayouts(u, agentId, { page: { cursor: null, direction: "older" } }),
+  },
+  {
+    name: "settlements.listAgentBalances",
+    capability: "agent.settle",
+    call: (u) => settlements.listAgentBalances(u, { page: { cursor: null, direction: "older" } }),
+  },
+  {
+    name: "settlements.agentBalanceTotals",
+    capability: "agent.settle",
+    call: (u) => settlements.agentBalanceTotals(u),
+  },
   { name: "loadManagerDashboard", capability: "delivery.financials", call: (u) => loadManagerDashboard(u) },
   { name: "business.loadBusinessDetails", capability: "settings.manage", call: (u) => business.loadBusinessDetails(u) },
   { name: "settings.loadSystemSettings", capability: "settings.manage", call: (u) => settings.loadSystemSettings(u) },
@@ -431,6 +469,7 @@ describe("the capability table is spec section 6", () => {
       "agent.manage": ["manager", "admin"],
       "client.manage": ["manager", "admin"],
       "client.statement": ["manager", "admin"],
+      "agent.settle": ["admin"],
       "invoice.manage": ["manager", "admin"],
       "invoice.view": ["manager", "admin"],
       "invoice.void": ["manager", "admin"],

@@ -20,6 +20,7 @@ export function DirectoryPage({
   truncateDetail = false,
   exportTo,
   statementOf,
+  headerLinks,
 }: {
   title: string;
   subtitle: string;
@@ -35,6 +36,8 @@ export function DirectoryPage({
   exportTo: string;
   /** Each card's statement of account, e.g. (id) => `/clients/${id}/statement`. */
   statementOf?: (id: number) => string;
+  /** More links beside Export CSV, e.g. the agents' balances for admins. */
+  headerLinks?: ReactNode;
 }) {
   return (
     <div className="space-y-4">
@@ -43,7 +46,8 @@ export function DirectoryPage({
           <h1 className="page-title">{title}</h1>
           <p className="page-subtitle">{subtitle}</p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
+          {headerLinks}
           <ExportCsvLink to={exportTo} />
           <Link to="new" className="btn-primary" preventScrollReset>
             <PlusIcon width={16} height={16} /> {addLabel}

@@ -1,0 +1,559 @@
+// Agent settlements (issue 15 item 5, docs/decisions/0980): payouts to agents against what their
+// deliveries earned, an agent's statement for a period, and what is owed to every agent.
+//
+// What an agent earns is the net payable of each counted delivery (confirmed or invoiced), the
+// rule of app/rules/deliveries.server.ts: tons x buying rate - offloading cost - mobilization
+// advance, to the kobo per delivery as the deliveries list shows it (an agent is paid for trips,
+// and a statement's columns must add up). Owed = earned - paid out. The per-agent totals live in agent_balances, kept by triggers in the
+// same transaction as every delivery and payout write (migration 0008), so the owed list reads
+// one row per agent; the statement's opening and closing balances are index range sums over one
+// agent's rows, like the client statement's.
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, schema, type AgentPayout, type Executor } from "~/db.server";
+import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
+import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
+import { PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
+import { safeParseFields } from "~/schemas/fields";
+import { addDays, todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import {
+  claimKey,
+  completeKey,
+  deleteOldKeys,
+  idempotencyFailure,
+  INVALID_KEY_MESSAGE,
+  requestHash,
+} from "~/utils/idempotency.server";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { compare, formatNaira, sub, toFixed } from "~/utils/money";
+import type { Page, PageRequest } from "~/utils/params";
+import { fail, type Failure, Refusal, type Result } from "~/utils/result";
+import { recordAudit } from "./audit.server";
+import { checkPeriodOpen } from "./period.server";
+import {
+  formatStatementCursor,
+  parseStatementCursor,
+  rowsOf,
+  type StatementCursor,
+  type StatementPeriod,
+} from "./statement.server";
+
+export const AGENT_STATEMENT_PAGE_SIZE = 100;
+export const AGENT_BALANCES_PAGE_SIZE = 50;
+export const PAYOUT_PAGE_SIZE = 50;
+
+export const PAYOUT_DATE_FUTURE = "Payout date cannot be in the future";
+export const NOTHING_OWED = "Nothing is owed to this agent";
+export const AGENT_NOT_FOUND = "Agent not found";
+
+export type RecordPayoutResult = { ok: true; payout: AgentPayout; owed: string; replayed: boolean } | Failure;
+
+/** What the agent is owed now, to the kobo, from its balance row, locked for the transaction. */
+async function owedNow(tx: Executor, agentId: number) {
+  const [row] = await tx
+    .select({ owed: sql<string>`round(${schema.agentBalances.earned} - ${schema.agentBalances.paid}, 2)::text` })
+    .from(schema.agentBalances)
+    .where(eq(schema.agentBalances.agentId, agentId))
+    .for("update");
+  return row?.owed ?? null;
+}
+
+/**
+ * Records a payout to an agent. The agent's balance row is locked first, so two payouts racing
+ * for the last of what is owed queue: the second sees the first and is refused rather than
+ * paying the agent more than their deliveries earned. Idempotent under `idempotencyKey`, refused
+ * in a closed month, audited in the same transaction.
+ */
+export async function recordAgentPayout(
+  actor: Actor,
+  agentId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey }: { idempotencyKey?: string | null } = {},
+): Promise<RecordPayoutResult> {
+  const refused = refuse(actor, "agent.settle", `agent/${agentId}/payouts`);
+  if (refused) return refused;
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
+  const parsed = safeParseFields(PayoutSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { amount, method, reference, note } = parsed.data;
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const payoutDate = parsed.data.payoutDate ?? today;
+  if (payoutDate > today) {
+    return { ok: false, status: 400, message: PAYOUT_DATE_FUTURE, fieldErrors: { payoutDate: [PAYOUT_DATE_FUTURE] } };
+  }
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<RecordPayoutResult> => {
+      if (idempotencyKey) {
+        const hash = requestHash({ agentId, amount, payoutDate: parsed.data.payoutDate, method, reference, note });
+        const existing = await claimKey(tx, {
+          userId: actor.id,
+          key: idempotencyKey,
+          scope: "agent_payout.create",
+          hash,
+        });
+        if (existing) {
+          const [payout] = await tx
+            .select()
+            .from(schema.agentPayouts)
+            .where(eq(schema.agentPayouts.id, Number(existing)));
+          if (!payout) throw new Refusal({ ok: false, status: 409, message: "This payout was already recorded" });
+          const owed = (await owedNow(tx, payout.agentId)) ?? "0.00";
+          return { ok: true, payout, owed, replayed: true };
+        }
+      }
+      const [agent] = await tx
+        .select({ id: schema.agents.id, name: schema.agents.name, createdAt: schema.agents.createdAt })
+        .from(schema.agents)
+        .where(eq(schema.agents.id, agentId));
+      if (!agent) throw new Refusal({ ok: false, status: 404, message: AGENT_NOT_FOUND });
+      // An agent loaded with the triggers off (a bulk import) may have no balance row yet.
+      await tx
+        .insert(schema.agentBalances)
+        .values({ agentId, lastActivity: todayIn(env().APP_TIME_ZONE, agent.createdAt) })
+        .onConflictDoNothing();
+      const owed = (await owedNow(tx, agentId))!;
+      const closed = await checkPeriodOpen(tx, payoutDate);
+      if (closed) throw new Refusal({ ...closed, fieldErrors: { payoutDate: [closed.message] } });
+      if (compare(amount, owed) > 0) {
+        const message =
+          compare(owed, "0") <= 0 ? NOTHING_OWED : `Amount exceeds what is owed to ${agent.name}, ${formatNaira(owed)}`;
+        throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
+      }
+      const [payout] = await tx
+        .insert(schema.agentPayouts)
+        .values({
+          agentId,
+          amount,
+          payoutDate,
+          method,
+          reference: reference ?? null,
+          note: note ?? null,
+          createdBy: actor.id,
+        })
+        .returning();
+      const owedAfter = toFixed(sub(owed, amount));
+      await recordAudit(tx, {
+        actor,
+        action: "agent_payout.create",
+        entityType: "agent_payout",
+        entityId: payout.id,
+        before: { agentId, agentName: agent.name, owed },
+        after: { ...payout, agentName: agent.name, owed: owedAfter },
+      });
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(payout.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return { ok: true, payout, owed: owedAfter, replayed: false };
+    });
+  } catch (error) {
+    // A refusal rolls the transaction back, so its key is free for a corrected retry.
+    if (error instanceof Refusal) return error.failure;
+    return idempotencyFailure(error);
+  }
+}
+
+// ---- One agent's payouts, newest first (GET /api/agents/{id}/payouts).
+
+export type PayoutView = {
+  id: number;
+  agentId: number;
+  amount: string;
+  payoutDate: string;
+  method: PayoutMethod;
+  reference: string | null;
+  note: string | null;
+  createdAt: string;
+};
+
+const p = schema.agentPayouts;
+const PAYOUT_KEYSET = { key: p.payoutDate, id: p.id };
+
+const toPayoutView = (row: AgentPayout): PayoutView => ({ ...row, createdAt: row.createdAt.toISOString() });
+
+export async function listAgentPayouts(
+  actor: Actor,
+  agentId: number,
+  { limit = PAYOUT_PAGE_SIZE, page }: { limit?: number; page: PageRequest },
+): Promise<Page<PayoutView>> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/payouts`);
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(p)
+    .where(and(eq(p.agentId, agentId), keysetWhere(PAYOUT_KEYSET, page)))
+    .orderBy(...keysetOrder(PAYOUT_KEYSET, page))
+    .limit(limit + 1);
+  return toPage(rows.map(toPayoutView), limit, page, (r) => ({ key: r.payoutDate, id: r.id }));
+}
+
+/** Every payout of one agent, newest first, in batches (the full JSON list). */
+export async function* payoutBatches(actor: Actor, agentId: number, batchSize = 500): AsyncGenerator<PayoutView[]> {
+  let page: PageRequest = { cursor: null, direction: "older" };
+  for (;;) {
+    const result = await listAgentPayouts(actor, agentId, { limit: batchSize, page });
+    if (result.items.length) yield result.items;
+    if (!result.olderCursor) return;
+    const last = result.items[result.items.length - 1];
+    page = { cursor: { key: last.payoutDate, id: last.id }, direction: "older" };
+  }
+}
+
+/** True when the agent exists (routes answer 404 otherwise). */
+export async function agentExists(agentId: number): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db.select({ id: schema.agents.id }).from(schema.agents).where(eq(schema.agents.id, agentId));
+  return !!row;
+}
+
+// ---- An agent's statement for a period.
+
+export type AgentStatementLine = {
+  kind: "delivery" | "payout";
+  id: number;
+  date: string;
+  truckNo: string | null;
+  location: string | null;
+  tons: string | null;
+  buyingRate: string | null;
+  gross: string | null;
+  offloading: string | null;
+  mobilization: string | null;
+  /** Net payable of a delivery (what the agent earned by it). */
+  earned: string | null;
+  /** A payout's amount. */
+  paid: string | null;
+  method: PayoutMethod | null;
+  reference: string | null;
+  /** What was owed to the agent after this line. */
+  owed: string;
+  cursor: string;
+};
+
+export type AgentStatement = {
+  agent: {
+    id: number;
+    name: string;
+    phone: string | null;
+    bankName: string | null;
+    bankAccountName: string | null;
+    bankAccountNo: string | null;
+  };
+  period: StatementPeriod;
+  openingOwed: string;
+  closingOwed: string;
+  totals: {
+    deliveries: number;
+    tons: string;
+    gross: string;
+    offloading: string;
+    mobilization: string;
+    earned: string;
+    paid: string;
+  };
+  lines: AgentStatementLine[];
+  nextCursor: string | null;
+  continued: boolean;
+};
+
+const KIND_ORDER = { delivery: 1, payout: 2 } as const;
+
+/**
+ * What was owed to the agent at the start of `day`: what it is owed now (its agent_balances
+ * row) less what was earned and paid from `day` on. Both read index ranges from `day`
+ * (deliveries_agent_date_idx, agent_payouts_agent_date_idx), so a statement of recent months
+ * costs the same however long the agent has delivered.
+ */
+async function owedBefore(agentId: number, day: string): Promise<string> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select (
+      coalesce((select ab.earned - ab.paid from agent_balances ab where ab.agent_id = ${agentId}), 0)
+      - coalesce((select sum(${kobo(netPaymentSql())}::numeric) from deliveries
+        where deliveries.agent_id = ${agentId} and ${countedSql()} and deliveries.date >= ${day}::date), 0)
+      + coalesce((select sum(ap.amount) from agent_payouts ap where ap.agent_id = ${agentId} and ap.payout_date >= ${day}::date), 0)
+    )::numeric(14,2)::text as owed`);
+  return rowsOf<{ owed: string }>(result)[0].owed;
+}
+
+/** The period's lines as one SQL union ordered by (date, kind order, id). */
+function periodLinesSql(agentId: number, period: StatementPeriod) {
+  return sql`
+    select 1 as ord, 'delivery' as kind, deliveries.id, deliveries.date as day, deliveries.truck_no, deliveries.location,
+        deliveries.tons, deliveries.buying_rate,
+        round(deliveries.tons * coalesce(deliveries.buying_rate, 0), 2) as gross,
+        coalesce(deliveries.offloading_cost, 0) as offloading, coalesce(deliveries.mobilization_payment, 0) as mobilization,
+        ${kobo(netPaymentSql())}::numeric as earned, 0::numeric as paid, null::text as method, null::text as reference
+      from deliveries
+      where deliveries.agent_id = ${agentId} and ${countedSql()}
+        and deliveries.date between ${period.from}::date and ${period.to}::date
+    union all
+    select 2, 'payout', ap.id, ap.payout_date, null, null, null, null, null, null, null, 0, ap.amount, ap.method, ap.reference
+      from agent_payouts ap
+      where ap.agent_id = ${agentId} and ap.payout_date between ${period.from}::date and ${period.to}::date`;
+}
+
+type LineRow = {
+  kind: "delivery" | "payout";
+  id: number;
+  day: string;
+  truck_no: string | null;
+  location: string | null;
+  tons: string | null;
+  buying_rate: string | null;
+  gross: string | null;
+  offloading: string | null;
+  mobilization: string | null;
+  earned: string;
+  paid: string;
+  method: PayoutMethod | null;
+  reference: string | null;
+  owed: string;
+};
+
+/**
+ * One keyset page of the period's lines after `after`, each with what was owed after it: the
+ * opening figure plus the period's lines up to the cursor (one aggregate, or the caller's
+ * running figure), plus the page's own lines in order.
+ */
+export async function agentStatementLinesPage(
+  agentId: number,
+  period: StatementPeriod,
+  openingOwed: string,
+  after: StatementCursor | null,
+  limit = AGENT_STATEMENT_PAGE_SIZE,
+  owedAfterCursor?: string,
+): Promise<{ lines: AgentStatementLine[]; nextCursor: string | null }> {
+  const db = await getDb();
+  const lines = periodLinesSql(agentId, period);
+  const afterSql = after
+    ? sql`where (l.day, l.ord, l.id) > (${after.date}::date, ${after.order}::int, ${after.id}::int)`
+    : sql``;
+  const start =
+    owedAfterCursor !== undefined
+      ? sql`${owedAfterCursor}::numeric`
+      : after
+        ? sql`${openingOwed}::numeric + (select coalesce(sum(l.earned - l.paid), 0) from (${lines}) l
+            where (l.day, l.ord, l.id) <= (${after.date}::date, ${after.order}::int, ${after.id}::int))`
+        : sql`${openingOwed}::numeric`;
+  const result = await db.execute(sql`
+    with page as (
+      select l.* from (${lines}) l ${afterSql}
+      order by l.day, l.ord, l.id limit ${limit + 1}
+    )
+    select page.kind, page.id::int as id, page.day::text as day, page.truck_no, page.location,
+        page.tons::text as tons, page.buying_rate::text as buying_rate,
+        round(page.gross, 2)::text as gross, round(page.offloading, 2)::text as offloading,
+        round(page.mobilization, 2)::text as mobilization,
+        round(page.earned, 2)::text as earned, round(page.paid, 2)::text as paid, page.method, page.reference,
+        round(${start} + sum(page.earned - page.paid) over (order by page.day, page.ord, page.id), 2)::text as owed
+    from page order by page.day, page.ord, page.id`);
+  const rows = rowsOf<LineRow>(result);
+  const more = rows.length > limit;
+  const items = (more ? rows.slice(0, limit) : rows).map((r): AgentStatementLine => {
+    const delivery = r.kind === "delivery";
+    return {
+      kind: r.kind,
+      id: r.id,
+      date: r.day,
+      truckNo: r.truck_no,
+      location: r.location,
+      tons: r.tons,
+      buyingRate: r.buying_rate,
+      gross: r.gross,
+      offloading: r.offloading,
+      mobilization: r.mobilization,
+      earned: delivery ? r.earned : null,
+      paid: delivery ? null : r.paid,
+      method: r.method,
+      reference: r.reference,
+      owed: r.owed,
+      cursor: formatStatementCursor({ date: r.day, order: KIND_ORDER[r.kind], id: r.id }),
+    };
+  });
+  return { lines: items, nextCursor: more ? items[items.length - 1].cursor : null };
+}
+
+/** The period's totals, one aggregate. */
+async function periodTotals(agentId: number, period: StatementPeriod): Promise<AgentStatement["totals"]> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select count(*) filter (where l.kind = 'delivery')::int as deliveries,
+      coalesce(sum(l.tons), 0)::numeric(14,2)::text as tons,
+      coalesce(sum(l.gross), 0)::numeric(14,2)::text as gross,
+      coalesce(sum(l.offloading), 0)::numeric(14,2)::text as offloading,
+      coalesce(sum(l.mobilization), 0)::numeric(14,2)::text as mobilization,
+      coalesce(sum(l.earned), 0)::numeric(14,2)::text as earned,
+      coalesce(sum(l.paid), 0)::numeric(14,2)::text as paid
+    from (${periodLinesSql(agentId, period)}) l`);
+  return rowsOf<AgentStatement["totals"]>(result)[0];
+}
+
+async function statementAgent(agentId: number): Promise<AgentStatement["agent"] | null> {
+  const db = await getDb();
+  const a = schema.agents;
+  const [agent] = await db
+    .select({
+      id: a.id,
+      name: a.name,
+      phone: a.phone,
+      bankName: a.bankName,
+      bankAccountName: a.bankAccountName,
+      bankAccountNo: a.bankAccountNo,
+    })
+    .from(a)
+    .where(eq(a.id, agentId));
+  return agent ?? null;
+}
+
+/** The agent a statement is of, for its heading when the period asked for is refused; null when there is none. */
+export async function getStatementAgent(actor: Actor, agentId: number) {
+  assertCan(actor, "agent.settle", `agent/${agentId}/statement`);
+  return statementAgent(agentId);
+}
+
+/** The statement of one agent for a period: its figures and one page of lines. */
+export async function agentStatement(
+  actor: Actor,
+  agentId: number,
+  period: StatementPeriod,
+  after: StatementCursor | null = null,
+  limit = AGENT_STATEMENT_PAGE_SIZE,
+): Promise<Result<{ statement: AgentStatement }>> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/statement`);
+  const agent = await statementAgent(agentId);
+  if (!agent) return fail(404, AGENT_NOT_FOUND);
+  if (after && (after.date < period.from || after.date > period.to)) {
+    return fail(400, "The page of lines is outside the statement's dates");
+  }
+  const openingOwed = await owedBefore(agentId, period.from);
+  const closingOwed = await owedBefore(agentId, addDays(period.to, 1));
+  const totals = await periodTotals(agentId, period);
+  const page = await agentStatementLinesPage(agentId, period, openingOwed, after, limit);
+  return {
+    ok: true,
+    statement: {
+      agent,
+      period,
+      openingOwed,
+      closingOwed,
+      totals,
+      lines: page.lines,
+      nextCursor: page.nextCursor,
+      continued: after !== null,
+    },
+  };
+}
+
+/** Every line of the period in batches (CSV and PDF): the server holds one batch at a time. */
+export async function* agentStatementLineBatches(
+  agentId: number,
+  period: StatementPeriod,
+  openingOwed: string,
+  batchSize = 1000,
+): AsyncGenerator<AgentStatementLine[]> {
+  let after: StatementCursor | null = null;
+  let owed = openingOwed;
+  for (;;) {
+    const page = await agentStatementLinesPage(agentId, period, openingOwed, after, batchSize, owed);
+    if (page.lines.length) yield page.lines;
+    if (!page.nextCursor) return;
+    const next = parseStatementCursor(page.nextCursor);
+    if (next === null || next === "invalid") return;
+    after = next;
+    owed = page.lines[page.lines.length - 1].owed;
+  }
+}
+
+// ---- What is owed to every agent, newest activity first.
+
+export type AgentBalanceView = {
+  agentId: number;
+  name: string;
+  deliveries: number;
+  payouts: number;
+  earned: string;
+  paid: string;
+  owed: string;
+  lastActivity: string;
+};
+
+const b = schema.agentBalances;
+const BALANCE_KEYSET = { key: b.lastActivity, id: b.agentId };
+
+/** One page of agents by latest activity, through agent_balances_activity_idx. */
+export async function listAgentBalances(
+  actor: Actor,
+  { limit = AGENT_BALANCES_PAGE_SIZE, page }: { limit?: number; page: PageRequest },
+): Promise<Page<AgentBalanceView>> {
+  assertCan(actor, "agent.settle", "agents/owed");
+  const db = await getDb();
+  const rows = await db
+    .select({
+      agentId: b.agentId,
+      name: schema.agents.name,
+      deliveries: b.nDeliveries,
+      payouts: b.nPayouts,
+      earned: sql<string>`round(${b.earned}, 2)::text`,
+      paid: sql<string>`round(${b.paid}, 2)::text`,
+      owed: sql<string>`round(${b.earned} - ${b.paid}, 2)::text`,
+      lastActivity: b.lastActivity,
+    })
+    .from(b)
+    .innerJoin(schema.agents, eq(schema.agents.id, b.agentId))
+    .where(keysetWhere(BALANCE_KEYSET, page))
+    .orderBy(...keysetOrder(BALANCE_KEYSET, page))
+    .limit(limit + 1);
+  return toPage(rows, limit, page, (r) => ({ key: r.lastActivity, id: r.agentId }));
+}
+
+/** Every agent's balance, newest activity first, in batches (the CSV export). */
+export async function* agentBalanceBatches(actor: Actor, batchSize = 500): AsyncGenerator<AgentBalanceView[]> {
+  let page: PageRequest = { cursor: null, direction: "older" };
+  for (;;) {
+    const result = await listAgentBalances(actor, { limit: batchSize, page });
+    if (result.items.length) yield result.items;
+    if (!result.olderCursor) return;
+    const last = result.items[result.items.length - 1];
+    page = { cursor: { key: last.lastActivity, id: last.agentId }, direction: "older" };
+  }
+}
+
+/** The totals over every agent: one row per agent, summed (agents are few; no delivery is read). */
+export async function agentBalanceTotals(actor: Actor): Promise<{ agents: number; owed: string; paid: string }> {
+  assertCan(actor, "agent.settle", "agents/owed");
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      agents: sql<number>`count(*)::int`,
+      owed: sql<string>`coalesce(sum(round(${b.earned} - ${b.paid}, 2)), 0)::numeric(14,2)::text`,
+      paid: sql<string>`coalesce(sum(${b.paid}), 0)::numeric(14,2)::text`,
+    })
+    .from(b);
+  return row;
+}
+
+/** One agent's name and what it is owed now (the Record Payout dialog), or null when there is no such agent. */
+export async function getAgentOwed(
+  actor: Actor,
+  agentId: number,
+): Promise<{ id: number; name: string; owed: string } | null> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/payouts`);
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      id: schema.agents.id,
+      name: schema.agents.name,
+      owed: sql<string>`coalesce(round(${b.earned} - ${b.paid}, 2), 0)::numeric(14,2)::text`,
+    })
+    .from(schema.agents)
+    .leftJoin(b, eq(b.agentId, schema.agents.id))
+    .where(eq(schema.agents.id, agentId));
+  return row ?? null;
+}

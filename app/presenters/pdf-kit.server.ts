@@ -1,0 +1,217 @@
+// The PDF drawing pieces every document shares (docs/decisions/0951, 0954): Noto Sans embedded,
+// each piece of text drawn in runs, each character in the font that has it (the fontsource
+// "latin" files have no ₦, the "latin-ext" files no ASCII); WOFF, not WOFF2, which pdfkit draws
+// blank. The invoice (invoice-pdf.server.ts) and the statements (statement-pdf.server.ts) draw
+// with these, so a fix to the fonts or the header is made once.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as fontkit from "fontkit";
+import PDFDocument from "pdfkit";
+import type { BusinessDetailsView, BusinessLogo } from "~/models/business.server";
+import { woffToSfnt } from "~/utils/woff.server";
+
+type Face = { name: string; data: Buffer; font: fontkit.Font };
+export type Weight = "regular" | "bold";
+
+const require = createRequire(import.meta.url);
+function face(name: string, file: string): Face {
+  const data = woffToSfnt(readFileSync(require.resolve(`@fontsource/noto-sans/files/${file}`)));
+  return { name, data, font: fontkit.create(data) };
+}
+
+let faces: Record<Weight, [Face, Face]> | null = null;
+/** The fonts, read once: [latin, latin-ext] per weight. */
+export function fonts() {
+  faces ??= {
+    regular: [
+      face("Latin", "noto-sans-latin-400-normal.woff"),
+      face("LatinExt", "noto-sans-latin-ext-400-normal.woff"),
+    ],
+    bold: [
+      face("LatinBold", "noto-sans-latin-700-normal.woff"),
+      face("LatinExtBold", "noto-sans-latin-ext-700-normal.woff"),
+    ],
+  };
+  return faces;
+}
+
+const choice = new Map<string, string>();
+
+/** Splits text into runs, each in the first font that has its characters. */
+export function fontRuns(text: string, weight: Weight = "regular"): { font: string; text: string }[] {
+  const [latin, ext] = fonts()[weight];
+  // Most text is ASCII, which the latin font always has: one run, no lookups.
+  if (/^[\x20-\x7e]*$/.test(text)) return [{ font: latin.name, text }];
+  const runs: { font: string; text: string }[] = [];
+  for (const char of text) {
+    const key = `${weight}:${char}`;
+    let font = choice.get(key);
+    if (!font) {
+      const code = char.codePointAt(0)!;
+      font = latin.font.hasGlyphForCodePoint(code) || !ext.font.hasGlyphForCodePoint(code) ? latin.name : ext.name;
+      choice.set(key, font);
+    }
+    const last = runs[runs.length - 1];
+    if (last && last.font === font) last.text += char;
+    else runs.push({ font, text: char });
+  }
+  return runs;
+}
+
+export const A4 = { width: 595.28, height: 841.89 };
+export const MARGIN = 40;
+export const RIGHT = A4.width - MARGIN;
+export const CONTENT = RIGHT - MARGIN;
+export const BOTTOM = A4.height - MARGIN - 16;
+export const GREY = "#475569";
+
+export type Doc = PDFKit.PDFDocument;
+export type TextOptions = { size?: number; weight?: Weight; color?: string; align?: "left" | "right"; width?: number };
+
+/** One line of text at (x, y), in runs; `align: "right"` ends it at x + width. */
+export function line(doc: Doc, text: string, x: number, y: number, options: TextOptions = {}) {
+  const { size = 9, weight = "regular", color = "#0f172a", align = "left", width } = options;
+  const runs = fontRuns(text, weight);
+  doc.fontSize(size).fillColor(color);
+  const widths = runs.map((r) => doc.font(r.font).widthOfString(r.text));
+  const total = widths.reduce((a, b) => a + b, 0);
+  let cursor = align === "right" && width !== undefined ? x + width - total : x;
+  runs.forEach((run, i) => {
+    doc.font(run.font).text(run.text, cursor, y, { lineBreak: false });
+    cursor += widths[i];
+  });
+}
+
+/** Text wrapped to `width` (addresses, amount in words); returns the height used. */
+export function paragraph(doc: Doc, text: string, x: number, y: number, width: number, options: TextOptions = {}) {
+  const { size = 9, weight = "regular", color = "#0f172a" } = options;
+  const runs = fontRuns(text, weight);
+  doc.fontSize(size).fillColor(color);
+  if (runs.length <= 1) {
+    doc.font(runs[0]?.font ?? fonts()[weight][0].name).text(text, x, y, { width });
+    return doc.y - y;
+  }
+  // Mixed fonts: one line per line of text, unwrapped (rare: a ₦ in an address).
+  const lines = text.split("\n");
+  lines.forEach((l, i) => line(doc, l, x, y + i * size * 1.3, options));
+  return lines.length * size * 1.3;
+}
+
+/** Fits text into a column width, ending with "…" when cut. */
+export function fit(doc: Doc, text: string, width: number) {
+  doc.font(fonts().regular[0].name).fontSize(9);
+  if (doc.widthOfString(text) <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/** An A4 document with the fonts registered. */
+export function createDocument(
+  info: { Title: string; Author: string; Subject: string },
+  {
+    compress = true,
+    bufferPages = false,
+    layout = "portrait",
+  }: { compress?: boolean; bufferPages?: boolean; layout?: "portrait" | "landscape" } = {},
+): Doc {
+  const doc = new PDFDocument({ size: "A4", layout, margin: MARGIN, compress, bufferPages, info });
+  for (const [latin, ext] of Object.values(fonts())) {
+    doc.registerFont(latin.name, latin.data);
+    doc.registerFont(ext.name, ext.data);
+  }
+  return doc;
+}
+
+/** The whole document as bytes, once it has ended. */
+export function collect(doc: Doc): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  return new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+}
+
+/** The right edge, content width and lowest line of the document's pages (portrait or landscape). */
+export function frame(doc: Doc) {
+  const right = doc.page.width - MARGIN;
+  return { right, content: right - MARGIN, bottom: doc.page.height - MARGIN - 16, height: doc.page.height };
+}
+
+/**
+ * The letterhead: the logo and the company on the left, the document's title and its facts
+ * (label, value; the first in bold) on the right, a rule under both. Returns the y below it.
+ */
+export function letterhead(
+  doc: Doc,
+  business: BusinessDetailsView,
+  logo: BusinessLogo | null | undefined,
+  title: string,
+  facts: [string, string][],
+) {
+  const { right: RIGHT } = frame(doc);
+  let y = MARGIN;
+  if (logo) {
+    doc.image(Buffer.from(logo.bytes), MARGIN, y, { fit: [140, 48] });
+    y += 54;
+  }
+  line(doc, business.companyName ?? "PKS", MARGIN, y, { size: 14, weight: "bold" });
+  y += 20;
+  const companyLines = [
+    business.address,
+    [business.phone, business.email].filter(Boolean).join(" · "),
+    [
+      business.registrationNo ? `RC: ${business.registrationNo}` : null,
+      business.taxNo ? `TIN: ${business.taxNo}` : null,
+    ]
+      .filter(Boolean)
+      .join(" · "),
+  ].filter(Boolean) as string[];
+  for (const text of companyLines) y += paragraph(doc, text, MARGIN, y, 300);
+
+  line(doc, title, RIGHT - 260, MARGIN, { size: 20, weight: "bold", align: "right", width: 260 });
+  facts.forEach(([label, value], i) => {
+    const rowY = MARGIN + 30 + i * 13;
+    line(doc, label, RIGHT - 200, rowY, { color: GREY, align: "right", width: 120 });
+    line(doc, value, RIGHT - 75, rowY, { weight: i === 0 ? "bold" : "regular", align: "right", width: 75 });
+  });
+  y = Math.max(y, MARGIN + 30 + facts.length * 13) + 10;
+  doc.moveTo(MARGIN, y).lineTo(RIGHT, y).lineWidth(0.8).strokeColor("#cbd5e1").stroke();
+  return y + 10;
+}
+
+/** A small grey capitals label ("BILL TO"). */
+export function label(doc: Doc, text: string, x: number, y: number) {
+  line(doc, text, x, y, { size: 7.5, weight: "bold", color: GREY });
+}
+
+export type Column = { title: string; width: number; align: "left" | "right" };
+
+/**
+ * A table's column titles between two rules, from the left margin; right-aligned titles sit
+ * `inset` points in from their column's edge. Returns the y of the first row.
+ */
+export function tableHeader(
+  doc: Doc,
+  columns: readonly Column[],
+  y: number,
+  { size, rowHeight, inset }: { size: number; rowHeight: number; inset: number },
+) {
+  const { right } = frame(doc);
+  doc.moveTo(MARGIN, y).lineTo(right, y).lineWidth(0.8).strokeColor("#94a3b8").stroke();
+  let x = MARGIN;
+  for (const c of columns) {
+    line(doc, c.title.toUpperCase(), x + (c.align === "left" ? 0 : -inset), y + 4, {
+      size,
+      weight: "bold",
+      color: GREY,
+      align: c.align,
+      width: c.width,
+    });
+    x += c.width;
+  }
+  const bottom = y + rowHeight + 2;
+  doc.moveTo(MARGIN, bottom).lineTo(right, bottom).stroke();
+  return bottom + 3;
+}

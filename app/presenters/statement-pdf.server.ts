@@ -1,0 +1,377 @@
+// Statements as PDF (issue 15 items 4 and 5, docs/decisions/0970 and 0980): a ledger document
+// drawn with the letterhead and fonts of pdf-kit.server.ts, used by the client statement of
+// account and the agent statement.
+//
+//   renderLedgerPdf(ledger) -> ReadableStream of the PDF's bytes
+//
+// `ledger` says what to draw: the title and facts of the letterhead, a party block (BILL TO /
+// AGENT), summary figures (label, value), the columns of the table and its rows as an async
+// iterable of batches of cell texts (the caller feeds keyset pages, so a five-year statement is
+// never in memory at once), a closing row, and an optional box of figures (the ageing). Pages
+// break with the column header repeated and "Page n" in the footer; each page is written out
+// to the response as it is finished.
+import { Readable } from "node:stream";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { agentStatement, agentStatementLineBatches } from "~/models/agent-settlement.server";
+import {
+  getBusinessDetails,
+  getBusinessLogo,
+  type BusinessDetailsView,
+  type BusinessLogo,
+} from "~/models/business.server";
+import { clientStatement, parseStatementPeriod, statementLineBatches } from "~/models/statement.server";
+import { assertCan, type Actor } from "~/rules/capabilities.server";
+import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
+import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
+import type { BadExport } from "~/utils/csv.server";
+import { formatDeliveryDate } from "~/utils/dates";
+import { formatAmount, formatNaira } from "~/utils/money";
+import { deliveriesCount } from "~/utils/plural";
+import {
+  CONTENT,
+  createDocument,
+  fit,
+  frame,
+  GREY,
+  label,
+  letterhead,
+  line,
+  MARGIN,
+  paragraph,
+  tableHeader,
+  type Column,
+  type Doc,
+} from "./pdf-kit.server";
+
+export type LedgerColumn = Column;
+
+export type Ledger = {
+  /** The letterhead's title, e.g. "STATEMENT". */
+  title: string;
+  /** The PDF's own title and subject (its properties). */
+  documentTitle: string;
+  business: BusinessDetailsView;
+  logo?: BusinessLogo | null;
+  /** Right of the letterhead: (label, value); the first is bold. */
+  facts: [string, string][];
+  party: { label: string; name: string; lines: string[] };
+  summary: [string, string][];
+  /** Their widths add up to the page's content width (LEDGER_WIDTH, or LEDGER_WIDE in landscape). */
+  columns: LedgerColumn[];
+  /** Landscape for wide tables (the agent statement's eleven columns). */
+  landscape?: boolean;
+  rows: AsyncIterable<string[][]>;
+  /** The last row, in bold: a label and the figure of the last column. */
+  closing: [string, string];
+  box?: { title: string; figures: [string, string][] };
+  /** The footer's text before "Page n". */
+  footer: string;
+};
+
+/** The page's usable width for columns, portrait and landscape (A4: 841.89 points wide lying down). */
+export const LEDGER_WIDTH = CONTENT;
+export const LEDGER_WIDE = 841.89 - 2 * MARGIN;
+
+const ROW = 14;
+const SIZE = 8;
+
+const header = (doc: Doc, columns: LedgerColumn[], y: number) =>
+  tableHeader(doc, columns, y, { size: 6.5, rowHeight: ROW, inset: 3 });
+
+function footer(doc: Doc, text: string, page: number) {
+  // Drawn inside the bottom margin: pdfkit would open a new page for text below it.
+  const { content, height } = frame(doc);
+  const bottomMargin = doc.page.margins.bottom;
+  doc.page.margins.bottom = 0;
+  line(doc, `${text} · Page ${page}`, MARGIN, height - MARGIN, {
+    size: 7.5,
+    color: GREY,
+    align: "right",
+    width: content,
+  });
+  doc.page.margins.bottom = bottomMargin;
+}
+
+function row(doc: Doc, columns: LedgerColumn[], cells: string[], y: number, bold = false) {
+  let x = MARGIN;
+  columns.forEach((c, i) => {
+    const text = c.align === "left" ? fit(doc, cells[i] ?? "", c.width - 5) : (cells[i] ?? "");
+    line(doc, text, x + (c.align === "left" ? 0 : -3), y, {
+      size: SIZE,
+      weight: bold ? "bold" : "regular",
+      align: c.align,
+      width: c.width,
+    });
+    x += c.width;
+  });
+}
+
+async function draw(doc: Doc, ledger: Ledger) {
+  const { right: RIGHT, content: CONTENT_WIDTH, bottom: BOTTOM } = frame(doc);
+  let page = 1;
+  const top = letterhead(doc, ledger.business, ledger.logo, ledger.title, ledger.facts);
+  let y = top;
+  label(doc, ledger.party.label, MARGIN, y);
+  y += 11;
+  line(doc, fit(doc, ledger.party.name, 250), MARGIN, y, { size: 10, weight: "bold" });
+  y += 14;
+  for (const text of ledger.party.lines) y += paragraph(doc, text, MARGIN, y, 250);
+
+  // The summary figures, right of the party block.
+  let sy = top;
+  for (const [name, value] of ledger.summary) {
+    line(doc, name, RIGHT - 250, sy, { color: GREY, width: 150 });
+    line(doc, value, RIGHT - 110, sy, { weight: "bold", align: "right", width: 110 });
+    sy += 13;
+  }
+  y = Math.max(y, sy) + 12;
+
+  const newPage = () => {
+    footer(doc, ledger.footer, page);
+    doc.addPage();
+    page += 1;
+    return header(doc, ledger.columns, MARGIN);
+  };
+  y = header(doc, ledger.columns, y);
+  for await (const batch of ledger.rows) {
+    for (const cells of batch) {
+      if (y + ROW > BOTTOM) y = newPage();
+      row(doc, ledger.columns, cells, y);
+      y += ROW;
+      doc
+        .moveTo(MARGIN, y - 3)
+        .lineTo(RIGHT, y - 3)
+        .lineWidth(0.3)
+        .strokeColor("#e2e8f0")
+        .stroke();
+    }
+  }
+  if (y + ROW > BOTTOM) y = newPage();
+  // The closing row: its label across every column but the last, its figure in the last.
+  const last = ledger.columns[ledger.columns.length - 1];
+  line(doc, ledger.closing[0], MARGIN, y + 2, { size: SIZE, weight: "bold" });
+  line(doc, ledger.closing[1], RIGHT - last.width - 3, y + 2, {
+    size: SIZE,
+    weight: "bold",
+    align: "right",
+    width: last.width,
+  });
+  y += ROW + 16;
+
+  if (ledger.box) {
+    const { title, figures } = ledger.box;
+    if (y + 50 > BOTTOM) {
+      footer(doc, ledger.footer, page);
+      doc.addPage();
+      page += 1;
+      y = MARGIN;
+    }
+    label(doc, title.toUpperCase(), MARGIN, y);
+    y += 12;
+    const width = CONTENT_WIDTH / figures.length;
+    figures.forEach(([name, value], i) => {
+      const x = MARGIN + i * width;
+      line(doc, name, x, y, { size: 7.5, color: GREY, width: width - 6 });
+      line(doc, value, x, y + 11, { size: 9, weight: "bold", width: width - 6 });
+    });
+  }
+  footer(doc, ledger.footer, page);
+}
+
+/** The ledger as a stream of PDF bytes; an error while drawing fails the stream (the download), never silently. */
+export function renderLedgerPdf(ledger: Ledger, { compress = true }: { compress?: boolean } = {}) {
+  const doc = createDocument(
+    { Title: ledger.documentTitle, Author: ledger.business.companyName ?? "PKS", Subject: ledger.documentTitle },
+    { compress, layout: ledger.landscape ? "landscape" : "portrait" },
+  );
+  draw(doc, ledger).then(
+    () => doc.end(),
+    (error: unknown) => doc.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  return createReadableStreamFromReadable(doc as unknown as Readable);
+}
+
+/** A PDF attachment response that streams as the pages are drawn. */
+export function pdfResponse(stream: ReadableStream<Uint8Array>, filename: string) {
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${filename.replace(/[^a-zA-Z0-9._-]/g, "-")}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+// ---- The two statements.
+
+export type StatementPdf = { stream: ReadableStream<Uint8Array>; filename: string };
+
+const LINE_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
+
+/** A client's statement of account for `?from=&to=` (docs/decisions/0970); null when no such client. */
+export async function clientStatementPdf(
+  actor: Actor,
+  clientId: number,
+  params: URLSearchParams,
+  now = new Date(),
+): Promise<StatementPdf | BadExport | null> {
+  assertCan(actor, "client.statement", `client/${clientId}/statement/pdf`);
+  const parsed = parseStatementPeriod(params, now);
+  if (!parsed.ok) return { invalid: parsed.message };
+  const { period } = parsed;
+  const head = await clientStatement(actor, clientId, period, null, 1);
+  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
+  const s = head.statement;
+  const [business, logo] = await Promise.all([getBusinessDetails(), getBusinessLogo()]);
+  async function* rows(): AsyncGenerator<string[][]> {
+    yield [[formatDeliveryDate(period.from), "Opening balance", "", "", "", "", formatAmount(s.openingBalance)]];
+    for await (const lines of statementLineBatches(clientId, period, s.openingBalance)) {
+      yield lines.map((l) => [
+        formatDeliveryDate(l.date),
+        `${LINE_LABEL[l.kind]}${l.void ? " (void)" : ""}`,
+        l.kind === "invoice" ? "" : (l.reference ?? ""),
+        l.invoiceNo,
+        l.kind === "invoice" ? formatAmount(l.debit) : "",
+        l.kind === "invoice" ? "" : formatAmount(l.credit),
+        formatAmount(l.balance),
+      ]);
+    }
+  }
+  const c = s.client;
+  const stream = renderLedgerPdf({
+    title: "STATEMENT",
+    documentTitle: `Statement of account: ${c.name}, ${period.from} to ${period.to}`,
+    business,
+    logo,
+    facts: [
+      ["Statement of account", ""],
+      ["From", formatDeliveryDate(period.from)],
+      ["To", formatDeliveryDate(period.to)],
+    ],
+    party: {
+      label: "STATEMENT FOR",
+      name: c.name,
+      lines: [c.address, [c.phone, c.email].filter(Boolean).join(" · ")].filter(Boolean) as string[],
+    },
+    summary: [
+      ["Opening balance", formatNaira(s.openingBalance)],
+      ["Invoiced", formatNaira(s.totalDebits)],
+      ["Paid and credited", formatNaira(s.totalCredits)],
+      ["Closing balance", formatNaira(s.closingBalance)],
+    ],
+    columns: [
+      { title: "Date", width: 62, align: "left" },
+      { title: "Type", width: 80, align: "left" },
+      { title: "Reference", width: 95, align: "left" },
+      { title: "Invoice", width: 55, align: "left" },
+      { title: "Debit (₦)", width: 72, align: "right" },
+      { title: "Credit (₦)", width: 72, align: "right" },
+      { title: "Balance (₦)", width: LEDGER_WIDTH - 436, align: "right" },
+    ],
+    rows: rows(),
+    closing: [`Closing balance at ${formatDeliveryDate(period.to)}`, formatAmount(s.closingBalance)],
+    box: {
+      title: `Ageing as of ${formatDeliveryDate(period.to)}`,
+      figures: [
+        ...AGEING_BUCKETS.map((b): [string, string] => [AGEING_LABELS[b], formatNaira(s.ageing[b])]),
+        ["Total", formatNaira(s.ageing.total)],
+      ],
+    },
+    footer: `Statement · ${c.name}`,
+  });
+  return { stream, filename: `statement-${clientId}-${period.from}-to-${period.to}.pdf` };
+}
+
+/** An agent's statement for `?from=&to=` (docs/decisions/0980); null when no such agent. */
+export async function agentStatementPdf(
+  actor: Actor,
+  agentId: number,
+  params: URLSearchParams,
+  now = new Date(),
+): Promise<StatementPdf | BadExport | null> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/statement/pdf`);
+  const parsed = parseStatementPeriod(params, now);
+  if (!parsed.ok) return { invalid: parsed.message };
+  const { period } = parsed;
+  const head = await agentStatement(actor, agentId, period, null, 1);
+  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
+  const s = head.statement;
+  const [business, logo] = await Promise.all([getBusinessDetails(), getBusinessLogo()]);
+  const blank = ["", "", "", "", "", "", "", "", ""];
+  async function* rows(): AsyncGenerator<string[][]> {
+    yield [[formatDeliveryDate(period.from), "Owed at start", ...blank.slice(2), formatAmount(s.openingOwed)]];
+    for await (const lines of agentStatementLineBatches(agentId, period, s.openingOwed)) {
+      yield lines.map((l) =>
+        l.kind === "delivery"
+          ? [
+              formatDeliveryDate(l.date),
+              l.truckNo ?? "-",
+              l.location ?? "",
+              formatAmount(l.tons ?? "0"),
+              formatAmount(l.buyingRate ?? "0"),
+              formatAmount(l.gross ?? "0"),
+              formatAmount(l.offloading ?? "0"),
+              formatAmount(l.mobilization ?? "0"),
+              formatAmount(l.earned ?? "0"),
+              "",
+              formatAmount(l.owed),
+            ]
+          : [
+              formatDeliveryDate(l.date),
+              `Payout${l.method ? ` · ${PAYOUT_METHOD_LABELS[l.method]}` : ""}`,
+              l.reference ?? "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              formatAmount(l.paid ?? "0"),
+              formatAmount(l.owed),
+            ],
+      );
+    }
+  }
+  const a = s.agent;
+  const bank = [a.bankName, a.bankAccountName, a.bankAccountNo].filter(Boolean).join(" · ");
+  const stream = renderLedgerPdf({
+    title: "AGENT STATEMENT",
+    documentTitle: `Agent statement: ${a.name}, ${period.from} to ${period.to}`,
+    business,
+    logo,
+    facts: [
+      ["Settlement", ""],
+      ["From", formatDeliveryDate(period.from)],
+      ["To", formatDeliveryDate(period.to)],
+    ],
+    party: {
+      label: "AGENT",
+      name: a.name,
+      lines: [a.phone, bank ? `Bank: ${bank}` : null].filter(Boolean) as string[],
+    },
+    summary: [
+      ["Owed at start", formatNaira(s.openingOwed)],
+      [`Net payable (${deliveriesCount(s.totals.deliveries)})`, formatNaira(s.totals.earned)],
+      ["Paid out", formatNaira(s.totals.paid)],
+      ["Owed at end", formatNaira(s.closingOwed)],
+    ],
+    columns: [
+      { title: "Date", width: 58, align: "left" },
+      { title: "Truck / method", width: 100, align: "left" },
+      { title: "Location / reference", width: 108, align: "left" },
+      { title: "Tons", width: 42, align: "right" },
+      { title: "Rate (₦)", width: 58, align: "right" },
+      { title: "Gross (₦)", width: 64, align: "right" },
+      { title: "Offloading (₦)", width: 60, align: "right" },
+      { title: "Mobilization (₦)", width: 64, align: "right" },
+      { title: "Net payable (₦)", width: 68, align: "right" },
+      { title: "Paid out (₦)", width: 64, align: "right" },
+      { title: "Owed (₦)", width: LEDGER_WIDE - 686, align: "right" },
+    ],
+    landscape: true,
+    rows: rows(),
+    closing: [`Owed at ${formatDeliveryDate(period.to)}`, formatAmount(s.closingOwed)],
+    footer: `Agent statement · ${a.name}`,
+  });
+  return { stream, filename: `agent-statement-${agentId}-${period.from}-to-${period.to}.pdf` };
+}

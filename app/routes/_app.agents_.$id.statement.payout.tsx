@@ -1,0 +1,117 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { FormErrors, InputField, MoneyField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
+import { getAgentOwed, recordAgentPayout } from "~/models/agent-settlement.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { PayoutFormSchema, payoutFormConstraint } from "~/schemas/settlements";
+import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
+import { todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { replyRefused } from "~/utils/form-reply.server";
+import { invariantResponse } from "~/utils/http.server";
+import { keyOf } from "~/utils/idempotency.server";
+import { formatNaira } from "~/utils/money";
+import { parseId } from "~/utils/params";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// Record Payout (issue 15 item 5, docs/decisions/0980): over the agent's statement with
+// JavaScript, a page of its own without. Back to the statement, its period kept.
+export const meta: MetaFunction = () => [{ title: "Record Payout · Agents" }];
+
+/** The statement's own address with the period it was showing (only its dates are kept). */
+function statementUrl(id: number, search: URLSearchParams) {
+  const keep = new URLSearchParams();
+  for (const name of ["from", "to"]) {
+    const value = search.get(name);
+    if (value) keep.set(name, value);
+  }
+  return `/agents/${id}/statement${keep.size ? `?${keep}` : ""}`;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "agent.settle");
+  const id = parseId(params.id);
+  invariantResponse(id, "Agent not found");
+  const agent = await getAgentOwed(user, id);
+  invariantResponse(agent, "Agent not found");
+  const today = todayIn(env().APP_TIME_ZONE);
+  return {
+    agent,
+    today,
+    // One key per opened form: a double tap or a retry records one payout.
+    idempotencyKey: crypto.randomUUID(),
+    constraint: { ...payoutFormConstraint, payoutDate: { required: true, max: today } },
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireCapability(request, "agent.settle");
+  const id = parseId(params.id);
+  invariantResponse(id, "Agent not found");
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: PayoutFormSchema, disableAutoCoercion: true });
+  const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
+  const result = await recordAgentPayout(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });
+  if (!result.ok)
+    return replyRefused(submission, result, { formMessage: `Failed to record payout: ${result.message}` });
+  return redirectWithToast(statementUrl(id, new URL(request.url).searchParams), {
+    title: "Payout recorded",
+    description: `${formatNaira(result.payout.amount)} paid; ${formatNaira(result.owed)} still owed`,
+  });
+}
+
+export default function RecordPayoutRoute() {
+  const { agent, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { search } = useLocation();
+  const pending = useIsPending();
+  const [form, fields] = useForm<{
+    amount: string;
+    payoutDate: string;
+    method: string;
+    reference: string;
+    note: string;
+    idempotencyKey: string;
+  }>({
+    lastResult: actionData?.result,
+    constraint,
+    defaultValue: { payoutDate: today, method: "bank_transfer", idempotencyKey },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
+  return (
+    <Dialog
+      title="Record Payout"
+      description={agent.name}
+      closeTo={statementUrl(agent.id, new URLSearchParams(search))}
+      size="sm"
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input {...keyProps} />
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
+          Owed to the agent: <strong data-testid="owed">{formatNaira(agent.owed)}</strong>
+        </p>
+        <MoneyField meta={fields.amount} label="Amount (₦)" />
+        <InputField meta={fields.payoutDate} label="Payout date" type="date" />
+        <SelectField meta={fields.method} label="Method">
+          {Object.entries(PAYOUT_METHOD_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <InputField meta={fields.reference} label="Reference (optional)" />
+        <TextareaField meta={fields.note} label="Note (optional)" rows={2} />
+        <SubmitButton pending={pending} pendingLabel="Recording..." className="btn-primary w-full">
+          Record Payout
+        </SubmitButton>
+      </Form>
+    </Dialog>
+  );
+}

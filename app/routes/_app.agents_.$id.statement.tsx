@@ -1,0 +1,194 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, Outlet, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { ErrorView } from "~/components/error-view";
+import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
+import { TableScroll } from "~/components/table-scroll";
+import { agentStatement, getStatementAgent, type AgentStatement } from "~/models/agent-settlement.server";
+import { parseStatementCursor, parseStatementPeriod } from "~/models/statement.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
+import { formatDayMonthYear } from "~/utils/dates";
+import { invariantResponse } from "~/utils/http.server";
+import { formatAmount, formatNaira } from "~/utils/money";
+import { parseId } from "~/utils/params";
+import { deliveriesCount } from "~/utils/plural";
+
+// An agent's statement (issue 15 item 5, docs/decisions/0980): every counted delivery's net
+// payable and every payout of the period with what was owed after it, for admins. The dates
+// are a GET form, so it works without JavaScript; a bad period is a message on the page (400).
+// Record Payout is a child route: a dialog over this page, or a page of its own without JavaScript.
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.agent ? `${data.agent.name} · Agent Statement` : "Agent Statement" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "agent.settle");
+  const id = parseId(params.id);
+  invariantResponse(id, "Agent not found");
+  const query = new URL(request.url).searchParams;
+  const form = { from: query.get("from") ?? "", to: query.get("to") ?? "" };
+  const period = parseStatementPeriod(query);
+  const after = parseStatementCursor(query.get("after"));
+  if (!period.ok || after === "invalid") {
+    const message = period.ok ? "The page of lines asked for is not valid" : period.message;
+    // The agent's name for the heading: one row, not a statement.
+    const agent = await getStatementAgent(user, id);
+    invariantResponse(agent, "Agent not found");
+    return data({ agent, form, error: message, statement: null }, { status: 400 });
+  }
+  const result = await agentStatement(user, id, period.period, after);
+  invariantResponse(result.ok || result.status !== 404, "Agent not found");
+  if (!result.ok) return data({ agent: null, form, error: result.message, statement: null }, { status: result.status });
+  const { statement } = result;
+  return data({
+    agent: statement.agent,
+    form: { from: statement.period.from, to: statement.period.to },
+    error: null,
+    statement,
+  });
+}
+
+export default function AgentStatementPage() {
+  const { agent, form, error, statement } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Agent Statement</h1>
+          <p className="page-subtitle">{agent?.name}</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link to="/agents/owed" className="btn-ghost">
+            Agent Balances
+          </Link>
+          {agent ? (
+            <Link to={`payout${search}`} className="btn-primary" preventScrollReset>
+              Record Payout
+            </Link>
+          ) : null}
+          {statement && agent ? (
+            <StatementDownloads base={`/agents/${agent.id}/statement`} period={statement.period} />
+          ) : null}
+        </div>
+      </header>
+      <StatementPeriod from={form.from} to={form.to} error={error} />
+      {statement ? <StatementView statement={statement} /> : null}
+      <Outlet />
+    </div>
+  );
+}
+
+function StatementView({ statement: s }: { statement: AgentStatement }) {
+  const base = `/agents/${s.agent.id}/statement?from=${s.period.from}&to=${s.period.to}`;
+  const bank = [s.agent.bankName, s.agent.bankAccountName, s.agent.bankAccountNo].filter(Boolean).join(" · ");
+  return (
+    <>
+      <section className="card p-4" aria-label="What is owed">
+        <p className="page-subtitle">
+          {formatDayMonthYear(s.period.from)} to {formatDayMonthYear(s.period.to)}
+          {bank ? ` · Bank: ${bank}` : ""}
+        </p>
+        <dl className="mt-2 grid gap-2 sm:grid-cols-4">
+          <Figure label="Owed at start" value={formatNaira(s.openingOwed)} />
+          <Figure
+            label={`Net payable (${deliveriesCount(s.totals.deliveries)})`}
+            value={formatNaira(s.totals.earned)}
+          />
+          <Figure label="Paid out" value={formatNaira(s.totals.paid)} />
+          <Figure label="Owed at end" value={formatNaira(s.closingOwed)} />
+        </dl>
+      </section>
+      <section className="card p-4" aria-labelledby="agent-statement-lines">
+        <h2 id="agent-statement-lines" className="font-semibold">
+          Deliveries and payouts
+        </h2>
+        <TableScroll label="Deliveries and payouts" className="mt-2">
+          <table className="w-full text-sm">
+            <thead>
+              <tr className="text-left">
+                <th scope="col">Date</th>
+                <th scope="col">Truck / method</th>
+                <th scope="col">Location / reference</th>
+                <th scope="col" className="text-right">
+                  Tons
+                </th>
+                <th scope="col" className="text-right">
+                  Buying rate
+                </th>
+                <th scope="col" className="text-right">
+                  Gross
+                </th>
+                <th scope="col" className="text-right">
+                  Offloading
+                </th>
+                <th scope="col" className="text-right">
+                  Mobilization
+                </th>
+                <th scope="col" className="text-right">
+                  Net payable
+                </th>
+                <th scope="col" className="text-right">
+                  Paid out
+                </th>
+                <th scope="col" className="text-right">
+                  Owed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.continued ? null : (
+                <tr>
+                  <td>{formatDayMonthYear(s.period.from)}</td>
+                  <td colSpan={9}>Owed at start</td>
+                  <td className="text-right">{formatNaira(s.openingOwed)}</td>
+                </tr>
+              )}
+              {s.lines.map((l) =>
+                l.kind === "delivery" ? (
+                  <tr key={l.cursor}>
+                    <td>{formatDayMonthYear(l.date)}</td>
+                    <td>{l.truckNo ?? "—"}</td>
+                    <td>{l.location}</td>
+                    <td className="text-right">{l.tons}</td>
+                    <td className="text-right">{formatAmount(l.buyingRate ?? "0")}</td>
+                    <td className="text-right">{formatAmount(l.gross ?? "0")}</td>
+                    <td className="text-right">{formatAmount(l.offloading ?? "0")}</td>
+                    <td className="text-right">{formatAmount(l.mobilization ?? "0")}</td>
+                    <td className="text-right">{formatAmount(l.earned ?? "0")}</td>
+                    <td />
+                    <td className="text-right">{formatNaira(l.owed)}</td>
+                  </tr>
+                ) : (
+                  <tr key={l.cursor} className="bg-slate-50 dark:bg-slate-800/50">
+                    <td>{formatDayMonthYear(l.date)}</td>
+                    <td>Payout · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}</td>
+                    <td>{l.reference ?? ""}</td>
+                    <td colSpan={6} />
+                    <td className="text-right">{formatAmount(l.paid ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.owed)}</td>
+                  </tr>
+                ),
+              )}
+              {s.nextCursor ? null : (
+                <tr className="font-semibold">
+                  <td>{formatDayMonthYear(s.period.to)}</td>
+                  <td colSpan={9}>Owed at end</td>
+                  <td className="text-right">{formatNaira(s.closingOwed)}</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </TableScroll>
+        {s.lines.length === 0 && !s.continued ? (
+          <p className="page-subtitle mt-2">No deliveries or payouts in this period.</p>
+        ) : null}
+        <StatementPager base={base} continued={s.continued} nextCursor={s.nextCursor} />
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView error={useRouteError()} failure="Failed to load the agent statement. Please try again." />;
+}

@@ -1,0 +1,116 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { ErrorView } from "~/components/error-view";
+import { ExportCsvLink } from "~/components/export-link";
+import { Pager } from "~/components/pager";
+import { TableScroll } from "~/components/table-scroll";
+import { agentBalanceTotals, listAgentBalances } from "~/models/agent-settlement.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { formatDayMonthYear } from "~/utils/dates";
+import { formatNaira, isNegative } from "~/utils/money";
+import { readPageRequest } from "~/utils/params";
+
+// Agent Balances (issue 15 item 5, docs/decisions/0980): what is owed to every agent, newest
+// activity first, 50 a page. One row per agent from agent_balances (kept by triggers), so the
+// page costs the same however many deliveries there are.
+export const meta: MetaFunction = () => [{ title: "Agent Balances · Agents" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "agent.settle");
+  const page = readPageRequest(new URL(request.url).searchParams, "date");
+  const [list, totals] = await Promise.all([
+    listAgentBalances(user, { page: page.invalid ? { cursor: null, direction: "older" } : page }),
+    agentBalanceTotals(user),
+  ]);
+  return { ...list, totals };
+}
+
+export default function AgentBalancesPage() {
+  const { items, olderCursor, newerCursor, totals } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Agent Balances</h1>
+          <p className="page-subtitle">What each agent is owed for their deliveries, after payouts</p>
+        </div>
+        <div className="flex gap-2">
+          <Link to="/agents" className="btn-ghost">
+            Back to Agents
+          </Link>
+          <ExportCsvLink to="/agents/owed/export" />
+        </div>
+      </header>
+      <section className="card p-4" aria-label="Totals">
+        <dl className="grid gap-2 sm:grid-cols-3">
+          <div>
+            <dt className="page-subtitle">Owed to agents</dt>
+            <dd className="font-semibold tabular-nums">{formatNaira(totals.owed)}</dd>
+          </div>
+          <div>
+            <dt className="page-subtitle">Paid out, all time</dt>
+            <dd className="font-semibold tabular-nums">{formatNaira(totals.paid)}</dd>
+          </div>
+          <div>
+            <dt className="page-subtitle">Agents</dt>
+            <dd className="font-semibold tabular-nums">{totals.agents}</dd>
+          </div>
+        </dl>
+      </section>
+      <section className="card p-4" aria-labelledby="agent-balances">
+        <h2 id="agent-balances" className="sr-only">
+          Agents by latest activity
+        </h2>
+        <TableScroll label="Agent balances">
+          <table className="w-full text-sm">
+            <thead>
+              <tr className="text-left">
+                <th scope="col">Agent</th>
+                <th scope="col" className="text-right">
+                  Deliveries
+                </th>
+                <th scope="col" className="text-right">
+                  Net payable
+                </th>
+                <th scope="col" className="text-right">
+                  Paid out
+                </th>
+                <th scope="col" className="text-right">
+                  Owed
+                </th>
+                <th scope="col">Last activity</th>
+                <th scope="col">Settle</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((a) => (
+                <tr key={a.agentId}>
+                  <td>{a.name}</td>
+                  <td className="text-right">{a.deliveries}</td>
+                  <td className="text-right">{formatNaira(a.earned)}</td>
+                  <td className="text-right">{formatNaira(a.paid)}</td>
+                  <td className="text-right font-semibold">
+                    {formatNaira(a.owed)}
+                    {isNegative(a.owed) ? " (overpaid)" : ""}
+                  </td>
+                  <td>{formatDayMonthYear(a.lastActivity)}</td>
+                  <td>
+                    <a href={`/agents/${a.agentId}/statement`} aria-label={`Statement of ${a.name}`}>
+                      Statement
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+        {items.length === 0 ? <p className="page-subtitle mt-2">No agents yet.</p> : null}
+      </section>
+      <Pager label="Agent balance pages" olderCursor={olderCursor} newerCursor={newerCursor} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView error={useRouteError()} failure="Failed to load the agent balances. Please try again." />;
+}

@@ -1,0 +1,34 @@
+// The Record Payout form (issue 15, docs/decisions/0980): one schema for the HTML form and the
+// JSON call; the model parses with the same fields and has the last word (owed, month close).
+import * as z from "zod";
+import { PAYOUT_METHOD_LABELS, type PayoutMethod } from "~/utils/payout-methods";
+import { calendarDate, formSchema, optionalText, requiredDecimal, type FormConstraint } from "./fields";
+
+export { PAYOUT_METHOD_LABELS, type PayoutMethod };
+const METHODS = Object.keys(PAYOUT_METHOD_LABELS) as [PayoutMethod, ...PayoutMethod[]];
+
+export const PAYOUT_METHOD_MESSAGE = "Please choose how the agent was paid";
+export const PAYOUT_NOTE_MAX = 500;
+
+export const PayoutSchema = z.object({
+  amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
+  payoutDate: calendarDate("Payout date", { required: false }),
+  method: z.unknown().transform((value, ctx): PayoutMethod => {
+    const method = typeof value === "string" ? value.trim() : "";
+    if ((METHODS as string[]).includes(method)) return method as PayoutMethod;
+    ctx.addIssue({ code: "custom", message: PAYOUT_METHOD_MESSAGE });
+    return z.NEVER;
+  }),
+  reference: optionalText("Reference", 200),
+  note: optionalText("Note", PAYOUT_NOTE_MAX, { multiline: true }),
+});
+
+export const PayoutFormSchema = formSchema(PayoutSchema.extend({ idempotencyKey: optionalText("Request key", 200) }));
+
+export const payoutFormConstraint: FormConstraint = {
+  amount: { required: true },
+  payoutDate: { required: true },
+  method: { required: true },
+  reference: { maxLength: 200 },
+  note: { maxLength: PAYOUT_NOTE_MAX },
+};

@@ -1,0 +1,96 @@
+// Issue 15 item 5: an admin settles with an agent. From the agent's card to its statement, a
+// payout through the Record Payout dialog (a page of its own without JavaScript), the owed figure
+// going down on the statement and on Agent Balances, and the balances CSV read back with a CSV
+// parser, the formula guard on a hostile agent name.
+import { readFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
+import { todayIn } from "../../app/utils/dates";
+import { add, formatNaira, sub, toFixed } from "../../app/utils/money";
+import { expect, hydrated, test } from "./fixtures";
+import { pdfToText } from "./pdf-text";
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+test("an admin records a payout to an agent and sees what is still owed", async ({
+  page,
+  loginAs,
+  baseURL,
+  javaScript,
+}) => {
+  await loginAs("admin");
+  const headers = { Origin: baseURL! };
+  const post = async (url: string, data: object) => {
+    const res = await page.request.post(url, { data, headers });
+    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
+    return (await res.json()) as Record<string, unknown> & { id: number };
+  };
+  const tag = unique();
+  const today = todayIn("Africa/Lagos");
+  // A hostile name: a spreadsheet must show it as text, never run it.
+  const name = `=HYPERLINK("http://evil.test","Agent ${tag}")`;
+  const agent = await post("/api/agents", { name });
+  const delivery = await post("/api/deliveries", {
+    agentId: agent.id,
+    tons: "10.00",
+    location: "Ikorodu yard",
+    truckNo: `PO-${tag.slice(-4)}`,
+    date: today,
+  });
+  // Net payable: 10 x 50,000.00 - the offloading cost it was created with - 2,500.00.
+  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
+    data: { buyingRate: "50000.00", mobilizationPayment: "2500.00" },
+    headers,
+  });
+  expect(priced.status(), await priced.text()).toBe(200);
+  const { offloadingCost } = (await priced.json()) as { offloadingCost: string | null };
+  const earned = toFixed(sub("497500.00", offloadingCost ?? "0"));
+  const left = toFixed(sub(earned, "100000.50"));
+
+  await page.goto("/agents");
+  await hydrated(page, javaScript);
+  await page.getByRole("link", { name: `Statement of ${name}` }).click();
+  await expect(page).toHaveURL(`/agents/${agent.id}/statement`);
+  await expect(page.getByRole("heading", { name: "Agent Statement" })).toBeVisible();
+  const owed = page.getByRole("region", { name: "What is owed" });
+  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira(earned));
+
+  await hydrated(page, javaScript);
+  await page.getByRole("link", { name: "Record Payout" }).click();
+  const dialog = page.getByRole("dialog", { name: "Record Payout" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("owed")).toHaveText(formatNaira(earned));
+  // Too much first: refused under the amount, nothing recorded.
+  await dialog.getByLabel("Amount (₦)").fill(toFixed(add(earned, "0.01")));
+  await dialog.getByRole("button", { name: "Record Payout" }).click();
+  await expect(page.getByText(/Amount exceeds what is owed/).first()).toBeVisible();
+  await page.getByRole("dialog", { name: "Record Payout" }).getByLabel("Amount (₦)").fill("100000.50");
+  await page.getByRole("dialog", { name: "Record Payout" }).getByLabel("Method").selectOption("cash");
+  await page.getByRole("dialog", { name: "Record Payout" }).getByLabel("Reference (optional)").fill(`RCPT-${tag}`);
+  await page.getByRole("dialog", { name: "Record Payout" }).getByRole("button", { name: "Record Payout" }).click();
+  await expect(page).toHaveURL(`/agents/${agent.id}/statement`);
+  await expect(page.getByText("Payout recorded")).toBeVisible();
+  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira(left));
+  const lines = page.getByRole("region", { name: "Deliveries and payouts" });
+  await expect(lines.getByRole("row").filter({ hasText: `RCPT-${tag}` })).toContainText(formatNaira(left));
+
+  // The statement as a PDF, downloaded from its link.
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "PDF" }).click();
+  const pdfText = pdfToText(readFileSync((await (await downloading).path())!));
+  expect(pdfText).toContain(`RCPT-${tag}`);
+  expect(pdfText).toContain(formatNaira(left));
+
+  await page.getByRole("link", { name: "Agent Balances" }).click();
+  await expect(page).toHaveURL("/agents/owed");
+  const row = page.getByRole("row").filter({ hasText: `Agent ${tag}` });
+  await expect(row).toContainText(formatNaira(left));
+
+  // The balances CSV, read back: the hostile name guarded, the amounts plain decimals.
+  const csv = await page.request.get("/agents/owed/export");
+  expect(csv.status()).toBe(200);
+  const text = (await csv.text()).replace(/^\uFEFF/, "");
+  const records = parse(text, { columns: true }) as Record<string, string>[];
+  const mine = records.find((r) => r["Agent ID"] === String(agent.id));
+  expect(mine?.Agent).toBe(`'${name}`);
+  expect(mine?.Owed).toBe(left);
+});
