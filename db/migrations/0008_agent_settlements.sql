@@ -63,8 +63,11 @@ CREATE TRIGGER "agents_balance_row" AFTER INSERT ON "agents" FOR EACH ROW EXECUT
 -- mobilization advance; drafts earn nothing yet.
 CREATE FUNCTION "pks_agent_balance_delivery_trigger"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'UPDATE' AND (OLD.agent_id, OLD.status, OLD.date, OLD.tons, OLD.buying_rate, OLD.offloading_cost, OLD.mobilization_payment)
-      IS NOT DISTINCT FROM (NEW.agent_id, NEW.status, NEW.date, NEW.tons, NEW.buying_rate, NEW.offloading_cost, NEW.mobilization_payment) THEN
+  -- Invoicing (confirmed -> invoiced) and voiding (back to confirmed) change nothing an agent is
+  -- owed: they must not touch, and so lock, the agent's balance row, or a delivery recorded for
+  -- that agent would wait for the whole invoice's transaction.
+  IF TG_OP = 'UPDATE' AND (OLD.agent_id, OLD.status IN ('confirmed', 'invoiced'), OLD.date, OLD.tons, OLD.buying_rate, OLD.offloading_cost, OLD.mobilization_payment)
+      IS NOT DISTINCT FROM (NEW.agent_id, NEW.status IN ('confirmed', 'invoiced'), NEW.date, NEW.tons, NEW.buying_rate, NEW.offloading_cost, NEW.mobilization_payment) THEN
     RETURN NULL;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status IN ('confirmed', 'invoiced') THEN

@@ -15,13 +15,14 @@ import {
   recordAgentPayout,
 } from "../../app/models/agent-settlement.server";
 import { deleteAgent } from "../../app/models/agent.server";
+import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server";
 import { closeMonth } from "../../app/models/period.server";
 import { parseStatementCursor, rowsOf } from "../../app/models/statement.server";
 import { agentBalancesExport, agentStatementExport } from "../../app/presenters/exports.server";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";
-import { createAgent, createDelivery, createUser } from "../factories";
+import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
 const NOW = new Date("2026-06-01T10:00:00Z");
 const MARCH = { from: "2026-03-01", to: "2026-03-31" };
@@ -305,6 +306,34 @@ describe("the balances kept by triggers", () => {
     expect(after.lastActivity).toBe("2026-06-01");
     const kept = await balanceAndRecount(agentId);
     expect(kept.kept).toBe(kept.recount);
+  });
+
+  it("are not touched by invoicing or voiding, so a delivery for the agent never waits on an invoice", async () => {
+    // An invoice's transaction moves its deliveries confirmed -> invoiced (a void moves them back):
+    // nothing an agent is owed changes. Were the balance row written, it would stay locked until
+    // the invoice committed, and a delivery recorded for that agent meanwhile would wait for it
+    // (the two-instance load saw such a wait run past lock_timeout into a 503).
+    const db = await getDb();
+    const client = await createClient({ name: "Lock Client" });
+    const agent = await createAgent({ name: "Invoiced Agent" });
+    const delivery = await createDelivery({ agentId: agent.id, clientId: client.id, createdBy: admin.id });
+    const version = async () =>
+      rowsOf<{ v: string }>(
+        await db.execute(sql`select xmin::text as v from agent_balances where agent_id = ${agent.id}`),
+      )[0].v;
+    const before = await version();
+    const made = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
+    if (!made.ok) throw new Error(made.message);
+    expect(await version()).toBe(before);
+    expect(await voidInvoice(admin, made.invoice.id, { reason: "Wrong client" })).toMatchObject({ ok: true });
+    expect(await version()).toBe(before);
+    const kept = await balanceAndRecount(agent.id);
+    expect(kept.kept).toBe(kept.recount);
+    // A real change to what the agent earned still writes the row.
+    expect(await updateDelivery(admin, delivery.id, { tons: "31.00" })).toMatchObject({ ok: true });
+    expect(await version()).not.toBe(before);
+    const changed = await balanceAndRecount(agent.id);
+    expect(changed.kept).toBe(changed.recount);
   });
 
   it("the owed list and the statement's sums read their indexes, never a whole table", async () => {
