@@ -25,7 +25,7 @@ import {
   INVALID_KEY_MESSAGE,
   requestHash,
 } from "~/utils/idempotency.server";
-import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { compare, formatNaira, sub, toFixed } from "~/utils/money";
 import type { Page, PageRequest } from "~/utils/params";
 import { fail, type Failure, Refusal, type Result } from "~/utils/result";
@@ -194,15 +194,11 @@ export async function listAgentPayouts(
 }
 
 /** Every payout of one agent, newest first, in batches (the full JSON list). */
-export async function* payoutBatches(actor: Actor, agentId: number, batchSize = 500): AsyncGenerator<PayoutView[]> {
-  let page: PageRequest = { cursor: null, direction: "older" };
-  for (;;) {
-    const result = await listAgentPayouts(actor, agentId, { limit: batchSize, page });
-    if (result.items.length) yield result.items;
-    if (!result.olderCursor) return;
-    const last = result.items[result.items.length - 1];
-    page = { cursor: { key: last.payoutDate, id: last.id }, direction: "older" };
-  }
+export function payoutBatches(actor: Actor, agentId: number, batchSize = 500): AsyncGenerator<PayoutView[]> {
+  return keysetBatches(
+    (page) => listAgentPayouts(actor, agentId, { limit: batchSize, page }),
+    (last) => ({ key: last.payoutDate, id: last.id }),
+  );
 }
 
 /** True when the agent exists (routes answer 404 otherwise). */
@@ -514,15 +510,11 @@ export async function listAgentBalances(
 }
 
 /** Every agent's balance, newest activity first, in batches (the CSV export). */
-export async function* agentBalanceBatches(actor: Actor, batchSize = 500): AsyncGenerator<AgentBalanceView[]> {
-  let page: PageRequest = { cursor: null, direction: "older" };
-  for (;;) {
-    const result = await listAgentBalances(actor, { limit: batchSize, page });
-    if (result.items.length) yield result.items;
-    if (!result.olderCursor) return;
-    const last = result.items[result.items.length - 1];
-    page = { cursor: { key: last.lastActivity, id: last.agentId }, direction: "older" };
-  }
+export function agentBalanceBatches(actor: Actor, batchSize = 500): AsyncGenerator<AgentBalanceView[]> {
+  return keysetBatches(
+    (page) => listAgentBalances(actor, { limit: batchSize, page }),
+    (last) => ({ key: last.lastActivity, id: last.agentId }),
+  );
 }
 
 /** The totals over every agent: one row per agent, summed (agents are few; no delivery is read). */

@@ -10,7 +10,7 @@ import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type AuditEventRow, type Executor, type Role, type User } from "~/db.server";
 import { can, assertCan, type Capability } from "~/rules/capabilities.server";
 import { addDays, isValidDate } from "~/utils/dates";
-import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { FIRST_PAGE, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { isUuid, type PageRequest } from "~/utils/params";
 import { requestScope } from "~/utils/request-scope.server";
 
@@ -292,7 +292,6 @@ export function canReadAudit(viewer: Pick<User, "role">, filters: AuditFilters):
 }
 
 const KEYSET = { id: schema.auditEvents.id };
-const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
 
 /**
  * A keyset page of the trail, newest first (id descending), `limit` events a page; never the

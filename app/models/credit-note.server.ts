@@ -18,7 +18,7 @@ import {
   INVALID_KEY_MESSAGE,
   requestHash,
 } from "~/utils/idempotency.server";
-import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { type Page, type PageRequest } from "~/utils/params";
 import { fail, type Failure, Refusal } from "~/utils/result";
@@ -156,7 +156,6 @@ export const creditableOf = (invoice: Pick<Invoice, "amount" | "amountCredited">
 // ---- GET /api/credit-notes: newest first, keyset-paged on id like invoices.
 
 export const CREDIT_NOTE_PAGE_SIZE = 50;
-const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
 const KEYSET = { id: schema.creditNotes.id };
 
 export type CreditNoteFilters = { invoiceId?: number };
@@ -213,15 +212,8 @@ export function creditNoteBatches(
   batchSize = 1000,
 ): AsyncGenerator<CreditNoteView[]> {
   assertCan(actor, "credit_note.create", "credit-notes");
-  return batchesOf(actor, filters, batchSize);
-}
-
-async function* batchesOf(actor: Actor, filters: CreditNoteFilters, batchSize: number) {
-  let page: PageRequest = FIRST_PAGE;
-  for (;;) {
-    const { items, olderCursor } = await listCreditNotes(actor, filters, { limit: batchSize, page });
-    if (items.length) yield items;
-    if (!olderCursor) return;
-    page = { cursor: { key: null, id: items[items.length - 1].id }, direction: "older" };
-  }
+  return keysetBatches(
+    (page) => listCreditNotes(actor, filters, { limit: batchSize, page }),
+    (last) => ({ key: null, id: last.id }),
+  );
 }

@@ -21,7 +21,7 @@ import {
 } from "~/rules/deliveries.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { PageRequest } from "~/utils/params";
 import { denied } from "~/utils/request-scope.server";
 import {
@@ -223,19 +223,17 @@ export async function listDeliveryRows(
 }
 
 /** Every matching delivery, newest first, read in keyset batches: memory stays one batch. */
-export async function* deliveryBatches(viewer: Viewer, filters: DeliveryFilters, batchSize = 1000) {
-  let page: PageRequest = FIRST_PAGE;
-  for (;;) {
-    const { deliveries, olderCursor } = await listDeliveries(viewer, filters, { limit: batchSize, page });
-    if (deliveries.length) yield deliveries;
-    if (!olderCursor) return;
-    const last = deliveries[deliveries.length - 1];
-    page = { cursor: { key: last.date, id: last.id }, direction: "older" };
-  }
+export function deliveryBatches(viewer: Viewer, filters: DeliveryFilters, batchSize = 1000) {
+  return keysetBatches(
+    async (page) => {
+      const { deliveries, olderCursor } = await listDeliveries(viewer, filters, { limit: batchSize, page });
+      return { items: deliveries, olderCursor };
+    },
+    (last) => ({ key: last.date, id: last.id }),
+  );
 }
 
 const KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
-const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
 
 export async function getDeliveryRow(id: number): Promise<Row | null> {
   const db = await getDb();

@@ -13,7 +13,7 @@ import {
   INVALID_KEY_MESSAGE,
   requestHash,
 } from "~/utils/idempotency.server";
-import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { eligibleSql, invoiceTotalsOf, isInvoiced, revenueOf } from "~/rules/deliveries.server";
 import {
@@ -545,7 +545,6 @@ function toInvoiceView(row: InvoiceRow, today: string): InvoiceView {
 }
 
 const INVOICE_KEYSET = { id: schema.invoices.id };
-const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
 
 /**
  * One page of invoices, newest first (id descending), keyset-paged: each filter has an index
@@ -594,22 +593,10 @@ export function invoiceBatches(
   now = new Date(),
 ): AsyncGenerator<InvoiceView[]> {
   assertCan(actor, "invoice.manage", "invoices");
-  return invoiceBatchesOf(actor, filters, batchSize, now);
-}
-
-async function* invoiceBatchesOf(
-  actor: Actor,
-  filters: InvoiceFilters,
-  batchSize: number,
-  now: Date,
-): AsyncGenerator<InvoiceView[]> {
-  let page: PageRequest = FIRST_PAGE;
-  for (;;) {
-    const { items, olderCursor } = await listInvoices(actor, filters, { limit: batchSize, page }, now);
-    if (items.length) yield items;
-    if (!olderCursor) return;
-    page = { cursor: { key: null, id: items[items.length - 1].id }, direction: "older" };
-  }
+  return keysetBatches(
+    (page) => listInvoices(actor, filters, { limit: batchSize, page }, now),
+    (last) => ({ key: null, id: last.id }),
+  );
 }
 
 export async function getInvoice(actor: Actor, id: number, now = new Date()) {

@@ -5,7 +5,7 @@ import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
 import * as z from "zod";
 import { isValidDate, todayIn } from "~/utils/dates";
-import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
 import {
@@ -221,7 +221,6 @@ function paymentWhere(f: PaymentFilters): SQL[] {
 }
 
 const PAYMENT_KEYSET = { key: schema.payments.paymentDate, id: schema.payments.id };
-const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
 
 export type PaymentView = {
   id: number;
@@ -274,22 +273,10 @@ export function paymentBatches(
   batchSize = 1000,
 ): AsyncGenerator<PaymentView[]> {
   assertCan(actor, "payment.record", "payments");
-  return paymentBatchesOf(actor, filters, batchSize);
-}
-
-async function* paymentBatchesOf(
-  actor: Actor,
-  filters: PaymentFilters,
-  batchSize: number,
-): AsyncGenerator<PaymentView[]> {
-  let page: PageRequest = FIRST_PAGE;
-  for (;;) {
-    const { items, olderCursor } = await listPayments(actor, filters, { limit: batchSize, page });
-    if (items.length) yield items;
-    if (!olderCursor) return;
-    const last = items[items.length - 1];
-    page = { cursor: { key: last.paymentDate, id: last.id }, direction: "older" };
-  }
+  return keysetBatches(
+    (page) => listPayments(actor, filters, { limit: batchSize, page }),
+    (last) => ({ key: last.paymentDate, id: last.id }),
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sampleInvoice } from "../../tests/invoice-sample";
-import { LEDGER_WIDTH, renderLedgerPdf, type Ledger } from "./statement-pdf.server";
+import { CLIENT_STATEMENT_COLUMNS, renderLedgerPdf, type Ledger } from "./statement-pdf.server";
 
 async function bytesOf(stream: ReadableStream<Uint8Array>) {
   return Buffer.from(await new Response(stream).arrayBuffer());
@@ -50,15 +50,7 @@ function ledger(rows: number, overrides: Partial<Ledger> = {}): Ledger {
       ["Opening balance", "₦1,000.00"],
       ["Closing balance", "₦12,345.67"],
     ],
-    columns: [
-      { title: "Date", width: 62, align: "left" },
-      { title: "Type", width: 80, align: "left" },
-      { title: "Reference", width: 95, align: "left" },
-      { title: "Invoice", width: 55, align: "left" },
-      { title: "Debit (₦)", width: 72, align: "right" },
-      { title: "Credit (₦)", width: 72, align: "right" },
-      { title: "Balance (₦)", width: LEDGER_WIDTH - 436, align: "right" },
-    ],
+    columns: CLIENT_STATEMENT_COLUMNS,
     rows: batches(),
     closing: ["Closing balance at 31/03/2026", "12,345.67"],
     box: {

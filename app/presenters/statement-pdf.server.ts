@@ -208,6 +208,17 @@ export type StatementPdf = { stream: ReadableStream<Uint8Array>; filename: strin
 
 const LINE_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
 
+/** The client statement's columns, portrait: they fill the ledger's width. */
+export const CLIENT_STATEMENT_COLUMNS: LedgerColumn[] = [
+  { title: "Date", width: 62, align: "left" },
+  { title: "Type", width: 80, align: "left" },
+  { title: "Reference", width: 95, align: "left" },
+  { title: "Invoice", width: 55, align: "left" },
+  { title: "Debit (₦)", width: 72, align: "right" },
+  { title: "Credit (₦)", width: 72, align: "right" },
+  { title: "Balance (₦)", width: LEDGER_WIDTH - 436, align: "right" },
+];
+
 /** A client's statement of account for `?from=&to=` (docs/decisions/0970); null when no such client. */
 export async function clientStatementPdf(
   actor: Actor,
@@ -259,15 +270,7 @@ export async function clientStatementPdf(
       ["Paid and credited", formatNaira(s.totalCredits)],
       ["Closing balance", formatNaira(s.closingBalance)],
     ],
-    columns: [
-      { title: "Date", width: 62, align: "left" },
-      { title: "Type", width: 80, align: "left" },
-      { title: "Reference", width: 95, align: "left" },
-      { title: "Invoice", width: 55, align: "left" },
-      { title: "Debit (₦)", width: 72, align: "right" },
-      { title: "Credit (₦)", width: 72, align: "right" },
-      { title: "Balance (₦)", width: LEDGER_WIDTH - 436, align: "right" },
-    ],
+    columns: CLIENT_STATEMENT_COLUMNS,
     rows: rows(),
     closing: [`Closing balance at ${formatDeliveryDate(period.to)}`, formatAmount(s.closingBalance)],
     box: {

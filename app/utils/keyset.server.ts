@@ -42,3 +42,24 @@ export function toPage<T>(rows: T[], limit: number, request: PageRequest, cursor
     olderCursor: more && taken.length ? formatCursor(cursorOf(taken[taken.length - 1])) : null,
   };
 }
+
+/** The first page of a newest-first list. */
+export const FIRST_PAGE: PageRequest = { cursor: null, direction: "older" };
+
+/**
+ * Every row of a newest-first list, read a keyset page at a time (the full JSON lists and the
+ * CSV exports): memory holds one batch however many rows there are. `readPage` is the list's own
+ * model call; `cursorOf` gives the cursor after a batch's last row.
+ */
+export async function* keysetBatches<T>(
+  readPage: (page: PageRequest) => Promise<{ items: T[]; olderCursor: string | null }>,
+  cursorOf: (last: T) => Cursor,
+): AsyncGenerator<T[]> {
+  let page = FIRST_PAGE;
+  for (;;) {
+    const { items, olderCursor } = await readPage(page);
+    if (items.length) yield items;
+    if (!olderCursor) return;
+    page = { cursor: cursorOf(items[items.length - 1]), direction: "older" };
+  }
+}
