@@ -117,12 +117,10 @@ export default function InvoicesPage() {
               <li key={inv.id} className="card p-4" aria-label={`Invoice #${inv.invoiceNo}`}>
                 <div className="flex items-start justify-between gap-2">
                   <div>
-                    <p className="font-semibold">
-                      <RowLink
-                        to={`/invoices/${inv.id}`}
-                        className={`underline-offset-2 hover:underline ${inv.voidReason !== null ? "line-through" : ""}`}
-                      >{`Invoice #${inv.invoiceNo}`}</RowLink>
-                    </p>
+                    <RowLink
+                      to={`/invoices/${inv.id}`}
+                      className={`block font-semibold underline-offset-2 hover:underline${inv.voidReason !== null ? " line-through" : ""}`}
+                    >{`Invoice #${inv.invoiceNo}`}</RowLink>
                     <p className="page-subtitle">{inv.clientName}</p>
                   </div>
                   <PaymentStatusBadge status={inv.paymentStatus} />
@@ -130,23 +128,15 @@ export default function InvoicesPage() {
                 {inv.voidReason !== null ? (
                   <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{`Void: ${inv.voidReason}`}</p>
                 ) : null}
-                <dl className={`facts ${inv.voidReason !== null ? "line-through opacity-70" : ""}`}>
-                  <div>
-                    <dt>Amount</dt>
-                    <dd>{formatNaira(inv.amount)}</dd>
-                  </div>
-                  <div>
-                    <dt>Paid</dt>
-                    <dd>{formatNaira(inv.amountPaid)}</dd>
-                  </div>
-                  <div>
-                    <dt>Due Date</dt>
-                    <dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd>
-                  </div>
-                  <div>
-                    <dt>Profit</dt>
-                    <dd>{formatNaira(inv.profit)}</dd>
-                  </div>
+                <dl className={inv.voidReason !== null ? "facts line-through opacity-70" : "facts"}>
+                  <dt>Amount</dt>
+                  <dd>{formatNaira(inv.amount)}</dd>
+                  <dt>Paid</dt>
+                  <dd>{formatNaira(inv.amountPaid)}</dd>
+                  <dt>Due Date</dt>
+                  <dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd>
+                  <dt>Profit</dt>
+                  <dd>{formatNaira(inv.profit)}</dd>
                 </dl>
                 <div className="mt-3 flex flex-wrap gap-2">
                   {inv.payable ? (
