@@ -136,6 +136,28 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "agent balances equal their deliveries and payouts",
       detail: `agent ${r.id} (${r.name}): kept earned ${r.kept_earned} paid ${r.kept_paid}, recount earned ${r.earned} paid ${r.paid}`,
     });
+  // What each client owes per due date, as kept by the trigger of migration 0010, against a
+  // recount from the invoices (docs/decisions/0970).
+  const owed = await rows(
+    db,
+    sql`with recount as (
+          select b.client_id, b.due, sum(greatest(b.bal, 0)) as owed, sum(least(b.bal, 0)) as credit
+          from (select i.client_id, i.expected_payment_date as due, i.amount - i.amount_paid - i.amount_credited as bal
+                from invoices i where i.payment_status <> 'void') b
+          group by b.client_id, b.due
+        )
+        select coalesce(k.client_id, r.client_id) as client_id, coalesce(k.due_date, r.due)::text as due,
+          coalesce(k.owed, 0)::text as kept_owed, coalesce(k.credit, 0)::text as kept_credit,
+          coalesce(r.owed, 0)::text as owed, coalesce(r.credit, 0)::text as credit
+        from client_owed_totals k full join recount r on r.client_id = k.client_id and r.due = k.due_date
+        where coalesce(k.owed, 0) <> coalesce(r.owed, 0) or coalesce(k.credit, 0) <> coalesce(r.credit, 0)
+        order by 1, 2 limit 20`,
+  );
+  for (const r of owed)
+    breaches.push({
+      check: "client owed totals equal their invoices",
+      detail: `client ${r.client_id} due ${r.due}: kept owed ${r.kept_owed} credit ${r.kept_credit}, recount owed ${r.owed} credit ${r.credit}`,
+    });
   return breaches;
 }
 

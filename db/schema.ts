@@ -157,15 +157,8 @@ export const invoices = pgTable(
     // (ids grow with creation: newest first is id descending).
     index("invoices_client_id_idx").on(t.clientId, t.id),
     // A client's statement (docs/decisions/0970): its invoices of a period by the time they were
-    // issued; what it owes now from its open invoices, and from those credited beyond what was
-    // left to pay (the client's credit), never from every invoice it ever had.
+    // issued. What it owes is kept in client_owed_totals (migration 0010).
     index("invoices_client_created_idx").on(t.clientId, t.createdAt),
-    index("invoices_client_owed_idx")
-      .on(t.clientId, t.expectedPaymentDate)
-      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
-    index("invoices_client_credit_idx")
-      .on(t.clientId)
-      .where(sql`(${t.amountPaid} + ${t.amountCredited} > ${t.amount} and ${t.paymentStatus} <> 'void')`),
     index("invoices_status_id_idx").on(t.paymentStatus, t.id),
     // Owed: app/rules/invoices.server.ts owedSql, word for word, so the planner uses these.
     index("invoices_owed_id_idx")
@@ -553,6 +546,27 @@ export const invoiceStatusTotals = pgTable(
   },
   // Void invoices are left out (they count in no total).
   (t) => [primaryKey({ columns: [t.paymentStatus, t.dueDate, t.owed] })],
+);
+
+/**
+ * What each client owes now, per due date (docs/decisions/0970, "Kept totals"): each invoice's
+ * balance (amount less paid and credited; void invoices none), owed and credit apart, kept by a
+ * trigger on invoices in the same transaction (migration 0010). A client's balance and a
+ * statement's ageing read these rows, one a due date, instead of the client's open invoices.
+ */
+export const clientOwedTotals = pgTable(
+  "client_owed_totals",
+  {
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "cascade" }),
+    dueDate: date("due_date").notNull(),
+    /** The sum of the invoices' balances that are owed (above zero). */
+    owed: numeric("owed").notNull().default("0"),
+    /** The sum of the balances credited beyond what was left to pay (below zero): the client's credit. */
+    credit: numeric("credit").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.dueDate] })],
 );
 
 export const paymentDayTotals = pgTable(

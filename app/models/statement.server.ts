@@ -105,17 +105,6 @@ const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone ${en
 /** The rows of a raw `execute`: postgres-js answers an array, PGlite `{ rows }`. */
 export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
-// The invoices of a client that owe something now (open) or are credited beyond what was left
-// to pay (the client's credit): every other invoice has a balance of zero. Both read partial
-// indexes (invoices_client_owed_idx, invoices_client_credit_idx), so what a client owes costs
-// its open invoices, not every invoice it ever had.
-const unsettledSql = (clientId: number) => sql`
-  select i.id, i.amount, i.amount_paid, i.amount_credited, i.expected_payment_date, i.created_at from invoices i
-    where i.client_id = ${clientId} and i.amount_paid + i.amount_credited < i.amount and i.payment_status <> 'void'
-  union all
-  select i.id, i.amount, i.amount_paid, i.amount_credited, i.expected_payment_date, i.created_at from invoices i
-    where i.client_id = ${clientId} and i.amount_paid + i.amount_credited > i.amount and i.payment_status <> 'void'`;
-
 /**
  * The invoice of a payment or credit note (`row.invoice_id`), read by its primary key: the
  * period's payments are found by date and then their invoices one by one, so the cost is the
@@ -126,12 +115,12 @@ const unsettledSql = (clientId: number) => sql`
 const invoiceOf = (row: SQL) =>
   sql`select i.id, i.invoice_no, i.client_id, i.payment_status from invoices i where i.id = ${row}.invoice_id offset 0`;
 
-/** What the client owes now: its unsettled invoices' balances (settled ones owe nothing). */
+/** What the client owes now: the kept totals of its invoices' balances, one row a due date (migration 0010). */
 async function balanceNow(clientId: number): Promise<string> {
   const db = await getDb();
   const result = await db.execute(sql`
-    select coalesce(sum(u.amount - u.amount_paid - u.amount_credited), 0)::text as balance
-    from (${unsettledSql(clientId)}) u`);
+    select coalesce(sum(t.owed + t.credit), 0)::numeric(14,2)::text as balance
+    from client_owed_totals t where t.client_id = ${clientId}`);
   return rowsOf<{ balance: string }>(result)[0].balance;
 }
 
@@ -266,15 +255,19 @@ async function periodTotals(clientId: number, period: StatementPeriod) {
 /**
  * The ageing of the balance at `asOf`: per invoice (not void) what it owed at the end of that
  * day (its amount if issued by then, less its payments and credit notes dated by then), in the
- * bucket of its due date (app/rules/statements.server.ts). The buckets add up to the closing
- * balance. Only invoices that can owe something at `asOf` are read: those unsettled now, and
- * those paid or credited after `asOf` (an invoice settled by then owes nothing then); their
- * payments and credits after `asOf` are added back.
+ * bucket of its due date (app/rules/statements.server.ts; a balance below zero, a credit, is
+ * Current). The buckets add up to the closing balance.
+ *
+ * It starts from what every invoice owes now, kept per due date with owed and credit apart
+ * (client_owed_totals, migration 0010), so the cost is the client's due dates, not its invoices.
+ * Only the invoices that changed after `asOf` are read one by one: those issued after it (they
+ * owed nothing then: their balance now is taken away) and those paid or credited after it (their
+ * balance now is taken away and their balance then added back, each in the bucket of its own
+ * sign). For a statement to today that is none.
  */
 export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing> {
   const db = await getDb();
-  const outstanding = sql.raw("t.outstanding");
-  const due = sql.raw("t.due");
+  const endOfDay = dayStart(addDays(asOf, 1));
   const result = await db.execute(sql`
     with later_payments as (
       select p.invoice_id, sum(p.amount) as amount from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
@@ -282,24 +275,32 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
     ), later_credits as (
       select c.invoice_id, sum(c.amount) as amount from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
         where i.client_id = ${clientId} and c.issue_date > ${asOf}::date group by c.invoice_id
-    ), candidates as (
-      select u.id, u.amount, u.amount_paid, u.amount_credited, u.expected_payment_date, u.created_at
-        from (${unsettledSql(clientId)}) u
+    ), changed as (
+      select i.id, i.expected_payment_date as due, i.created_at, i.amount - i.amount_paid - i.amount_credited as now_bal
+        from invoices i
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and i.created_at >= ${endOfDay}
       union
-      select i.id, i.amount, i.amount_paid, i.amount_credited, i.expected_payment_date, i.created_at
+      select i.id, i.expected_payment_date, i.created_at, i.amount - i.amount_paid - i.amount_credited
         from invoices i where i.payment_status <> 'void'
           and i.id in (select invoice_id from later_payments union select invoice_id from later_credits)
+    ), parts (due, amount, sign) as (
+      select t.due_date, t.owed, 1::numeric from client_owed_totals t where t.client_id = ${clientId} and t.owed <> 0
+      union all
+      select t.due_date, t.credit, -1::numeric from client_owed_totals t where t.client_id = ${clientId} and t.credit <> 0
+      union all
+      select x.due, -x.now_bal, x.now_bal from changed x where x.now_bal <> 0
+      union all
+      select x.due, y.then_bal, y.then_bal
+        from changed x
+          left join later_payments lp on lp.invoice_id = x.id
+          left join later_credits lc on lc.invoice_id = x.id
+          cross join lateral (select case when x.created_at < ${endOfDay}
+            then x.now_bal + coalesce(lp.amount, 0) + coalesce(lc.amount, 0) else 0 end as then_bal) y
+        where y.then_bal <> 0
     )
-    select ${ageingBucketSql(asOf, due, outstanding)} as bucket, sum(t.outstanding)::numeric(14,2)::text as amount
-    from (
-      select c.expected_payment_date as due,
-        (case when c.created_at < ${dayStart(addDays(asOf, 1))} then c.amount else 0 end)
-          - (c.amount_paid - coalesce(lp.amount, 0)) - (c.amount_credited - coalesce(lc.amount, 0)) as outstanding
-      from candidates c
-        left join later_payments lp on lp.invoice_id = c.id
-        left join later_credits lc on lc.invoice_id = c.id
-    ) t
-    where t.outstanding <> 0
+    select ${ageingBucketSql(asOf, sql.raw("p.due"), sql.raw("p.sign"))} as bucket,
+      sum(p.amount)::numeric(14,2)::text as amount
+    from parts p
     group by 1`);
   const sums = Object.fromEntries(AGEING_BUCKETS.map((b) => [b, "0.00"])) as Record<AgeingBucket, string>;
   for (const row of rowsOf<{ bucket: AgeingBucket; amount: string }>(result)) sums[row.bucket] = row.amount;

@@ -8,9 +8,18 @@ import { getDb, schema, type User } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/models/payment.server";
-import { clientStatement, parseStatementCursor, parseStatementPeriod, rowsOf } from "../../app/models/statement.server";
-import { ageingBucket, ageingBucketSql } from "../../app/rules/statements.server";
+import {
+  ageingAsOf,
+  clientStatement,
+  parseStatementCursor,
+  parseStatementPeriod,
+  rowsOf,
+} from "../../app/models/statement.server";
+import { ageingBucket, ageingBucketSql, ageingOf } from "../../app/rules/statements.server";
 import { clientStatementExport } from "../../app/presenters/exports.server";
+import { add, sub, toFixed } from "../../app/utils/money";
+import type { Db } from "../../db/client.server";
+import { findBreaches } from "../../db/ops";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
 let agentId: number;
@@ -197,5 +206,115 @@ describe("a client's statement of account", () => {
     await expect(clientStatementExport(staff, clientId, new URLSearchParams(MARCH))).rejects.toMatchObject({
       status: 403,
     });
+  });
+});
+
+// What a client owes is kept per due date (migration 0010, decision 0970 "Kept totals"); the
+// statement's balance and ageing start from those rows and correct only the invoices that changed
+// after the statement's end. Against the definition, invoice by invoice, from the tables.
+describe("the kept totals behind the balance and the ageing", () => {
+  let other: number;
+  const issued = new Map<number, string>();
+
+  async function invoiceFor(client: number, amount: string, day: string, due: string) {
+    const d = await createDelivery({
+      agentId,
+      clientId: client,
+      createdBy: manager.id,
+      tons: "1.00",
+      sellingRate: amount,
+      date: day,
+    });
+    const made = await createInvoiceForDelivery(manager, { deliveryId: d.id });
+    if (!made.ok) throw new Error(made.message);
+    const db = await getDb();
+    await db
+      .update(schema.invoices)
+      .set({ createdAt: new Date(`${day}T12:00:00+01:00`), expectedPaymentDate: due })
+      .where(eq(schema.invoices.id, made.invoice.id));
+    issued.set(made.invoice.id, day);
+    return made.invoice;
+  }
+
+  /** The ageing at the end of `asOf` by its definition: every invoice that is not void, one by one. */
+  async function ageingByDefinition(client: number, asOf: string) {
+    const db = await getDb();
+    const invoices = await db.select().from(schema.invoices).where(eq(schema.invoices.clientId, client));
+    const payments = await db.select().from(schema.payments);
+    const credits = await db.select().from(schema.creditNotes);
+    const rows = invoices
+      .filter((i) => i.paymentStatus !== "void" && issued.get(i.id)! <= asOf)
+      .map((i) => {
+        const paid = payments.filter((p) => p.invoiceId === i.id && p.paymentDate <= asOf).map((p) => p.amount);
+        const credited = credits.filter((c) => c.invoiceId === i.id && c.issueDate <= asOf).map((c) => c.amount);
+        return { due: i.expectedPaymentDate, outstanding: toFixed(sub(sub(i.amount, add(...paid)), add(...credited))) };
+      })
+      .filter((r) => r.outstanding !== "0.00");
+    return ageingOf(rows, asOf);
+  }
+
+  beforeAll(async () => {
+    other = (await createClient({ name: "Ageing Client", taxRate: "0", paymentTermsDays: 30 })).id;
+    // P: 1,000.00 paid 300.00 in February, credited 900.00 in April: owed 700.00 at the end of
+    // March, a credit of 200.00 now (its sign changes after March).
+    const p = await invoiceFor(other, "1000.00", "2026-01-05", "2026-02-04");
+    await pay(p.id, "300.00", "2026-02-10");
+    const pCredit = await createCreditNote(manager, p.id, { amount: "900.00", reason: "Moisture above contract" });
+    if (!pCredit.ok) throw new Error(pCredit.message);
+    await (await getDb()).execute(sql`update credit_notes set issue_date = '2026-04-10' where invoice_id = ${p.id}`);
+    // Q: 500.00 issued in March, paid in full in May.
+    const q = await invoiceFor(other, "500.00", "2026-03-15", "2026-04-14");
+    await pay(q.id, "500.00", "2026-05-01");
+    // R: 800.00 issued in April, unpaid. T: 250.00 from January, unpaid. S: voided.
+    await invoiceFor(other, "800.00", "2026-04-20", "2026-05-20");
+    await invoiceFor(other, "250.00", "2026-01-20", "2026-02-19");
+    const s = await invoiceFor(other, "400.00", "2026-02-01", "2026-03-03");
+    const voided = await voidInvoice(manager, s.id, { reason: "Raised twice" });
+    if (!voided.ok) throw new Error(voided.message);
+  });
+
+  it("age every day as the definition does, across a change of sign and an invoice issued later", async () => {
+    for (const asOf of ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-15", "2026-05-31", "2026-11-25"]) {
+      expect({ asOf, ageing: await ageingAsOf(other, asOf) }).toEqual({
+        asOf,
+        ageing: await ageingByDefinition(other, asOf),
+      });
+    }
+    // At the end of March: P owes 700.00 (55 days), T 250.00 (40 days), Q 500.00 (not yet due).
+    expect(await ageingAsOf(other, "2026-03-31")).toEqual({
+      current: "500.00",
+      d1_30: "0.00",
+      d31_60: "950.00",
+      d61_90: "0.00",
+      over90: "0.00",
+      total: "1450.00",
+    });
+    // Now: P is a credit of 200.00 (Current), R owes 800.00, T 250.00.
+    const now = await clientStatement(manager, other, { from: "2026-11-01", to: "2026-11-25" });
+    if (!now.ok) throw new Error(now.message);
+    expect(now.statement.closingBalance).toBe("850.00");
+    expect(now.statement.ageing.total).toBe("850.00");
+    expect(now.statement.ageing.current).toBe("-200.00");
+  });
+
+  it("equal a recount from the invoices, and db:check finds a row that does not", async () => {
+    const db = await getDb();
+    const owedBreaches = async () =>
+      (await findBreaches(db as unknown as Db)).filter((b) => b.check.startsWith("client owed totals"));
+    expect(await owedBreaches()).toEqual([]);
+    const kept = rowsOf<{ owed: string; credit: string }>(
+      await db.execute(
+        sql`select coalesce(sum(owed), 0)::text as owed, coalesce(sum(credit), 0)::text as credit from client_owed_totals where client_id = ${other}`,
+      ),
+    )[0];
+    expect(kept).toEqual({ owed: "1050.00", credit: "-200.00" });
+    await db.execute(
+      sql`update client_owed_totals set owed = owed + 1 where client_id = ${other} and due_date = '2026-05-20'`,
+    );
+    expect(await owedBreaches()).toEqual([
+      expect.objectContaining({ detail: expect.stringContaining(`client ${other} due 2026-05-20`) }),
+    ]);
+    await db.execute(sql`select pks_rebuild_totals()`);
+    expect(await owedBreaches()).toEqual([]);
   });
 });
