@@ -274,7 +274,7 @@ async function owedBefore(agentId: number, day: string): Promise<string> {
       - coalesce((select sum(${kobo(netPaymentSql())}::numeric) from deliveries
         where deliveries.agent_id = ${agentId} and ${countedSql()} and deliveries.date >= ${day}::date), 0)
       + coalesce((select sum(ap.amount) from agent_payouts ap where ap.agent_id = ${agentId} and ap.payout_date >= ${day}::date), 0)
-    )::numeric(14,2)::text as owed`);
+    )::numeric(20,2)::text as owed`);
   return rowsOf<{ owed: string }>(result)[0].owed;
 }
 
@@ -381,12 +381,12 @@ async function periodTotals(agentId: number, period: StatementPeriod): Promise<A
   const db = await getDb();
   const result = await db.execute(sql`
     select count(*) filter (where l.kind = 'delivery')::int as deliveries,
-      coalesce(sum(l.tons), 0)::numeric(14,2)::text as tons,
-      coalesce(sum(l.gross), 0)::numeric(14,2)::text as gross,
-      coalesce(sum(l.offloading), 0)::numeric(14,2)::text as offloading,
-      coalesce(sum(l.mobilization), 0)::numeric(14,2)::text as mobilization,
-      coalesce(sum(l.earned), 0)::numeric(14,2)::text as earned,
-      coalesce(sum(l.paid), 0)::numeric(14,2)::text as paid
+      coalesce(sum(l.tons), 0)::numeric(20,2)::text as tons,
+      coalesce(sum(l.gross), 0)::numeric(20,2)::text as gross,
+      coalesce(sum(l.offloading), 0)::numeric(20,2)::text as offloading,
+      coalesce(sum(l.mobilization), 0)::numeric(20,2)::text as mobilization,
+      coalesce(sum(l.earned), 0)::numeric(20,2)::text as earned,
+      coalesce(sum(l.paid), 0)::numeric(20,2)::text as paid
     from (${periodLinesSql(agentId, period)}) l`);
   return rowsOf<AgentStatement["totals"]>(result)[0];
 }
@@ -524,8 +524,8 @@ export async function agentBalanceTotals(actor: Actor): Promise<{ agents: number
   const [row] = await db
     .select({
       agents: sql<number>`count(*)::int`,
-      owed: sql<string>`coalesce(sum(round(${b.earned} - ${b.paid}, 2)), 0)::numeric(14,2)::text`,
-      paid: sql<string>`coalesce(sum(${b.paid}), 0)::numeric(14,2)::text`,
+      owed: sql<string>`coalesce(sum(round(${b.earned} - ${b.paid}, 2)), 0)::numeric(20,2)::text`,
+      paid: sql<string>`coalesce(sum(${b.paid}), 0)::numeric(20,2)::text`,
     })
     .from(b);
   return row;
@@ -542,7 +542,7 @@ export async function getAgentOwed(
     .select({
       id: schema.agents.id,
       name: schema.agents.name,
-      owed: sql<string>`coalesce(round(${b.earned} - ${b.paid}, 2), 0)::numeric(14,2)::text`,
+      owed: sql<string>`coalesce(round(${b.earned} - ${b.paid}, 2), 0)::numeric(20,2)::text`,
     })
     .from(schema.agents)
     .leftJoin(b, eq(b.agentId, schema.agents.id))

@@ -730,7 +730,7 @@ export async function getInvoiceDetail(
       .orderBy(...keysetOrder(LINE_KEYSET, linesPage))
       .limit(linesLimit + 1),
     db
-      .select({ n: sql<number>`count(*)::int`, tons: sql<string>`coalesce(sum(${l.tons}), 0)::numeric(14,2)::text` })
+      .select({ n: sql<number>`count(*)::int`, tons: sql<string>`coalesce(sum(${l.tons}), 0)::numeric(20,2)::text` })
       .from(l)
       .where(eq(l.invoiceId, id)),
     db

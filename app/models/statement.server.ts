@@ -119,7 +119,7 @@ const invoiceOf = (row: SQL) =>
 async function balanceNow(clientId: number): Promise<string> {
   const db = await getDb();
   const result = await db.execute(sql`
-    select coalesce(sum(t.owed + t.credit), 0)::numeric(14,2)::text as balance
+    select coalesce(sum(t.owed + t.credit), 0)::numeric(20,2)::text as balance
     from client_owed_totals t where t.client_id = ${clientId}`);
   return rowsOf<{ balance: string }>(result)[0].balance;
 }
@@ -141,7 +141,7 @@ async function balanceBefore(clientId: number, day: string, now: string): Promis
           where t.client_id = ${clientId} and t.payment_date >= ${day}::date), 0)
       + coalesce((select sum(c.amount) from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
           where i.client_id = ${clientId} and i.payment_status <> 'void' and c.issue_date >= ${day}::date), 0)
-    )::numeric(14,2)::text as balance`);
+    )::numeric(20,2)::text as balance`);
   return rowsOf<{ balance: string }>(result)[0].balance;
 }
 
@@ -219,9 +219,9 @@ export async function statementLinesPage(
     )
     select page.ord::int as ord, page.kind, page.id::int as id, page.day::text as day, page.reference,
         page.invoice_id::int as invoice_id, page.invoice_no,
-        page.debit::numeric(14,2)::text as debit, page.credit::numeric(14,2)::text as credit, page.is_void,
+        page.debit::numeric(20,2)::text as debit, page.credit::numeric(20,2)::text as credit, page.is_void,
         (${start}
-          + sum(page.debit - page.credit) over (order by page.day, page.ord, page.id))::numeric(14,2)::text as balance
+          + sum(page.debit - page.credit) over (order by page.day, page.ord, page.id))::numeric(20,2)::text as balance
     from page order by page.day, page.ord, page.id`);
   const rows = rowsOf<LineRow>(result);
   const more = rows.length > limit;
@@ -247,7 +247,7 @@ export async function statementLinesPage(
 async function periodTotals(clientId: number, period: StatementPeriod) {
   const db = await getDb();
   const result = await db.execute(sql`
-    select coalesce(sum(l.debit), 0)::numeric(14,2)::text as debits, coalesce(sum(l.credit), 0)::numeric(14,2)::text as credits
+    select coalesce(sum(l.debit), 0)::numeric(20,2)::text as debits, coalesce(sum(l.credit), 0)::numeric(20,2)::text as credits
     from (${periodLinesSql(clientId, period)}) l`);
   return rowsOf<{ debits: string; credits: string }>(result)[0];
 }
@@ -299,7 +299,7 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
         where y.then_bal <> 0
     )
     select ${ageingBucketSql(asOf, sql.raw("p.due"), sql.raw("p.sign"))} as bucket,
-      sum(p.amount)::numeric(14,2)::text as amount
+      sum(p.amount)::numeric(20,2)::text as amount
     from parts p
     group by 1`);
   const sums = Object.fromEntries(AGEING_BUCKETS.map((b) => [b, "0.00"])) as Record<AgeingBucket, string>;
@@ -308,7 +308,7 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
     sql`select (${sql.join(
       AGEING_BUCKETS.map((b) => sql`${sums[b]}::numeric`),
       sql` + `,
-    )})::numeric(14,2)::text as total`,
+    )})::numeric(20,2)::text as total`,
   );
   return { ...sums, total: rowsOf<{ total: string }>(total)[0].total };
 }

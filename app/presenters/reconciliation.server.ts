@@ -184,7 +184,7 @@ export async function monthInvoicePreview(actor: Actor, yearMonth: string) {
       clientId: schema.clients.id,
       clientName: schema.clients.name,
       deliveries: sql<number>`count(*)::int`,
-      tons: sql<string>`sum(${d.tons})::numeric(14,2)::text`,
+      tons: sql<string>`sum(${d.tons})::numeric(20,2)::text`,
       amount: kobo(invoiceAmountSql()),
     })
     .from(d)

@@ -30,7 +30,7 @@ export const settledSql = () => sql`(${inv.amountPaid} + ${inv.amountCredited})`
 export const balanceOf = (x: MoneyAndStatus): string => (isVoid(x) ? "0.00" : toFixed(sub(x.amount, settledOf(x))));
 
 export const balanceSql = () =>
-  sql<string>`(case when ${voidSql()} then 0 else ${inv.amount} - ${settledSql()} end)::numeric(14,2)::text`;
+  sql<string>`(case when ${voidSql()} then 0 else ${inv.amount} - ${settledSql()} end)::numeric(20,2)::text`;
 
 // ---- Owed: money still due on the invoice (the partial indexes invoices_owed_* use this text).
 
@@ -93,4 +93,4 @@ export function taxContained(amount: string, rate: string): string {
 }
 
 export const taxContainedSql = () =>
-  sql<string>`coalesce(round(${inv.amount} * ${inv.taxRate} / nullif(100 + ${inv.taxRate}, 0), 2), 0)::numeric(14,2)::text`;
+  sql<string>`coalesce(round(${inv.amount} * ${inv.taxRate} / nullif(100 + ${inv.taxRate}, 0), 2), 0)::numeric(20,2)::text`;

@@ -22,6 +22,7 @@ import { parseStatementCursor, rowsOf } from "../../app/models/statement.server"
 import { agentBalancesExport, agentStatementExport } from "../../app/presenters/exports.server";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";
+import { add, toFixed } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
 const NOW = new Date("2026-06-01T10:00:00Z");
@@ -334,6 +335,24 @@ describe("the balances kept by triggers", () => {
     expect(await version()).not.toBe(before);
     const changed = await balanceAndRecount(agent.id);
     expect(changed.kept).toBe(changed.recount);
+  });
+
+  it("add up past a trillion naira without overflowing (the bench's 1,000,000 deliveries did)", async () => {
+    // Every agent's earnings at 1,000,000 deliveries came to about 1.5 trillion naira, past the
+    // 14 digits the totals were once cast to: Agent Balances answered an error.
+    const db = await getDb();
+    const before = await agentBalanceTotals(admin);
+    await db.execute(
+      sql`update agent_balances set earned = earned + 999999999999.99 where agent_id in (${agentId}, ${otherAgentId})`,
+    );
+    try {
+      const after = await agentBalanceTotals(admin);
+      expect(after.owed).toBe(toFixed(add(before.owed, "1999999999999.98")));
+      const page = await listAgentBalances(admin, { page: { cursor: null, direction: "older" } });
+      expect(page.items.find((r) => r.agentId === otherAgentId)?.earned).toBe("999999999999.99");
+    } finally {
+      await db.execute(sql`select pks_rebuild_agent_balances()`);
+    }
   });
 
   it("the owed list and the statement's sums read their indexes, never a whole table", async () => {
