@@ -21,7 +21,12 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   const regionRef = useRef<HTMLElement>(null);
   const startX = useRef<number | null>(null);
 
-  useEffect(() => setCurrent(toast), [toast]);
+  // A new toast from the server replaces the one shown; a later load without one (a second
+  // navigation or revalidation right after, which finds the flash already read) leaves it: it
+  // goes after its 5 s, on a swipe or on its close button.
+  useEffect(() => {
+    if (toast) setCurrent(toast);
+  }, [toast]);
 
   // A toast raised in the browser (New Delivery sent from the phone's outbox).
   useEffect(() => {
