@@ -14,7 +14,7 @@ import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
 import { PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
 import { safeParseFields } from "~/schemas/fields";
-import { addDays, todayIn } from "~/utils/dates";
+import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import {
@@ -26,7 +26,7 @@ import {
   requestHash,
 } from "~/utils/idempotency.server";
 import { keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
-import { compare, formatNaira, sub, toFixed } from "~/utils/money";
+import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import type { Page, PageRequest } from "~/utils/params";
 import { fail, type Failure, Refusal, type Result } from "~/utils/result";
 import { recordAudit } from "./audit.server";
@@ -428,9 +428,9 @@ export async function agentStatement(
   if (after && (after.date < period.from || after.date > period.to)) {
     return fail(400, "The page of lines is outside the statement's dates");
   }
-  const openingOwed = await owedBefore(agentId, period.from);
-  const closingOwed = await owedBefore(agentId, addDays(period.to, 1));
-  const totals = await periodTotals(agentId, period);
+  const [openingOwed, totals] = await Promise.all([owedBefore(agentId, period.from), periodTotals(agentId, period)]);
+  // Every line of the period is earned or paid out: what is owed at its end follows from them.
+  const closingOwed = toFixed(sub(add(openingOwed, totals.earned), totals.paid));
   const page = await agentStatementLinesPage(agentId, period, openingOwed, after, limit);
   return {
     ok: true,

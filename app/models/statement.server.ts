@@ -9,6 +9,7 @@ import { getDb, schema } from "~/db.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
+import { add, sub, toFixed } from "~/utils/money";
 import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
 import { fail, type Result } from "~/utils/result";
@@ -115,26 +116,17 @@ export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? resu
 const invoiceOf = (row: SQL) =>
   sql`select i.id, i.invoice_no, i.client_id, i.payment_status from invoices i where i.id = ${row}.invoice_id offset 0`;
 
-/** What the client owes now: the kept totals of its invoices' balances, one row a due date (migration 0010). */
-async function balanceNow(clientId: number): Promise<string> {
-  const db = await getDb();
-  const result = await db.execute(sql`
-    select coalesce(sum(t.owed + t.credit), 0)::numeric(20,2)::text as balance
-    from client_owed_totals t where t.client_id = ${clientId}`);
-  return rowsOf<{ balance: string }>(result)[0].balance;
-}
-
 /**
- * What the client owed at the start of `day` (everything dated before it): what it owes now
- * (`now`, from balanceNow) less what was invoiced, paid and credited from `day` on. Each part
- * reads an index range from `day`, so a statement of recent months costs the same however long
- * the client has traded.
+ * What the client owed at the start of `day` (everything dated before it): what it owes now (the
+ * kept totals of its invoices' balances, one row a due date, migration 0010) less what was
+ * invoiced, paid and credited from `day` on. Each part reads an index range from `day`, so a
+ * statement of recent months costs the same however long the client has traded.
  */
-async function balanceBefore(clientId: number, day: string, now: string): Promise<string> {
+async function balanceBefore(clientId: number, day: string): Promise<string> {
   const db = await getDb();
   const result = await db.execute(sql`
     select (
-      ${now}::numeric
+      coalesce((select sum(t.owed + t.credit) from client_owed_totals t where t.client_id = ${clientId}), 0)
       - coalesce((select sum(i.amount) from invoices i
           where i.client_id = ${clientId} and i.payment_status <> 'void' and i.created_at >= ${dayStart(day)}), 0)
       + coalesce((select sum(t.amount) from payment_day_totals t
@@ -304,13 +296,7 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
     group by 1`);
   const sums = Object.fromEntries(AGEING_BUCKETS.map((b) => [b, "0.00"])) as Record<AgeingBucket, string>;
   for (const row of rowsOf<{ bucket: AgeingBucket; amount: string }>(result)) sums[row.bucket] = row.amount;
-  const total = await db.execute(
-    sql`select (${sql.join(
-      AGEING_BUCKETS.map((b) => sql`${sums[b]}::numeric`),
-      sql` + `,
-    )})::numeric(20,2)::text as total`,
-  );
-  return { ...sums, total: rowsOf<{ total: string }>(total)[0].total };
+  return { ...sums, total: toFixed(add(...AGEING_BUCKETS.map((b) => sums[b]))) };
 }
 
 async function statementClient(clientId: number): Promise<Statement["client"] | null> {
@@ -348,12 +334,14 @@ export async function clientStatement(
   if (after && (after.date < period.from || after.date > period.to)) {
     return fail(400, "The page of lines is outside the statement's dates");
   }
-  const now = await balanceNow(clientId);
-  const openingBalance = await balanceBefore(clientId, period.from, now);
-  const closingBalance = await balanceBefore(clientId, addDays(period.to, 1), now);
-  const totals = await periodTotals(clientId, period);
+  const [openingBalance, totals, ageing] = await Promise.all([
+    balanceBefore(clientId, period.from),
+    periodTotals(clientId, period),
+    ageingAsOf(clientId, period.to),
+  ]);
+  // Every line of the period is a debit or a credit: the closing balance follows from them.
+  const closingBalance = toFixed(sub(add(openingBalance, totals.debits), totals.credits));
   const page = await statementLinesPage(clientId, period, openingBalance, after, limit);
-  const ageing = await ageingAsOf(clientId, period.to);
   return {
     ok: true,
     statement: {
