@@ -7,10 +7,11 @@
 // this machine was while it ran) and writes bench/out/lighthouse.json.
 // Usage (after `npm run build`): node bench/lighthouse.mjs [--size 100000] [--runs 1]
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDatabase } from "./database.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -46,32 +47,6 @@ function run(cmd, args, env = {}) {
       code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err.slice(-2000)}`)),
     );
   });
-}
-
-async function database() {
-  if (!process.env.DATABASE_URL) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "pks-lh-"));
-    return {
-      driver: "pglite",
-      env: { DATABASE_URL: "", PGLITE_DIR: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-  const name = `pks_bench_lighthouse_${process.pid}_${Date.now().toString(36)}`;
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    driver: "postgres",
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
 }
 
 async function startServer(env) {
@@ -155,7 +130,10 @@ async function audit(url, cookie) {
   };
 }
 
-const db = await database();
+const db = await benchDatabase(
+  process.env.DATABASE_URL ? "postgres" : "pglite",
+  `pks_bench_lighthouse_${process.pid}_${Date.now().toString(36)}`,
+);
 const rows = [];
 try {
   console.error(`[lighthouse] ${db.driver}: seeding ${SIZE.toLocaleString("en")} deliveries`);

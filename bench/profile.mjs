@@ -7,10 +7,11 @@
 //   DATABASE_URL=postgres://... node bench/profile.mjs --url /deliveries [--size 10000] [--seconds 10]
 // Without DATABASE_URL it profiles PGlite.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDatabase } from "./database.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -36,31 +37,10 @@ function run(cmd, args, env = {}) {
   });
 }
 
-async function database() {
-  if (!process.env.DATABASE_URL) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "pks-prof-"));
-    return {
-      env: { DATABASE_URL: "", PGLITE_DIR: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-  // Named per run, so it can never meet another run's or another engineer's database.
-  const name = `pks_prof_${process.pid}_${Date.now().toString(36)}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
-const db = await database();
+const db = await benchDatabase(
+  process.env.DATABASE_URL ? "postgres" : "pglite",
+  `pks_prof_${process.pid}_${Date.now().toString(36)}`,
+);
 try {
   await run("npx", ["tsx", "bench/seed.ts", "--size", values.size, "--users", "0"], db.env);
   const dir = mkdtempSync(path.join(OUT, "run-"));

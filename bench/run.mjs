@@ -9,10 +9,10 @@
 // BENCH_LIGHTHOUSE_SIZE deliveries, default 100,000). --only-mixed skips the per-URL sizes.
 // Prints a Markdown report and writes it to bench/out/report.md.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDatabase } from "./database.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -70,29 +70,6 @@ function run(cmd, args, env = {}, { quiet = false } = {}) {
       code === 0 || quiet ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err}`)),
     );
   });
-}
-
-async function database(driver, name) {
-  if (driver === "pglite") {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "pks-bench-"));
-    return {
-      env: { DATABASE_URL: "", PGLITE_DIR: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
 }
 
 async function startServer(env) {
@@ -155,7 +132,7 @@ const mixed = [];
 for (const driver of drivers) {
   for (const size of sizes) {
     console.error(`[bench] ${driver} ${size}: seeding`);
-    const db = await database(driver, `pks_bench_${size}_${RUN_ID}`);
+    const db = await benchDatabase(driver, `pks_bench_${size}_${RUN_ID}`);
     try {
       await run("npx", ["tsx", "bench/seed.ts", "--size", String(size), "--users", "0"], db.env);
       const server = await startServer(db.env);
@@ -192,7 +169,7 @@ for (const driver of drivers) {
   }
   if (!values["no-mixed"]) {
     console.error(`[bench] ${driver}: mixed load, 50 users, 10,000 deliveries`);
-    const db = await database(driver, `pks_bench_mixed_${RUN_ID}`);
+    const db = await benchDatabase(driver, `pks_bench_mixed_${RUN_ID}`);
     try {
       await run("npx", ["tsx", "bench/seed.ts", "--size", "10000", "--users", "50"], db.env);
       const server = await startServer(db.env);
