@@ -28,11 +28,11 @@ let manager: User;
 let staff: User;
 const MARCH = { from: "2026-03-01", to: "2026-03-31" };
 
-/** An invoice of `amount` issued on `day` (Lagos), due on `due`. */
-async function invoiceOn(amount: string, day: string, due: string) {
+/** An invoice of `amount` to `client` issued on `day` (Lagos), due on `due`. */
+async function invoiceOn(amount: string, day: string, due: string, client = clientId) {
   const d = await createDelivery({
     agentId,
-    clientId,
+    clientId: client,
     createdBy: manager.id,
     tons: "1.00",
     sellingRate: amount,
@@ -217,23 +217,9 @@ describe("the kept totals behind the balance and the ageing", () => {
   const issued = new Map<number, string>();
 
   async function invoiceFor(client: number, amount: string, day: string, due: string) {
-    const d = await createDelivery({
-      agentId,
-      clientId: client,
-      createdBy: manager.id,
-      tons: "1.00",
-      sellingRate: amount,
-      date: day,
-    });
-    const made = await createInvoiceForDelivery(manager, { deliveryId: d.id });
-    if (!made.ok) throw new Error(made.message);
-    const db = await getDb();
-    await db
-      .update(schema.invoices)
-      .set({ createdAt: new Date(`${day}T12:00:00+01:00`), expectedPaymentDate: due })
-      .where(eq(schema.invoices.id, made.invoice.id));
-    issued.set(made.invoice.id, day);
-    return made.invoice;
+    const invoice = await invoiceOn(amount, day, due, client);
+    issued.set(invoice.id, day);
+    return invoice;
   }
 
   /** The ageing at the end of `asOf` by its definition: every invoice that is not void, one by one. */
