@@ -1,6 +1,4 @@
-import { expect, test } from "./fixtures";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+import { expect, test, unique } from "./fixtures";
 
 test("a manager adds, edits and deletes an agent and a client", async ({ page, loginAs }) => {
   await loginAs("manager");

@@ -4,11 +4,10 @@
 // work; item 16 is tests/e2e/a11y.spec.ts.
 import type { Page } from "@playwright/test";
 import { todayIn } from "../../app/utils/dates";
-import { expect, hydrated, signInWithForm, test } from "./fixtures";
+import { expect, hydrated, signInWithForm, test, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
 import { api, ok, walkContext, WIDTHS, type Width } from "./walk";
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const SIZES = Object.keys(WIDTHS) as Width[];
 
 async function admin(baseURL: string) {

@@ -1,7 +1,6 @@
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test, unique } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 test.describe("a staff member on a phone", () => {
   test.use({ viewport: PHONE });

@@ -1,8 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
-import { expect, test } from "./fixtures";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+import { expect, test, unique } from "./fixtures";
 
 test("Export CSV downloads the agents list, opened back with a CSV parser, the hostile name guarded", async ({
   page,

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import {
   E2E_PASSWORD,
   e2eSessionFile,
@@ -107,4 +107,16 @@ export async function signInWithForm(page: Page, email: string, password: string
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** A short tag that keeps the names a test creates apart from every other run's. */
+export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** Posts JSON to the app's API as the signed-in user and answers the created row (any 2xx). */
+export function apiPoster(request: APIRequestContext, origin: string) {
+  return async (url: string, data: object) => {
+    const res = await request.post(url, { data, headers: { Origin: origin } });
+    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
+    return (await res.json()) as Record<string, unknown> & { id: number };
+  };
 }

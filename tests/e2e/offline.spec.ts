@@ -5,10 +5,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
-import { signInContext } from "./fixtures";
+import { signInContext, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 // Going offline is the point here: the browser reports each request it could not make.
 const EXPECTED_CONSOLE = [
   /Failed to load resource: the server responded with a status of (40[0-9]|429)/,

@@ -6,19 +6,13 @@ import type { APIRequestContext } from "@playwright/test";
 import { amountInWords } from "../../app/utils/amount-words.server";
 import { todayIn } from "../../app/utils/dates";
 import { formatNaira, sub, toFixed } from "../../app/utils/money";
-import { expect, test } from "./fixtures";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+import { apiPoster, expect, test, unique } from "./fixtures";
 
 /** A client with an address, one delivery invoiced for them, and a payment of 0.50 on it. */
 async function invoiceWithPayment(request: APIRequestContext, origin: string) {
   const headers = { Origin: origin };
   const tag = unique();
-  const post = async (url: string, data: object) => {
-    const res = await request.post(url, { data, headers });
-    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
-    return (await res.json()) as Record<string, unknown> & { id: number };
-  };
+  const post = apiPoster(request, origin);
   const client = await post("/api/clients", {
     name: `Print Client ${tag}`,
     taxRate: "7.5",

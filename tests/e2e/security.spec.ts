@@ -1,9 +1,7 @@
 import { request as playwrightRequest, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { expect, signInWithForm, test } from "./fixtures";
+import { expect, signInWithForm, test, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** A fresh user created through the admin API, signed in once to replace the temporary password. */
 async function createUserViaApi(baseURL: string, role: "staff" | "manager", password: string) {

@@ -6,10 +6,8 @@ import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { todayIn } from "../../app/utils/dates";
 import { add, formatNaira, sub, toFixed } from "../../app/utils/money";
-import { expect, hydrated, test } from "./fixtures";
+import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
 import { pdfToText } from "./pdf-text";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
 test("an admin records a payout to an agent and sees what is still owed", async ({
   page,
@@ -19,11 +17,7 @@ test("an admin records a payout to an agent and sees what is still owed", async 
 }) => {
   await loginAs("admin");
   const headers = { Origin: baseURL! };
-  const post = async (url: string, data: object) => {
-    const res = await page.request.post(url, { data, headers });
-    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
-    return (await res.json()) as Record<string, unknown> & { id: number };
-  };
+  const post = apiPoster(page.request, baseURL!);
   const tag = unique();
   const today = todayIn("Africa/Lagos");
   // A hostile name: a spreadsheet must show it as text, never run it.

@@ -5,10 +5,8 @@ import { readFileSync } from "node:fs";
 import { AGEING_LABELS, ageingBucket } from "../../app/rules/ageing";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { formatNaira, sub, toFixed } from "../../app/utils/money";
-import { expect, test } from "./fixtures";
+import { apiPoster, expect, test, unique } from "./fixtures";
 import { pdfToText } from "./pdf-text";
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
 test("a client's statement: opening, lines, closing balance and the ageing bucket of an overdue invoice", async ({
   page,
@@ -17,11 +15,7 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
 }) => {
   await loginAs("manager");
   const headers = { Origin: baseURL! };
-  const post = async (url: string, data: object) => {
-    const res = await page.request.post(url, { data, headers });
-    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
-    return (await res.json()) as Record<string, unknown> & { id: number };
-  };
+  const post = apiPoster(page.request, baseURL!);
   const tag = unique();
   const today = todayIn("Africa/Lagos");
   const monthStart = `${today.slice(0, 8)}01`;

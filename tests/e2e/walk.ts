@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { request as playwrightRequest, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { generate } from "otplib";
+import { unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
 
 const require = createRequire(import.meta.url);
@@ -17,7 +18,6 @@ export type Width = keyof typeof WIDTHS;
 export type Theme = "light" | "dark";
 
 const todayMonth = () => new Date().toISOString().slice(0, 7);
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 export async function api(baseURL: string, email: string, password: string) {
   const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
