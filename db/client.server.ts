@@ -15,6 +15,9 @@ export {
 } from "./unavailable";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** The rows of a raw `execute`: postgres-js answers the rows array, PGlite `{ rows }`. */
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 export type Tx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 /** Either the database or an open transaction: models accept both so callers can compose. */
 export type Executor = Db | Tx;

@@ -3,14 +3,12 @@
 // and a restore must match, and PGlite's consistent dump. ADR 0703.
 import { writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import type { Db } from "./client.server";
+import { rowsOf, type Db } from "./client.server";
 
 type Row = Record<string, unknown>;
 
 async function rows(db: Db, query: ReturnType<typeof sql>): Promise<Row[]> {
-  const result = (await db.execute(query)) as unknown;
-  // postgres-js returns the rows array; PGlite returns { rows }.
-  return Array.isArray(result) ? (result as Row[]) : ((result as { rows: Row[] }).rows ?? []);
+  return rowsOf<Row>(await db.execute(query)) ?? [];
 }
 
 /** Counts, sums and the highest invoice number: what a restore must reproduce exactly. */

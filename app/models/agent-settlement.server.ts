@@ -9,7 +9,7 @@
 // one row per agent; the statement's opening and closing balances are index range sums over one
 // agent's rows, like the client statement's.
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, schema, type AgentPayout, type Executor } from "~/db.server";
+import { getDb, rowsOf, schema, type AgentPayout, type Executor } from "~/db.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
 import { PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
@@ -34,7 +34,6 @@ import { checkPeriodOpen } from "./period.server";
 import {
   formatStatementCursor,
   parseStatementCursor,
-  rowsOf,
   type StatementCursor,
   type StatementPeriod,
 } from "./statement.server";

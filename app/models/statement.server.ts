@@ -5,7 +5,7 @@
 // date. Every sum is SQL numeric; the lines are keyset pages so a client with years of trade
 // never renders an unbounded page. Void invoices are zero lines marked void and count nowhere.
 import { eq, sql, type SQL } from "drizzle-orm";
-import { getDb, schema } from "~/db.server";
+import { getDb, rowsOf, schema } from "~/db.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
@@ -102,9 +102,6 @@ const invoiceDaySql = (alias: SQL) => sql`(${alias}.created_at at time zone ${en
 
 /** The instant a business day starts (APP_TIME_ZONE): `created_at >= dayStart(d)` is "issued on or after d", through an index. */
 const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone ${env().APP_TIME_ZONE})`;
-
-/** The rows of a raw `execute`: postgres-js answers an array, PGlite `{ rows }`. */
-export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 
 /**
  * The invoice of a payment or credit note (`row.invoice_id`), read by its primary key: the

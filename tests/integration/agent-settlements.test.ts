@@ -5,7 +5,7 @@
 // with nothing written.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, schema, type User } from "../../app/db.server";
+import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import {
   agentBalanceTotals,
   agentStatement,
@@ -18,7 +18,7 @@ import { deleteAgent } from "../../app/models/agent.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server";
 import { closeMonth } from "../../app/models/period.server";
-import { parseStatementCursor, rowsOf } from "../../app/models/statement.server";
+import { parseStatementCursor } from "../../app/models/statement.server";
 import { agentBalancesExport, agentStatementExport } from "../../app/presenters/exports.server";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";

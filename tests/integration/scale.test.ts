@@ -3,7 +3,7 @@
 // concurrent invoices. 20,000 generated deliveries, 90% invoiced, most invoices paid.
 import { sql, type SQLWrapper } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, schema } from "../../app/db.server";
+import { getDb, rowsOf, schema } from "../../app/db.server";
 import { createDelivery as createDeliveryModel, updateDelivery } from "../../app/models/delivery.server";
 import {
   createInvoiceForDelivery,
@@ -46,11 +46,10 @@ let agentId: number;
 let userId: string;
 
 type Row = Record<string, unknown>;
-const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
 
 async function plan(query: SQLWrapper) {
   const db = await getDb();
-  return rowsOf(await db.execute(sql`explain ${query}`))
+  return rowsOf<Row>(await db.execute(sql`explain ${query}`))
     .map((r) => String(Object.values(r)[0]))
     .join("\n");
 }
@@ -165,13 +164,13 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     const db = await getDb();
     const manager = await createUser({ role: "manager" });
     const data = await loadManagerDashboard(manager, new Date(`${today}T12:00:00Z`));
-    const [counted] = rowsOf(
+    const [counted] = rowsOf<Row>(
       await db.execute(sql`select count(*) filter (where status in ('confirmed','invoiced'))::int as total,
         count(*) filter (where status = 'invoiced')::int as invoiced,
         round(sum(tons * selling_rate - (tons * coalesce(buying_rate,0) + coalesce(logistics_cost,0) + coalesce(other_costs,0)))
           filter (where status in ('confirmed','invoiced') and selling_rate is not null), 2)::text as profit from deliveries`),
     );
-    const [money] = rowsOf(
+    const [money] = rowsOf<Row>(
       await db.execute(sql`select sum(amount)::numeric(18,2)::text as invoiced, sum(amount_paid)::numeric(18,2)::text as paid,
         count(*) filter (where amount_paid < amount and expected_payment_date < ${today})::int as overdue from invoices`),
     );
@@ -208,7 +207,7 @@ describe("paging through the whole list", () => {
       if (!result.olderCursor) break;
       page = { cursor: { key: null, id: Number(result.olderCursor) }, direction: "older" };
     }
-    const [{ n }] = rowsOf(
+    const [{ n }] = rowsOf<Row>(
       await (
         await getDb()
       ).execute(sql`select count(*)::int as n from invoices where client_id = ${clientB} and payment_status = 'paid'`),
@@ -256,7 +255,7 @@ describe("JSON lists", () => {
     expect((following.body as { id: number }[])[0].id).toBeLessThan(page[2].id);
     const all = await call(apiPayments.loader, makeRequest("/api/payments", { cookie }));
     const list = all.body as unknown[];
-    const [{ n }] = rowsOf(await (await getDb()).execute(sql`select count(*)::int as n from payments`));
+    const [{ n }] = rowsOf<Row>(await (await getDb()).execute(sql`select count(*)::int as n from payments`));
     expect(list).toHaveLength(n as number);
     for (const bad of ["limit=0", "limit=501", "limit=abc", "cursor=x&limit=5", "status=late"]) {
       expect((await call(apiInvoices.loader, makeRequest(`/api/invoices?${bad}`, { cookie }))).status, bad).toBe(400);
@@ -312,7 +311,7 @@ describe("totals kept by triggers", () => {
         "invoice_counter",
       ]) {
         // Zero rows are what a recount leaves out; numerics compared as normalised text.
-        const rows = rowsOf(await db.execute(sql.raw(`select * from ${table}`)));
+        const rows = rowsOf<Row>(await db.execute(sql.raw(`select * from ${table}`)));
         out[table] = rows
           .filter((r) => !("n_all" in r && r.n_all === 0 && !r.invoice_count) && !("n" in r && r.n === 0))
           .map((r) =>
@@ -344,7 +343,7 @@ describe("totals kept by triggers", () => {
 describe("invoice numbers from the counter row", () => {
   it("50 invoices created at once get 50 consecutive numbers", async () => {
     const db = await getDb();
-    const [{ last_no: before }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
+    const [{ last_no: before }] = rowsOf<Row>(await db.execute(sql`select last_no from invoice_counter`));
     const ds = await Promise.all(
       Array.from({ length: 50 }, () =>
         createDelivery({ agentId, clientId: clientA, createdBy: userId, date: "2026-05-01" }),
@@ -356,7 +355,7 @@ describe("invoice numbers from the counter row", () => {
     expect(results.every((r) => r.ok)).toBe(true);
     const numbers = results.map((r) => (r.ok ? Number(r.invoice.invoiceNo) : 0)).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => Number(before) + 1 + i));
-    const [{ last_no: after }] = rowsOf(await db.execute(sql`select last_no from invoice_counter`));
+    const [{ last_no: after }] = rowsOf<Row>(await db.execute(sql`select last_no from invoice_counter`));
     expect(Number(after)).toBe(Number(before) + 50);
     // A refused invoice gives its number back: the next one follows on.
     expect(await createInvoiceForDelivery({ id: userId, role: "manager" }, { deliveryId: ds[0].id })).toMatchObject({

@@ -4,7 +4,7 @@
 // adding up to the closing balance, bad periods refused, and staff refused.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, schema, type User } from "../../app/db.server";
+import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/models/payment.server";
@@ -13,7 +13,6 @@ import {
   clientStatement,
   parseStatementCursor,
   parseStatementPeriod,
-  rowsOf,
 } from "../../app/models/statement.server";
 import { ageingBucket, ageingBucketSql, ageingOf } from "../../app/rules/statements.server";
 import { clientStatementExport } from "../../app/presenters/exports.server";
