@@ -1,4 +1,2 @@
 CREATE INDEX "credit_notes_issue_date_idx" ON "credit_notes" USING btree ("issue_date");--> statement-breakpoint
-CREATE INDEX "invoices_client_created_idx" ON "invoices" USING btree ("client_id","created_at");--> statement-breakpoint
-CREATE INDEX "invoices_client_owed_idx" ON "invoices" USING btree ("client_id","expected_payment_date") WHERE ("invoices"."amount_paid" + "invoices"."amount_credited" < "invoices"."amount" and "invoices"."payment_status" <> 'void');--> statement-breakpoint
-CREATE INDEX "invoices_client_credit_idx" ON "invoices" USING btree ("client_id") WHERE ("invoices"."amount_paid" + "invoices"."amount_credited" > "invoices"."amount" and "invoices"."payment_status" <> 'void');
+CREATE INDEX "invoices_client_created_idx" ON "invoices" USING btree ("client_id","created_at");

@@ -6,8 +6,6 @@ CREATE TABLE "client_owed_totals" (
 	CONSTRAINT "client_owed_totals_client_id_due_date_pk" PRIMARY KEY("client_id","due_date")
 );
 --> statement-breakpoint
-DROP INDEX "invoices_client_owed_idx";--> statement-breakpoint
-DROP INDEX "invoices_client_credit_idx";--> statement-breakpoint
 ALTER TABLE "client_owed_totals" ADD CONSTRAINT "client_owed_totals_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- What each client owes, per due date (docs/decisions/0970, "Kept totals"): every invoice that is
 -- not void adds its balance (amount - paid - credited) to `owed` when above zero and to `credit`
