@@ -1,4 +1,4 @@
-import { expect, signInWithForm, test } from "./fixtures";
+import { expect, hydrated, signInWithForm, test } from "./fixtures";
 import { FRESH_ADMINS } from "./users";
 
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
@@ -70,6 +70,8 @@ for (const [device, viewport] of Object.entries(VIEWPORTS) as [
         await page.reload();
         await expect(shell).toHaveAttribute("data-sidebar-state", "collapsed");
         if (javaScript) {
+          // The shortcut is the page's script: it listens once the reloaded page has hydrated.
+          await hydrated(page, javaScript);
           await page.keyboard.press("Control+b");
           await expect(shell).toHaveAttribute("data-sidebar-state", "expanded");
         } else {
