@@ -4,8 +4,7 @@ import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
-import { RowLink } from "~/components/row-link";
-import { PaymentStatusBadge } from "~/components/invoices/status-badge";
+import { invoiceCardsHtml, type InvoiceCard } from "~/components/invoices/invoice-cards-html";
 import { listClients } from "~/models/client.server";
 import { Pager } from "~/components/pager";
 import {
@@ -16,8 +15,6 @@ import {
   type InvoiceStatusFilter,
 } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDeliveryDate } from "~/utils/dates";
-import { formatNaira } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
@@ -36,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   return {
     // Only what a card shows goes into the hydration data (issue 10).
-    invoices: invoices.items.map((inv) => ({
+    invoices: invoices.items.map<InvoiceCard>((inv) => ({
       id: inv.id,
       invoiceNo: inv.invoiceNo,
       clientName: inv.clientName,
@@ -112,57 +109,8 @@ export default function InvoicesPage() {
             </p>
           </div>
         ) : (
-          <ul className="grid gap-3 md:grid-cols-2">
-            {invoices.map((inv) => (
-              <li key={inv.id} className="card p-4" aria-label={`Invoice #${inv.invoiceNo}`}>
-                <div className="flex items-start justify-between gap-2">
-                  <div>
-                    <RowLink
-                      to={`/invoices/${inv.id}`}
-                      className={`block font-semibold underline-offset-2 hover:underline${inv.voidReason !== null ? " line-through" : ""}`}
-                    >{`Invoice #${inv.invoiceNo}`}</RowLink>
-                    <p className="page-subtitle">{inv.clientName}</p>
-                  </div>
-                  <PaymentStatusBadge status={inv.paymentStatus} />
-                </div>
-                {inv.voidReason !== null ? (
-                  <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{`Void: ${inv.voidReason}`}</p>
-                ) : null}
-                <dl className={inv.voidReason !== null ? "facts line-through opacity-70" : "facts"}>
-                  <dt>Amount</dt>
-                  <dd>{formatNaira(inv.amount)}</dd>
-                  <dt>Paid</dt>
-                  <dd>{formatNaira(inv.amountPaid)}</dd>
-                  <dt>Due Date</dt>
-                  <dd>{formatDeliveryDate(inv.expectedPaymentDate)}</dd>
-                  <dt>Profit</dt>
-                  <dd>{formatNaira(inv.profit)}</dd>
-                </dl>
-                <div className="mt-3 flex flex-wrap gap-2">
-                  {inv.payable ? (
-                    <RowLink to={`/invoices/${inv.id}/pay`} className="btn-outline btn-sm" preventScrollReset>
-                      Record Payment
-                    </RowLink>
-                  ) : null}
-                  <RowLink
-                    to={`/invoices/${inv.id}/print`}
-                    className="btn-ghost btn-sm"
-                    aria-label={`Print invoice #${inv.invoiceNo}`}
-                  >
-                    Print
-                  </RowLink>
-                  <a
-                    href={`/invoices/${inv.id}/pdf`}
-                    className="btn-ghost btn-sm"
-                    download
-                    aria-label={`PDF of invoice #${inv.invoiceNo}`}
-                  >
-                    PDF
-                  </a>
-                </div>
-              </li>
-            ))}
-          </ul>
+          // The cards are one HTML string (decision 0507): no state, plain links, text escaped.
+          <ul className="grid gap-3 md:grid-cols-2" dangerouslySetInnerHTML={{ __html: invoiceCardsHtml(invoices) }} />
         )}
         <Pager label="Invoice pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       </section>

@@ -13,6 +13,9 @@ async function generateInvoiceFor(page: Page, agentName: string) {
   // The picker is searched and paged: find the delivery by its agent, then choose it.
   await dialog.getByLabel("Agent").fill(agentName);
   await dialog.getByRole("button", { name: "Search" }).click();
+  // Let the search land before choosing: a row of the list before it may hold the same agent,
+  // and a click while the search is in flight would cut it short.
+  await expect(page).toHaveURL(new RegExp(`[?&]agent=${encodeURIComponent(agentName).replace(/%20/g, "(\\+|%20)")}`));
   await dialog
     .getByRole("list", { name: "Deliveries to invoice" })
     .getByRole("link", { name: new RegExp(agentName) })

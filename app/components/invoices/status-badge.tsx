@@ -7,6 +7,11 @@ const TONES: Record<string, string> = {
   void: "tone-slate",
 };
 
+/** The badge's classes for a payment status (the invoice cards write the same badge as HTML). */
+export function paymentStatusBadgeClass(status: string) {
+  return `badge capitalize ${TONES[status] ?? TONES.pending}`;
+}
+
 export function PaymentStatusBadge({ status }: { status: string }) {
-  return <span className={`badge capitalize ${TONES[status] ?? TONES.pending}`}>{status}</span>;
+  return <span className={paymentStatusBadgeClass(status)}>{status}</span>;
 }

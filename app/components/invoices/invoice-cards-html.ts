@@ -1,0 +1,59 @@
+// The Invoices page's 50 cards, written as one HTML string (docs/decisions/0507). The cards have
+// no React state or handlers: their links are plain anchors that the app shell's one click
+// handler turns into client-side navigations (decision 0505). As React elements they were
+// about 1,100 elements a page that the server created and wrote and the phone hydrated; as a
+// string they are one loop of template literals, and React hydrates one <ul>.
+// Every value is escaped by the `html` tag (app/utils/html.ts): a client's name or a void reason
+// is text, never markup.
+import { paymentStatusBadgeClass } from "~/components/invoices/status-badge";
+import { formatDeliveryDate } from "~/utils/dates";
+import { html } from "~/utils/html";
+import { formatNaira } from "~/utils/money";
+
+/** What a card shows: the loader sends exactly these fields (issue 10: lean hydration data). */
+export type InvoiceCard = {
+  id: number;
+  invoiceNo: string;
+  clientName: string;
+  paymentStatus: string;
+  payable: boolean;
+  voidReason: string | null;
+  amount: string;
+  amountPaid: string;
+  expectedPaymentDate: string;
+  profit: string;
+};
+
+// Links to pages of this app carry data-discover, as a RowLink does (decision 0505); Record
+// Payment opens a dialog over the list and keeps the scroll position (data-keep-scroll).
+// The markup is written without whitespace between tags (none is sent); Prettier leaves the
+// templates of `*-html.ts` files as written (.prettierrc.json).
+function card(inv: InvoiceCard) {
+  const isVoid = inv.voidReason !== null;
+  const title = `Invoice #${inv.invoiceNo}`;
+  const titleClass = `block font-semibold underline-offset-2 hover:underline${isVoid ? " line-through" : ""}`;
+  const link = html`<a href="/invoices/${inv.id}" data-discover="true" class="${titleClass}">${title}</a>`;
+  const client = html`<p class="page-subtitle">${inv.clientName}</p>`;
+  const badge = html`<span class="${paymentStatusBadgeClass(inv.paymentStatus)}">${inv.paymentStatus}</span>`;
+  const reason = isVoid && html`<p class="mt-2 text-sm text-slate-600 dark:text-slate-300">Void: ${inv.voidReason}</p>`;
+  const amounts = html`<dt>Amount</dt><dd>${formatNaira(inv.amount)}</dd><dt>Paid</dt><dd>${formatNaira(inv.amountPaid)}</dd>`;
+  const due = html`<dt>Due Date</dt><dd>${formatDeliveryDate(inv.expectedPaymentDate)}</dd>`;
+  const profit = html`<dt>Profit</dt><dd>${formatNaira(inv.profit)}</dd>`;
+  const pay =
+    inv.payable &&
+    html`<a href="/invoices/${inv.id}/pay" data-discover="true" data-keep-scroll="" class="btn-outline btn-sm">Record Payment</a>`;
+  const printLabel = `Print invoice #${inv.invoiceNo}`;
+  const pdfLabel = `PDF of invoice #${inv.invoiceNo}`;
+  const print = html`<a href="/invoices/${inv.id}/print" data-discover="true" class="btn-ghost btn-sm" aria-label="${printLabel}">Print</a>`;
+  const pdf = html`<a href="/invoices/${inv.id}/pdf" class="btn-ghost btn-sm" download="" aria-label="${pdfLabel}">PDF</a>`;
+  const factsClass = isVoid ? "facts line-through opacity-70" : "facts";
+  const top = html`<div class="flex items-start justify-between gap-2"><div>${link}${client}</div>${badge}</div>`;
+  const facts = html`<dl class="${factsClass}">${amounts}${due}${profit}</dl>`;
+  const actions = html`<div class="mt-3 flex flex-wrap gap-2">${pay}${print}${pdf}</div>`;
+  return html`<li class="card p-4" aria-label="${title}">${top}${reason}${facts}${actions}</li>`;
+}
+
+/** The `<li>` cards of a page of invoices, as HTML for the list's `dangerouslySetInnerHTML`. */
+export function invoiceCardsHtml(invoices: InvoiceCard[]): string {
+  return html`${invoices.map(card)}`.value;
+}
