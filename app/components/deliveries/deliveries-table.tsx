@@ -2,12 +2,10 @@
 // (issue 10 lean markup, issue 13 item 5). Cell padding, alignment and row borders come from
 // the `data-table` rules in tailwind.css, so a row is its text and little else (about half
 // the bytes per row it was), and the loaders send only the fields a column shows
-// (`toDeliveryRow`).
+// (`toDeliveryRow`). The rows themselves are written as HTML (delivery-rows-html.ts).
 import type { ReactNode } from "react";
-import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { deliveryRowsHtml } from "~/components/deliveries/delivery-rows-html";
 import { TableScroll } from "~/components/table-scroll";
-import { formatDeliveryDate } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
 
 export type DeliveryColumn =
   "date" | "agent" | "client" | "tons" | "truck" | "location" | "status" | "profit" | "net" | "edit";
@@ -118,78 +116,6 @@ export function DeliveriesTable({
   busy?: boolean;
   before?: ReactNode;
 }) {
-  const cells = (d: DeliveryRow, column: DeliveryColumn) => {
-    switch (column) {
-      case "date":
-        return (
-          <td key={column} className="nowrap">
-            {formatDeliveryDate(d.date)}
-          </td>
-        );
-      case "agent":
-        return compact ? (
-          <td key={column} className="wrap-any">
-            {d.agentName}
-            {/* On a phone the location rides under the agent, so Status stays on screen. */}
-            <span className="block text-xs text-slate-500 sm:hidden">{d.location}</span>
-          </td>
-        ) : (
-          <td key={column}>{d.agentName}</td>
-        );
-      case "client":
-        return <td key={column}>{d.clientName ?? "-"}</td>;
-      case "tons":
-        return (
-          <td key={column} className="num">
-            {formatAmount(d.tons)}
-          </td>
-        );
-      case "truck":
-        return <td key={column}>{d.truckNo ?? "-"}</td>;
-      case "location":
-        return (
-          <td key={column} className={compact ? "phone-hidden" : undefined}>
-            {d.location}
-          </td>
-        );
-      case "status":
-        return (
-          <td key={column}>
-            <DeliveryStatusBadge status={d.status} />
-          </td>
-        );
-      case "profit":
-        return (
-          <td key={column} className="num">
-            {d.profit ? formatNaira(d.profit) : "-"}
-          </td>
-        );
-      case "net":
-        return (
-          <td key={column} className="num">
-            {d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}
-          </td>
-        );
-      case "edit": {
-        const date = formatDeliveryDate(d.date);
-        return (
-          <td key={column}>
-            {/* A plain link (New Delivery loads this module too, and RowLink would be one more
-                file in its budget); the app shell's row-link handler navigates in the app (0505). */}
-            <a
-              href={`/deliveries/${d.id}/edit`}
-              data-discover="true"
-              data-keep-scroll=""
-              className="btn-ghost btn-sm"
-              aria-label={`Edit delivery of ${date} from ${d.agentName}`}
-            >
-              Edit
-            </a>
-          </td>
-        );
-      }
-    }
-  };
   const width = minWidth === "640" ? "min-w-[640px]" : minWidth === "560" ? "min-w-[560px]" : "";
   return (
     <TableScroll label={label} className={className} busy={busy}>
@@ -204,11 +130,8 @@ export function DeliveriesTable({
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((d) => (
-            <tr key={d.id}>{columns.map((c) => cells(d, c))}</tr>
-          ))}
-        </tbody>
+        {/* The rows are one escaped HTML string (decision 0507): no state, a plain Edit link. */}
+        <tbody dangerouslySetInnerHTML={{ __html: deliveryRowsHtml(rows, columns, compact) }} />
       </table>
     </TableScroll>
   );

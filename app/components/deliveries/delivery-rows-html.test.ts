@@ -1,0 +1,50 @@
+import { describe, expect, test } from "vitest";
+import { deliveryPageColumns, STAFF_RECENT_COLUMNS, type DeliveryRow } from "~/components/deliveries/deliveries-table";
+import { deliveryRowsHtml } from "~/components/deliveries/delivery-rows-html";
+
+const row: DeliveryRow = {
+  id: 42,
+  date: "2026-11-05",
+  agentName: "Musa Ibrahim",
+  clientName: "Kodan",
+  tons: "19",
+  truckNo: null,
+  location: "Yard 3",
+  status: "confirmed",
+  profit: "227000",
+  netPaymentToAgent: null,
+};
+
+describe("deliveries table rows as HTML", () => {
+  test("an admin's row: every column in order, money and tons formatted, a plain Edit link", () => {
+    expect(deliveryRowsHtml([row], deliveryPageColumns("admin"), false)).toBe(
+      '<tr><td class="nowrap">Nov 05, 2026</td><td>Musa Ibrahim</td><td>Kodan</td><td class="num">19.00</td><td>-</td>' +
+        '<td>Yard 3</td><td><span class="badge capitalize tone-blue">confirmed</span></td><td class="num">₦227,000.00</td>' +
+        '<td class="num">-</td><td><a href="/deliveries/42/edit" data-discover="true" data-keep-scroll="" class="btn-ghost btn-sm" ' +
+        'aria-label="Edit delivery of Nov 05, 2026 from Musa Ibrahim">Edit</a></td></tr>',
+    );
+  });
+
+  test("staff see no money and no Edit; on a phone the location rides under the agent", () => {
+    const out = deliveryRowsHtml([row], STAFF_RECENT_COLUMNS, true);
+    expect(out).toBe(
+      '<tr><td class="nowrap">Nov 05, 2026</td><td class="wrap-any">Musa Ibrahim<span class="block text-xs text-slate-500 sm:hidden">Yard 3</span></td>' +
+        '<td class="num">19.00</td><td class="phone-hidden">Yard 3</td><td><span class="badge capitalize tone-blue">confirmed</span></td></tr>',
+    );
+    expect(deliveryRowsHtml([row], deliveryPageColumns("staff"), false)).not.toMatch(/₦|Edit/);
+  });
+
+  test("names and places typed by people are text, never markup, in cells and in the link's label", () => {
+    const out = deliveryRowsHtml(
+      [{ ...row, agentName: `<img src=x onerror="alert(1)">`, location: "A & B <Yard>" }],
+      deliveryPageColumns("admin"),
+      false,
+    );
+    expect(out).toContain("<td>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</td>");
+    expect(out).toContain("<td>A &amp; B &lt;Yard&gt;</td>");
+    expect(out).toContain(
+      'aria-label="Edit delivery of Nov 05, 2026 from &lt;img src=x onerror=&quot;alert(1)&quot;&gt;"',
+    );
+    expect(out).not.toContain("<img");
+  });
+});

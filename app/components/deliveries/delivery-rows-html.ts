@@ -1,0 +1,45 @@
+// The deliveries table's rows, written as one HTML string (docs/decisions/0507, as the invoice
+// cards): 50 rows of up to 10 cells with no state and no handler. Every value is escaped by the
+// `html` tag; the Edit link is a plain anchor that the app shell's row-link handler navigates in
+// the app (decision 0505).
+import { deliveryStatusBadgeClass } from "~/components/deliveries/status-badge";
+import type { DeliveryColumn, DeliveryRow } from "~/components/deliveries/deliveries-table";
+import { formatDeliveryDate } from "~/utils/dates";
+import { html, type Html } from "~/utils/html";
+import { formatAmount, formatNaira } from "~/utils/money";
+
+function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean): Html {
+  switch (column) {
+    case "date":
+      return html`<td class="nowrap">${formatDeliveryDate(d.date)}</td>`;
+    case "agent":
+      // On a phone the location rides under the agent, so Status stays on screen.
+      return compact
+        ? html`<td class="wrap-any">${d.agentName}<span class="block text-xs text-slate-500 sm:hidden">${d.location}</span></td>`
+        : html`<td>${d.agentName}</td>`;
+    case "client":
+      return html`<td>${d.clientName ?? "-"}</td>`;
+    case "tons":
+      return html`<td class="num">${formatAmount(d.tons)}</td>`;
+    case "truck":
+      return html`<td>${d.truckNo ?? "-"}</td>`;
+    case "location":
+      return compact ? html`<td class="phone-hidden">${d.location}</td>` : html`<td>${d.location}</td>`;
+    case "status":
+      return html`<td><span class="${deliveryStatusBadgeClass(d.status)}">${d.status}</span></td>`;
+    case "profit":
+      return html`<td class="num">${d.profit ? formatNaira(d.profit) : "-"}</td>`;
+    case "net":
+      return html`<td class="num">${d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>`;
+    case "edit": {
+      const label = `Edit delivery of ${formatDeliveryDate(d.date)} from ${d.agentName}`;
+      const edit = html`<a href="/deliveries/${d.id}/edit" data-discover="true" data-keep-scroll="" class="btn-ghost btn-sm" aria-label="${label}">Edit</a>`;
+      return html`<td>${edit}</td>`;
+    }
+  }
+}
+
+/** The `<tr>` rows of the table, as HTML for its `<tbody>`'s `dangerouslySetInnerHTML`. */
+export function deliveryRowsHtml(rows: DeliveryRow[], columns: readonly DeliveryColumn[], compact: boolean): string {
+  return html`${rows.map((d) => html`<tr>${columns.map((c) => cell(d, c, compact))}</tr>`)}`.value;
+}
