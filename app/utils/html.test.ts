@@ -14,6 +14,7 @@ describe("html", () => {
     const items = ["a<b", "c"].map((t) => html`<li>${t}</li>`);
     expect(html`<ul>${items}</ul>${false}${null}${undefined}${0}`.value).toBe("<ul><li>a&lt;b</li><li>c</li></ul>0");
     expect(html`${html`<b>${"x"}</b>`}`).toBeInstanceOf(Html);
+    expect(html`${["<i>", false, html`<i>${1}</i>`]}`.value).toBe("&lt;i&gt;<i>1</i>");
   });
 
   test("a plain string that looks like HTML is escaped, not trusted", () => {

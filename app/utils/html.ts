@@ -13,11 +13,11 @@ export class Html {
   }
 }
 
-type Value = string | number | boolean | null | undefined | Html | Html[];
+type Value = string | number | boolean | null | undefined | Html | readonly Value[];
 
 function part(value: Value): string {
   if (value instanceof Html) return value.value;
-  if (Array.isArray(value)) return value.map((v) => v.value).join("");
+  if (Array.isArray(value)) return value.map(part).join("");
   // Absent values and `false` (a condition that did not hold) write nothing.
   if (value === null || value === undefined || value === false) return "";
   return escape(String(value));

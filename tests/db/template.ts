@@ -32,9 +32,11 @@ export async function prepareTemplate(): Promise<{
     const connection = await connect({ driver: "pglite" });
     // Reach the PGlite client through drizzle's session to dump the migrated data directory.
     const client = (connection.db as unknown as { $client: { dumpDataDir: (c: string) => Promise<Blob> } }).$client;
-    const dump = await client.dumpDataDir("gzip");
+    // Uncompressed (40 MB on disk): each test file loads it, and a plain tar loads in about
+    // 0.6 s where the gzip one took 1.1 s to unpack (decision 0840).
+    const dump = await client.dumpDataDir("none");
     const dir = mkdtempSync(path.join(os.tmpdir(), "pks-template-"));
-    const file = path.join(dir, "template.tar.gz");
+    const file = path.join(dir, "template.tar");
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
     await connection.close();
     return { driver, location: file, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
