@@ -3,7 +3,8 @@
 // its prefetch state); the Invoices page had 150 of them. A RowLink is an <a>: without
 // JavaScript it is an ordinary link, and once the page runs, the one click handler in the app
 // shell (app-shell.tsx) turns a plain left click on it into a client-side navigation, as <Link>
-// does. `data-discover` lets Remix fetch the route's code ahead, as it does for <Link>s.
+// does. `data-discover` lets Remix fetch the route's code ahead, as it does for <Link>s. Rows
+// written as HTML (decision 0507) use rowLinkHtml (row-link-html.ts), the same anchor.
 import type { AnchorHTMLAttributes } from "react";
 
 type Props = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {

@@ -1,9 +1,9 @@
 // The deliveries table's rows, written as one HTML string (docs/decisions/0507, as the invoice
 // cards): 50 rows of up to 10 cells with no state and no handler. Every value is escaped by the
-// `html` tag; the Edit link is a plain anchor that the app shell's row-link handler navigates in
-// the app (decision 0505).
+// `html` tag; the Edit link is a RowLink written as HTML (rowLinkHtml, decision 0505).
 import { deliveryStatusBadgeClass } from "~/components/deliveries/status-badge";
 import type { DeliveryColumn, DeliveryRow } from "~/components/deliveries/deliveries-table";
+import { rowLinkHtml } from "~/components/row-link-html";
 import { formatDeliveryDate } from "~/utils/dates";
 import { html, type Html } from "~/utils/html";
 import { formatAmount, formatNaira } from "~/utils/money";
@@ -33,8 +33,7 @@ function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean): Html {
       return html`<td class="num">${d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>`;
     case "edit": {
       const label = `Edit delivery of ${formatDeliveryDate(d.date)} from ${d.agentName}`;
-      const edit = html`<a href="/deliveries/${d.id}/edit" data-discover="true" data-keep-scroll="" class="btn-ghost btn-sm" aria-label="${label}">Edit</a>`;
-      return html`<td>${edit}</td>`;
+      return html`<td>${rowLinkHtml(`/deliveries/${d.id}/edit`, "Edit", { className: "btn-ghost btn-sm", label, keepScroll: true })}</td>`;
     }
   }
 }

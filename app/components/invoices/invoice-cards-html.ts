@@ -6,6 +6,7 @@
 // Every value is escaped by the `html` tag (app/utils/html.ts): a client's name or a void reason
 // is text, never markup.
 import { paymentStatusBadgeClass } from "~/components/invoices/status-badge";
+import { rowLinkHtml } from "~/components/row-link-html";
 import { formatDeliveryDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
@@ -24,15 +25,15 @@ export type InvoiceCard = {
   profit: string;
 };
 
-// Links to pages of this app carry data-discover, as a RowLink does (decision 0505); Record
-// Payment opens a dialog over the list and keeps the scroll position (data-keep-scroll).
+// Links to pages of this app are RowLinks (rowLinkHtml); Record Payment opens a dialog over the
+// list and keeps the scroll position.
 // The markup is written without whitespace between tags (none is sent); Prettier leaves the
 // templates of `*-html.ts` files as written (.prettierrc.json).
 function card(inv: InvoiceCard) {
   const isVoid = inv.voidReason !== null;
   const title = `Invoice #${inv.invoiceNo}`;
   const titleClass = `block font-semibold underline-offset-2 hover:underline${isVoid ? " line-through" : ""}`;
-  const link = html`<a href="/invoices/${inv.id}" data-discover="true" class="${titleClass}">${title}</a>`;
+  const link = rowLinkHtml(`/invoices/${inv.id}`, title, { className: titleClass });
   const client = html`<p class="page-subtitle">${inv.clientName}</p>`;
   const badge = html`<span class="${paymentStatusBadgeClass(inv.paymentStatus)}">${inv.paymentStatus}</span>`;
   const reason = isVoid && html`<p class="mt-2 text-sm text-slate-600 dark:text-slate-300">Void: ${inv.voidReason}</p>`;
@@ -41,10 +42,13 @@ function card(inv: InvoiceCard) {
   const profit = html`<dt>Profit</dt><dd>${formatNaira(inv.profit)}</dd>`;
   const pay =
     inv.payable &&
-    html`<a href="/invoices/${inv.id}/pay" data-discover="true" data-keep-scroll="" class="btn-outline btn-sm">Record Payment</a>`;
-  const printLabel = `Print invoice #${inv.invoiceNo}`;
+    rowLinkHtml(`/invoices/${inv.id}/pay`, "Record Payment", { className: "btn-outline btn-sm", keepScroll: true });
+  const print = rowLinkHtml(`/invoices/${inv.id}/print`, "Print", {
+    className: "btn-ghost btn-sm",
+    label: `Print invoice #${inv.invoiceNo}`,
+  });
+  // A download, not a page of the app: a plain anchor without data-discover.
   const pdfLabel = `PDF of invoice #${inv.invoiceNo}`;
-  const print = html`<a href="/invoices/${inv.id}/print" data-discover="true" class="btn-ghost btn-sm" aria-label="${printLabel}">Print</a>`;
   const pdf = html`<a href="/invoices/${inv.id}/pdf" class="btn-ghost btn-sm" download="" aria-label="${pdfLabel}">PDF</a>`;
   const factsClass = isVoid ? "facts line-through opacity-70" : "facts";
   const top = html`<div class="flex items-start justify-between gap-2"><div>${link}${client}</div>${badge}</div>`;
