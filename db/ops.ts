@@ -156,6 +156,27 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "client owed totals equal their invoices",
       detail: `client ${r.client_id} due ${r.due}: kept owed ${r.kept_owed} credit ${r.kept_credit}, recount owed ${r.owed} credit ${r.credit}`,
     });
+  // The invoice status roll-up of migration 0011 (the summary cards) against a recount.
+  const rollup = await rows(
+    db,
+    sql`with recount as (
+          select payment_status, amount_paid + amount_credited < amount as owed, count(*)::int as n, sum(amount) as amount,
+            sum(amount_paid) as paid, sum(amount_credited) as credited
+          from invoices where payment_status <> 'void' group by 1, 2
+        )
+        select coalesce(k.payment_status, r.payment_status) as status, coalesce(k.owed, r.owed) as owed,
+          coalesce(k.n, 0) as kept_n, coalesce(k.amount, 0)::text as kept_amount, coalesce(r.n, 0) as n,
+          coalesce(r.amount, 0)::text as amount
+        from invoice_status_rollup k full join recount r on r.payment_status = k.payment_status and r.owed = k.owed
+        where coalesce(k.n, 0) <> coalesce(r.n, 0) or coalesce(k.amount, 0) <> coalesce(r.amount, 0)
+          or coalesce(k.amount_paid, 0) <> coalesce(r.paid, 0) or coalesce(k.amount_credited, 0) <> coalesce(r.credited, 0)
+        order by 1, 2 limit 20`,
+  );
+  for (const r of rollup)
+    breaches.push({
+      check: "invoice status roll-up equals the invoices",
+      detail: `${r.status}${r.owed ? " (owed)" : ""}: kept ${r.kept_n} invoices of ${r.kept_amount}, recount ${r.n} of ${r.amount}`,
+    });
   return breaches;
 }
 

@@ -544,8 +544,33 @@ export const invoiceStatusTotals = pgTable(
     amountPaid: numeric("amount_paid").notNull().default("0"),
     amountCredited: numeric("amount_credited").notNull().default("0"),
   },
-  // Void invoices are left out (they count in no total).
-  (t) => [primaryKey({ columns: [t.paymentStatus, t.dueDate, t.owed] })],
+  // Void invoices are left out (they count in no total). The owed rows by due date answer
+  // "how much is not yet due" from today on, without the rows of past due dates.
+  (t) => [
+    primaryKey({ columns: [t.paymentStatus, t.dueDate, t.owed] }),
+    index("invoice_status_totals_owed_due_idx")
+      .on(t.dueDate)
+      .where(sql`${t.owed}`),
+  ],
+);
+
+/**
+ * The same totals without the due date (migration 0011): one row per status and owed flag, so
+ * the summary cards cost the same at any size. Overdue is what is owed less what is owed from
+ * today on (the rows above with a due date from today), so the past due dates are never read.
+ * Kept by the same trigger, in the same transaction, after the due-date row of each status.
+ */
+export const invoiceStatusRollup = pgTable(
+  "invoice_status_rollup",
+  {
+    paymentStatus: text("payment_status").notNull(),
+    owed: boolean("owed").notNull(),
+    n: integer("n").notNull().default(0),
+    amount: numeric("amount").notNull().default("0"),
+    amountPaid: numeric("amount_paid").notNull().default("0"),
+    amountCredited: numeric("amount_credited").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.paymentStatus, t.owed] })],
 );
 
 /**

@@ -605,9 +605,12 @@ export async function getInvoice(actor: Actor, id: number, now = new Date()) {
 }
 
 /**
- * Pending, Partial, Overdue and Paid counts for the whole table, from the totals the invoice
- * triggers keep per (status, due date, owed): a few hundred rows at most, never the invoices.
- * Overdue is money owed past its due date; Pending and Partial are the rest of each status.
+ * Pending, Partial, Overdue and Paid counts for the whole table, and its money, in the same
+ * cost at any size (docs/decisions/0508): the invoice triggers keep the totals per status and
+ * owed flag (invoice_status_rollup, a few rows) and per status, due date and owed flag
+ * (invoice_status_totals). Overdue is money owed past its due date, so what is owed and not
+ * overdue is the owed rows due from today on (through their index, a payment term's worth of
+ * dates); overdue is the rest of what is owed. Pending and Partial are the rest of each status.
  */
 export async function invoiceSummary(actor: Actor, now = new Date()) {
   assertCan(actor, "invoice.manage", "invoices/summary");
@@ -616,21 +619,40 @@ export async function invoiceSummary(actor: Actor, now = new Date()) {
 }
 
 export function invoiceSummaryQuery(db: Executor, today: string) {
+  const r = schema.invoiceStatusRollup;
   const t = schema.invoiceStatusTotals;
-  const late = overdueSql(today, sql`${t.owed}`, t.dueDate);
+  // Owed and not overdue: overdueSql's complement among owed rows (owed and due >= today).
+  const notYetDue = db.$with("not_yet_due").as(
+    db
+      .select({
+        pending: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'pending'), 0)`.as(
+          "pending_not_due",
+        ),
+        partial: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'partial'), 0)`.as(
+          "partial_not_due",
+        ),
+        owed: sql<number>`coalesce(sum(${t.n}), 0)`.as("owed_not_due"),
+      })
+      .from(t)
+      .where(and(t.owed, gte(t.dueDate, today))),
+  );
+  const count = (where: SQL) => sql`coalesce(sum(${r.n}) filter (where ${where}), 0)`;
+  const money = (value: SQL) => sql<string>`coalesce(sum(${value}), 0)::numeric(18,2)::text`;
   return db
+    .with(notYetDue)
     .select({
-      pending: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'pending' and not ${late}), 0)::int`,
-      partial: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'partial' and not ${late}), 0)::int`,
-      overdue: sql<number>`coalesce(sum(${t.n}) filter (where ${late}), 0)::int`,
-      paid: sql<number>`coalesce(sum(${t.n}) filter (where ${t.paymentStatus} = 'paid'), 0)::int`,
-      invoiced: sql<string>`coalesce(sum(${t.amount}), 0)::numeric(18,2)::text`,
-      paidAmount: sql<string>`coalesce(sum(${t.amountPaid}), 0)::numeric(18,2)::text`,
-      creditedAmount: sql<string>`coalesce(sum(${t.amountCredited}), 0)::numeric(18,2)::text`,
+      pending: sql<number>`(${count(sql`${r.paymentStatus} = 'pending' and not ${r.owed}`)} + max(${notYetDue.pending}))::int`,
+      partial: sql<number>`(${count(sql`${r.paymentStatus} = 'partial' and not ${r.owed}`)} + max(${notYetDue.partial}))::int`,
+      overdue: sql<number>`(${count(sql`${r.owed}`)} - max(${notYetDue.owed}))::int`,
+      paid: sql<number>`${count(sql`${r.paymentStatus} = 'paid'`)}::int`,
+      invoiced: money(sql`${r.amount}`),
+      paidAmount: money(sql`${r.amountPaid}`),
+      creditedAmount: money(sql`${r.amountCredited}`),
       // Void invoices have no rows here (the trigger leaves them out): they count in no total.
-      outstanding: sql<string>`coalesce(sum(${t.amount} - ${t.amountPaid} - ${t.amountCredited}) filter (where ${t.owed}), 0)::numeric(18,2)::text`,
+      outstanding: sql<string>`coalesce(sum(${r.amount} - ${r.amountPaid} - ${r.amountCredited}) filter (where ${r.owed}), 0)::numeric(18,2)::text`,
     })
-    .from(t);
+    .from(notYetDue)
+    .leftJoin(r, sql`true`);
 }
 
 /** The most urgent unpaid invoices (earliest due first), through the owed-by-due-date index. */

@@ -30,10 +30,14 @@ import {
 } from "../../app/presenters/reconciliation.server";
 import * as apiInvoices from "../../app/routes/api.invoices";
 import * as apiPayments from "../../app/routes/api.payments";
+import { balanceOf, effectiveStatus, isOwed, isVoid } from "../../app/rules/invoices.server";
 import { todayIn } from "../../app/utils/dates";
+import { add, toFixed } from "../../app/utils/money";
 import type { PageRequest } from "../../app/utils/params";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import type { Db } from "../../db/client.server";
+import { findBreaches } from "../../db/ops";
 
 const ROWS = 20_000;
 const FIRST: PageRequest = { cursor: null, direction: "older" };
@@ -140,8 +144,11 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
 
   it("summary cards, payment totals, months and month details", async () => {
     const db = await getDb();
+    // The roll-up's few rows, and of the due-date rows only the owed ones due from today on.
     const summary = await plan(invoiceSummaryQuery(db, today));
-    expect(summary).toMatch(/invoice_status_totals/);
+    expect(summary).toMatch(/invoice_status_rollup/);
+    expect(summary).toMatch(/invoice_status_totals_owed_due_idx/);
+    expect(summary).not.toMatch(/Seq Scan on invoice_status_totals\b/);
     expect(summary).not.toMatch(/ on invoices\b/);
     for (const filters of [{}, { clientId: clientA }, { from: "2021-01-01", to: "2021-12-31" }]) {
       const text = await plan(paymentTotalsQuery(db, filters));
@@ -181,6 +188,55 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     });
     expect(data).toMatchObject({ totalInvoiced: money.invoiced, totalPaid: money.paid, overdue: money.overdue });
     expect(data.pendingInvoices).toHaveLength(6);
+  });
+});
+
+describe("the summary cards from the status roll-up", () => {
+  // A day inside the data: some owed invoices are past their due date, some are not yet due.
+  it("equal every invoice counted by the status it shows, before and after settling some", async () => {
+    const db = await getDb();
+    const day = "2022-06-01";
+    const counted = async () => {
+      const counts = { pending: 0, partial: 0, overdue: 0, paid: 0 };
+      const sums = { invoiced: [] as string[], paid: [] as string[], credited: [] as string[], owed: [] as string[] };
+      for (const invoice of await db.select().from(schema.invoices)) {
+        if (isVoid(invoice)) continue;
+        const shown = effectiveStatus(invoice, day);
+        if (shown !== "void") counts[shown] += 1;
+        sums.invoiced.push(invoice.amount);
+        sums.paid.push(invoice.amountPaid);
+        sums.credited.push(invoice.amountCredited);
+        if (isOwed(invoice)) sums.owed.push(balanceOf(invoice));
+      }
+      return {
+        ...counts,
+        invoiced: toFixed(add(...sums.invoiced)),
+        paidAmount: toFixed(add(...sums.paid)),
+        creditedAmount: toFixed(add(...sums.credited)),
+        outstanding: toFixed(add(...sums.owed)),
+      };
+    };
+    const [before] = await invoiceSummaryQuery(db, day);
+    const expected = await counted();
+    expect(expected.overdue).toBeGreaterThan(0);
+    expect(expected.pending).toBeGreaterThan(0);
+    expect(before).toEqual(expected);
+    // Settle two not-yet-due invoices (one in part, one in full) and compare again.
+    const open = await db
+      .select()
+      .from(schema.invoices)
+      .where(sql`${schema.invoices.paymentStatus} = 'pending' and ${schema.invoices.expectedPaymentDate} >= ${day}`)
+      .orderBy(schema.invoices.id)
+      .limit(2);
+    // A day of its own: the recount test below totals today's payments.
+    const payOn = "2025-02-03";
+    const manager = await createUser({ role: "manager" });
+    for (const [i, invoice] of open.entries()) {
+      const amount = i === 0 ? "1.00" : invoice.amount;
+      const paid = await recordPayment(manager, { invoiceId: invoice.id, amount, paymentDate: payOn });
+      expect(paid).toMatchObject({ ok: true });
+    }
+    expect((await invoiceSummaryQuery(db, day))[0]).toEqual(await counted());
   });
 });
 
@@ -307,6 +363,7 @@ describe("totals kept by triggers", () => {
         "delivery_day_totals",
         "delivery_month_totals",
         "invoice_status_totals",
+        "invoice_status_rollup",
         "payment_day_totals",
         "invoice_counter",
       ]) {
@@ -337,6 +394,51 @@ describe("totals kept by triggers", () => {
     expect(
       (await listMonths(READER, { cursor: "2019-05", direction: "older" })).months.map((m) => m.month).slice(0, 4),
     ).toEqual(["2019-04", "2019-03", "2019-02", "2019-01"]);
+  });
+});
+
+describe("db:check and the status roll-up", () => {
+  // Every settlement that changes a status and every new invoice writes the same few roll-up
+  // rows; the trigger takes them in one order, so writes at once queue and none deadlocks.
+  it("40 payments (part and full) and 10 new invoices at once all succeed", async () => {
+    const db = await getDb();
+    const manager = await createUser({ role: "manager" });
+    const open = await db
+      .select()
+      .from(schema.invoices)
+      .where(sql`${schema.invoices.paymentStatus} in ('pending', 'partial') and ${schema.invoices.amount} > 10`)
+      .orderBy(schema.invoices.id)
+      .limit(40);
+    expect(open).toHaveLength(40);
+    const fresh = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        createDelivery({ agentId, clientId: clientB, createdBy: userId, date: "2026-05-02" }),
+      ),
+    );
+    const results = await Promise.all([
+      ...open.map((invoice, i) =>
+        recordPayment(manager, {
+          invoiceId: invoice.id,
+          amount: i % 2 ? "1.00" : balanceOf(invoice),
+          paymentDate: "2025-03-04",
+        }),
+      ),
+      ...fresh.map((d) => createInvoiceForDelivery(manager, { deliveryId: d.id })),
+    ]);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+  });
+
+  it("finds none wrong after the writes above, and names a roll-up row that was altered", async () => {
+    const db = await getDb();
+    const rollupBreaches = async () =>
+      (await findBreaches(db as unknown as Db)).filter((b) => b.check.startsWith("invoice status roll-up"));
+    expect(await rollupBreaches()).toEqual([]);
+    await db.execute(sql`update invoice_status_rollup set n = n + 1 where payment_status = 'paid' and not owed`);
+    expect(await rollupBreaches()).toEqual([
+      expect.objectContaining({ detail: expect.stringMatching(/^paid: kept /) }),
+    ]);
+    await db.execute(sql`select pks_rebuild_totals()`);
+    expect(await rollupBreaches()).toEqual([]);
   });
 });
 
