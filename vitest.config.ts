@@ -31,6 +31,9 @@ export default defineConfig({
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.js", "db/**/*.test.ts"],
           environment: "node",
           env,
+          // Test files share their worker's modules (decision 0840): a fresh process and a fresh
+          // import of the app for each file was most of the time these tests took.
+          isolate: false,
         },
       },
       {
@@ -47,6 +50,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",
+          // Each file still gets its own database (setup.ts), and the environment it changed is
+          // put back after it; the modules, PGlite's compiled WebAssembly and the password
+          // hashing threads are shared by the files of a worker (decision 0840).
+          isolate: false,
         },
       },
       {

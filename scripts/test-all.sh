@@ -46,17 +46,25 @@ step "typecheck" npx tsc &
 step "unit tests" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$OUT/unit.json" &
 wait
 
-# Stage 2: database tests on PGlite in one lane; the build, the PostgreSQL database tests and the
-# operations tests (the built app as child processes on private PostgreSQL clusters and PGlite:
-# faults, drain, restore drill, two instances) in the other.
-step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json" &
-{
-  step "production build" npx remix build
+# Stage 2: the database tests on PGlite, the build, the database tests on PostgreSQL (in two
+# halves, one per lane) and the operations tests (the built app as child processes on private
+# PostgreSQL clusters and PGlite: faults, drain, restore drill, two instances), in two lanes
+# of about the same length.
+postgres_half() {
   if [ -n "${DATABASE_URL:-}" ]; then
-    step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json"
-  else
+    step "database tests on PostgreSQL ($1 of 2)" env TEST_DB_DRIVER=postgres npx vitest run --project db --shard="$1/2" \
+      --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres-$1.json"
+  elif [ "$1" = 1 ]; then
     echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
   fi
+}
+{
+  step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json"
+  postgres_half 1
+} &
+{
+  step "production build" npx remix build
+  postgres_half 2
   step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json"
 } &
 wait

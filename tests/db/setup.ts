@@ -3,13 +3,18 @@ import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
 import { connect, setConnection } from "../../db/client.server";
+import { resetEnv } from "../../app/utils/env.server";
 import { withDatabase } from "./template";
 
 // Each test file gets its own database, cloned from the migrated template: tests never see
 // each other's rows, nor the developer's data.
 let cleanup: (() => Promise<void>) | undefined;
+// Files share their worker's process (isolate: false): what a file changes in the environment
+// is put back when it ends, and the app's cached reading of it forgotten.
+let envBefore: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
+  envBefore = { ...process.env };
   const template = inject("dbTemplate");
   if (template.driver === "pglite") {
     const blob = new Blob([new Uint8Array(readFileSync(template.location))]);
@@ -35,4 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   setConnection(undefined);
   await cleanup?.();
+  for (const key of Object.keys(process.env)) if (!(key in envBefore)) delete process.env[key];
+  Object.assign(process.env, envBefore);
+  resetEnv();
 });
