@@ -40,33 +40,27 @@ step() {
 # The steps run in three stages of lanes that share the machine's cores (decision 0840): what
 # waits on a server (PostgreSQL, the operations tests' child processes) runs beside what burns
 # CPU (PGlite, the type checker), and the browser tests run alone at the end.
-# Stage 1: static checks and unit tests.
+# Stage 1: static checks, unit tests and the production build.
 step "typecheck" npx tsc &
 { step "lint" npx eslint --max-warnings 0 app db tests server; step "format (Prettier)" npx prettier --check --log-level warn .; } &
-step "unit tests" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$OUT/unit.json" &
+{
+  step "unit tests" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
+  step "production build" npx remix build
+} &
 wait
 
-# Stage 2: the database tests on PGlite, the build, the database tests on PostgreSQL (in two
-# halves, one per lane) and the operations tests (the built app as child processes on private
-# PostgreSQL clusters and PGlite: faults, drain, restore drill, two instances), in two lanes
-# of about the same length.
-postgres_half() {
-  if [ -n "${DATABASE_URL:-}" ]; then
-    step "database tests on PostgreSQL ($1 of 2)" env TEST_DB_DRIVER=postgres npx vitest run --project db --shard="$1/2" \
-      --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres-$1.json"
-  elif [ "$1" = 1 ]; then
-    echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
-  fi
-}
+# Stage 2, two lanes of about the same length: the database tests on PGlite, then on
+# PostgreSQL; the operations tests (the built app as child processes on private PostgreSQL
+# clusters and PGlite: faults, drain, restore drill, two instances), the longest single step.
 {
   step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json"
-  postgres_half 1
+  if [ -n "${DATABASE_URL:-}" ]; then
+    step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json"
+  else
+    echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
+  fi
 } &
-{
-  step "production build" npx remix build
-  postgres_half 2
-  step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json"
-} &
+step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json" &
 wait
 
 # Stage 3: the browser tests, JavaScript on and off, with the machine to themselves.
