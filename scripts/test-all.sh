@@ -49,18 +49,17 @@ step "typecheck" npx tsc &
 } &
 wait
 
-# Stage 2, two lanes of about the same length: the database tests on PGlite, then on
-# PostgreSQL; the operations tests (the built app as child processes on private PostgreSQL
-# clusters and PGlite: faults, drain, restore drill, two instances), the longest single step.
-{
-  step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json"
-  if [ -n "${DATABASE_URL:-}" ]; then
-    step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json"
-  else
-    echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
-  fi
-} &
+# Stage 2: the database tests on PGlite and the operations tests (the built app as child
+# processes on private PostgreSQL clusters and PGlite: faults, drain, restore drill, two
+# instances) start together; the database tests on PostgreSQL take the first lane to finish.
+step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json" &
 step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json" &
+wait -n
+if [ -n "${DATABASE_URL:-}" ]; then
+  step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json" &
+else
+  echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
+fi
 wait
 
 # Stage 3: the browser tests, JavaScript on and off, with the machine to themselves.
