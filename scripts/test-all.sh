@@ -53,8 +53,11 @@ wait
 # processes on private PostgreSQL clusters and PGlite: faults, drain, restore drill, two
 # instances) start together; the database tests on PostgreSQL take the first lane to finish.
 step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json" &
+pglite_lane=$!
 step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json" &
-wait -n
+ops_lane=$!
+# With the two ids: a bare `wait -n` would also return for stage 1's jobs, already waited for.
+wait -n "$pglite_lane" "$ops_lane"
 if [ -n "${DATABASE_URL:-}" ]; then
   step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json" &
 else
