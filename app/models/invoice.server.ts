@@ -637,7 +637,8 @@ export function invoiceSummaryQuery(db: Executor, today: string) {
       .where(and(t.owed, gte(t.dueDate, today))),
   );
   const count = (where: SQL) => sql`coalesce(sum(${r.n}) filter (where ${where}), 0)`;
-  const money = (value: SQL) => sql<string>`coalesce(sum(${value}), 0)::numeric(18,2)::text`;
+  const money = (value: SQL, where: SQL = sql`true`) =>
+    sql<string>`coalesce(sum(${value}) filter (where ${where}), 0)::numeric(18,2)::text`;
   return db
     .with(notYetDue)
     .select({
@@ -649,7 +650,7 @@ export function invoiceSummaryQuery(db: Executor, today: string) {
       paidAmount: money(sql`${r.amountPaid}`),
       creditedAmount: money(sql`${r.amountCredited}`),
       // Void invoices have no rows here (the trigger leaves them out): they count in no total.
-      outstanding: sql<string>`coalesce(sum(${r.amount} - ${r.amountPaid} - ${r.amountCredited}) filter (where ${r.owed}), 0)::numeric(18,2)::text`,
+      outstanding: money(sql`${r.amount} - ${r.amountPaid} - ${r.amountCredited}`, sql`${r.owed}`),
     })
     .from(notYetDue)
     .leftJoin(r, sql`true`);

@@ -37,7 +37,7 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
       skipUnlessOwnMode(javaScript);
       test.slow();
       data ??= await prepareWalk(baseURL!);
-      const context = await walkContext(browser, baseURL!, { theme, width, javaScript });
+      const context = await walkContext(browser, baseURL!, { theme, width, javaScript, axe: true });
       await signIn(context, baseURL!, "admin");
       const page = await context.newPage();
       const findings: Finding[] = [];
@@ -56,7 +56,7 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
       data ??= await prepareWalk(baseURL!);
       const findings: Finding[] = [];
       const walk = async (urls: string[], prepare: (context: BrowserContext) => Promise<void>) => {
-        const context = await walkContext(browser, baseURL!, { theme, width, javaScript });
+        const context = await walkContext(browser, baseURL!, { theme, width, javaScript, axe: true });
         await prepare(context);
         const page = await context.newPage();
         for (const url of urls) findings.push(...(await checkPage(page, url, { javaScript, width })));

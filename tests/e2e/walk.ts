@@ -163,13 +163,13 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
 export async function walkContext(
   browser: Browser,
   baseURL: string,
-  { theme, width, javaScript }: { theme: Theme; width: Width; javaScript: boolean },
+  { theme, width, javaScript, axe = false }: { theme: Theme; width: Width; javaScript: boolean; axe?: boolean },
 ) {
   const context = await browser.newContext({ baseURL, viewport: WIDTHS[width], javaScriptEnabled: true });
-  // axe goes in with every document the context opens, before the page's own scripts; sending
-  // its 550 KB source to each page after it loaded cost more (the eight walks: 137 s of page,
-  // injection and axe time before, 129 s after, decision 0840).
-  await context.addInitScript({ content: AXE_SOURCE });
+  // For checkPage: axe goes in with every document the context opens, before the page's own
+  // scripts; sending its 550 KB source to each page after it loaded cost more (the eight walks:
+  // 137 s of page, injection and axe time before, 129 s after, decision 0840).
+  if (axe) await context.addInitScript({ content: AXE_SOURCE });
   const { hostname } = new URL(baseURL);
   await context.addCookies([{ name: "theme", value: theme, domain: hostname, path: "/" }]);
   if (!javaScript) {
@@ -195,7 +195,10 @@ export async function signIn(
 
 export type Finding = { url: string; problem: string };
 
-/** Opens a page once and reports serious or critical axe violations and sideways scroll at phone width. */
+/**
+ * Opens a page once and reports serious or critical axe violations and sideways scroll at phone
+ * width. The page's context comes from walkContext with `axe: true`.
+ */
 export async function checkPage(
   page: Page,
   url: string,
@@ -214,8 +217,6 @@ export async function checkPage(
     if (scrollWidth > innerWidth)
       findings.push({ url, problem: `scrolls sideways: ${scrollWidth}px wide in a ${innerWidth}px viewport` });
   }
-  const hasAxe = await page.evaluate(() => "axe" in window);
-  if (!hasAxe) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const w = window as unknown as {
       axe: {
