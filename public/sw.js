@@ -122,7 +122,9 @@ async function refresh(force) {
   lastRefresh = Date.now();
   let response;
   try {
-    response = await fetch(FORM, { credentials: "same-origin", cache: "no-store" });
+    // Marked as the worker's own copy: the server then leaves a waiting message (the toast a
+    // form's redirect sets) for the page the person opens next (app/utils/toast.server.ts).
+    response = await fetch(FORM, { credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" } });
   } catch {
     return have ? tell({ type: "offline-ready" }) : undefined;
   }

@@ -17,8 +17,19 @@ export async function redirectWithToast(url: string, toast: Toast, init: Respons
   return redirect(url, { ...init, headers });
 }
 
-/** Reads the flash toast and the header that clears it. */
+/**
+ * Sent by the service worker when it fetches New Delivery for the phone's copy (public/sw.js).
+ * That fetch runs in the background and carries the browser's cookies, so it could land between
+ * a form's redirect and the page that follows it and spend the message meant for that page.
+ */
+export const OFFLINE_COPY_HEADER = "X-Offline-Copy";
+
+/**
+ * Reads the flash toast and the header that clears it. The service worker's copy of a page
+ * neither shows nor spends it: the person sees it on the page they are going to.
+ */
 export async function readToast(request: Request): Promise<{ toast: Toast | null; clear: string | null }> {
+  if (request.headers.has(OFFLINE_COPY_HEADER)) return { toast: null, clear: null };
   const value = await toastCookie().parse(request.headers.get("Cookie"));
   if (!value || typeof value !== "object" || typeof value.title !== "string") return { toast: null, clear: null };
   return { toast: value as Toast, clear: await toastCookie().serialize("", { maxAge: 0 }) };
