@@ -104,6 +104,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
         statement_timeout: limits.statementTimeoutMs,
         lock_timeout: limits.lockTimeoutMs,
         idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+        // Queries outside transactions go as named statements, kept per connection (decision
+        // 0509): drizzle sends them unnamed, which postgres.js does in two round trips (parse
+        // and describe, then bind and execute) with a fresh parse each time. Every execution
+        // is still planned for its own values, as an unnamed statement is: a plan made once
+        // for all values could not use the partial indexes the lists rely on.
+        plan_cache_mode: "force_custom_plan",
       },
     });
     // postgres.js queues without limit once every connection is busy: the gate bounds that
@@ -195,7 +201,9 @@ function gateClient<C extends object>(client: C, gate: ConnectionGate): C {
   const begin = sqlClient.begin.bind(sqlClient) as (...args: unknown[]) => Promise<unknown>;
   // postgres.js queries are lazy thenables; drizzle either awaits one or calls .values().
   const gated: Record<string, unknown> = {
-    unsafe: (...args: unknown[]) => {
+    // Named (prepared) statements: see the client's options above.
+    unsafe: (query: unknown, params?: unknown, options?: object) => {
+      const args = [query, params, { ...options, prepare: true }];
       let started: Promise<unknown> | undefined;
       const run = () => (started ??= gate.run(async () => await unsafe(...args)));
       return {

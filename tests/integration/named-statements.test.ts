@@ -1,0 +1,29 @@
+// Decision 0509: on PostgreSQL, queries outside transactions go as named statements, parsed
+// once per connection, and each execution is still planned for its own values.
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../db/client.server";
+import { getDb, rowsOf, schema } from "../../app/db.server";
+import { testDriver, withDatabase } from "../db/template";
+
+describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", () => {
+  it("parses a query once per connection and plans every execution for its values", async () => {
+    const [{ name }] = rowsOf<{ name: string }>(await (await getDb()).execute(sql`select current_database() as name`));
+    // A connection of its own, of one session, so the statements it keeps can be read back.
+    const own = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
+    try {
+      for (const id of [1, 2, 3, 4, 5, 6, 7]) {
+        await own.db.select({ id: schema.clients.id }).from(schema.clients).where(eq(schema.clients.id, id));
+      }
+      const kept = rowsOf<{ statement: string; generic_plans: string; custom_plans: string }>(
+        await own.db.execute(sql`select statement, generic_plans, custom_plans from pg_prepared_statements`),
+      ).filter((s) => s.statement.includes('from "clients"'));
+      expect(kept).toHaveLength(1);
+      // Seven executions, seven plans for their own values; never one plan for all values.
+      expect(Number(kept[0].custom_plans)).toBe(7);
+      expect(Number(kept[0].generic_plans)).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+});
