@@ -8,6 +8,7 @@ import { useErrorId } from "~/utils/error-id";
  */
 export function ErrorView({ error, failure }: { error: unknown; failure?: string }) {
   const errorId = useErrorId();
+  if (isAbortError(error)) return <InterruptedView />;
   if (isRouteErrorResponse(error) && error.status === 503) {
     return <UnavailableView data={error.data} />;
   }
@@ -153,4 +154,30 @@ function labelFor(name: string) {
     .replace(/[_-]+/g, " ")
     .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A request given up on rather than failed: the router abandons a page's data when another
+ * navigation starts (and, racing with that, can hand the abandoned request's AbortError to a
+ * boundary; react-router#14203), or the browser is leaving the page.
+ */
+export function isAbortError(error: unknown) {
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
+}
+
+/** Shown, usually for an instant, when a page's data was given up on: no failure is logged. */
+function InterruptedView() {
+  return (
+    <div
+      className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center"
+      data-status="interrupted"
+    >
+      <h1 className="text-2xl font-bold">Loading was interrupted</h1>
+      <p className="page-subtitle">Another page was asked for before this one arrived.</p>
+      {/* A plain link reloads the page, with or without JavaScript. */}
+      <a className="btn-primary" href="">
+        Try Again
+      </a>
+    </div>
+  );
 }
