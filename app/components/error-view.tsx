@@ -60,13 +60,24 @@ export function ErrorView({ error, failure }: { error: unknown; failure?: string
   );
 }
 
-function ErrorPanel({ title, status, children }: { title: string; status: number; children: React.ReactNode }) {
+function ErrorPanel({
+  title,
+  status,
+  children,
+  action = { href: "/", label: "Go to Dashboard" },
+}: {
+  title: string;
+  status: number | string;
+  children: React.ReactNode;
+  /** A plain link, so it works with or without JavaScript (`href=""` reloads the page). */
+  action?: { href: string; label: string };
+}) {
   return (
     <div className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" data-status={status}>
       <h1 className="text-3xl font-bold">{title}</h1>
       <p className="page-subtitle">{children}</p>
-      <a className="btn-primary" href="/">
-        Go to Dashboard
+      <a className="btn-primary" href={action.href}>
+        {action.label}
       </a>
     </div>
   );
@@ -168,16 +179,8 @@ export function isAbortError(error: unknown) {
 /** Shown, usually for an instant, when a page's data was given up on: no failure is logged. */
 function InterruptedView() {
   return (
-    <div
-      className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center"
-      data-status="interrupted"
-    >
-      <h1 className="text-2xl font-bold">Loading was interrupted</h1>
-      <p className="page-subtitle">Another page was asked for before this one arrived.</p>
-      {/* A plain link reloads the page, with or without JavaScript. */}
-      <a className="btn-primary" href="">
-        Try Again
-      </a>
-    </div>
+    <ErrorPanel title="Loading was interrupted" status="interrupted" action={{ href: "", label: "Try Again" }}>
+      Another page was asked for before this one arrived.
+    </ErrorPanel>
   );
 }
