@@ -8,6 +8,7 @@ import { expect, test } from "./fixtures";
 import {
   checkPage,
   prepareWalk,
+  seriousAxeViolations,
   signIn,
   walkContext,
   WIDTHS,
@@ -77,3 +78,32 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
     });
   }
 }
+
+// Every walk above expects no findings, so a check that reported nothing (axe not in the page,
+// a filter gone wrong) would pass them all: a page built to fail proves it reports.
+test("the walk's axe check reports serious and critical findings on a page built to fail", async ({
+  browser,
+  baseURL,
+  javaScript,
+}) => {
+  test.skip(!javaScript, "checks the walk's own helper: the same in both projects");
+  const context = await walkContext(browser, baseURL!, { theme: "light", width: "desktop", javaScript, axe: true });
+  await context.route("**/axe-canary", (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><html lang="en"><head><title>Canary</title></head><body><main><h1>Canary</h1>
+        <p style="color:#bbb;background:#fff">Grey on white</p><img src="/favicon.svg">
+        <button></button><div role="tablist"><span>no tabs</span></div></main></body></html>`,
+    }),
+  );
+  const page = await context.newPage();
+  await page.goto("/axe-canary");
+  const found = (await seriousAxeViolations(page)).map((v) => `${v.impact} ${v.id}`).sort();
+  await context.close();
+  expect(found).toEqual([
+    "critical aria-required-children",
+    "critical button-name",
+    "critical image-alt",
+    "serious color-contrast",
+  ]);
+});

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import { signInContext, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
+import { seriousAxeViolations, sidewaysScroll } from "./walk";
 
 // Going offline is the point here: the browser reports each request it could not make.
 const EXPECTED_CONSOLE = [
@@ -66,25 +67,9 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 /** Serious or critical axe findings on the page as it stands, and sideways scroll at 390 px. */
 async function accessibilityFindings(page: Page) {
   await page.evaluate(AXE_SOURCE);
-  const findings = await page.evaluate(async () => {
-    const w = window as unknown as {
-      axe: {
-        run: (
-          ctx: Document,
-          options: object,
-        ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-      };
-    };
-    const { violations } = await w.axe.run(document, { resultTypes: ["violations"] });
-    return violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  if (scrollWidth > innerWidth) findings.push(`scrolls sideways: ${scrollWidth}px in ${innerWidth}px`);
+  const findings = (await seriousAxeViolations(page)).map((v) => `${v.id}: ${v.targets.join(", ")}`);
+  const sideways = await sidewaysScroll(page);
+  if (sideways) findings.push(sideways);
   return findings;
 }
 
