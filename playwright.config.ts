@@ -41,7 +41,9 @@ export default defineConfig({
     command: "npx tsx tests/e2e/start-server.ts",
     url: `${BASE_URL}/login`,
     timeout: 120_000,
-    reuseExistingServer: false,
+    // scripts/test-all.sh starts this same command while the database tests run and says so;
+    // anywhere else a server already on the port is an error, never silently used.
+    reuseExistingServer: process.env.E2E_SERVER_STARTED === "1",
     stdout: "pipe",
     stderr: "pipe",
     // The seeding process (not the server, which runs with NODE_ENV=production) hashes the

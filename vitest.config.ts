@@ -60,7 +60,9 @@ export default defineConfig({
         resolve: { alias },
         test: {
           // Operations tests (tests/ops): the built app as child processes, private PostgreSQL
-          // clusters, faults, drains, backups. One file at a time: they start servers.
+          // clusters, faults, drains, backups. Two files at a time: each file has its own ports
+          // and its own cluster (tests/ops/support/ports.ts), and the files mostly wait on their
+          // child processes, so a second one uses the core the first leaves idle (decision 0840).
           name: "ops",
           include: ["tests/ops/**/*.test.ts"],
           environment: "node",
@@ -68,7 +70,7 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 180_000,
           pool: "forks",
-          fileParallelism: false,
+          maxWorkers: 2,
         },
       },
     ],

@@ -51,22 +51,68 @@ wait
 
 # Stage 2: the database tests on PGlite and the operations tests (the built app as child
 # processes on private PostgreSQL clusters and PGlite: faults, drain, restore drill, two
-# instances) start together; the database tests on PostgreSQL take the first lane to finish.
+# instances, two files at a time) start together; the database tests on PostgreSQL take the
+# first lane to finish. The operations tests leave a core idle much of the time: the browser
+# tests' server seeds its database and starts meanwhile (tests/e2e/start-server.ts, the command
+# Playwright would run), and stage 3 uses it instead of waiting for a fresh one.
+stop_e2e_server() {
+  [ -n "$e2e_server" ] || return 0
+  kill -TERM -- "-$e2e_server" 2>/dev/null
+  wait "$e2e_server" 2>/dev/null
+  e2e_server=""
+}
+E2E_PORT="${E2E_PORT:-3210}"
+export E2E_PORT
+# What Playwright waits for (playwright.config.ts): the sign-in page answers.
+e2e_up() { node -e 'fetch(process.argv[1]).then(() => process.exit(0), () => process.exit(1))' "http://localhost:$E2E_PORT/login"; }
+e2e_server=""
+if e2e_up; then
+  echo "Port $E2E_PORT is in use: the browser tests will refuse to start on it."
+else
+  # In a process group of its own (setsid), so that stopping it stops npx, tsx, the seeding
+  # script and the server it started, not only the first of them.
+  setsid env PORT="$E2E_PORT" NODE_ENV=test TEST_BCRYPT_COST=4 npx tsx tests/e2e/start-server.ts >"$OUT/logs/e2e-server.log" 2>&1 &
+  e2e_server=$!
+  trap 'stop_e2e_server' EXIT
+fi
 step "database tests on PGlite" env TEST_DB_DRIVER=pglite npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-pglite.json" &
 pglite_lane=$!
 step "operations tests" npx vitest run --project ops --reporter=default --reporter=json --outputFile.json="$OUT/ops.json" &
 ops_lane=$!
 # With the two ids: a bare `wait -n` would also return for stage 1's jobs, already waited for.
 wait -n "$pglite_lane" "$ops_lane"
+lanes=("$pglite_lane" "$ops_lane")
 if [ -n "${DATABASE_URL:-}" ]; then
   step "database tests on PostgreSQL" env TEST_DB_DRIVER=postgres npx vitest run --project db --reporter=default --reporter=json --outputFile.json="$OUT/db-postgres.json" &
+  lanes+=($!)
 else
   echo; echo "=== database tests on PostgreSQL: skipped (set DATABASE_URL to run them)"
 fi
-wait
+# The lanes only: a bare `wait` would also wait for the browser tests' server, which runs on.
+wait "${lanes[@]}"
 
-# Stage 3: the browser tests, JavaScript on and off, with the machine to themselves.
-step "browser tests (JavaScript on and off)" env PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test --reporter=list,json
+# Stage 3: the browser tests, JavaScript on and off, with the machine to themselves, on the
+# server started in stage 2 (E2E_SERVER_STARTED: playwright.config.ts then reuses it). If it
+# did not come up, Playwright starts its own as usual.
+e2e_started=""
+if [ -n "$e2e_server" ]; then
+  for _ in $(seq 1 240); do
+    if e2e_up; then e2e_started=1; break; fi
+    kill -0 "$e2e_server" 2>/dev/null || break
+    sleep 0.5
+  done
+  if [ -z "$e2e_started" ]; then
+    echo "The browser tests' server did not start in stage 2; Playwright starts its own:"
+    cat "$OUT/logs/e2e-server.log"
+    stop_e2e_server
+  fi
+fi
+step "browser tests (JavaScript on and off)" env E2E_SERVER_STARTED="$e2e_started" PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test --reporter=list,json
+if [ -n "$e2e_server" ]; then
+  stop_e2e_server
+  printf "\n=== the browser tests' server (started in stage 2)\n"
+  cat "$OUT/logs/e2e-server.log"
+fi
 step "no secrets in the browser-test server log" npx tsx scripts/check-e2e-log.ts
 
 echo
