@@ -38,7 +38,8 @@ export default defineConfig({
     { name: "nojs", use: { javaScriptEnabled: false } },
   ],
   webServer: {
-    command: "npx tsx tests/e2e/start-server.ts",
+    // The same script scripts/test-all.sh runs (with the seeding environment it sets).
+    command: "bash tests/e2e/serve.sh",
     url: `${BASE_URL}/login`,
     timeout: 120_000,
     // scripts/test-all.sh starts this same command while the database tests run and says so;
@@ -46,9 +47,6 @@ export default defineConfig({
     reuseExistingServer: process.env.E2E_SERVER_STARTED === "1",
     stdout: "pipe",
     stderr: "pipe",
-    // The seeding process (not the server, which runs with NODE_ENV=production) hashes the
-    // fixture users' passwords at bcrypt's lowest cost; a hash carries its cost, so the server's
-    // compares are cheap too (decision 0840).
-    env: { PORT: String(PORT), NODE_ENV: "test", TEST_BCRYPT_COST: "4" },
+    env: { E2E_PORT: String(PORT) },
   },
 });

@@ -53,7 +53,7 @@ wait
 # processes on private PostgreSQL clusters and PGlite: faults, drain, restore drill, two
 # instances, two files at a time) start together; the database tests on PostgreSQL take the
 # first lane to finish. The operations tests leave a core idle much of the time: the browser
-# tests' server seeds its database and starts meanwhile (tests/e2e/start-server.ts, the command
+# tests' server seeds its database and starts meanwhile (tests/e2e/serve.sh, the command
 # Playwright would run), and stage 3 uses it instead of waiting for a fresh one.
 stop_e2e_server() {
   [ -n "$e2e_server" ] || return 0
@@ -71,7 +71,7 @@ if e2e_up; then
 else
   # In a process group of its own (setsid), so that stopping it stops npx, tsx, the seeding
   # script and the server it started, not only the first of them.
-  setsid env PORT="$E2E_PORT" NODE_ENV=test TEST_BCRYPT_COST=4 npx tsx tests/e2e/start-server.ts >"$OUT/logs/e2e-server.log" 2>&1 &
+  setsid bash tests/e2e/serve.sh >"$OUT/logs/e2e-server.log" 2>&1 &
   e2e_server=$!
   trap 'stop_e2e_server' EXIT
 fi
