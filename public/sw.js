@@ -17,7 +17,28 @@ const SYNC_TAG = "pks-outbox";
 
 let lastRefresh = 0;
 
+// Where the browser has the static routing API (Chromium), requests the fetch handler below
+// does not answer never wake the worker: every other page and call goes straight to the
+// network, and build assets come from the asset cache (or the network on a miss) without a
+// round trip through the worker. The first rule that matches decides. Elsewhere the fetch
+// handler does the same job by returning early.
+const ROUTES = [
+  { condition: { urlPattern: { pathname: "/build/*" } }, source: { cacheName: ASSETS } },
+  { condition: { urlPattern: { pathname: FORM } }, source: "fetch-event" },
+  { condition: { urlPattern: { pathname: `${FORM}.data` } }, source: "fetch-event" },
+  { condition: { urlPattern: { pathname: "/logout" } }, source: "fetch-event" },
+  ...STATIC.map((pathname) => ({ condition: { urlPattern: { pathname } }, source: "fetch-event" })),
+  { condition: { urlPattern: { pathname: "*" } }, source: "network" },
+];
+
 self.addEventListener("install", (event) => {
+  if (typeof event.addRoutes === "function") {
+    try {
+      event.waitUntil(Promise.resolve(event.addRoutes(ROUTES)).catch(() => undefined));
+    } catch {
+      // a browser that refuses a rule: the fetch handler still decides everything
+    }
+  }
   event.waitUntil(
     caches
       .open(ASSETS)

@@ -286,3 +286,48 @@ test("the worker's refresh of its copy leaves a form's message for the next page
   await page.goto("/settings");
   await expect(page.getByRole("status")).toContainText(/January 1990 (was already closed|closed)/);
 });
+
+test("other pages and their data calls go straight to the network; the worker answers only New Delivery", async ({
+  page,
+  loginAs,
+}) => {
+  await loginAs("staff");
+  await openOnline(page);
+  // Who answered each request, as Chromium's resource timing reports the worker's static
+  // routes: "network" never woke the worker, "cache" came from its asset cache without it.
+  const answeredBy = () =>
+    page.evaluate(() => {
+      type Timing = PerformanceResourceTiming & { workerFinalSourceType?: string };
+      const name = (e: PerformanceEntry) => new URL(e.name).pathname;
+      const navigation = performance.getEntriesByType("navigation")[0] as Timing;
+      const resources = performance.getEntriesByType("resource") as Timing[];
+      return {
+        page: navigation.workerFinalSourceType,
+        data: resources.filter((e) => name(e).endsWith(".data")).map((e) => e.workerFinalSourceType),
+        // (A module already fetched by its preload link is taken from memory: no source.)
+        assets: [
+          ...new Set(
+            resources
+              .filter((e) => name(e).startsWith("/build/") && e.workerFinalSourceType)
+              .map((e) => e.workerFinalSourceType),
+          ),
+        ],
+      };
+    });
+
+  await page.goto("/deliveries/new");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  expect(await answeredBy()).toMatchObject({ page: "fetch-event", assets: ["cache"] });
+
+  await page.goto("/");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.evaluate(() => performance.clearResourceTimings());
+  // A link followed in the page: Remix fetches the next page's data.
+  await page.evaluate(() => document.querySelector<HTMLAnchorElement>('nav a[href="/deliveries"]')!.click());
+  await expect(page).toHaveURL(/\/deliveries$/);
+  await expect(page.getByRole("heading", { name: "Deliveries", level: 1 })).toBeVisible();
+  const dashboard = await answeredBy();
+  expect(dashboard.page).toBe("network");
+  expect(dashboard.data.length).toBeGreaterThan(0);
+  expect(new Set(dashboard.data)).toEqual(new Set(["network"]));
+});
