@@ -3,7 +3,8 @@ import * as z from "zod";
 import { optionalTaxRate } from "~/schemas/directory";
 import { optionalDecimal, optionalText } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
-import type { Result } from "~/utils/result";
+import { compare } from "~/utils/money";
+import { fail, Refusal, type Failure, type Result } from "~/utils/result";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { getDb, schema, type Executor, type Settings } from "~/db.server";
 import { env } from "~/utils/env.server";
@@ -36,8 +37,15 @@ export async function loadSystemSettings(actor: Actor) {
     taxRate: settings.taxRate,
     offloadingCost: settings.offloadingCost,
     deliveryClientName: deliveryClientName(settings),
+    /** The saved settings' version: the form sends it back, so a save over someone else's is refused. */
+    version: settingsVersion(settings),
   };
 }
+
+const settingsVersion = (settings: Pick<Settings, "updatedAt">) => settings.updatedAt.toISOString();
+
+export const SETTINGS_CHANGED_MEANWHILE =
+  "Someone else saved these settings after you opened them. The form now shows what is saved: check it and make your change again.";
 
 export type SystemSettingsData = Awaited<ReturnType<typeof loadSystemSettings>>;
 
@@ -49,11 +57,16 @@ const SettingsSchema = z.object({
   deliveryClientName: optionalText("Delivery client name", 200),
 });
 
-export type SettingsUpdate = Result<{ settings: SystemSettingsData }, 400 | 403>;
+export type SettingsUpdate = Result<{ settings: SystemSettingsData; changed: boolean }, 400 | 403 | 409>;
+
+const RATE_FIELDS = ["buyingRate", "sellingRate", "offloadingCost", "taxRate"] as const;
 
 /**
  * Saves the default rates (only the fields given). Deliveries copy rates when they are created,
- * so a change here never rewrites an existing delivery.
+ * so a change here never rewrites an existing delivery. `input.version`, when given (the System
+ * Settings form always sends it), must be the version the caller read: a save over someone
+ * else's newer one is refused (409) and changes nothing. A save that changes no value writes
+ * nothing, not even an audit event.
  */
 export async function updateSettings(actor: Actor, input: Record<string, unknown>): Promise<SettingsUpdate> {
   const refused = refuse(actor, "settings.manage", "settings");
@@ -62,24 +75,42 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
     Object.fromEntries(Object.keys(SettingsSchema.shape).map((k) => [k, input[k]])),
   );
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
-  const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null));
+  const given = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null));
   const db = await getDb();
   await getSettings(db);
-  await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(schema.settings).where(eq(schema.settings.id, SETTINGS_ID)).for("update");
-    const [after] = await tx
-      .update(schema.settings)
-      .set({ ...changes, updatedAt: new Date(), updatedBy: actor.id })
-      .where(eq(schema.settings.id, SETTINGS_ID))
-      .returning();
-    await recordAudit(tx, {
-      actor,
-      action: "settings.update",
-      entityType: "settings",
-      entityId: SETTINGS_ID,
-      before,
-      after,
+  let changed = false;
+  try {
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(schema.settings).where(eq(schema.settings.id, SETTINGS_ID)).for("update");
+      if (input.version !== undefined && input.version !== settingsVersion(before)) {
+        throw new Refusal(fail(409, SETTINGS_CHANGED_MEANWHILE));
+      }
+      const changes = Object.fromEntries(
+        Object.entries(given).filter(([key, value]) => {
+          const saved = before[key as keyof Settings];
+          if ((RATE_FIELDS as readonly string[]).includes(key)) return compare(String(value), String(saved)) !== 0;
+          return value !== saved;
+        }),
+      );
+      if (Object.keys(changes).length === 0) return;
+      changed = true;
+      const [after] = await tx
+        .update(schema.settings)
+        .set({ ...changes, updatedAt: new Date(), updatedBy: actor.id })
+        .where(eq(schema.settings.id, SETTINGS_ID))
+        .returning();
+      await recordAudit(tx, {
+        actor,
+        action: "settings.update",
+        entityType: "settings",
+        entityId: SETTINGS_ID,
+        before,
+        after,
+      });
     });
-  });
-  return { ok: true, settings: await loadSystemSettings(actor) };
+  } catch (error) {
+    if (error instanceof Refusal) return error.failure as Failure<409>;
+    throw error;
+  }
+  return { ok: true, changed, settings: await loadSystemSettings(actor) };
 }

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { RatesForm } from "~/components/settings/system-cards";
-import { updateSettings } from "~/models/settings.server";
+import { loadSystemSettings, updateSettings, type SystemSettingsData } from "~/models/settings.server";
 import { RatesFormSchema } from "~/schemas/settings";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
@@ -22,6 +22,11 @@ export async function action({ request }: ActionFunctionArgs) {
   // Every message goes under its own field, all at once (not only the first, not as a toast).
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await updateSettings(user, Object.fromEntries(formData));
+  if (!result.ok && result.status === 409) {
+    // Someone else saved after this form was read: it starts again from what is saved now (a
+    // refused post does not revalidate the page's data, so the answer carries it).
+    return replyRefused(submission, result, { extra: { saved: await loadSystemSettings(user) } });
+  }
   if (!result.ok) return replyRefused(submission, result);
   return redirectWithToast("/settings", { title: "Settings updated successfully" });
 }
@@ -29,5 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 /** Rendered by System Settings in place of its rates card, with this answer's messages. */
 export default function RatesAnswer() {
   const actionData = useActionData<typeof action>();
+  const saved = (actionData as { saved?: SystemSettingsData } | undefined)?.saved;
+  if (saved) return <RatesForm key={saved.version} saved={saved} notice={actionData?.result.error?.[""]?.[0]} />;
   return <RatesForm lastResult={actionData?.result} />;
 }

@@ -1,4 +1,4 @@
-import { expect, test, unique } from "./fixtures";
+import { expect, saveRates, test, unique } from "./fixtures";
 
 test("a manager adds, edits and deletes an agent and a client", async ({ page, loginAs }) => {
   await loginAs("manager");
@@ -99,8 +99,9 @@ test("an admin changes a default rate: the next delivery carries it, an older on
   const value = `${60000 + Math.floor(Math.random() * 9000)}.25`;
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: "How It Works" })).toBeVisible();
-  await page.getByLabel(field.label).fill(Number(value.split(".")[0]).toLocaleString("en-US") + ".25");
-  await page.getByRole("button", { name: "Save Rates" }).click();
+  await saveRates(page, () =>
+    page.getByLabel(field.label).fill(Number(value.split(".")[0]).toLocaleString("en-US") + ".25"),
+  );
   await expect(page.getByRole("status")).toContainText("Settings updated successfully");
   await expect(page.getByLabel(field.label)).toHaveValue(Number(value.split(".")[0]).toLocaleString("en-US") + ".25");
   const newer = await post(`After ${unique()}`);

@@ -10,9 +10,18 @@ import type { PublicUser } from "~/models/user.server";
  * Default Rates Configuration. It posts to /settings/rates; an answer with errors renders this
  * same form there, every message under its field.
  */
-export function RatesForm({ lastResult }: { lastResult?: SubmissionResult<string[]> | null }) {
+export function RatesForm({
+  lastResult,
+  saved,
+  notice,
+}: {
+  lastResult?: SubmissionResult<string[]> | null;
+  /** What is saved now, when the answer is that someone else saved first (the form starts again from it). */
+  saved?: SystemSettingsData;
+  notice?: string;
+}) {
   const settings = useRouteLoaderData<{ system: SystemSettingsData | null }>("routes/_app.settings");
-  const system = settings?.system;
+  const system = saved ?? settings?.system;
   const busy = useIsPending({ formAction: "/settings/rates" });
   const [form, fields] = useForm({
     id: "rates",
@@ -36,7 +45,10 @@ export function RatesForm({ lastResult }: { lastResult?: SubmissionResult<string
         className="mt-4 grid gap-4 sm:grid-cols-2"
         preventScrollReset
       >
-        <FormErrors errors={busy ? null : form.errors} id={form.errorId} />
+        <FormErrors errors={busy ? null : (form.errors ?? (notice ? [notice] : null))} id={form.errorId} />
+        {/* The version these values were read at (not a Conform field: it must never come back
+            from a refused post, or every later save would be refused too). */}
+        {system ? <input type="hidden" name="version" value={system.version} /> : null}
         <MoneyField meta={fields.buyingRate} label="Buying Rate (₦ per ton)" hideErrors={busy} />
         <MoneyField meta={fields.sellingRate} label="Selling Rate (₦ per ton)" hideErrors={busy} />
         <InputField
