@@ -1,7 +1,11 @@
 // Agents and clients as JSON lists: alphabetical (ignoring case), read through the unique
 // index on lower(name) a page at a time. The cursor is the last name seen, base64url-encoded.
-import { asc, sql } from "drizzle-orm";
-import { getDb, schema, type Agent, type Client } from "~/db.server";
+// The Agents and Clients pages: newest first, 50 cards a page, keyset on the primary key, with
+// an optional search on the name (docs/decisions/0200, addendum).
+import { and, asc, sql } from "drizzle-orm";
+import { getDb, schema, type Agent, type Client, type Executor } from "~/db.server";
+import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import type { Page, PageRequest } from "~/utils/params";
 
 type Table = typeof schema.agents | typeof schema.clients;
 
@@ -17,12 +21,12 @@ export function decodeNameCursor(cursor: string | null): string | null | "invali
   return name && encodeNameCursor(name) === cursor ? name : "invalid";
 }
 
-async function page<T extends Agent | Client>(table: Table, after: string | null, limit: number) {
+async function page<T extends Agent | Client>(table: Table, after: string | null, limit: number, q: string | null) {
   const db = await getDb();
   const rows = (await db
     .select()
     .from(table)
-    .where(after === null ? undefined : sql`lower(${table.name}) > ${after}`)
+    .where(and(after === null ? undefined : sql`lower(${table.name}) > ${after}`, nameContains(table, q)))
     .orderBy(asc(sql`lower(${table.name})`))
     .limit(limit + 1)) as T[];
   const more = rows.length > limit;
@@ -30,18 +34,87 @@ async function page<T extends Agent | Client>(table: Table, after: string | null
   return { items, nextCursor: more && items.length ? encodeNameCursor(items[items.length - 1].name) : null };
 }
 
-export const agentsPage = (after: string | null, limit: number) => page<Agent>(schema.agents, after, limit);
-export const clientsPage = (after: string | null, limit: number) => page<Client>(schema.clients, after, limit);
+/** `q`: only names containing it (the CSV export of a searched page). */
+export const agentsPage = (after: string | null, limit: number, q: string | null = null) =>
+  page<Agent>(schema.agents, after, limit, q);
+export const clientsPage = (after: string | null, limit: number, q: string | null = null) =>
+  page<Client>(schema.clients, after, limit, q);
 
 export async function* directoryBatches<T extends Agent | Client>(
-  read: (after: string | null, limit: number) => Promise<{ items: T[]; nextCursor: string | null }>,
+  read: (after: string | null, limit: number, q: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,
+  q: string | null = null,
   batchSize = 1000,
 ) {
   let after: string | null = null;
   for (;;) {
-    const { items, nextCursor } = await read(after, batchSize);
+    const { items, nextCursor } = await read(after, batchSize, q);
     if (items.length) yield items;
     if (!nextCursor) return;
     after = items[items.length - 1].name.toLowerCase();
   }
+}
+
+export const DIRECTORY_PAGE_SIZE = 50;
+/** Longer searches are cut to this (a name is at most 100 characters). */
+export const DIRECTORY_SEARCH_MAX = 100;
+
+/** The search of a directory page from its URL (`?q=`): trimmed, null when empty. */
+export function readDirectorySearch(params: URLSearchParams): string | null {
+  const q = (params.get("q") ?? "").trim().slice(0, DIRECTORY_SEARCH_MAX);
+  return q === "" ? null : q;
+}
+
+/** Names containing `q`, ignoring case; `%`, `_` and `\` in it are matched as themselves. */
+function nameContains(table: Table, q: string | null) {
+  if (q === null) return undefined;
+  const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`lower(${table.name}) like ${pattern}`;
+}
+
+export type AgentCard = { id: number; name: string; contact: string | null };
+export type ClientCard = { id: number; name: string; taxRate: string; paymentTermsDays: number };
+
+/** The query of one page of the Agents page (exported for the plan tests). */
+export function agentCardsQuery(db: Executor, q: string | null, page: PageRequest, limit = DIRECTORY_PAGE_SIZE) {
+  const a = schema.agents;
+  return db
+    .select({ id: a.id, name: a.name, contact: a.contact })
+    .from(a)
+    .where(and(keysetWhere({ id: a.id }, page), nameContains(a, q)))
+    .orderBy(...keysetOrder({ id: a.id }, page))
+    .limit(limit + 1);
+}
+
+/** The query of one page of the Clients page (exported for the plan tests). */
+export function clientCardsQuery(db: Executor, q: string | null, page: PageRequest, limit = DIRECTORY_PAGE_SIZE) {
+  const c = schema.clients;
+  return db
+    .select({ id: c.id, name: c.name, taxRate: c.taxRate, paymentTermsDays: c.paymentTermsDays })
+    .from(c)
+    .where(and(keysetWhere({ id: c.id }, page), nameContains(c, q)))
+    .orderBy(...keysetOrder({ id: c.id }, page))
+    .limit(limit + 1);
+}
+
+/**
+ * One page of the Agents page: newest first, read backwards along the primary key from the
+ * cursor; with a search, the same walk keeps only matching names and stops after a page of them.
+ */
+export async function agentCardsPage(
+  q: string | null,
+  page: PageRequest,
+  limit = DIRECTORY_PAGE_SIZE,
+): Promise<Page<AgentCard>> {
+  const rows = await agentCardsQuery(await getDb(), q, page, limit);
+  return toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
+}
+
+/** One page of the Clients page, as `agentCardsPage`. */
+export async function clientCardsPage(
+  q: string | null,
+  page: PageRequest,
+  limit = DIRECTORY_PAGE_SIZE,
+): Promise<Page<ClientCard>> {
+  const rows = await clientCardsQuery(await getDb(), q, page, limit);
+  return toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
 }

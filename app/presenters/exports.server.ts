@@ -132,9 +132,14 @@ const agentColumns: CsvColumn<Agent>[] = [
   { header: "Account Number", kind: "text", value: (a) => a.bankAccountNo },
 ];
 
-export function agentsExport(actor: Actor, now = new Date()): CsvExport<Agent> {
+/** Every agent, alphabetical; with `search`, those whose name contains it (the page's search). */
+export function agentsExport(actor: Actor, now = new Date(), search: string | null = null): CsvExport<Agent> {
   assertCan(actor, "agent.manage", "agents/export");
-  return { filename: csvFilename("agents", today(now)), columns: agentColumns, batches: directoryBatches(agentsPage) };
+  return {
+    filename: csvFilename("agents", today(now)),
+    columns: agentColumns,
+    batches: directoryBatches(agentsPage, search),
+  };
 }
 
 const clientColumns: CsvColumn<Client>[] = [
@@ -147,12 +152,13 @@ const clientColumns: CsvColumn<Client>[] = [
   { header: "Tax Number", kind: "text", value: (c) => c.taxNo },
 ];
 
-export function clientsExport(actor: Actor, now = new Date()): CsvExport<Client> {
+/** Every client, alphabetical; with `search`, those whose name contains it (the page's search). */
+export function clientsExport(actor: Actor, now = new Date(), search: string | null = null): CsvExport<Client> {
   assertCan(actor, "client.manage", "clients/export");
   return {
     filename: csvFilename("clients", today(now)),
     columns: clientColumns,
-    batches: directoryBatches(clientsPage),
+    batches: directoryBatches(clientsPage, search),
   };
 }
 

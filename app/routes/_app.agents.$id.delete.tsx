@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
 import { DirectoryDeleteDialog } from "~/components/directory/directory-forms";
+import { listSearch, listUrlOf } from "~/components/directory/list-url";
 import { deleteAgent, getAgent } from "~/models/agent.server";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -22,15 +23,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   invariantResponse(id, "Agent not found");
   const result = await deleteAgent(user, id);
   if (!result.ok)
-    return redirectWithToast("/agents", {
+    return redirectWithToast(listUrlOf("/agents", request.url), {
       title: "Failed to delete agent",
       description: result.message,
       variant: "destructive",
     });
-  return redirectWithToast("/agents", { title: "Agent deleted successfully" });
+  return redirectWithToast(listUrlOf("/agents", request.url), { title: "Agent deleted successfully" });
 }
 
 export default function DeleteAgent() {
   const { agent } = useLoaderData<typeof loader>();
-  return <DirectoryDeleteDialog kind="Agent" name={agent.name} listPath="/agents" />;
+  return (
+    <DirectoryDeleteDialog kind="Agent" name={agent.name} listPath={`/agents${listSearch(useLocation().search)}`} />
+  );
 }

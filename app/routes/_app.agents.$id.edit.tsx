@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AgentForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
+import { listSearch, listUrlOf } from "~/components/directory/list-url";
 import { getAgent, updateAgent } from "~/models/agent.server";
 import { parseId } from "~/utils/params";
 import { AGENT_FORM_CONSTRAINT, AgentFormSchema } from "~/schemas/directory";
@@ -34,13 +35,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = Object.fromEntries(formData);
   const result = await updateAgent(user, id, form);
   if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to update agent: ${result.message}` });
-  return redirectWithToast("/agents", { title: "Agent updated successfully" });
+  return redirectWithToast(listUrlOf("/agents", request.url), { title: "Agent updated successfully" });
 }
 
 export default function EditAgent() {
   const { agent, constraint } = useLoaderData<typeof loader>();
   return (
-    <Dialog title="Edit Agent" closeTo="/agents" size="sm">
+    <Dialog title="Edit Agent" closeTo={`/agents${listSearch(useLocation().search)}`} size="sm">
       <AgentForm
         lastResult={useActionData<typeof action>()?.result}
         constraint={constraint}

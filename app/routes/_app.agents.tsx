@@ -2,23 +2,32 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DirectoryPage } from "~/components/directory/directory-page";
 import { UsersIcon } from "~/components/icons";
-import { listAgents } from "~/models/agent.server";
+import { agentCardsPage, readDirectorySearch } from "~/models/directory-list.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
+import { FIRST_PAGE } from "~/utils/keyset.server";
+import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Agents · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "agent.manage");
-  const agents = await listAgents();
+  const params = new URL(request.url).searchParams;
+  const search = readDirectorySearch(params);
+  // A cursor that is not one of ours shows the first page.
+  const requested = readPageRequest(params, "id");
+  const page = await agentCardsPage(search, requested.invalid ? FIRST_PAGE : requested);
   // Settlements (statements, payouts, balances) are for admins (docs/decisions/0980).
   return {
-    agents: agents.map((a) => ({ id: a.id, name: a.name, contact: a.contact })),
+    agents: page.items,
+    olderCursor: page.olderCursor,
+    newerCursor: page.newerCursor,
+    search,
     canSettle: can(user, "agent.settle"),
   };
 }
 
 export default function AgentsPage() {
-  const { agents, canSettle } = useLoaderData<typeof loader>();
+  const { agents, olderCursor, newerCursor, search, canSettle } = useLoaderData<typeof loader>();
   return (
     <DirectoryPage
       title="Agents Management"
@@ -29,6 +38,12 @@ export default function AgentsPage() {
       emptyHint="Add the agents you buy from."
       truncateDetail
       exportTo="/agents/export"
+      search={search}
+      searchLabel="Search agents by name"
+      listLabel="Agents"
+      pagerLabel="Agent pages"
+      olderCursor={olderCursor}
+      newerCursor={newerCursor}
       statementOf={canSettle ? (id) => `/agents/${id}/statement` : undefined}
       headerLinks={
         canSettle ? (

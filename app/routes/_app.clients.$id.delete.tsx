@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
 import { DirectoryDeleteDialog } from "~/components/directory/directory-forms";
+import { listSearch, listUrlOf } from "~/components/directory/list-url";
 import { deleteClient, getClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -22,15 +23,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   invariantResponse(id, "Client not found");
   const result = await deleteClient(user, id);
   if (!result.ok)
-    return redirectWithToast("/clients", {
+    return redirectWithToast(listUrlOf("/clients", request.url), {
       title: "Failed to delete client",
       description: result.message,
       variant: "destructive",
     });
-  return redirectWithToast("/clients", { title: "Client deleted successfully" });
+  return redirectWithToast(listUrlOf("/clients", request.url), { title: "Client deleted successfully" });
 }
 
 export default function DeleteClient() {
   const { client } = useLoaderData<typeof loader>();
-  return <DirectoryDeleteDialog kind="Client" name={client.name} listPath="/clients" />;
+  return (
+    <DirectoryDeleteDialog kind="Client" name={client.name} listPath={`/clients${listSearch(useLocation().search)}`} />
+  );
 }

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ClientForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
+import { listSearch, listUrlOf } from "~/components/directory/list-url";
 import { getClient, updateClient } from "~/models/client.server";
 import { parseId } from "~/utils/params";
 import { CLIENT_FORM_CONSTRAINT, ClientFormSchema } from "~/schemas/directory";
@@ -43,13 +44,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const result = await updateClient(user, id, form, { lenient: true });
   if (!result.ok)
     return replyRefused(submission, result, { formMessage: `Failed to update client: ${result.message}` });
-  return redirectWithToast("/clients", { title: "Client updated successfully" });
+  return redirectWithToast(listUrlOf("/clients", request.url), { title: "Client updated successfully" });
 }
 
 export default function EditClient() {
   const { client, constraint } = useLoaderData<typeof loader>();
   return (
-    <Dialog title="Edit Client" closeTo="/clients" size="sm">
+    <Dialog title="Edit Client" closeTo={`/clients${listSearch(useLocation().search)}`} size="sm">
       <ClientForm
         lastResult={useActionData<typeof action>()?.result}
         constraint={constraint}

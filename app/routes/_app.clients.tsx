@@ -2,24 +2,34 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { DirectoryPage } from "~/components/directory/directory-page";
 import { BuildingIcon } from "~/components/icons";
-import { listClients } from "~/models/client.server";
+import { clientCardsPage, readDirectorySearch } from "~/models/directory-list.server";
 import { requireCapability } from "~/rules/capabilities.server";
+import { FIRST_PAGE } from "~/utils/keyset.server";
+import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Clients · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireCapability(request, "client.manage");
-  const clients = await listClients();
-  return {
-    clients: clients.map((c) => ({ id: c.id, name: c.name, taxRate: c.taxRate, paymentTermsDays: c.paymentTermsDays })),
-  };
+  const params = new URL(request.url).searchParams;
+  const search = readDirectorySearch(params);
+  // A cursor that is not one of ours shows the first page.
+  const requested = readPageRequest(params, "id");
+  const page = await clientCardsPage(search, requested.invalid ? FIRST_PAGE : requested);
+  return { clients: page.items, olderCursor: page.olderCursor, newerCursor: page.newerCursor, search };
 }
 
 export default function ClientsPage() {
-  const { clients } = useLoaderData<typeof loader>();
+  const { clients, olderCursor, newerCursor, search } = useLoaderData<typeof loader>();
   return (
     <DirectoryPage
       exportTo="/clients/export"
+      search={search}
+      searchLabel="Search clients by name"
+      listLabel="Clients"
+      pagerLabel="Client pages"
+      olderCursor={olderCursor}
+      newerCursor={newerCursor}
       statementOf={(id) => `/clients/${id}/statement`}
       title="Clients Management"
       subtitle="The buyers PKS is delivered to and invoiced"

@@ -248,7 +248,7 @@ for (const size of SIZES) {
       expect(
         (await page.request.post("/api/agents", { data: { name: long }, headers: { Origin: baseURL! } })).status(),
       ).toBe(201);
-      await page.goto("/agents");
+      await page.goto(`/agents?q=${encodeURIComponent(long)}`);
       await expect(page.getByRole("listitem", { name: long }).getByTitle(long)).toBeVisible();
     });
 

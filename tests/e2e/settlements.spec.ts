@@ -40,7 +40,8 @@ test("an admin records a payout to an agent and sees what is still owed", async 
   const earned = toFixed(sub("497500.00", offloadingCost ?? "0"));
   const left = toFixed(sub(earned, "100000.50"));
 
-  await page.goto("/agents");
+  // Found by its name, as a person would once there are more agents than a page holds.
+  await page.goto(`/agents?q=${encodeURIComponent(`Agent ${tag}`)}`);
   await hydrated(page, javaScript);
   await page.getByRole("link", { name: `Statement of ${name}` }).click();
   await expect(page).toHaveURL(`/agents/${agent.id}/statement`);

@@ -42,7 +42,7 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   await post("/api/payments", { invoiceId: invoice.id, amount: "1000.05", paymentDate: today });
   const closing = toFixed(sub(invoice.amount, "1000.05"));
 
-  await page.goto("/clients");
+  await page.goto(`/clients?q=${encodeURIComponent(name)}`);
   await page.getByRole("link", { name: `Statement of ${name}` }).click();
   await expect(page).toHaveURL(`/clients/${client.id}/statement`);
   await expect(page.getByRole("heading", { name: "Statement of Account" })).toBeVisible();

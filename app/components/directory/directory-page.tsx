@@ -1,13 +1,16 @@
-import { Link, Outlet } from "@remix-run/react";
+import { Form, Link, Outlet, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
+import { Pager } from "~/components/pager";
+import { listSearch } from "./list-url";
 
 export type DirectoryEntry = { id: number; name: string; detail: ReactNode; detailTitle?: string };
 
 /**
- * The Agents and Clients screens: a title, an add link, the cards (each with Edit and Delete
- * links) or an empty state, and the outlet where the add/edit/delete dialogs open.
+ * The Agents and Clients screens: a title, an add link, a search by name, a page of cards (each
+ * with Edit and Delete links, newest first, 50 a page) or an empty state, the pager, and the
+ * outlet where the add/edit/delete dialogs open.
  */
 export function DirectoryPage({
   title,
@@ -21,6 +24,12 @@ export function DirectoryPage({
   exportTo,
   statementOf,
   headerLinks,
+  search,
+  searchLabel,
+  listLabel,
+  pagerLabel,
+  olderCursor,
+  newerCursor,
 }: {
   title: string;
   subtitle: string;
@@ -38,7 +47,19 @@ export function DirectoryPage({
   statementOf?: (id: number) => string;
   /** More links beside Export CSV, e.g. the agents' balances for admins. */
   headerLinks?: ReactNode;
+  /** The name searched for (`?q=`), or null. */
+  search: string | null;
+  /** What the search box is called, e.g. "Search agents by name". */
+  searchLabel: string;
+  /** What the list of cards is called, e.g. "Agents". */
+  listLabel: string;
+  /** What the pager is called, e.g. "Agent pages". */
+  pagerLabel: string;
+  olderCursor: string | null;
+  newerCursor: string | null;
 }) {
+  // The dialogs open over this same page of the list and come back to it.
+  const list = listSearch(useLocation().search);
   return (
     <div className="space-y-4">
       <header className="flex flex-wrap items-end justify-between gap-3">
@@ -54,14 +75,50 @@ export function DirectoryPage({
           </Link>
         </div>
       </header>
-      {entries.length === 0 ? (
+      {/* A plain GET form: the search lives in the URL and works without JavaScript. Keyed on it,
+          so Clear empties the box. */}
+      <Form
+        key={search ?? ""}
+        method="get"
+        role="search"
+        aria-label={searchLabel}
+        className="flex flex-wrap items-end gap-2"
+      >
+        <div className="min-w-0 flex-1 sm:max-w-sm">
+          <label className="label" htmlFor="directory-search">
+            {searchLabel}
+          </label>
+          <input
+            id="directory-search"
+            name="q"
+            type="search"
+            className="input"
+            maxLength={100}
+            defaultValue={search ?? ""}
+          />
+        </div>
+        <button type="submit" className="btn-outline">
+          Search
+        </button>
+        {search !== null ? (
+          <Link to="." className="btn-ghost">
+            Clear
+          </Link>
+        ) : null}
+      </Form>
+      {entries.length === 0 && search !== null ? (
+        <div className="card p-10 text-center">
+          <p className="font-semibold">No names contain &ldquo;{search}&rdquo;</p>
+          <p className="page-subtitle">Check the spelling, or search for part of the name.</p>
+        </div>
+      ) : entries.length === 0 ? (
         <div className="card p-10 text-center">
           {emptyIcon}
           <p className="mt-2 font-semibold">{emptyTitle}</p>
           <p className="page-subtitle">{emptyHint}</p>
         </div>
       ) : (
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label={listLabel}>
           {entries.map((entry) => (
             <li key={entry.id} className="card flex items-start justify-between gap-2 p-4" aria-label={entry.name}>
               <div className="min-w-0">
@@ -83,7 +140,7 @@ export function DirectoryPage({
                   </Link>
                 ) : null}
                 <Link
-                  to={`${entry.id}/edit`}
+                  to={`${entry.id}/edit${list}`}
                   className="btn-ghost btn-sm"
                   preventScrollReset
                   aria-label={`Edit ${entry.name}`}
@@ -91,7 +148,7 @@ export function DirectoryPage({
                   Edit
                 </Link>
                 <Link
-                  to={`${entry.id}/delete`}
+                  to={`${entry.id}/delete${list}`}
                   className="btn-ghost btn-sm text-red-600"
                   preventScrollReset
                   aria-label={`Delete ${entry.name}`}
@@ -103,6 +160,7 @@ export function DirectoryPage({
           ))}
         </ul>
       )}
+      <Pager label={pagerLabel} olderCursor={olderCursor} newerCursor={newerCursor} />
       <Outlet />
     </div>
   );

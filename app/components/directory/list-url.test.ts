@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { listSearch, listUrlOf } from "./list-url";
+
+describe("where a directory dialog returns to", () => {
+  it("keeps the list's search and page, and nothing else", () => {
+    expect(listSearch("?q=Kano&cursor=42&dialog=x&index")).toBe("?q=Kano&cursor=42");
+    expect(listSearch("?before=9")).toBe("?before=9");
+    expect(listSearch("")).toBe("");
+    expect(listSearch("?q=")).toBe("");
+    expect(listUrlOf("/agents", "http://x.test/agents/7/edit?q=50%25+share&cursor=3")).toBe(
+      "/agents?q=50%25+share&cursor=3",
+    );
+    expect(listUrlOf("/clients", "http://x.test/clients/new")).toBe("/clients");
+  });
+});
