@@ -323,11 +323,19 @@ export const agentPayouts = pgTable(
     note: text("note"),
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
+    // Set on a reversal: the payout it takes back, by a row of the opposite amount dated the day
+    // it was made (a payout is never rewritten, docs/decisions/0980 addendum). At most one each.
+    reversesPayoutId: integer("reverses_payout_id").references((): AnyPgColumn => agentPayouts.id),
   },
   (t) => [
     // An agent's payouts in date order (statement, opening balance) and newest first (API list).
     index("agent_payouts_agent_date_idx").on(t.agentId, t.payoutDate, t.id),
-    check("agent_payouts_amount_positive", sql`${t.amount} > 0`),
+    uniqueIndex("agent_payouts_reverses_idx").on(t.reversesPayoutId),
+    // A payout is positive; a reversal is negative and names its payout.
+    check(
+      "agent_payouts_amount_sign",
+      sql`(${t.reversesPayoutId} is null and ${t.amount} > 0) or (${t.reversesPayoutId} is not null and ${t.amount} < 0)`,
+    ),
     check("agent_payouts_method_check", sql`${t.method} in ('cash','bank_transfer','cheque','other')`),
   ],
 );

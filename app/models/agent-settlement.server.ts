@@ -12,9 +12,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb, rowsOf, schema, type AgentPayout, type Executor } from "~/db.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
-import { PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
+import { PayoutReversalSchema, PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
 import { safeParseFields } from "~/schemas/fields";
-import { todayIn } from "~/utils/dates";
+import { formatDayMonthYear, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import {
@@ -158,6 +158,149 @@ export async function recordAgentPayout(
   }
 }
 
+export const PAYOUT_NOT_FOUND = "Payout not found";
+export const REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
+
+export type ReversePayoutResult =
+  { ok: true; reversal: AgentPayout; payout: AgentPayout; owed: string; replayed: boolean } | Failure;
+
+/**
+ * Takes back a payout recorded in error. The payout stays as it was; a reversal row of the
+ * opposite amount, dated today (APP_TIME_ZONE) and naming the payout, is added, so the agent is
+ * owed the amount again from today. A payout is reversed at most once (the agent's balance row is
+ * locked first, and a unique index backs it). The reason is required and kept as the reversal's
+ * note. Idempotent under `idempotencyKey`, refused when today's month is closed, audited in the
+ * same transaction.
+ */
+export async function reverseAgentPayout(
+  actor: Actor,
+  agentId: number,
+  payoutId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey }: { idempotencyKey?: string | null } = {},
+): Promise<ReversePayoutResult> {
+  const refused = refuse(actor, "agent.settle", `agent/${agentId}/payouts/${payoutId}/reversal`);
+  if (refused) return refused;
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
+  const parsed = safeParseFields(PayoutReversalSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { reason } = parsed.data;
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<ReversePayoutResult> => {
+      if (idempotencyKey) {
+        const existing = await claimKey(tx, {
+          userId: actor.id,
+          key: idempotencyKey,
+          scope: "agent_payout.reverse",
+          hash: requestHash({ agentId, payoutId, reason }),
+        });
+        if (existing) {
+          const [reversal] = await tx
+            .select()
+            .from(p)
+            .where(eq(p.id, Number(existing)));
+          const [payout] = reversal ? await tx.select().from(p).where(eq(p.id, reversal.reversesPayoutId!)) : [];
+          if (!reversal || !payout) {
+            throw new Refusal({ ok: false, status: 409, message: "This reversal was already recorded" });
+          }
+          const owed = (await owedNow(tx, agentId)) ?? "0.00";
+          return { ok: true, reversal, payout, owed, replayed: true };
+        }
+      }
+      const [agent] = await tx
+        .select({ id: schema.agents.id, name: schema.agents.name, createdAt: schema.agents.createdAt })
+        .from(schema.agents)
+        .where(eq(schema.agents.id, agentId));
+      if (!agent) throw new Refusal({ ok: false, status: 404, message: AGENT_NOT_FOUND });
+      await tx
+        .insert(schema.agentBalances)
+        .values({ agentId, lastActivity: todayIn(env().APP_TIME_ZONE, agent.createdAt) })
+        .onConflictDoNothing();
+      // Locked first: two reversals of one payout queue here, and the second finds the first.
+      const owed = (await owedNow(tx, agentId))!;
+      const [payout] = await tx
+        .select()
+        .from(p)
+        .where(and(eq(p.id, payoutId), eq(p.agentId, agentId)));
+      if (!payout) throw new Refusal({ ok: false, status: 404, message: PAYOUT_NOT_FOUND });
+      if (payout.reversesPayoutId !== null) {
+        throw new Refusal({ ok: false, status: 409, message: REVERSAL_NOT_REVERSIBLE });
+      }
+      const [earlier] = await tx.select().from(p).where(eq(p.reversesPayoutId, payoutId));
+      if (earlier) {
+        throw new Refusal({
+          ok: false,
+          status: 409,
+          message: `This payout was already reversed on ${formatDayMonthYear(earlier.payoutDate)}`,
+        });
+      }
+      const closed = await checkPeriodOpen(tx, today);
+      if (closed) throw new Refusal(closed);
+      const [reversal] = await tx
+        .insert(p)
+        .values({
+          agentId,
+          amount: toFixed(sub("0", payout.amount)),
+          payoutDate: today,
+          method: payout.method,
+          reference: payout.reference,
+          note: reason,
+          reversesPayoutId: payout.id,
+          createdBy: actor.id,
+        })
+        .returning();
+      const owedAfter = toFixed(add(owed, payout.amount));
+      await recordAudit(tx, {
+        actor,
+        action: "agent_payout.reverse",
+        entityType: "agent_payout",
+        entityId: payout.id,
+        before: { ...payout, agentName: agent.name, owed },
+        after: { ...reversal, agentName: agent.name, owed: owedAfter },
+      });
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(reversal.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return { ok: true, reversal, payout, owed: owedAfter, replayed: false };
+    });
+  } catch (error) {
+    if (error instanceof Refusal) return error.failure;
+    return idempotencyFailure(error);
+  }
+}
+
+export type PayoutToReverse = {
+  agentName: string;
+  payout: PayoutView;
+  /** The day it was reversed, when it was. */
+  reversedOn: string | null;
+};
+
+/** A payout of this agent as the Reverse Payout dialog shows it; null for none (or a reversal). */
+export async function getPayoutToReverse(
+  actor: Actor,
+  agentId: number,
+  payoutId: number,
+): Promise<PayoutToReverse | null> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/payouts/${payoutId}`);
+  const db = await getDb();
+  const [row] = await db
+    .select({ payout: p, agentName: schema.agents.name })
+    .from(p)
+    .innerJoin(schema.agents, eq(schema.agents.id, p.agentId))
+    .where(and(eq(p.id, payoutId), eq(p.agentId, agentId)));
+  if (!row || row.payout.reversesPayoutId !== null) return null;
+  const [reversal] = await db.select({ payoutDate: p.payoutDate }).from(p).where(eq(p.reversesPayoutId, payoutId));
+  return { agentName: row.agentName, payout: toPayoutView(row.payout), reversedOn: reversal?.payoutDate ?? null };
+}
+
 // ---- One agent's payouts, newest first (GET /api/agents/{id}/payouts).
 
 export type PayoutView = {
@@ -169,6 +312,8 @@ export type PayoutView = {
   reference: string | null;
   note: string | null;
   createdAt: string;
+  /** A reversal (negative amount): the payout it takes back. */
+  reversesPayoutId: number | null;
 };
 
 const p = schema.agentPayouts;
@@ -210,7 +355,8 @@ export async function agentExists(agentId: number): Promise<boolean> {
 // ---- An agent's statement for a period.
 
 export type AgentStatementLine = {
-  kind: "delivery" | "payout";
+  /** A reversal takes back a payout recorded in error (a negative `paid`). */
+  kind: "delivery" | "payout" | "reversal";
   id: number;
   date: string;
   truckNo: string | null;
@@ -226,6 +372,11 @@ export type AgentStatementLine = {
   paid: string | null;
   method: PayoutMethod | null;
   reference: string | null;
+  /** A payout: whether it has been reversed. */
+  reversed: boolean;
+  /** A reversal: the payout it takes back, and why. */
+  reversesPayoutId: number | null;
+  reason: string | null;
   /** What was owed to the agent after this line. */
   owed: string;
   cursor: string;
@@ -257,7 +408,8 @@ export type AgentStatement = {
   continued: boolean;
 };
 
-const KIND_ORDER = { delivery: 1, payout: 2 } as const;
+// Payouts and reversals are rows of one table (one id space): they share an order.
+const KIND_ORDER = { delivery: 1, payout: 2, reversal: 2 } as const;
 
 /**
  * What was owed to the agent at the start of `day`: what it is owed now (its agent_balances
@@ -284,18 +436,22 @@ function periodLinesSql(agentId: number, period: StatementPeriod) {
         deliveries.tons, deliveries.buying_rate,
         round(deliveries.tons * coalesce(deliveries.buying_rate, 0), 2) as gross,
         coalesce(deliveries.offloading_cost, 0) as offloading, coalesce(deliveries.mobilization_payment, 0) as mobilization,
-        ${kobo(netPaymentSql())}::numeric as earned, 0::numeric as paid, null::text as method, null::text as reference
+        ${kobo(netPaymentSql())}::numeric as earned, 0::numeric as paid, null::text as method, null::text as reference,
+        false as reversed, null::int as reverses_payout_id, null::text as reason
       from deliveries
       where deliveries.agent_id = ${agentId} and ${countedSql()}
         and deliveries.date between ${period.from}::date and ${period.to}::date
     union all
-    select 2, 'payout', ap.id, ap.payout_date, null, null, null, null, null, null, null, 0, ap.amount, ap.method, ap.reference
+    select 2, case when ap.reverses_payout_id is null then 'payout' else 'reversal' end, ap.id, ap.payout_date,
+        null, null, null, null, null, null, null, 0, ap.amount, ap.method, ap.reference,
+        exists (select 1 from agent_payouts r where r.reverses_payout_id = ap.id), ap.reverses_payout_id,
+        case when ap.reverses_payout_id is null then null else ap.note end
       from agent_payouts ap
       where ap.agent_id = ${agentId} and ap.payout_date between ${period.from}::date and ${period.to}::date`;
 }
 
 type LineRow = {
-  kind: "delivery" | "payout";
+  kind: "delivery" | "payout" | "reversal";
   id: number;
   day: string;
   truck_no: string | null;
@@ -309,6 +465,9 @@ type LineRow = {
   paid: string;
   method: PayoutMethod | null;
   reference: string | null;
+  reversed: boolean;
+  reverses_payout_id: number | null;
+  reason: string | null;
   owed: string;
 };
 
@@ -347,6 +506,7 @@ export async function agentStatementLinesPage(
         round(page.gross, 2)::text as gross, round(page.offloading, 2)::text as offloading,
         round(page.mobilization, 2)::text as mobilization,
         round(page.earned, 2)::text as earned, round(page.paid, 2)::text as paid, page.method, page.reference,
+        page.reversed, page.reverses_payout_id, page.reason,
         round(${start} + sum(page.earned - page.paid) over (order by page.day, page.ord, page.id), 2)::text as owed
     from page order by page.day, page.ord, page.id`);
   const rows = rowsOf<LineRow>(result);
@@ -368,6 +528,9 @@ export async function agentStatementLinesPage(
       paid: delivery ? null : r.paid,
       method: r.method,
       reference: r.reference,
+      reversed: r.reversed,
+      reversesPayoutId: r.reverses_payout_id,
+      reason: r.reason,
       owed: r.owed,
       cursor: formatStatementCursor({ date: r.day, order: KIND_ORDER[r.kind], id: r.id }),
     };

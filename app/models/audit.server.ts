@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   "credit_note.create",
   "payment.create",
   "agent_payout.create",
+  "agent_payout.reverse",
   "agent.create",
   "agent.update",
   "agent.delete",

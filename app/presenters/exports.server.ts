@@ -361,7 +361,16 @@ type AgentStatementRow = Partial<Omit<AgentStatementLine, "kind" | "cursor" | "m
   type: string;
   method?: string | null;
   owed: string;
+  note?: string | null;
 };
+
+const AGENT_LINE_TYPES = { delivery: "Delivery", payout: "Payout", reversal: "Payout reversal" } as const;
+
+/** A reversal's reason and the payout it takes back; "Reversed" on a payout taken back. */
+export function agentLineNote(line: Pick<AgentStatementLine, "kind" | "reversed" | "reversesPayoutId" | "reason">) {
+  if (line.kind === "reversal") return `Reverses payout #${line.reversesPayoutId}: ${line.reason ?? ""}`;
+  return line.kind === "payout" && line.reversed ? "Reversed" : null;
+}
 
 const agentStatementColumns: CsvColumn<AgentStatementRow>[] = [
   { header: "Date", kind: "date", value: (r) => r.date },
@@ -378,6 +387,7 @@ const agentStatementColumns: CsvColumn<AgentStatementRow>[] = [
   { header: "Method", kind: "text", value: (r) => r.method },
   { header: "Reference", kind: "text", value: (r) => r.reference },
   { header: "Owed", kind: "amount", value: (r) => r.owed },
+  { header: "Note", kind: "text", value: (r) => r.note },
 ];
 
 /**
@@ -401,11 +411,23 @@ export async function agentStatementExport(
   async function* batches(): AsyncGenerator<AgentStatementRow[]> {
     yield [{ date: period.from, type: "Owed at start", owed: statement.openingOwed }];
     for await (const lines of agentStatementLineBatches(agentId, period, statement.openingOwed)) {
-      yield lines.map(({ kind, cursor: _cursor, method, ...line }) => ({
-        ...line,
-        type: kind === "delivery" ? "Delivery" : "Payout",
-        method: method ? PAYOUT_METHOD_LABELS[method] : null,
-      }));
+      yield lines.map((l) => {
+        const {
+          kind,
+          cursor: _cursor,
+          method,
+          reversed: _reversed,
+          reversesPayoutId: _of,
+          reason: _reason,
+          ...line
+        } = l;
+        return {
+          ...line,
+          type: AGENT_LINE_TYPES[kind],
+          method: method ? PAYOUT_METHOD_LABELS[method] : null,
+          note: agentLineNote(l),
+        };
+      });
     }
     yield [{ date: period.to, type: "Owed at end", owed: statement.closingOwed }];
   }

@@ -321,8 +321,8 @@ export async function agentStatementPdf(
             ]
           : [
               formatDeliveryDate(l.date),
-              `Payout${l.method ? ` · ${PAYOUT_METHOD_LABELS[l.method]}` : ""}`,
-              l.reference ?? "",
+              `${l.kind === "reversal" ? "Payout reversal" : l.reversed ? "Payout (reversed)" : "Payout"}${l.method ? ` · ${PAYOUT_METHOD_LABELS[l.method]}` : ""}`,
+              l.kind === "reversal" ? `Reverses #${l.reversesPayoutId}: ${l.reason ?? ""}` : (l.reference ?? ""),
               "",
               "",
               "",

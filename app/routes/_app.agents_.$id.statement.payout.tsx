@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { agentStatementUrl } from "~/components/agent-statement-url";
 import { Dialog } from "~/components/dialog";
 import { FormErrors, InputField, MoneyField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
@@ -21,16 +22,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 // Record Payout (issue 15 item 5, docs/decisions/0980): over the agent's statement with
 // JavaScript, a page of its own without. Back to the statement, its period kept.
 export const meta: MetaFunction = () => [{ title: "Record Payout · Agents" }];
-
-/** The statement's own address with the period it was showing (only its dates are kept). */
-function statementUrl(id: number, search: URLSearchParams) {
-  const keep = new URLSearchParams();
-  for (const name of ["from", "to"]) {
-    const value = search.get(name);
-    if (value) keep.set(name, value);
-  }
-  return `/agents/${id}/statement${keep.size ? `?${keep}` : ""}`;
-}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "agent.settle");
@@ -58,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const result = await recordAgentPayout(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });
   if (!result.ok)
     return replyRefused(submission, result, { formMessage: `Failed to record payout: ${result.message}` });
-  return redirectWithToast(statementUrl(id, new URL(request.url).searchParams), {
+  return redirectWithToast(agentStatementUrl(id, new URL(request.url).searchParams), {
     title: "Payout recorded",
     description: `${formatNaira(result.payout.amount)} paid; ${formatNaira(result.owed)} still owed`,
   });
@@ -88,7 +79,7 @@ export default function RecordPayoutRoute() {
     <Dialog
       title="Record Payout"
       description={agent.name}
-      closeTo={statementUrl(agent.id, new URLSearchParams(search))}
+      closeTo={agentStatementUrl(agent.id, new URLSearchParams(search))}
       size="sm"
     >
       <Form method="post" {...getFormProps(form)} className="space-y-4">

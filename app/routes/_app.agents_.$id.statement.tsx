@@ -16,7 +16,8 @@ import { deliveriesCount } from "~/utils/plural";
 // An agent's statement (issue 15 item 5, docs/decisions/0980): every counted delivery's net
 // payable and every payout of the period with what was owed after it, for admins. The dates
 // are a GET form, so it works without JavaScript; a bad period is a message on the page (400).
-// Record Payout is a child route: a dialog over this page, or a page of its own without JavaScript.
+// Record Payout and Reverse Payout are child routes: a dialog over this page, or a page of its
+// own without JavaScript.
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.agent ? `${data.agent.name} · Agent Statement` : "Agent Statement" },
 ];
@@ -80,7 +81,8 @@ export default function AgentStatementPage() {
 }
 
 function StatementView({ statement: s }: { statement: AgentStatement }) {
-  const base = `/agents/${s.agent.id}/statement?from=${s.period.from}&to=${s.period.to}`;
+  const periodSearch = `?from=${s.period.from}&to=${s.period.to}`;
+  const base = `/agents/${s.agent.id}/statement${periodSearch}`;
   const bank = [s.agent.bankName, s.agent.bankAccountName, s.agent.bankAccountNo].filter(Boolean).join(" · ");
   return (
     <>
@@ -159,12 +161,37 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                     <td />
                     <td className="text-right">{formatNaira(l.owed)}</td>
                   </tr>
+                ) : l.kind === "reversal" ? (
+                  <tr key={l.cursor} className="bg-amber-50 dark:bg-amber-950/40">
+                    <td>{formatDayMonthYear(l.date)}</td>
+                    <td>Payout reversal · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}</td>
+                    <td colSpan={7}>
+                      Reverses payout #{l.reversesPayoutId}: {l.reason}
+                    </td>
+                    <td className="text-right">{formatAmount(l.paid ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.owed)}</td>
+                  </tr>
                 ) : (
                   <tr key={l.cursor} className="bg-slate-50 dark:bg-slate-800/50">
                     <td>{formatDayMonthYear(l.date)}</td>
-                    <td>Payout · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}</td>
+                    <td>
+                      Payout #{l.id} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
+                    </td>
                     <td>{l.reference ?? ""}</td>
-                    <td colSpan={6} />
+                    <td colSpan={6} className="text-right">
+                      {l.reversed ? (
+                        <span className="badge tone-slate">Reversed</span>
+                      ) : (
+                        <Link
+                          to={`reverse/${l.id}${periodSearch}`}
+                          className="btn-ghost btn-sm"
+                          preventScrollReset
+                          aria-label={`Reverse payout #${l.id}`}
+                        >
+                          Reverse
+                        </Link>
+                      )}
+                    </td>
                     <td className="text-right">{formatAmount(l.paid ?? "0")}</td>
                     <td className="text-right">{formatNaira(l.owed)}</td>
                   </tr>

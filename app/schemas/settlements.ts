@@ -2,6 +2,7 @@
 // JSON call; the model parses with the same fields and has the last word (owed, month close).
 import * as z from "zod";
 import { PAYOUT_METHOD_LABELS, type PayoutMethod } from "~/utils/payout-methods";
+import { reasonField, REASON_MAX } from "./corrections";
 import { calendarDate, formSchema, optionalText, requiredDecimal, type FormConstraint } from "./fields";
 
 export { PAYOUT_METHOD_LABELS, type PayoutMethod };
@@ -32,3 +33,12 @@ export const payoutFormConstraint: FormConstraint = {
   reference: { maxLength: 200 },
   note: { maxLength: PAYOUT_NOTE_MAX },
 };
+
+/** Reverse Payout (a payout recorded in error): why, kept with the reversal. */
+export const PayoutReversalSchema = z.object({ reason: reasonField() });
+
+export const PayoutReversalFormSchema = formSchema(
+  PayoutReversalSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);
+
+export const payoutReversalFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };

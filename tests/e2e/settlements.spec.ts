@@ -89,3 +89,61 @@ test("an admin records a payout to an agent and sees what is still owed", async 
   expect(mine?.Agent).toBe(`'${name}`);
   expect(mine?.Owed).toBe(left);
 });
+
+test("an admin reverses a payout recorded in error: it stays, marked, and the agent is owed the amount again", async ({
+  page,
+  baseURL,
+  loginAs,
+  javaScript,
+}) => {
+  await loginAs("admin");
+  const post = apiPoster(page.request, baseURL!);
+  const tag = unique();
+  const agent = await post("/api/agents", { name: `Reversal Agent ${tag}` });
+  const delivery = await post("/api/deliveries", { agentId: agent.id, tons: "4.00", location: "Aba yard" });
+  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
+    data: { buyingRate: "50000.00", offloadingCost: "0", mobilizationPayment: "0" },
+  });
+  expect(priced.status(), await priced.text()).toBe(200);
+  const payout = await post(`/api/agents/${agent.id}/payouts`, {
+    amount: "75000.00",
+    method: "bank_transfer",
+    reference: `TRF-${tag}`,
+  });
+
+  await page.goto(`/agents/${agent.id}/statement`);
+  await hydrated(page, javaScript);
+  const owed = page.getByRole("region", { name: "What is owed" });
+  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira("125000.00"));
+  const lines = page.getByRole("region", { name: "Deliveries and payouts" });
+  await lines.getByRole("link", { name: `Reverse payout #${payout.id}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Reverse Payout" });
+  await expect(dialog).toContainText(`Reversal Agent ${tag}`);
+  await expect(dialog.getByTestId("payout-amount")).toHaveText(formatNaira("75000.00"));
+  // A reason is required: the form says so and nothing changes.
+  await dialog.getByRole("button", { name: "Reverse Payout" }).click();
+  await expect(page.getByText("Reason is required").first()).toBeVisible();
+  await page
+    .getByRole("dialog", { name: "Reverse Payout" })
+    .getByLabel("Reason")
+    .fill("Paid to the wrong account, refunded by the bank");
+  await page.getByRole("dialog", { name: "Reverse Payout" }).getByRole("button", { name: "Reverse Payout" }).click();
+
+  // Back on the statement, showing the period it showed before.
+  await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}/statement\\?from=\\d{4}-\\d{2}-01&to=`));
+  await expect(page.getByText("Payout reversed")).toBeVisible();
+  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira("200000.00"));
+  const payoutRow = lines.getByRole("row").filter({ hasText: `TRF-${tag}` });
+  await expect(payoutRow).toContainText("Reversed");
+  await expect(lines.getByRole("link", { name: `Reverse payout #${payout.id}` })).toHaveCount(0);
+  await expect(lines.getByRole("row").filter({ hasText: "Payout reversal" })).toContainText(
+    `Reverses payout #${payout.id}: Paid to the wrong account, refunded by the bank`,
+  );
+
+  // Opened again, the dialog says it was already reversed and offers no form.
+  await page.goto(`/agents/${agent.id}/statement/reverse/${payout.id}`);
+  await expect(page.getByRole("dialog", { name: "Reverse Payout" })).toContainText(
+    "This payout was already reversed on",
+  );
+  await expect(page.getByRole("button", { name: "Reverse Payout" })).toHaveCount(0);
+});

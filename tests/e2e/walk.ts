@@ -68,6 +68,11 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     }),
   );
   const invoice = await ok<{ id: number }>(await admin.post("/api/invoices", { data: { deliveryId: invoiced.id } }));
+  // A payout to the agent (its delivery priced so that something is owed), for Reverse Payout.
+  await ok(await admin.patch(`/api/deliveries/${delivery.id}`, { data: { buyingRate: "50000.00" } }));
+  const payout = await ok<{ id: number }>(
+    await admin.post(`/api/agents/${agent.id}/payouts`, { data: { amount: "1000.00", method: "cash" } }),
+  );
   const users = await ok<{ id: string; email: string }[]>(await admin.get("/api/admin/users"));
   const staff2 = users.find((u) => u.email === FIXTURE_USERS.staff2.email)!;
 
@@ -129,6 +134,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     "/agents/owed",
     `/agents/${agent.id}/statement`,
     `/agents/${agent.id}/statement/payout`,
+    `/agents/${agent.id}/statement/reverse/${payout.id}`,
     "/clients",
     "/clients/new",
     `/clients/${client.id}/edit`,

@@ -12,6 +12,8 @@ import * as owedPage from "../../app/routes/_app.agents_.owed";
 import * as owedExport from "../../app/routes/_app.agents_.owed_.export";
 import * as statementPage from "../../app/routes/_app.agents_.$id.statement";
 import * as payoutDialog from "../../app/routes/_app.agents_.$id.statement.payout";
+import * as reverseDialog from "../../app/routes/_app.agents_.$id.statement.reverse.$payoutId";
+import * as reversalApi from "../../app/routes/api.agents.$id.payouts.$payoutId.reversal";
 import * as statementExport from "../../app/routes/_app.agents_.$id.statement_.export";
 import { describeAccess } from "../access";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
@@ -92,6 +94,34 @@ describeAccess("agent settlements", [
     form: { amount: "", method: "cash" },
     allowed: ["admin"],
     page: true,
+  },
+  {
+    name: "reverse payout dialog",
+    handler: reverseDialog.loader,
+    method: "GET",
+    path: "/agents/1/statement/reverse/1",
+    params: { id: "1", payoutId: "1" },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "reverse payout",
+    handler: reverseDialog.action,
+    method: "POST",
+    path: "/agents/1/statement/reverse/1",
+    params: { id: "1", payoutId: "1" },
+    form: { reason: "" },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "reverse payout (JSON)",
+    handler: reversalApi.action,
+    method: "POST",
+    path: "/api/agents/1/payouts/1/reversal",
+    params: { id: "1", payoutId: "1" },
+    json: { reason: "" },
+    allowed: ["admin"],
   },
   {
     name: "agent statement (JSON)",

@@ -207,6 +207,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     capability: "agent.settle",
     call: (u) => settlements.recordAgentPayout(u, agentId, { amount: "1.00", method: "cash" }),
   },
+  {
+    name: "settlements.reverseAgentPayout",
+    capability: "agent.settle",
+    call: (u) => settlements.reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
+  },
   { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
   {
     name: "period.reopenMonth",
@@ -365,6 +370,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     name: "settlements.getStatementAgent",
     capability: "agent.settle",
     call: (u) => settlements.getStatementAgent(u, agentId),
+  },
+  {
+    name: "settlements.getPayoutToReverse",
+    capability: "agent.settle",
+    call: (u) => settlements.getPayoutToReverse(u, agentId, 1),
   },
   {
     name: "statement.getStatementClient",

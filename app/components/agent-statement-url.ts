@@ -1,0 +1,12 @@
+/**
+ * An agent statement's own address with the period it was showing (only its dates are kept):
+ * where Record Payout and Reverse Payout return to.
+ */
+export function agentStatementUrl(id: number, search: URLSearchParams) {
+  const keep = new URLSearchParams();
+  for (const name of ["from", "to"]) {
+    const value = search.get(name);
+    if (value) keep.set(name, value);
+  }
+  return `/agents/${id}/statement${keep.size ? `?${keep}` : ""}`;
+}

@@ -1,0 +1,5 @@
+ALTER TABLE "agent_payouts" DROP CONSTRAINT "agent_payouts_amount_positive";--> statement-breakpoint
+ALTER TABLE "agent_payouts" ADD COLUMN "reverses_payout_id" integer;--> statement-breakpoint
+ALTER TABLE "agent_payouts" ADD CONSTRAINT "agent_payouts_reverses_payout_id_agent_payouts_id_fk" FOREIGN KEY ("reverses_payout_id") REFERENCES "public"."agent_payouts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "agent_payouts_reverses_idx" ON "agent_payouts" USING btree ("reverses_payout_id");--> statement-breakpoint
+ALTER TABLE "agent_payouts" ADD CONSTRAINT "agent_payouts_amount_sign" CHECK (("agent_payouts"."reverses_payout_id" is null and "agent_payouts"."amount" > 0) or ("agent_payouts"."reverses_payout_id" is not null and "agent_payouts"."amount" < 0));
