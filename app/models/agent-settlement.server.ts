@@ -59,6 +59,25 @@ async function owedNow(tx: Executor, agentId: number) {
 }
 
 /**
+ * Inside a payout's or reversal's transaction: the agent (a 404 refusal when there is none) and
+ * what it is owed, its balance row locked until the transaction ends, so writes for one agent
+ * queue. An agent loaded with the triggers off (a bulk import) may have no balance row yet: it
+ * gets one first.
+ */
+async function lockAgentBalance(tx: Executor, agentId: number) {
+  const [agent] = await tx
+    .select({ id: schema.agents.id, name: schema.agents.name, createdAt: schema.agents.createdAt })
+    .from(schema.agents)
+    .where(eq(schema.agents.id, agentId));
+  if (!agent) throw new Refusal({ ok: false, status: 404, message: AGENT_NOT_FOUND });
+  await tx
+    .insert(schema.agentBalances)
+    .values({ agentId, lastActivity: todayIn(env().APP_TIME_ZONE, agent.createdAt) })
+    .onConflictDoNothing();
+  return { agent, owed: (await owedNow(tx, agentId))! };
+}
+
+/**
  * Records a payout to an agent. The agent's balance row is locked first, so two payouts racing
  * for the last of what is owed queue: the second sees the first and is refused rather than
  * paying the agent more than their deliveries earned. Idempotent under `idempotencyKey`, refused
@@ -106,17 +125,7 @@ export async function recordAgentPayout(
           return { ok: true, payout, owed, replayed: true };
         }
       }
-      const [agent] = await tx
-        .select({ id: schema.agents.id, name: schema.agents.name, createdAt: schema.agents.createdAt })
-        .from(schema.agents)
-        .where(eq(schema.agents.id, agentId));
-      if (!agent) throw new Refusal({ ok: false, status: 404, message: AGENT_NOT_FOUND });
-      // An agent loaded with the triggers off (a bulk import) may have no balance row yet.
-      await tx
-        .insert(schema.agentBalances)
-        .values({ agentId, lastActivity: todayIn(env().APP_TIME_ZONE, agent.createdAt) })
-        .onConflictDoNothing();
-      const owed = (await owedNow(tx, agentId))!;
+      const { agent, owed } = await lockAgentBalance(tx, agentId);
       const closed = await checkPeriodOpen(tx, payoutDate);
       if (closed) throw new Refusal({ ...closed, fieldErrors: { payoutDate: [closed.message] } });
       if (compare(amount, owed) > 0) {
@@ -213,17 +222,8 @@ export async function reverseAgentPayout(
           return { ok: true, reversal, payout, owed, replayed: true };
         }
       }
-      const [agent] = await tx
-        .select({ id: schema.agents.id, name: schema.agents.name, createdAt: schema.agents.createdAt })
-        .from(schema.agents)
-        .where(eq(schema.agents.id, agentId));
-      if (!agent) throw new Refusal({ ok: false, status: 404, message: AGENT_NOT_FOUND });
-      await tx
-        .insert(schema.agentBalances)
-        .values({ agentId, lastActivity: todayIn(env().APP_TIME_ZONE, agent.createdAt) })
-        .onConflictDoNothing();
       // Locked first: two reversals of one payout queue here, and the second finds the first.
-      const owed = (await owedNow(tx, agentId))!;
+      const { agent, owed } = await lockAgentBalance(tx, agentId);
       const [payout] = await tx
         .select()
         .from(p)
