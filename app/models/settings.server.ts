@@ -82,7 +82,7 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
   try {
     await db.transaction(async (tx) => {
       const [before] = await tx.select().from(schema.settings).where(eq(schema.settings.id, SETTINGS_ID)).for("update");
-      if (input.version !== undefined && input.version !== settingsVersion(before)) {
+      if (input.version != null && input.version !== settingsVersion(before)) {
         throw new Refusal(fail(409, SETTINGS_CHANGED_MEANWHILE));
       }
       const changes = Object.fromEntries(

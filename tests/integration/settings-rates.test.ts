@@ -124,6 +124,8 @@ describe("PATCH /api/settings", () => {
       status: 200,
       body: { sellingRate: "68000.00" },
     });
+    // A version of null is no version.
+    expect(await patch(second, { sellingRate: "68000.50", version: null })).toMatchObject({ status: 200 });
     const db = await getDb();
     const [last] = await db
       .select()
