@@ -102,9 +102,13 @@ test("an admin reverses a payout recorded in error: it stays, marked, and the ag
   const agent = await post("/api/agents", { name: `Reversal Agent ${tag}` });
   const delivery = await post("/api/deliveries", { agentId: agent.id, tons: "4.00", location: "Aba yard" });
   const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { buyingRate: "50000.00", offloadingCost: "0", mobilizationPayment: "0" },
+    data: { buyingRate: "50000.00", mobilizationPayment: "0" },
   });
   expect(priced.status(), await priced.text()).toBe(200);
+  // Net payable: 4 x 50,000.00 less the offloading cost it was created with (the current
+  // default rate, which other journeys change).
+  const { offloadingCost } = (await priced.json()) as { offloadingCost: string | null };
+  const earned = toFixed(sub("200000.00", offloadingCost ?? "0"));
   const payout = await post(`/api/agents/${agent.id}/payouts`, {
     amount: "75000.00",
     method: "bank_transfer",
@@ -114,7 +118,7 @@ test("an admin reverses a payout recorded in error: it stays, marked, and the ag
   await page.goto(`/agents/${agent.id}/statement`);
   await hydrated(page, javaScript);
   const owed = page.getByRole("region", { name: "What is owed" });
-  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira("125000.00"));
+  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira(sub(earned, "75000.00")));
   const lines = page.getByRole("region", { name: "Deliveries and payouts" });
   await lines.getByRole("link", { name: `Reverse payout #${payout.id}` }).click();
   const dialog = page.getByRole("dialog", { name: "Reverse Payout" });
@@ -132,7 +136,7 @@ test("an admin reverses a payout recorded in error: it stays, marked, and the ag
   // Back on the statement, showing the period it showed before.
   await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}/statement\\?from=\\d{4}-\\d{2}-01&to=`));
   await expect(page.getByText("Payout reversed")).toBeVisible();
-  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira("200000.00"));
+  await expect(owed.getByText("Owed at end").locator("..")).toContainText(formatNaira(earned));
   const payoutRow = lines.getByRole("row").filter({ hasText: `TRF-${tag}` });
   await expect(payoutRow).toContainText("Reversed");
   await expect(lines.getByRole("link", { name: `Reverse payout #${payout.id}` })).toHaveCount(0);
