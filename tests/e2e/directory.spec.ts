@@ -73,6 +73,13 @@ test("agents: a search pages back and forth with Older, Newer and First page, an
     await expect(pager.getByRole("link", { name: "Older" })).toBeVisible();
   }
 
+  // Past the last page (nothing is older than the first agent): it says so, and leads back.
+  await page.goto("/agents?cursor=1");
+  await expect(page.getByText("Nothing more on this page")).toBeVisible();
+  await expect(page.getByText("No Agents Yet")).toHaveCount(0);
+  await page.getByRole("navigation", { name: "Agent pages" }).getByRole("link", { name: "First page" }).click();
+  await expect(page.getByRole("list", { name: "Agents" }).getByRole("listitem")).toHaveCount(50);
+
   await page.goto(`/agents?q=${encodeURIComponent(`${tag} no such`)}`);
   await expect(page.getByText(`No names contain “${tag} no such”`)).toBeVisible();
 });

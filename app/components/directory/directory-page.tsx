@@ -58,8 +58,11 @@ export function DirectoryPage({
   olderCursor: string | null;
   newerCursor: string | null;
 }) {
+  const { search: query } = useLocation();
   // The dialogs open over this same page of the list and come back to it.
-  const list = listSearch(useLocation().search);
+  const list = listSearch(query);
+  const params = new URLSearchParams(query);
+  const laterPage = Boolean(params.get("cursor") || params.get("before"));
   return (
     <div className="space-y-4">
       <header className="flex flex-wrap items-end justify-between gap-3">
@@ -110,6 +113,11 @@ export function DirectoryPage({
         <div className="card p-10 text-center">
           <p className="font-semibold">No names contain &ldquo;{search}&rdquo;</p>
           <p className="page-subtitle">Check the spelling, or search for part of the name.</p>
+        </div>
+      ) : entries.length === 0 && laterPage ? (
+        // Past the end (the last ones deleted meanwhile): the pager leads back to the first page.
+        <div className="card p-10 text-center">
+          <p className="font-semibold">Nothing more on this page</p>
         </div>
       ) : entries.length === 0 ? (
         <div className="card p-10 text-center">
