@@ -87,9 +87,13 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
       }
       const changes = Object.fromEntries(
         Object.entries(given).filter(([key, value]) => {
-          const saved = before[key as keyof Settings];
-          if ((RATE_FIELDS as readonly string[]).includes(key)) return compare(String(value), String(saved)) !== 0;
-          return value !== saved;
+          if ((RATE_FIELDS as readonly string[]).includes(key)) {
+            return compare(String(value), String(before[key as keyof Settings])) !== 0;
+          }
+          // The form shows the name in effect (the setting, else DELIVERY_CLIENT_NAME): sent back
+          // untouched, it is no change, and the environment's default stays a default.
+          if (key === "deliveryClientName") return value !== deliveryClientName(before);
+          return value !== before[key as keyof Settings];
         }),
       );
       if (Object.keys(changes).length === 0) return;

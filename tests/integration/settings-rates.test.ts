@@ -88,6 +88,17 @@ describe("the Default Rates form", () => {
     expect(await settingsEvents()).toBe(events + 1);
   });
 
+  it("the delivery client shown from the environment, sent back untouched, is no change", async () => {
+    const db = await getDb();
+    await db.update(schema.settings).set({ deliveryClientName: null }).where(eq(schema.settings.id, 1));
+    const form = await formAsRead(first);
+    expect(form.deliveryClientName).not.toBe("");
+    const events = await settingsEvents();
+    expect((await post(first, form)).status).toBe(302);
+    expect((await saved()).deliveryClientName).toBeNull();
+    expect(await settingsEvents()).toBe(events);
+  });
+
   it("a save that changes no value writes nothing, however the numbers are typed", async () => {
     const form = await formAsRead(first);
     const before = await saved();
