@@ -2,6 +2,7 @@
 // and the batches of its current filter, read through the same model functions as the pages.
 // The routes only parse the query and answer with `csvResponse`.
 import type { Agent, Client } from "~/db.server";
+import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
 import {
   agentBalanceBatches,
   agentStatement,
@@ -364,11 +365,9 @@ type AgentStatementRow = Partial<Omit<AgentStatementLine, "kind" | "cursor" | "m
   note?: string | null;
 };
 
-const AGENT_LINE_TYPES = { delivery: "Delivery", payout: "Payout", reversal: "Payout reversal" } as const;
-
 /** A reversal's reason and the payout it takes back; "Reversed" on a payout taken back. */
-export function agentLineNote(line: Pick<AgentStatementLine, "kind" | "reversed" | "reversesPayoutId" | "reason">) {
-  if (line.kind === "reversal") return `Reverses payout #${line.reversesPayoutId}: ${line.reason ?? ""}`;
+function agentLineNote(line: AgentStatementLine) {
+  if (line.kind === "reversal") return reversalText(line);
   return line.kind === "payout" && line.reversed ? "Reversed" : null;
 }
 

@@ -11,6 +11,7 @@
 // break with the column header repeated and "Page n" in the footer; each page is written out
 // to the response as it is finished.
 import { Readable } from "node:stream";
+import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { agentStatement, agentStatementLineBatches } from "~/models/agent-settlement.server";
 import {
@@ -321,8 +322,8 @@ export async function agentStatementPdf(
             ]
           : [
               formatDeliveryDate(l.date),
-              `${l.kind === "reversal" ? "Payout reversal" : l.reversed ? "Payout (reversed)" : "Payout"}${l.method ? ` · ${PAYOUT_METHOD_LABELS[l.method]}` : ""}`,
-              l.kind === "reversal" ? `Reverses #${l.reversesPayoutId}: ${l.reason ?? ""}` : (l.reference ?? ""),
+              `${AGENT_LINE_TYPES[l.kind]}${l.reversed ? " (reversed)" : ""}${l.method ? ` · ${PAYOUT_METHOD_LABELS[l.method]}` : ""}`,
+              l.kind === "reversal" ? reversalText(l) : (l.reference ?? ""),
               "",
               "",
               "",

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { agentStatementUrl } from "~/components/agent-statement-url";
+import { agentStatementUrl } from "~/components/agent-statement";
 import { Dialog } from "~/components/dialog";
 import { FormErrors, SubmitButton, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
 import { ErrorView } from "~/components/error-view";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import { TableScroll } from "~/components/table-scroll";
@@ -164,10 +165,10 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                 ) : l.kind === "reversal" ? (
                   <tr key={l.cursor} className="bg-amber-50 dark:bg-amber-950/40">
                     <td>{formatDayMonthYear(l.date)}</td>
-                    <td>Payout reversal · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}</td>
-                    <td colSpan={7}>
-                      Reverses payout #{l.reversesPayoutId}: {l.reason}
+                    <td>
+                      {AGENT_LINE_TYPES.reversal} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
                     </td>
+                    <td colSpan={7}>{reversalText(l)}</td>
                     <td className="text-right">{formatAmount(l.paid ?? "0")}</td>
                     <td className="text-right">{formatNaira(l.owed)}</td>
                   </tr>
