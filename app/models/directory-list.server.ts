@@ -4,8 +4,8 @@
 // an optional search on the name (docs/decisions/0200, addendum).
 import { and, asc, sql } from "drizzle-orm";
 import { getDb, schema, type Agent, type Client, type Executor } from "~/db.server";
-import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
-import type { Page, PageRequest } from "~/utils/params";
+import { FIRST_PAGE, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
+import { readPageRequest, type Page, type PageRequest } from "~/utils/params";
 
 type Table = typeof schema.agents | typeof schema.clients;
 
@@ -64,11 +64,28 @@ export function readDirectorySearch(params: URLSearchParams): string | null {
   return q === "" ? null : q;
 }
 
+/** What a directory page's URL asks for: its search and its page (a cursor not of ours: the first). */
+export function readDirectoryRequest(params: URLSearchParams): { search: string | null; page: PageRequest } {
+  const requested = readPageRequest(params, "id");
+  return { search: readDirectorySearch(params), page: requested.invalid ? FIRST_PAGE : requested };
+}
+
 /** Names containing `q`, ignoring case; `%`, `_` and `\` in it are matched as themselves. */
 function nameContains(table: Table, q: string | null) {
   if (q === null) return undefined;
   const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql`lower(${table.name}) like ${pattern}`;
+}
+
+/**
+ * Where and in what order one page of a directory is read: newest first, backwards along the
+ * primary key from the cursor; with a search, the same walk keeps only matching names.
+ */
+function cardsWalk(table: Table, q: string | null, page: PageRequest) {
+  return {
+    where: and(keysetWhere({ id: table.id }, page), nameContains(table, q)),
+    order: keysetOrder({ id: table.id }, page),
+  };
 }
 
 export type AgentCard = { id: number; name: string; contact: string | null };
@@ -77,44 +94,42 @@ export type ClientCard = { id: number; name: string; taxRate: string; paymentTer
 /** The query of one page of the Agents page (exported for the plan tests). */
 export function agentCardsQuery(db: Executor, q: string | null, page: PageRequest, limit = DIRECTORY_PAGE_SIZE) {
   const a = schema.agents;
+  const { where, order } = cardsWalk(a, q, page);
   return db
     .select({ id: a.id, name: a.name, contact: a.contact })
     .from(a)
-    .where(and(keysetWhere({ id: a.id }, page), nameContains(a, q)))
-    .orderBy(...keysetOrder({ id: a.id }, page))
+    .where(where)
+    .orderBy(...order)
     .limit(limit + 1);
 }
 
 /** The query of one page of the Clients page (exported for the plan tests). */
 export function clientCardsQuery(db: Executor, q: string | null, page: PageRequest, limit = DIRECTORY_PAGE_SIZE) {
   const c = schema.clients;
+  const { where, order } = cardsWalk(c, q, page);
   return db
     .select({ id: c.id, name: c.name, taxRate: c.taxRate, paymentTermsDays: c.paymentTermsDays })
     .from(c)
-    .where(and(keysetWhere({ id: c.id }, page), nameContains(c, q)))
-    .orderBy(...keysetOrder({ id: c.id }, page))
+    .where(where)
+    .orderBy(...order)
     .limit(limit + 1);
 }
 
-/**
- * One page of the Agents page: newest first, read backwards along the primary key from the
- * cursor; with a search, the same walk keeps only matching names and stops after a page of them.
- */
-export async function agentCardsPage(
-  q: string | null,
-  page: PageRequest,
-  limit = DIRECTORY_PAGE_SIZE,
-): Promise<Page<AgentCard>> {
-  const rows = await agentCardsQuery(await getDb(), q, page, limit);
+type CardsQuery<T> = (db: Executor, q: string | null, page: PageRequest, limit: number) => PromiseLike<T[]>;
+
+async function cardsPage<T extends { id: number }>(
+  query: CardsQuery<T>,
+  { search, page }: { search: string | null; page: PageRequest },
+  limit: number,
+): Promise<Page<T>> {
+  const rows = await query(await getDb(), search, page, limit);
   return toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
 }
 
-/** One page of the Clients page, as `agentCardsPage`. */
-export async function clientCardsPage(
-  q: string | null,
-  page: PageRequest,
-  limit = DIRECTORY_PAGE_SIZE,
-): Promise<Page<ClientCard>> {
-  const rows = await clientCardsQuery(await getDb(), q, page, limit);
-  return toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
-}
+/** One page of the Agents page, for `readDirectoryRequest`'s search and page. */
+export const agentCardsPage = (request: { search: string | null; page: PageRequest }, limit = DIRECTORY_PAGE_SIZE) =>
+  cardsPage<AgentCard>(agentCardsQuery, request, limit);
+
+/** One page of the Clients page, for `readDirectoryRequest`'s search and page. */
+export const clientCardsPage = (request: { search: string | null; page: PageRequest }, limit = DIRECTORY_PAGE_SIZE) =>
+  cardsPage<ClientCard>(clientCardsQuery, request, limit);

@@ -2,26 +2,21 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DirectoryPage } from "~/components/directory/directory-page";
 import { UsersIcon } from "~/components/icons";
-import { agentCardsPage, readDirectorySearch } from "~/models/directory-list.server";
+import { agentCardsPage, readDirectoryRequest } from "~/models/directory-list.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
-import { FIRST_PAGE } from "~/utils/keyset.server";
-import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Agents · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "agent.manage");
-  const params = new URL(request.url).searchParams;
-  const search = readDirectorySearch(params);
-  // A cursor that is not one of ours shows the first page.
-  const requested = readPageRequest(params, "id");
-  const page = await agentCardsPage(search, requested.invalid ? FIRST_PAGE : requested);
+  const asked = readDirectoryRequest(new URL(request.url).searchParams);
+  const page = await agentCardsPage(asked);
   // Settlements (statements, payouts, balances) are for admins (docs/decisions/0980).
   return {
     agents: page.items,
     olderCursor: page.olderCursor,
     newerCursor: page.newerCursor,
-    search,
+    search: asked.search,
     canSettle: can(user, "agent.settle"),
   };
 }

@@ -2,21 +2,16 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { DirectoryPage } from "~/components/directory/directory-page";
 import { BuildingIcon } from "~/components/icons";
-import { clientCardsPage, readDirectorySearch } from "~/models/directory-list.server";
+import { clientCardsPage, readDirectoryRequest } from "~/models/directory-list.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { FIRST_PAGE } from "~/utils/keyset.server";
-import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Clients · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireCapability(request, "client.manage");
-  const params = new URL(request.url).searchParams;
-  const search = readDirectorySearch(params);
-  // A cursor that is not one of ours shows the first page.
-  const requested = readPageRequest(params, "id");
-  const page = await clientCardsPage(search, requested.invalid ? FIRST_PAGE : requested);
-  return { clients: page.items, olderCursor: page.olderCursor, newerCursor: page.newerCursor, search };
+  const asked = readDirectoryRequest(new URL(request.url).searchParams);
+  const page = await clientCardsPage(asked);
+  return { clients: page.items, olderCursor: page.olderCursor, newerCursor: page.newerCursor, search: asked.search };
 }
 
 export default function ClientsPage() {
