@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, Link, useSearchParams } from "@remix-run/react";
+import { useChoiceSearch } from "~/components/forms";
 
 // The filter bar of a paged list (invoices, payments): a plain GET form, so the filters live in
 // the URL, survive a reload and work without JavaScript. Each field starts from the URL.
@@ -62,23 +63,30 @@ export function FilterSelect({
   label,
   allLabel,
   options,
+  searchNouns,
 }: {
   name: string;
   label: string;
   allLabel: string;
   options: { value: string | number; label: string }[];
+  /** A list that grows with the business (clients) gets a search box once it is long. */
+  searchNouns?: string;
 }) {
   const [params] = useSearchParams();
+  const all = options.map((o) => ({ id: o.value, name: o.label }));
+  const found = useChoiceSearch(all, name, searchNouns ?? "");
+  const { search, shown } = searchNouns ? found : { search: null, shown: all };
   return (
     <div>
       <label className="label" htmlFor={name}>
         {label}
       </label>
+      {search}
       <select id={name} name={name} className="input" defaultValue={params.get(name) ?? ""}>
         <option value="">{allLabel}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
+        {shown.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
           </option>
         ))}
       </select>

@@ -19,9 +19,16 @@ async function nameTaken(name: string, exceptId: number | null, db: Executor) {
   return Boolean(row);
 }
 
-export async function listAgents(db?: Executor): Promise<Agent[]> {
+/**
+ * Every agent's id and name, by name: the choices of a select (searchable once long, decision
+ * 0200). Only the two columns a select shows are read.
+ */
+export async function listAgentChoices(db?: Executor): Promise<{ id: number; name: string }[]> {
   db ??= await getDb();
-  return db.select().from(schema.agents).orderBy(asc(schema.agents.name), asc(schema.agents.id));
+  return db
+    .select({ id: schema.agents.id, name: schema.agents.name })
+    .from(schema.agents)
+    .orderBy(asc(schema.agents.name), asc(schema.agents.id));
 }
 
 export async function getAgent(id: number, db?: Executor): Promise<Agent | null> {

@@ -19,9 +19,16 @@ async function nameTaken(name: string, exceptId: number | null, db: Executor) {
   return Boolean(row);
 }
 
-export async function listClients(db?: Executor): Promise<Client[]> {
+/**
+ * Every client's id and name, by name: the choices of a select (searchable once long, decision
+ * 0200). Only the two columns a select shows are read.
+ */
+export async function listClientChoices(db?: Executor): Promise<{ id: number; name: string }[]> {
   db ??= await getDb();
-  return db.select().from(schema.clients).orderBy(asc(schema.clients.name), asc(schema.clients.id));
+  return db
+    .select({ id: schema.clients.id, name: schema.clients.name })
+    .from(schema.clients)
+    .orderBy(asc(schema.clients.name), asc(schema.clients.id));
 }
 
 export async function getClient(id: number, db?: Executor): Promise<Client | null> {

@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
-import { FormErrors, InputField, MoneyField, SelectField, SubmitButton } from "~/components/forms";
+import { FormErrors, InputField, MoneyField, SelectField, SubmitButton, useChoiceSearch } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { AuditEventList } from "~/components/audit/audit-event-list";
-import { listAgents } from "~/models/agent.server";
+import { listAgentChoices } from "~/models/agent.server";
 import { listAuditEvents } from "~/models/audit.server";
-import { listClients } from "~/models/client.server";
+import { listClientChoices } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
 import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas/delivery";
 import { parseId } from "~/utils/params";
@@ -25,7 +25,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "delivery.financials");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
-  const [delivery, agents, clients] = await Promise.all([getDelivery(user, id), listAgents(), listClients()]);
+  const [delivery, agents, clients] = await Promise.all([
+    getDelivery(user, id),
+    listAgentChoices(),
+    listClientChoices(),
+  ]);
   invariantResponse(delivery, "Delivery not found");
   // Its own history, newest first: the latest events here, the rest in the Audit Trail (admins).
   const history = await listAuditEvents(
@@ -39,8 +43,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // says so up front instead of after Save.
     invoiceNo: isInvoiced(delivery) ? ((await invoiceNumberOf(delivery.invoiceId)) ?? "") : null,
     isAdmin: user.role === "admin",
-    agents: agents.map((a) => ({ id: a.id, name: a.name })),
-    clients: clients.map((c) => ({ id: c.id, name: c.name })),
+    agents,
+    clients,
     constraint: EDIT_DELIVERY_FORM_CONSTRAINT,
     history: history.events.map(({ before: _b, after: _a, ...shown }) => shown),
     moreHistory: history.olderCursor !== null,
@@ -98,6 +102,8 @@ export default function EditDeliveryRoute() {
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
   });
+  const agentSearch = useChoiceSearch(agents, fields.agentId.id, "agents");
+  const clientSearch = useChoiceSearch(clients, fields.clientId.id, "clients");
   return (
     <Dialog
       title="Edit Delivery"
@@ -143,8 +149,8 @@ export default function EditDeliveryRoute() {
               </div>
             </dl>
           )}
-          <SelectField meta={fields.agentId} label="Agent *">
-            {agents.map((a) => (
+          <SelectField meta={fields.agentId} label="Agent *" search={agentSearch.search}>
+            {agentSearch.shown.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.name}
               </option>
@@ -153,9 +159,9 @@ export default function EditDeliveryRoute() {
           {locked ? (
             <ReadOnlyValue label="Client" value={delivery.clientName ?? "-"} testId="readonly-client" />
           ) : (
-            <SelectField meta={fields.clientId} label="Client">
+            <SelectField meta={fields.clientId} label="Client" search={clientSearch.search}>
               <option value="">No client</option>
-              {clients.map((c) => (
+              {clientSearch.shown.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
                 </option>

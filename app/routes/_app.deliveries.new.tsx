@@ -3,10 +3,18 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
-import { Field, fieldAria, FormErrors, MoneyInput, SubmitButton, type FieldMeta } from "~/components/forms";
+import {
+  Field,
+  fieldAria,
+  FormErrors,
+  MoneyInput,
+  SubmitButton,
+  type FieldMeta,
+  useChoiceSearch,
+} from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { useOutboxForm } from "~/components/outbox-form";
-import { listAgents } from "~/models/agent.server";
+import { listAgentChoices } from "~/models/agent.server";
 import { createDelivery, getDeliveryClient } from "~/models/delivery.server";
 import { safeRedirect } from "~/utils/redirect";
 import { NEW_DELIVERY_FORM_CONSTRAINT, NewDeliveryFormSchema } from "~/schemas/delivery";
@@ -22,9 +30,9 @@ export const meta: MetaFunction = () => [{ title: "New Delivery · Management" }
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   const url = new URL(request.url);
-  const [agents, fixed] = await Promise.all([listAgents(), getDeliveryClient()]);
+  const [agents, fixed] = await Promise.all([listAgentChoices(), getDeliveryClient()]);
   return {
-    agents: agents.map((a) => ({ id: a.id, name: a.name })),
+    agents,
     client: fixed.client ? { id: fixed.client.id, name: fixed.client.name } : null,
     clientError: fixed.missingMessage,
     today: todayIn(env().APP_TIME_ZONE),
@@ -78,6 +86,7 @@ export default function NewDeliveryRoute() {
     agents,
   });
   const busy = useIsPending({ formMethod: "POST" }) || outbox.sending;
+  const agentSearch = useChoiceSearch(agents, "agentId", "agents");
   // An answer the outbox got from the JSON call wins over the last page answer.
   const meta = (name: string): FieldMeta => {
     const field = fields[name];
@@ -108,6 +117,7 @@ export default function NewDeliveryRoute() {
         {clientError ? <FormErrors errors={[clientError]} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field meta={meta("agentId")} label="Agent *">
+            {agentSearch.search}
             <select
               {...fieldAria(meta("agentId"))}
               className="input"
@@ -117,7 +127,7 @@ export default function NewDeliveryRoute() {
               <option value="" disabled>
                 Select an agent
               </option>
-              {agents.map((a) => (
+              {agentSearch.shown.map((a) => (
                 <option key={a.id} value={a.id}>
                   {a.name}
                 </option>

@@ -3,6 +3,7 @@ import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSea
 import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
+import { useChoiceSearch } from "~/components/forms";
 import {
   DeliveriesTable,
   deliveryPageColumns,
@@ -11,7 +12,7 @@ import {
   type DeliveryRow,
 } from "~/components/deliveries/deliveries-table";
 import { Pager } from "~/components/pager";
-import { listAgents } from "~/models/agent.server";
+import { listAgentChoices } from "~/models/agent.server";
 import { listDeliveryRows, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
 import { readPageRequest } from "~/utils/params";
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = readPageRequest(url.searchParams, "date");
   const [{ items: deliveries, olderCursor, newerCursor }, agents] = await Promise.all([
     listDeliveryRows(user, filters, { page }),
-    listAgents(),
+    listAgentChoices(),
   ]);
   const columns = deliveryPageColumns(user.role);
   return {
@@ -40,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     deliveries: deliveries.map((d) => toDeliveryRow(d, columns)),
     olderCursor,
     newerCursor,
-    agents: agents.map((a) => ({ id: a.id, name: a.name })),
+    agents,
     filtered: Boolean(filters.from || filters.to || filters.status || filters.agentId),
   };
 }
@@ -74,6 +75,7 @@ export default function DeliveriesPage() {
 
 function Filters({ agents }: { agents: { id: number; name: string }[] }) {
   const [params] = useSearchParams();
+  const agentSearch = useChoiceSearch(agents, "filter-agent", "agents");
   return (
     <Form method="get" className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end" aria-label="Filter deliveries">
       <div>
@@ -103,9 +105,10 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
         <label className="label" htmlFor="filter-agent">
           Agent
         </label>
+        {agentSearch.search}
         <select id="filter-agent" name="agentId" className="input" defaultValue={params.get("agentId") ?? ""}>
           <option value="">All agents</option>
-          {agents.map((a) => (
+          {agentSearch.shown.map((a) => (
             <option key={a.id} value={a.id}>
               {a.name}
             </option>

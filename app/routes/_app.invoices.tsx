@@ -5,7 +5,7 @@ import { ExportCsvLink } from "~/components/export-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
 import { invoiceCardsHtml, type InvoiceCard } from "~/components/invoices/invoice-cards-html";
-import { listClients } from "~/models/client.server";
+import { listClientChoices } from "~/models/client.server";
 import { Pager } from "~/components/pager";
 import {
   invoiceSummary,
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [invoices, summary, clients] = await Promise.all([
     listInvoices(user, filters, { page }),
     invoiceSummary(user),
-    listClients(),
+    listClientChoices(),
   ]);
   return {
     // Only what a card shows goes into the hydration data (issue 10).
@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     olderCursor: invoices.olderCursor,
     newerCursor: invoices.newerCursor,
     summary,
-    clients: clients.map((c) => ({ id: c.id, name: c.name })),
+    clients,
     status: filters.status ?? null,
     filtered: isFiltered(filters),
   };
@@ -92,7 +92,13 @@ export default function InvoicesPage() {
             { value: "void", label: "Void" },
           ]}
         />
-        <FilterSelect name="clientId" label="Client" allLabel="All clients" options={clientOptions(clients)} />
+        <FilterSelect
+          name="clientId"
+          label="Client"
+          allLabel="All clients"
+          options={clientOptions(clients)}
+          searchNouns="clients"
+        />
         <FilterDate name="from" label="Due from" />
         <FilterDate name="to" label="Due to" />
       </FilterForm>

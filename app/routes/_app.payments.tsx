@@ -4,7 +4,7 @@ import { ExportCsvLink } from "~/components/export-link";
 import { RowLink } from "~/components/row-link";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
-import { listClients } from "~/models/client.server";
+import { listClientChoices } from "~/models/client.server";
 import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
 import { readPageRequest } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [payments, totals, clients] = await Promise.all([
     listPayments(user, filters, { page }),
     paymentTotals(user, filters),
-    listClients(),
+    listClientChoices(),
   ]);
   return {
     // Only what a line shows goes into the hydration data (issue 10).
@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
     totals,
-    clients: clients.map((c) => ({ id: c.id, name: c.name })),
+    clients,
     filtered: isPaymentFiltered(filters),
   };
 }
@@ -74,7 +74,13 @@ export default function PaymentsPage() {
       <FilterForm label="Filter payments" clearTo="/payments">
         <FilterDate name="from" label="Paid from" />
         <FilterDate name="to" label="Paid to" />
-        <FilterSelect name="clientId" label="Client" allLabel="All clients" options={clientOptions(clients)} />
+        <FilterSelect
+          name="clientId"
+          label="Client"
+          allLabel="All clients"
+          options={clientOptions(clients)}
+          searchNouns="clients"
+        />
         <FilterText name="invoiceNo" label="Invoice #" numeric />
         <FilterText name="reference" label="Reference" />
       </FilterForm>

@@ -11,7 +11,7 @@ import { unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
 
 const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+export const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 export type Width = keyof typeof WIDTHS;

@@ -106,6 +106,7 @@ export function SelectField({
   description,
   className,
   hideErrors,
+  search,
   children,
   ...props
 }: {
@@ -114,11 +115,14 @@ export function SelectField({
   description?: ReactNode;
   className?: string;
   hideErrors?: boolean;
+  /** A search box between the label and the select (useChoiceSearch). */
+  search?: ReactNode;
   children: ReactNode;
 } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "form" | "defaultValue">) {
   const { key, ...selectProps } = getSelectProps(meta, aria(meta, description, hideErrors));
   return (
     <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
+      {search}
       <select key={key} className="input" {...selectProps} {...props}>
         {children}
       </select>

@@ -5,3 +5,4 @@ export { MoneyField, MoneyInput } from "./money-field";
 export { SubmitButton } from "./submit-button";
 export { ConfirmFooter } from "./confirm-footer";
 export { OneTimeCodeField } from "./one-time-code-field";
+export { useChoiceSearch } from "./choice-search";
