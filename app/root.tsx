@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import {
   Links,
@@ -18,7 +18,7 @@ import { can } from "~/rules/capabilities.server";
 import { getUser } from "~/utils/auth.server";
 import { readPlainCookie } from "~/utils/cookies.server";
 import { useNonce } from "~/utils/nonce";
-import { readToast } from "~/utils/toast.server";
+import { readToast, TOAST_SHOWN_HEADER } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -46,9 +46,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
       sidebarOpen,
       toast,
     },
-    { headers: clear ? { "Set-Cookie": clear } : undefined },
+    { headers: clear ? { "Set-Cookie": clear, [TOAST_SHOWN_HEADER]: "1" } : undefined },
   );
 }
+
+// Routes without a `headers` export pass on only their loaders' cookies; the mark of a shown
+// toast goes on too, on pages and on their data calls (the service worker reads it).
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const headers = new Headers();
+  const shown = loaderHeaders.get(TOAST_SHOWN_HEADER);
+  if (shown) headers.set(TOAST_SHOWN_HEADER, shown);
+  return headers;
+};
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 

@@ -101,12 +101,18 @@ async function cacheFirst(request) {
 const NETWORK_WAIT_MS = 5000;
 
 const storable = (response) => response.status === 200 && response.type === "basic" && !response.redirected;
+// A page that shows someone's flash message (a toast after a form) is not kept as the copy: it
+// would show the message again each time the copy opened offline (app/utils/toast.server.ts).
+const showsToast = (response) => response.headers.has("X-Toast-Shown");
 
 async function networkFirst(event, key, isPage) {
   const cache = await caches.open(PAGES);
   const cached = await cache.match(key);
   const network = fetch(event.request).then((response) => {
-    if (storable(response)) {
+    if (storable(response) && showsToast(response)) {
+      // Kept instead: the same page fetched as the worker's own copy, which carries no message.
+      if (isPage) event.waitUntil(refresh(true));
+    } else if (storable(response)) {
       const copy = response.clone();
       event.waitUntil(
         (async () => {

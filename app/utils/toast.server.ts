@@ -25,6 +25,13 @@ export async function redirectWithToast(url: string, toast: Toast, init: Respons
 export const OFFLINE_COPY_HEADER = "X-Offline-Copy";
 
 /**
+ * Set on a response that shows a flash toast. The service worker does not keep such a page as
+ * the phone's copy of New Delivery, or the message would show again each time the copy opened
+ * offline; it fetches a copy without it instead (public/sw.js).
+ */
+export const TOAST_SHOWN_HEADER = "X-Toast-Shown";
+
+/**
  * Reads the flash toast and the header that clears it. The service worker's copy of a page
  * neither shows nor spends it: the person sees it on the page they are going to.
  */

@@ -287,6 +287,48 @@ test("the worker's refresh of its copy leaves a form's message for the next page
   await expect(page.getByRole("status")).toContainText(/January 1990 (was already closed|closed)/);
 });
 
+test("a visit that shows a form's message is not kept as the phone's copy, so the message never shows again offline", async ({
+  page,
+  context,
+  baseURL,
+  loginAs,
+}) => {
+  await loginAs("staff2");
+  await openOnline(page);
+  const copy = () => page.evaluate(async () => (await (await caches.match("/deliveries/new"))?.text()) ?? "");
+  expect(await copy()).not.toContain("Delivery Recorded");
+
+  // A delivery posted as a plain form, its redirect back to New Delivery not followed yet: the
+  // message waits in a cookie for the next page, which is New Delivery itself.
+  const location = `Toast copy ${unique()}`;
+  const key = await page.locator('input[name="idempotencyKey"]').inputValue();
+  const date = await page.getByLabel("Date *").inputValue();
+  const agentId = await page.getByLabel("Agent *").locator("option", { hasText: "Musa Ibrahim" }).getAttribute("value");
+  const posted = await page.request.post("/deliveries/new", {
+    form: { idempotencyKey: key, returnTo: "/deliveries/new", agentId: agentId!, date, tons: "2.5", location },
+    headers: { Origin: baseURL! },
+    maxRedirects: 0,
+  });
+  expect(posted.status()).toBe(302);
+  expect(posted.headers()["location"]).toBe("/deliveries/new");
+
+  // The person's visit shows the message, and its answer says so.
+  const visit = await page.goto("/deliveries/new");
+  expect(visit?.headers()["x-toast-shown"]).toBe("1");
+  await expect(page.getByRole("status").filter({ hasText: "Delivery Recorded" })).toBeVisible();
+  // The worker keeps a copy fetched as its own instead: the form, without the message.
+  await expect.poll(copy).toContain("New Delivery Entry");
+  await expect.poll(async () => (await copy()).includes("Delivery Recorded")).toBe(false);
+
+  await context.setOffline(true);
+  const offline = await page.goto("/deliveries/new");
+  expect(offline?.fromServiceWorker()).toBe(true);
+  await expect(page.getByRole("dialog", { name: "New Delivery Entry" })).toBeVisible();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByText("Delivery Recorded")).toHaveCount(0);
+  await context.setOffline(false);
+});
+
 test("other pages and their data calls go straight to the network; the worker answers only New Delivery", async ({
   page,
   loginAs,
