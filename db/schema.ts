@@ -295,11 +295,21 @@ export const payments = pgTable(
     reference: text("reference"),
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
+    // Set on a reversal: the payment it takes back, by a row of the opposite amount dated the
+    // day it was made (a payment is never rewritten, docs/decisions/0920 addendum). At most one
+    // each; `note` keeps the reason.
+    reversesPaymentId: integer("reverses_payment_id").references((): AnyPgColumn => payments.id),
+    note: text("note"),
   },
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
     index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    check("payments_amount_positive", sql`${t.amount} > 0`),
+    uniqueIndex("payments_reverses_idx").on(t.reversesPaymentId),
+    // A payment is positive; a reversal is negative and names its payment.
+    check(
+      "payments_amount_sign",
+      sql`(${t.reversesPaymentId} is null and ${t.amount} > 0) or (${t.reversesPaymentId} is not null and ${t.amount} < 0)`,
+    ),
   ],
 );
 

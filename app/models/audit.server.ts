@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "invoice.void",
   "credit_note.create",
   "payment.create",
+  "payment.reverse",
   "agent_payout.create",
   "agent_payout.reverse",
   "agent.create",

@@ -698,6 +698,11 @@ export type InvoicePaymentView = {
   paymentDate: string;
   reference: string | null;
   createdAt: string;
+  /** On a reversal: the payment it takes back; its reason is `note` (docs/decisions/0920). */
+  reversesPaymentId: number | null;
+  note: string | null;
+  /** On a payment that was reversed: the day of its reversal. */
+  reversedOn: string | null;
 };
 
 export type InvoiceCreditNoteView = {
@@ -799,6 +804,10 @@ export async function getInvoiceDetail(
         paymentDate: r.paymentDate,
         reference: r.reference,
         createdAt: r.createdAt.toISOString(),
+        reversesPaymentId: r.reversesPaymentId,
+        note: r.note,
+        // A reversal is newer than its payment, so it is on this page whenever the payment is.
+        reversedOn: paymentRows.find((x) => x.reversesPaymentId === r.id)?.paymentDate ?? null,
       })),
       count: paymentCount.n,
     },

@@ -4,7 +4,8 @@ import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseField
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
 import * as z from "zod";
-import { isValidDate, todayIn } from "~/utils/dates";
+import { formatDayMonthYear, isValidDate, todayIn } from "~/utils/dates";
+import { PaymentReversalSchema } from "~/schemas/corrections";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
@@ -172,6 +173,176 @@ export async function recordPayment(
   }
 }
 
+export const PAYMENT_NOT_FOUND = "Payment not found";
+export const PAYMENT_REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
+
+type Payment = typeof schema.payments.$inferSelect;
+
+export type ReversePaymentResult =
+  | {
+      ok: true;
+      reversal: Payment;
+      payment: Payment;
+      invoiceNo: string;
+      paymentStatus: "pending" | "partial" | "paid" | "overdue" | "void";
+      amountPaid: string;
+      replayed: boolean;
+    }
+  | Failure;
+
+/**
+ * Takes back a payment recorded in error (the wrong amount, the wrong invoice). The payment
+ * stays as it was; a reversal row of the opposite amount, dated today (APP_TIME_ZONE) and naming
+ * the payment, is added, and the invoice's paid total and status follow in the same
+ * transaction, so the invoice is owed the amount again. A payment is reversed at most once: the
+ * invoice row is locked first, as a payment locks it, and a unique index backs it. The reason is
+ * required and kept as the reversal's note. Idempotent under `idempotencyKey`, refused when
+ * today's month is closed, audited in the same transaction (docs/decisions/0920, addendum).
+ */
+export async function reversePayment(
+  actor: Actor,
+  paymentId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey }: { idempotencyKey?: string | null } = {},
+): Promise<ReversePaymentResult> {
+  const refused = refuse(actor, "payment.reverse", `payment/${paymentId}/reversal`);
+  if (refused) return refused;
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
+  const parsed = safeParseFields(PaymentReversalSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { reason } = parsed.data;
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const p = schema.payments;
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<ReversePaymentResult> => {
+      if (idempotencyKey) {
+        const existing = await claimKey(tx, {
+          userId: actor.id,
+          key: idempotencyKey,
+          scope: "payment.reverse",
+          hash: requestHash({ paymentId, reason }),
+        });
+        if (existing) {
+          const [reversal] = await tx
+            .select()
+            .from(p)
+            .where(eq(p.id, Number(existing)));
+          const [payment] = reversal ? await tx.select().from(p).where(eq(p.id, reversal.reversesPaymentId!)) : [];
+          const [invoice] = payment
+            ? await tx.select().from(schema.invoices).where(eq(schema.invoices.id, payment.invoiceId))
+            : [];
+          if (!reversal || !payment || !invoice) {
+            throw new Refusal({ ok: false, status: 409, message: "This reversal was already recorded" });
+          }
+          const { invoiceNo, paymentStatus, amountPaid } = invoice;
+          return { ok: true, reversal, payment, invoiceNo, paymentStatus, amountPaid, replayed: true };
+        }
+      }
+      const [found] = await tx.select({ invoiceId: p.invoiceId }).from(p).where(eq(p.id, paymentId));
+      if (!found) throw new Refusal({ ok: false, status: 404, message: PAYMENT_NOT_FOUND });
+      // Locked first: two reversals of one payment queue here, and the second finds the first.
+      const [invoice] = await tx
+        .select()
+        .from(schema.invoices)
+        .where(eq(schema.invoices.id, found.invoiceId))
+        .for("update");
+      const [payment] = await tx.select().from(p).where(eq(p.id, paymentId));
+      if (payment.reversesPaymentId !== null) {
+        throw new Refusal({ ok: false, status: 409, message: PAYMENT_REVERSAL_NOT_REVERSIBLE });
+      }
+      const [earlier] = await tx.select().from(p).where(eq(p.reversesPaymentId, paymentId));
+      if (earlier) {
+        throw new Refusal({
+          ok: false,
+          status: 409,
+          message: `This payment was already reversed on ${formatDayMonthYear(earlier.paymentDate)}`,
+        });
+      }
+      const closed = await checkPeriodOpen(tx, today);
+      if (closed) throw new Refusal(closed);
+      const [reversal] = await tx
+        .insert(p)
+        .values({
+          invoiceId: payment.invoiceId,
+          amount: toFixed(sub("0", payment.amount)),
+          paymentDate: today,
+          reference: payment.reference,
+          note: reason,
+          reversesPaymentId: payment.id,
+          createdBy: actor.id,
+        })
+        .returning();
+      const amountPaid = toFixed(sub(invoice.amountPaid, payment.amount));
+      const paymentStatus = statusAfterSettlement({ ...invoice, amountPaid });
+      await tx
+        .update(schema.invoices)
+        .set({ amountPaid, paymentStatus, updatedAt: now })
+        .where(eq(schema.invoices.id, invoice.id));
+      await recordAudit(tx, {
+        actor,
+        action: "payment.reverse",
+        entityType: "payment",
+        entityId: payment.id,
+        before: {
+          ...payment,
+          invoiceNo: invoice.invoiceNo,
+          amountPaid: invoice.amountPaid,
+          paymentStatus: invoice.paymentStatus,
+        },
+        after: { ...reversal, invoiceNo: invoice.invoiceNo, amountPaid, paymentStatus },
+      });
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(reversal.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return { ok: true, reversal, payment, invoiceNo: invoice.invoiceNo, paymentStatus, amountPaid, replayed: false };
+    });
+  } catch (error) {
+    // A refusal rolls the transaction back, so its key is free for a corrected retry.
+    if (error instanceof Refusal) return error.failure;
+    return idempotencyFailure(error);
+  }
+}
+
+export type PaymentToReverse = {
+  payment: { id: number; amount: string; paymentDate: string; reference: string | null };
+  invoiceId: number;
+  invoiceNo: string;
+  clientName: string;
+  /** The day it was reversed, when it was. */
+  reversedOn: string | null;
+};
+
+/** A payment as the Reverse Payment dialog shows it; null for none (or a reversal). */
+export async function getPaymentToReverse(actor: Actor, paymentId: number): Promise<PaymentToReverse | null> {
+  assertCan(actor, "payment.reverse", `payment/${paymentId}`);
+  const p = schema.payments;
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      payment: { id: p.id, amount: p.amount, paymentDate: p.paymentDate, reference: p.reference },
+      reversesPaymentId: p.reversesPaymentId,
+      invoiceId: p.invoiceId,
+      invoiceNo: schema.invoices.invoiceNo,
+      clientName: schema.clients.name,
+      reversedOn: sql<
+        string | null
+      >`(select r.payment_date::text from payments r where r.reverses_payment_id = ${p.id})`,
+    })
+    .from(p)
+    .innerJoin(schema.invoices, eq(schema.invoices.id, p.invoiceId))
+    .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
+    .where(eq(p.id, paymentId));
+  if (!row || row.reversesPaymentId !== null) return null;
+  const { reversesPaymentId: _r, ...shown } = row;
+  return shown;
+}
+
 export const PAYMENT_PAGE_SIZE = 50;
 
 export type PaymentFilters = { from?: string; to?: string; clientId?: number; invoiceNo?: string; reference?: string };
@@ -231,6 +402,11 @@ export type PaymentView = {
   paymentDate: string;
   reference: string | null;
   createdAt: string;
+  /** On a reversal: the payment it takes back; its reason is `note`. */
+  reversesPaymentId: number | null;
+  note: string | null;
+  /** On a payment that was reversed: the day of its reversal. */
+  reversedOn: string | null;
 };
 
 /** One page of payments, newest payment date first, keyset-paged on (payment date, id). */
@@ -257,6 +433,12 @@ export function paymentPageQuery(db: Executor, filters: PaymentFilters, page: Pa
       paymentDate: schema.payments.paymentDate,
       reference: schema.payments.reference,
       createdAt: schema.payments.createdAt,
+      reversesPaymentId: schema.payments.reversesPaymentId,
+      note: schema.payments.note,
+      // One probe of payments_reverses_idx a row.
+      reversedOn: sql<
+        string | null
+      >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments.id})`,
     })
     .from(schema.payments)
     .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))

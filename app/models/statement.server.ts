@@ -18,7 +18,7 @@ export const STATEMENT_PAGE_SIZE = 100;
 export const MAX_STATEMENT_YEARS = 5;
 
 export type StatementPeriod = { from: string; to: string };
-export type StatementLineKind = "invoice" | "credit_note" | "payment";
+export type StatementLineKind = "invoice" | "credit_note" | "payment" | "payment_reversal";
 /** Where a page of lines starts: after the line (date, kind order, id). */
 export type StatementCursor = { date: string; order: number; id: number };
 
@@ -36,6 +36,9 @@ export type StatementLine = {
   /** The balance after this line. */
   balance: string;
   void: boolean;
+  /** On a payment reversal (a debit): the payment it takes back; its reason is `note`. */
+  reversesPaymentId: number | null;
+  note: string | null;
   cursor: string;
 };
 
@@ -55,7 +58,7 @@ export type Statement = {
   ageing: Ageing;
 };
 
-const KIND_ORDER: Record<StatementLineKind, number> = { invoice: 1, credit_note: 2, payment: 3 };
+const KIND_ORDER: Record<StatementLineKind, number> = { invoice: 1, credit_note: 2, payment: 3, payment_reversal: 3 };
 const LINE_CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\.([123])\.(\d{1,10})$/;
 
 export const formatStatementCursor = (c: StatementCursor) => `${c.date}.${c.order}.${c.id}`;
@@ -141,17 +144,20 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
     select 1 as ord, 'invoice' as kind, i.id, ${invoiceDaySql(i)} as day, i.invoice_no as reference,
         i.id as invoice_id, i.invoice_no,
         case when i.payment_status = 'void' then 0 else i.amount end as debit, 0::numeric as credit,
-        i.payment_status = 'void' as is_void
+        i.payment_status = 'void' as is_void, null::int as reverses_id, null::text as note
       from invoices i
       where i.client_id = ${clientId}
         and i.created_at >= ${dayStart(period.from)} and i.created_at < ${dayStart(addDays(period.to, 1))}
     union all
-    select 2, 'credit_note', c.id, c.issue_date, c.credit_note_no, i.id, i.invoice_no, 0, c.amount, false
+    select 2, 'credit_note', c.id, c.issue_date, c.credit_note_no, i.id, i.invoice_no, 0, c.amount, false, null, null
       from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and c.issue_date between ${period.from}::date and ${period.to}::date
     union all
-    select 3, 'payment', p.id, p.payment_date, p.reference, i.id, i.invoice_no, 0, p.amount, false
+    select 3, case when p.reverses_payment_id is null then 'payment' else 'payment_reversal' end,
+        p.id, p.payment_date, p.reference, i.id, i.invoice_no,
+        -- A reversal (negative) is a debit: the client owes its amount again.
+        greatest(-p.amount, 0), greatest(p.amount, 0), false, p.reverses_payment_id, p.note
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and p.payment_date between ${period.from}::date and ${period.to}::date`;
@@ -179,6 +185,8 @@ type LineRow = {
   credit: string;
   balance: string;
   is_void: boolean;
+  reverses_id: number | null;
+  note: string | null;
 };
 
 /**
@@ -209,6 +217,7 @@ export async function statementLinesPage(
     select page.ord::int as ord, page.kind, page.id::int as id, page.day::text as day, page.reference,
         page.invoice_id::int as invoice_id, page.invoice_no,
         page.debit::numeric(20,2)::text as debit, page.credit::numeric(20,2)::text as credit, page.is_void,
+        page.reverses_id::int as reverses_id, page.note,
         (${start}
           + sum(page.debit - page.credit) over (order by page.day, page.ord, page.id))::numeric(20,2)::text as balance
     from page order by page.day, page.ord, page.id`);
@@ -226,6 +235,8 @@ export async function statementLinesPage(
     credit: r.credit,
     balance: r.balance,
     void: r.is_void,
+    reversesPaymentId: r.reverses_id,
+    note: r.note,
     cursor: formatStatementCursor({ date: r.day, order: KIND_ORDER[r.kind], id: r.id }),
   });
   const items = shown.map(toLine);

@@ -3,6 +3,8 @@
 // The routes only parse the query and answer with `csvResponse`.
 import type { Agent, Client } from "~/db.server";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
+import { paymentReversalText } from "~/components/payment-reversal";
+import { clientLineReference, clientLineType } from "~/components/client-statement";
 import {
   agentBalanceBatches,
   agentStatement,
@@ -16,12 +18,7 @@ import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/model
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
 import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/payment.server";
-import {
-  clientStatement,
-  parseStatementPeriod,
-  statementLineBatches,
-  type StatementLine,
-} from "~/models/statement.server";
+import { clientStatement, parseStatementPeriod, statementLineBatches } from "~/models/statement.server";
 import { assertCan, can, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/statements.server";
 import { csvFilename, pagedBatches, type BadExport, type CsvColumn, type CsvExport } from "~/utils/csv.server";
@@ -108,6 +105,16 @@ const paymentColumns: CsvColumn<PaymentView>[] = [
   { header: "Amount", kind: "amount", value: (p) => p.amount },
   { header: "Reference", kind: "text", value: (p) => p.reference },
   { header: "Recorded", kind: "date", value: (p) => p.createdAt },
+  {
+    header: "Note",
+    kind: "text",
+    value: (p) =>
+      p.reversesPaymentId !== null
+        ? paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })
+        : p.reversedOn
+          ? `Reversed on ${p.reversedOn}`
+          : null,
+  },
 ];
 
 export function paymentsExport(
@@ -276,12 +283,6 @@ type StatementRow = {
   balance: string;
 };
 
-const STATEMENT_LINE_TYPES: Record<StatementLine["kind"], string> = {
-  invoice: "Invoice",
-  credit_note: "Credit note",
-  payment: "Payment",
-};
-
 const statementColumns: CsvColumn<StatementRow>[] = [
   { header: "Date", kind: "date", value: (r) => r.date },
   { header: "Type", kind: "text", value: (r) => r.type },
@@ -327,8 +328,8 @@ export async function clientStatementExport(
     for await (const lines of statementLineBatches(clientId, period, statement.openingBalance)) {
       yield lines.map((l) => ({
         date: l.date,
-        type: l.void ? `${STATEMENT_LINE_TYPES[l.kind]} (void)` : STATEMENT_LINE_TYPES[l.kind],
-        reference: l.reference,
+        type: clientLineType(l),
+        reference: l.kind === "payment_reversal" ? clientLineReference(l) : l.reference,
         invoiceNo: l.invoiceNo,
         debit: l.debit,
         credit: l.credit,

@@ -10,6 +10,8 @@ import { amountInWords } from "~/utils/amount-words.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { sub, sum, toFixed } from "~/utils/money";
+import type { InvoiceReceived } from "~/components/invoices/invoice-received";
+import { paymentReversalText } from "~/components/payment-reversal";
 
 export type InvoiceLine = {
   date: string;
@@ -23,7 +25,7 @@ export type InvoiceLine = {
 };
 
 /** What settled part of the invoice: payments, then credit notes (reference "CN-3: reason"). */
-export type InvoiceCredit = { kind: "payment" | "credit"; date: string; reference: string | null; amount: string };
+export type InvoiceCredit = InvoiceReceived;
 
 export type InvoiceDocument = {
   id: number;
@@ -92,7 +94,13 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
       .where(eq(l.invoiceId, id))
       .orderBy(asc(l.date), asc(l.deliveryId)),
     db
-      .select({ date: p.paymentDate, reference: p.reference, amount: p.amount })
+      .select({
+        date: p.paymentDate,
+        reference: p.reference,
+        amount: p.amount,
+        reversesPaymentId: p.reversesPaymentId,
+        note: p.note,
+      })
       .from(p)
       .where(eq(p.invoiceId, id))
       .orderBy(asc(p.paymentDate), asc(p.id)),
@@ -106,7 +114,11 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   const { invoice } = row;
   const timeZone = env().APP_TIME_ZONE;
   const received: InvoiceCredit[] = [
-    ...payments.map((x) => ({ kind: "payment" as const, ...x })),
+    ...payments.map(({ reversesPaymentId, note, ...x }) =>
+      reversesPaymentId === null
+        ? { kind: "payment" as const, ...x }
+        : { kind: "reversal" as const, ...x, reference: paymentReversalText({ reversesPaymentId, note }) },
+    ),
     ...credits.map((x) => ({
       kind: "credit" as const,
       date: x.date,

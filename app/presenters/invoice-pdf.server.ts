@@ -5,6 +5,7 @@ import type { BusinessLogo } from "~/models/business.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import type { InvoiceDocument } from "./invoice-document.server";
+import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
 import {
   A4,
   BOTTOM,
@@ -120,8 +121,8 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compres
     ["Net of tax", formatNaira(invoice.net), { color: GREY }],
     [`Tax included (${formatAmount(invoice.taxRate)}%)`, formatNaira(invoice.tax), { color: GREY }],
     ...invoice.received.map((r): [string, string, TextOptions] => [
-      `${r.kind === "payment" ? "Payment" : "Credit note"} ${formatDeliveryDate(r.date)}${r.reference ? ` (${r.reference})` : ""}`,
-      `-${formatNaira(r.amount)}`,
+      receivedLabel(r),
+      receivedAmount(r),
       { color: GREY },
     ]),
   ];

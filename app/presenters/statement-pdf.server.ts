@@ -12,6 +12,7 @@
 // to the response as it is finished.
 import { Readable } from "node:stream";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
+import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { agentStatement, agentStatementLineBatches } from "~/models/agent-settlement.server";
 import {
@@ -207,8 +208,6 @@ export function pdfResponse(stream: ReadableStream<Uint8Array>, filename: string
 
 export type StatementPdf = { stream: ReadableStream<Uint8Array>; filename: string };
 
-const LINE_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
-
 /** The client statement's columns, portrait: they fill the ledger's width. */
 export const CLIENT_STATEMENT_COLUMNS: LedgerColumn[] = [
   { title: "Date", width: 62, align: "left" },
@@ -240,11 +239,11 @@ export async function clientStatementPdf(
     for await (const lines of statementLineBatches(clientId, period, s.openingBalance)) {
       yield lines.map((l) => [
         formatDeliveryDate(l.date),
-        `${LINE_LABEL[l.kind]}${l.void ? " (void)" : ""}`,
-        l.kind === "invoice" ? "" : (l.reference ?? ""),
+        clientLineType(l),
+        l.kind === "invoice" ? "" : clientLineReference(l),
         l.invoiceNo,
-        l.kind === "invoice" ? formatAmount(l.debit) : "",
-        l.kind === "invoice" ? "" : formatAmount(l.credit),
+        isDebitLine(l) ? formatAmount(l.debit) : "",
+        isDebitLine(l) ? "" : formatAmount(l.credit),
         formatAmount(l.balance),
       ]);
     }

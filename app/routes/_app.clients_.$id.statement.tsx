@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
+import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import {
   clientStatement,
@@ -50,8 +51,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     statement,
   });
 }
-
-const LINE_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
 
 const money = (amount: string) => formatNaira(amount);
 
@@ -127,16 +126,13 @@ function StatementView({ statement }: { statement: Statement }) {
             {s.lines.map((l) => (
               <tr key={l.cursor} className={l.void ? "text-slate-400" : undefined}>
                 <td>{formatDayMonthYear(l.date)}</td>
-                <td>
-                  {LINE_LABEL[l.kind]}
-                  {l.void ? " (void)" : ""}
-                </td>
-                <td>{l.kind === "invoice" ? "" : (l.reference ?? "")}</td>
+                <td>{clientLineType(l)}</td>
+                <td>{l.kind === "invoice" ? "" : clientLineReference(l)}</td>
                 <td>
                   <Link to={`/invoices/${l.invoiceId}`}>{l.invoiceNo}</Link>
                 </td>
-                <td className="text-right">{l.kind === "invoice" ? money(l.debit) : ""}</td>
-                <td className="text-right">{l.kind === "invoice" ? "" : money(l.credit)}</td>
+                <td className="text-right">{isDebitLine(l) ? money(l.debit) : ""}</td>
+                <td className="text-right">{isDebitLine(l) ? "" : money(l.credit)}</td>
                 <td className="text-right">{money(l.balance)}</td>
               </tr>
             ))}

@@ -3,9 +3,10 @@ import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
+import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
-import { requireCapability } from "~/rules/capabilities.server";
+import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
@@ -31,17 +32,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     invoice,
     issuedOn: todayIn(tz, new Date(invoice.createdAt)),
     voidedOn: invoice.voidedAt ? todayIn(tz, new Date(invoice.voidedAt)) : null,
+    canReverse: can(user, "payment.reverse"),
   };
 }
 
 export default function InvoicePage() {
-  const { invoice, issuedOn, voidedOn } = useLoaderData<typeof loader>();
+  const { invoice, issuedOn, voidedOn, canReverse } = useLoaderData<typeof loader>();
   const isVoid = invoice.storedStatus === "void";
   const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
   const canPay = !isVoid && invoice.storedStatus !== "paid";
   const canCredit = !isVoid && toFixed(sub(invoice.amount, invoice.amountCredited)) !== "0.00";
-  const canVoid = !isVoid && invoice.amountPaid === "0.00" && invoice.amountCredited === "0.00";
   const { lines, payments, creditNotes } = invoice;
+  // A payment, even one reversed since, keeps the invoice from being voided (the model's rule).
+  const canVoid = !isVoid && payments.count === 0 && creditNotes.count === 0;
   return (
     <div className="space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm">
@@ -179,10 +182,30 @@ export default function InvoicePage() {
         ) : (
           <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
             {payments.items.map((p) => (
-              <li key={p.id} className="flex flex-wrap justify-between gap-2 p-3 text-sm">
-                <span className="font-semibold tabular-nums">{formatNaira(p.amount)}</span>
-                <span>{formatDeliveryDate(p.paymentDate)}</span>
+              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+                <span className="font-semibold tabular-nums">
+                  {formatNaira(p.amount)}
+                  {p.reversesPaymentId !== null ? (
+                    <span className="badge tone-amber ml-2">Reversal</span>
+                  ) : p.reversedOn ? (
+                    <span className="badge tone-slate ml-2">Reversed</span>
+                  ) : null}
+                </span>
+                <span>{`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)}`}</span>
                 {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
+                {p.reversesPaymentId !== null ? (
+                  <span className="basis-full">
+                    {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
+                  </span>
+                ) : canReverse && !p.reversedOn ? (
+                  <Link
+                    to={reversePaymentUrl(p.id, new URLSearchParams({ invoiceNo: invoice.invoiceNo }))}
+                    className="underline"
+                    aria-label={`Reverse payment #${p.id}`}
+                  >
+                    Reverse
+                  </Link>
+                ) : null}
               </li>
             ))}
           </ul>

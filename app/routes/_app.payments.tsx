@@ -1,13 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useNavigation } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { RowLink } from "~/components/row-link";
+import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
 import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
 import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
 import { readPageRequest } from "~/utils/params";
-import { requireCapability } from "~/rules/capabilities.server";
+import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { SummaryAmount } from "~/components/money";
@@ -36,18 +37,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
       invoiceNo: p.invoiceNo,
       clientName: p.clientName,
       reference: p.reference,
+      reversesPaymentId: p.reversesPaymentId,
+      note: p.note,
+      reversedOn: p.reversedOn,
     })),
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
     totals,
     clients,
     filtered: isPaymentFiltered(filters),
+    canReverse: can(user, "payment.reverse"),
   };
 }
 
 export default function PaymentsPage() {
-  const { payments, olderCursor, newerCursor, totals, clients, filtered } = useLoaderData<typeof loader>();
+  const { payments, olderCursor, newerCursor, totals, clients, filtered, canReverse } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  // Reverse Payment opens over this list as it is filtered and paged, and comes back to it.
+  const listSearch = new URLSearchParams(useLocation().search);
   return (
     <div className="space-y-4">
       <header className="flex flex-wrap items-end justify-between gap-3">
@@ -105,22 +112,47 @@ export default function PaymentsPage() {
             {payments.map((p) => (
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-4">
                 <div>
-                  <p className="font-semibold tabular-nums">{formatNaira(p.amount)}</p>
+                  <p className="font-semibold tabular-nums">
+                    {formatNaira(p.amount)}
+                    {p.reversesPaymentId !== null ? (
+                      <span className="badge tone-amber ml-2">Reversal</span>
+                    ) : p.reversedOn ? (
+                      <span className="badge tone-slate ml-2">Reversed</span>
+                    ) : null}
+                  </p>
                   <p className="page-subtitle">
-                    {`${formatDeliveryDate(p.paymentDate)} · `}
+                    {`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)} · `}
                     <RowLink to={`/invoices/${p.invoiceId}`} className="underline">{`Invoice #${p.invoiceNo}`}</RowLink>
                     {` · ${p.clientName}`}
                   </p>
+                  {p.reversesPaymentId !== null ? (
+                    <p className="text-sm">
+                      {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
+                    </p>
+                  ) : null}
                 </div>
-                {p.reference ? (
-                  <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>
-                ) : null}
+                <div className="flex flex-wrap items-center gap-3">
+                  {p.reference ? (
+                    <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>
+                  ) : null}
+                  {canReverse && p.reversesPaymentId === null && !p.reversedOn ? (
+                    <RowLink
+                      to={reversePaymentUrl(p.id, listSearch)}
+                      className="btn-ghost text-sm"
+                      aria-label={`Reverse payment #${p.id}`}
+                      preventScrollReset
+                    >
+                      Reverse
+                    </RowLink>
+                  ) : null}
+                </div>
               </li>
             ))}
           </ul>
         )}
         <Pager label="Payment pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       </section>
+      <Outlet />
     </div>
   );
 }

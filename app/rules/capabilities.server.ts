@@ -43,6 +43,8 @@ export const CAPABILITIES = {
   "credit_note.create": MANAGERS,
   /** Payments: list, record. */
   "payment.record": MANAGERS,
+  /** Reverse a payment recorded in error (docs/decisions/0920, addendum of 26 November). */
+  "payment.reverse": ADMINS,
   /** Reconciliation. */
   "reconciliation.view": MANAGERS,
   /** System settings: rates, tax, offloading cost, delivery client. */

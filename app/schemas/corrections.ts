@@ -22,6 +22,15 @@ export const CreditNoteFormSchema = formSchema(
   CreditNoteSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
 );
 
+/** Reverse Payment (a payment recorded in error): why, kept with the reversal. */
+export const PaymentReversalSchema = z.object({ reason: reasonField() });
+
+export const PaymentReversalFormSchema = formSchema(
+  PaymentReversalSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);
+
+export const paymentReversalFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };
+
 export const creditNoteFormConstraint: FormConstraint = {
   amount: { required: true },
   reason: { required: true, maxLength: REASON_MAX },

@@ -73,6 +73,19 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
   const payout = await ok<{ id: number }>(
     await admin.post(`/api/agents/${agent.id}/payouts`, { data: { amount: "1000.00", method: "cash" } }),
   );
+  // A priced invoice with a payment, for Reverse Payment.
+  const paidDelivery = await ok<{ id: number }>(
+    await admin.post("/api/deliveries", {
+      data: { agentId: agent.id, clientId: client.id, tons: "2.00", location: `Walk yard ${tag}` },
+    }),
+  );
+  await ok(await admin.patch(`/api/deliveries/${paidDelivery.id}`, { data: { sellingRate: "65000.00" } }));
+  const paidInvoice = await ok<{ id: number }>(
+    await admin.post("/api/invoices", { data: { deliveryId: paidDelivery.id } }),
+  );
+  const payment = await ok<{ id: number }>(
+    await admin.post("/api/payments", { data: { invoiceId: paidInvoice.id, amount: "1000.00" } }),
+  );
   const users = await ok<{ id: string; email: string }[]>(await admin.get("/api/admin/users"));
   const staff2 = users.find((u) => u.email === FIXTURE_USERS.staff2.email)!;
 
@@ -125,6 +138,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/invoices/${invoice.id}/credit-note`,
     `/invoices/${invoice.id}/void`,
     "/payments",
+    `/payments/${payment.id}/reverse`,
     "/reconciliation",
     `/reconciliation?confirm=${todayMonth()}`,
     "/agents",

@@ -208,6 +208,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => settlements.recordAgentPayout(u, agentId, { amount: "1.00", method: "cash" }),
   },
   {
+    name: "payment.reversePayment",
+    capability: "payment.reverse",
+    call: (u) => payments.reversePayment(u, 1, { reason: "Entered twice" }),
+  },
+  {
     name: "settlements.reverseAgentPayout",
     capability: "agent.settle",
     call: (u) => settlements.reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
@@ -300,6 +305,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   },
   { name: "invoice.previewInvoice", capability: "invoice.manage", call: (u) => invoices.previewInvoice(u, deliveryId) },
   { name: "payment.listPayments", capability: "payment.record", call: (u) => payments.listPayments(u) },
+  {
+    name: "payment.getPaymentToReverse",
+    capability: "payment.reverse",
+    call: (u) => payments.getPaymentToReverse(u, 1),
+  },
   {
     name: "payment.paymentBatches",
     capability: "payment.record",
@@ -485,6 +495,7 @@ describe("the capability table is spec section 6", () => {
       "invoice.void": ["manager", "admin"],
       "credit_note.create": ["manager", "admin"],
       "payment.record": ["manager", "admin"],
+      "payment.reverse": ["admin"],
       "reconciliation.view": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],

@@ -1,6 +1,7 @@
 import type { InvoiceDocument } from "~/presenters/invoice-document.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
+import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
 
 // The printable invoice (A4). The same figures as the PDF: both come from loadInvoiceDocument.
 // Black on white in both themes: it is paper.
@@ -137,11 +138,8 @@ export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
           <dd className="text-right text-slate-600">{formatNaira(doc.tax)}</dd>
           {doc.received.map((r, index) => (
             <div key={index} className="contents">
-              <dt className="text-slate-600">
-                {r.kind === "payment" ? "Payment" : "Credit note"} {formatDeliveryDate(r.date)}
-                {r.reference ? ` (${r.reference})` : ""}
-              </dt>
-              <dd className="text-right text-slate-600">-{formatNaira(r.amount)}</dd>
+              <dt className="text-slate-600">{receivedLabel(r)}</dt>
+              <dd className="text-right text-slate-600">{receivedAmount(r)}</dd>
             </div>
           ))}
           <dt className="border-t border-slate-400 pt-1 font-bold">Balance Due</dt>

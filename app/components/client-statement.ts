@@ -1,0 +1,27 @@
+// A client statement line's shared words (docs/decisions/0970), for the page, its CSV and its
+// PDF alike.
+import type { StatementLine } from "~/models/statement.server";
+import { paymentReversalText } from "./payment-reversal";
+
+type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPaymentId" | "note">;
+
+/** What each kind of statement line is called. */
+export const CLIENT_LINE_TYPES = {
+  invoice: "Invoice",
+  credit_note: "Credit note",
+  payment: "Payment",
+  payment_reversal: "Payment reversal",
+} as const;
+
+/** The Type column: the kind, and "(void)" on a void invoice. */
+export const clientLineType = (line: Line) => `${CLIENT_LINE_TYPES[line.kind]}${line.void ? " (void)" : ""}`;
+
+/** Whether the line's amount is a debit (the client owes more): an invoice, or a payment taken back. */
+export const isDebitLine = (line: Pick<StatementLine, "kind">) =>
+  line.kind === "invoice" || line.kind === "payment_reversal";
+
+/** The Reference column: the payment's or credit note's reference; on a reversal, what it takes back and why. */
+export const clientLineReference = (line: Line) =>
+  line.kind === "payment_reversal" && line.reversesPaymentId !== null
+    ? paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note })
+    : (line.reference ?? "");

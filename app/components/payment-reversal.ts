@@ -1,0 +1,20 @@
+// A payment reversal's words and addresses (docs/decisions/0920, addendum of 26 November),
+// written once for the Payments page, the invoice page and document, the client statement and
+// the CSV exports.
+
+/** A reversal's line: the payment it takes back, and why. */
+export const paymentReversalText = ({ reversesPaymentId, note }: { reversesPaymentId: number; note: string | null }) =>
+  `Reverses payment #${reversesPaymentId}: ${note ?? ""}`;
+
+/** The Payments list's own query (filters and page), which Reverse Payment opens over and returns to. */
+const listQuery = (search: URLSearchParams) => {
+  const query = search.toString();
+  return query ? `?${query}` : "";
+};
+
+/** Reverse Payment, over the Payments list as `search` filters and pages it. */
+export const reversePaymentUrl = (paymentId: number, search = new URLSearchParams()) =>
+  `/payments/${paymentId}/reverse${listQuery(search)}`;
+
+/** The Payments list Reverse Payment was opened over. */
+export const paymentsListUrl = (search: URLSearchParams) => `/payments${listQuery(search)}`;

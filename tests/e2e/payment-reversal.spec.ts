@@ -1,0 +1,92 @@
+import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
+import { WIDTHS, type Width } from "./walk";
+
+// Reversing a client payment recorded in error (docs/decisions/0920, addendum of 26 November):
+// an admin opens Reverse from the invoice page, gives a reason, and lands on the Payments list
+// of that invoice with the reversal and the reversed payment marked; the invoice is owed the
+// amount again. With JavaScript on and off, at desktop and phone widths. A manager records
+// payments but is offered no Reverse.
+
+test("an admin reverses a payment from the invoice page; the invoice is owed it again", async ({
+  page,
+  baseURL,
+  loginAs,
+  javaScript,
+}) => {
+  test.slow();
+  await loginAs("admin");
+  const post = apiPoster(page.request, baseURL!);
+  const tag = unique();
+  const agent = await post("/api/agents", { name: `Reversal Agent ${tag}` });
+  const client = await post("/api/clients", { name: `Reversal Client ${tag}` });
+  const delivery = await post("/api/deliveries", {
+    agentId: agent.id,
+    clientId: client.id,
+    tons: "10.00",
+    location: `Reversal yard ${tag}`,
+  });
+  // 10 tons at ₦65,000: an invoice of ₦650,000.00, paid twice ₦1,000.00.
+  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
+    data: { sellingRate: "65000", buyingRate: "1000" },
+    headers: { Origin: baseURL! },
+  });
+  expect(priced.status()).toBe(200);
+  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; invoiceNo: string };
+  const payments = [];
+  for (const width of ["desktop", "phone"]) {
+    payments.push(await post("/api/payments", { invoiceId: invoice.id, amount: "1000.00", reference: `REF-${width}` }));
+  }
+
+  for (const [index, width] of (["desktop", "phone"] as Width[]).entries()) {
+    const payment = payments[index];
+    await page.setViewportSize(WIDTHS[width]);
+    await page.goto(`/invoices/${invoice.id}`);
+    await hydrated(page, javaScript);
+    await page.getByRole("link", { name: `Reverse payment #${payment.id}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Reverse Payment" });
+    await expect(dialog).toContainText(`Invoice #${invoice.invoiceNo}`);
+    await expect(dialog.getByTestId("payment-amount")).toHaveText("₦1,000.00");
+    // No reason: refused, nothing reversed.
+    if (!javaScript) {
+      await dialog.getByRole("button", { name: "Reverse Payment" }).click();
+      await expect(page.getByRole("dialog", { name: "Reverse Payment" }).getByText("Reason is required")).toBeVisible();
+    }
+    await page
+      .getByRole("dialog", { name: "Reverse Payment" })
+      .getByLabel("Reason")
+      .fill(`Entered on the wrong invoice (${width})`);
+    await page
+      .getByRole("dialog", { name: "Reverse Payment" })
+      .getByRole("button", { name: "Reverse Payment" })
+      .click();
+
+    await expect(page.getByRole("status").filter({ hasText: "Payment reversed" })).toContainText(
+      `₦1,000.00 taken back from Invoice #${invoice.invoiceNo}`,
+    );
+    await expect(page).toHaveURL(new RegExp(`/payments\\?invoiceNo=${invoice.invoiceNo}$`));
+    const history = page.getByRole("region", { name: "Payment History" });
+    const reversal = history.getByRole("listitem").filter({ hasText: `Reverses payment #${payment.id}` });
+    await expect(reversal).toContainText("-₦1,000.00");
+    await expect(reversal).toContainText("Reversal");
+    await expect(reversal).toContainText(`Entered on the wrong invoice (${width})`);
+    const reversed = history.getByRole("listitem").filter({ hasText: new RegExp(`Payment #${payment.id} ·`) });
+    await expect(reversed).toContainText("Reversed");
+    await expect(page.getByRole("link", { name: `Reverse payment #${payment.id}` })).toHaveCount(0);
+  }
+
+  // Both payments taken back: the invoice is owed its whole amount again, and says why.
+  await page.goto(`/invoices/${invoice.id}`);
+  const section = page.getByRole("region", { name: /^Payments/ });
+  await expect(section.getByText("Reversal")).toHaveCount(2);
+  await expect(section.getByText(`Reverses payment #${payments[0].id}`)).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Reverse payment/ })).toHaveCount(0);
+});
+
+test("a manager is offered no Reverse, and the dialog's address refuses them", async ({ page, loginAs }) => {
+  await loginAs("manager");
+  await page.goto("/payments");
+  await expect(page.getByRole("heading", { name: "Payment History" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Reverse payment/ })).toHaveCount(0);
+  const refused = await page.goto("/payments/1/reverse");
+  expect(refused?.status()).toBe(403);
+});
