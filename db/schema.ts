@@ -296,8 +296,8 @@ export const payments = pgTable(
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
     // Set on a reversal: the payment it takes back, by a row of the opposite amount dated the
-    // day it was made (a payment is never rewritten, docs/decisions/0920 addendum). At most one
-    // each; `note` keeps the reason.
+    // day it was made (a payment is never rewritten: triggers in migration 0013 refuse UPDATE,
+    // DELETE and TRUNCATE; docs/decisions/0920 addendum). At most one each; `note` keeps the reason.
     reversesPaymentId: integer("reverses_payment_id").references((): AnyPgColumn => payments.id),
     note: text("note"),
   },

@@ -16,9 +16,8 @@ export const CLIENT_LINE_TYPES = {
 /** The Type column: the kind, and "(void)" on a void invoice. */
 export const clientLineType = (line: Line) => `${CLIENT_LINE_TYPES[line.kind]}${line.void ? " (void)" : ""}`;
 
-/** Whether the line's amount is a debit (the client owes more): an invoice, or a payment taken back. */
-export const isDebitLine = (line: Pick<StatementLine, "kind">) =>
-  line.kind === "invoice" || line.kind === "payment_reversal";
+/** Whether the line's amount is a debit (an invoice); the rest are credits, a payment reversal a negative one. */
+export const isDebitLine = (line: Pick<StatementLine, "kind">) => line.kind === "invoice";
 
 /** The Reference column: the payment's or credit note's reference; on a reversal, what it takes back and why. */
 export const clientLineReference = (line: Line) =>

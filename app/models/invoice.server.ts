@@ -834,6 +834,30 @@ export const ALREADY_VOID = "This invoice is already void";
 
 export type VoidInvoiceResult = Result<{ invoice: Invoice; freedDeliveryIds: number[] }>;
 
+/**
+ * How many payments (reversals and the payments they took back included) and credit notes an
+ * invoice has. An invoice with any cannot be voided: its history shows money moving on it
+ * (docs/decisions/0920); the Void dialog asks the same question before it offers the form.
+ */
+async function settlementEntries(invoiceId: number, db?: Executor): Promise<{ payments: number; credits: number }> {
+  db ??= await getDb();
+  const [counts] = await db
+    .select({
+      payments: sql<number>`(select count(*) from ${schema.payments} where ${schema.payments.invoiceId} = ${invoiceId})::int`,
+      credits: sql<number>`(select count(*) from ${schema.creditNotes} where ${schema.creditNotes.invoiceId} = ${invoiceId})::int`,
+    })
+    .from(sql`(select 1) as one`);
+  return counts;
+}
+
+/** Whether the Void dialog may offer its form: the invoice is not void and has no settlement entry. */
+export async function isVoidable(actor: Actor, invoice: { id: number; storedStatus: string }): Promise<boolean> {
+  assertCan(actor, "invoice.void", `invoice/${invoice.id}`);
+  if (invoice.storedStatus === "void") return false;
+  const { payments, credits } = await settlementEntries(invoice.id);
+  return payments === 0 && credits === 0;
+}
+
 export async function voidInvoice(
   actor: Actor,
   invoiceId: number,
@@ -855,12 +879,7 @@ export async function voidInvoice(
       const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
       if (!invoice) throw new Refusal(fail(404, "Invoice not found"));
       if (isVoid(invoice)) throw new Refusal(fail(409, ALREADY_VOID));
-      const [settlements] = await tx
-        .select({
-          payments: sql<number>`(select count(*) from ${schema.payments} where ${schema.payments.invoiceId} = ${invoiceId})::int`,
-          credits: sql<number>`(select count(*) from ${schema.creditNotes} where ${schema.creditNotes.invoiceId} = ${invoiceId})::int`,
-        })
-        .from(sql`(select 1) as one`);
+      const settlements = await settlementEntries(invoiceId, tx);
       if (settlements.payments > 0 || settlements.credits > 0 || compare(settledOf(invoice), "0") !== 0)
         throw new Refusal(fail(409, VOID_HAS_SETTLEMENTS));
       // The invoice's date and its deliveries' dates (they go back to confirmed): none may be

@@ -36,7 +36,7 @@ export type StatementLine = {
   /** The balance after this line. */
   balance: string;
   void: boolean;
-  /** On a payment reversal (a debit): the payment it takes back; its reason is `note`. */
+  /** On a payment reversal (a negative credit): the payment it takes back; its reason is `note`. */
   reversesPaymentId: number | null;
   note: string | null;
   cursor: string;
@@ -156,8 +156,9 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
     union all
     select 3, case when p.reverses_payment_id is null then 'payment' else 'payment_reversal' end,
         p.id, p.payment_date, p.reference, i.id, i.invoice_no,
-        -- A reversal (negative) is a debit: the client owes its amount again.
-        greatest(-p.amount, 0), greatest(p.amount, 0), false, p.reverses_payment_id, p.note
+        -- A reversal is a negative credit, so the period's credits ("paid and credited") are net
+        -- of it, as a payout reversal is a negative payout on an agent statement.
+        0, p.amount, false, p.reverses_payment_id, p.note
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and p.payment_date between ${period.from}::date and ${period.to}::date`;

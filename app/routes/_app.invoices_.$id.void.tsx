@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { ConfirmFooter, FormErrors, TextareaField } from "~/components/forms";
-import { getInvoice, voidInvoice } from "~/models/invoice.server";
+import { getInvoice, isVoidable, voidInvoice } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { VoidInvoiceFormSchema, voidInvoiceFormConstraint } from "~/schemas/corrections";
 import { replyRefused } from "~/utils/form-reply.server";
@@ -21,13 +21,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Invoice not found");
   const invoice = await getInvoice(user, id);
   invariantResponse(invoice, "Invoice not found");
+  const voidable = await isVoidable(user, invoice);
   return {
     invoice: {
       id: invoice.id,
       invoiceNo: invoice.invoiceNo,
       clientName: invoice.clientName,
       amount: invoice.amount,
-      voidable: invoice.storedStatus !== "void" && invoice.amountPaid === "0.00" && invoice.amountCredited === "0.00",
+      // The model's rule: no payment (even one reversed since) and no credit note.
+      voidable,
       isVoid: invoice.storedStatus === "void",
     },
     constraint: voidInvoiceFormConstraint,

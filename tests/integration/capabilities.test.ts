@@ -306,6 +306,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   { name: "invoice.previewInvoice", capability: "invoice.manage", call: (u) => invoices.previewInvoice(u, deliveryId) },
   { name: "payment.listPayments", capability: "payment.record", call: (u) => payments.listPayments(u) },
   {
+    name: "invoice.isVoidable",
+    capability: "invoice.void",
+    call: (u) => invoices.isVoidable(u, { id: invoiceId, storedStatus: "pending" }),
+  },
+  {
     name: "payment.getPaymentToReverse",
     capability: "payment.reverse",
     call: (u) => payments.getPaymentToReverse(u, 1),

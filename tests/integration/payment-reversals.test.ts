@@ -23,6 +23,7 @@ import { loadInvoiceDocument } from "../../app/presenters/invoice-document.serve
 import { receivedAmount, receivedLabel } from "../../app/components/invoices/invoice-received";
 import * as reverseDialog from "../../app/routes/_app.payments.$id.reverse";
 import * as reversalApi from "../../app/routes/api.payments.$id.reversal";
+import * as voidRoute from "../../app/routes/_app.invoices_.$id.void";
 import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
@@ -139,6 +140,12 @@ describe("reversing a payment", () => {
       ["4000.50", null, today()],
     ]);
     expect(await voidInvoice(manager, invoice.id, { reason: "Wrong" })).toMatchObject({ ok: false, status: 409 });
+    // The Void dialog says so instead of offering a form that would be refused.
+    const { cookie } = await loginAs("manager");
+    const voidDialog = await call(voidRoute.loader, makeRequest(`/invoices/${invoice.id}/void`, { cookie }), {
+      id: String(invoice.id),
+    });
+    expect(voidDialog).toMatchObject({ status: 200, body: { invoice: { voidable: false } } });
   });
 
   it("takes a paid invoice back to partial, and a new payment may settle it again, never more", async () => {
@@ -160,7 +167,7 @@ describe("reversing a payment", () => {
     expect(await paidAndRecount(invoice.id)).toEqual({ kept: "10000.00", recount: "10000.00" });
   });
 
-  it("shows on the client statement as a debit, in the statement's CSV and on the invoice document", async () => {
+  it("shows on the client statement as a negative credit, in the statement's CSV and on the invoice document", async () => {
     const { clientId, invoice, payment } = await paidInvoice("2500.00");
     const reversed = await reversePayment(admin, payment.id, { reason: "Bank reversed the transfer" });
     if (!reversed.ok) throw new Error(reversed.message);
@@ -171,9 +178,10 @@ describe("reversing a payment", () => {
     expect(statement.lines.map((l) => [l.kind, l.debit, l.credit, l.balance, l.reversesPaymentId, l.note])).toEqual([
       ["invoice", "10000.00", "0.00", "10000.00", null, null],
       ["payment", "0.00", "2500.00", "7500.00", null, null],
-      ["payment_reversal", "2500.00", "0.00", "10000.00", payment.id, "Bank reversed the transfer"],
+      ["payment_reversal", "0.00", "-2500.00", "10000.00", payment.id, "Bank reversed the transfer"],
     ]);
-    expect(statement).toMatchObject({ totalDebits: "12500.00", totalCredits: "2500.00", closingBalance: "10000.00" });
+    // Invoiced 10,000; paid and credited net of the reversal: nothing.
+    expect(statement).toMatchObject({ totalDebits: "10000.00", totalCredits: "0.00", closingBalance: "10000.00" });
 
     const csv = await clientStatementExport(admin, clientId, new URLSearchParams(period));
     if (!csv || "invalid" in csv) throw new Error("no export");
@@ -394,13 +402,40 @@ describeAccess("payment reversals", [
 describe("the payments table keeps its own rules", () => {
   it("refuses a negative amount without a payment to reverse, a positive reversal, and a second reversal", async () => {
     const { invoice, payment } = await paidInvoice();
+    const other = await paidInvoice();
     const db = await getDb();
     const insert = (values: Partial<typeof schema.payments.$inferInsert>) =>
-      db.insert(schema.payments).values({ invoiceId: invoice.id, amount: "-1.00", paymentDate: today(), ...values });
+      db
+        .insert(schema.payments)
+        .values({ invoiceId: invoice.id, amount: "-10000.00", paymentDate: today(), ...values })
+        .returning();
     await expect(insert({})).rejects.toThrow();
-    await expect(insert({ amount: "1.00", reversesPaymentId: payment.id })).rejects.toThrow();
+    await expect(insert({ amount: "10000.00", reversesPaymentId: payment.id })).rejects.toThrow();
     await expect(insert({ amount: "0.00" })).rejects.toThrow();
-    await insert({ reversesPaymentId: payment.id });
+    // Not the whole amount, another invoice's payment: refused by the table itself.
+    await expect(insert({ amount: "-1.00", reversesPaymentId: payment.id })).rejects.toThrow();
+    await expect(insert({ reversesPaymentId: other.payment.id })).rejects.toThrow();
+    const [reversal] = await insert({ reversesPaymentId: payment.id });
     await expect(insert({ reversesPaymentId: payment.id })).rejects.toThrow();
+    // A reversal of a reversal.
+    await expect(insert({ amount: "10000.00", reversesPaymentId: reversal.id })).rejects.toThrow();
+  });
+
+  it("never rewrites or removes a payment", async () => {
+    const { payment } = await paidInvoice();
+    const db = await getDb();
+    // The database's own refusal (drizzle wraps it: the trigger's message is the cause).
+    const refusal = (statement: ReturnType<typeof sql>) =>
+      db.execute(statement).then(
+        () => "done",
+        (error: Error & { cause?: Error }) => String(error.cause?.message ?? error.message),
+      );
+    for (const statement of [
+      sql`update payments set amount = 1 where id = ${payment.id}`,
+      sql`delete from payments where id = ${payment.id}`,
+      sql`truncate payments cascade`,
+    ]) {
+      expect(await refusal(statement)).toMatch(/payments is append-only/);
+    }
   });
 });
