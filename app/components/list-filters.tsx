@@ -94,5 +94,17 @@ export function FilterSelect({
   );
 }
 
-export const clientOptions = (clients: { id: number; name: string }[]) =>
-  clients.map((c) => ({ value: c.id, label: c.name }));
+const clientOptions = (clients: { id: number; name: string }[]) => clients.map((c) => ({ value: c.id, label: c.name }));
+
+/** The Client filter of the Invoices and Payments lists: searchable once the clients are many. */
+export function ClientFilter({ clients }: { clients: { id: number; name: string }[] }) {
+  return (
+    <FilterSelect
+      name="clientId"
+      label="Client"
+      allLabel="All clients"
+      options={clientOptions(clients)}
+      searchNouns="clients"
+    />
+  );
+}

@@ -18,3 +18,16 @@ export const reversePaymentUrl = (paymentId: number, search = new URLSearchParam
 
 /** The Payments list Reverse Payment was opened over. */
 export const paymentsListUrl = (search: URLSearchParams) => `/payments${listQuery(search)}`;
+
+/** The mark on a payment line: "Reversal" on a reversal, "Reversed" on a payment taken back. */
+export function ReversalBadge({
+  reversesPaymentId,
+  reversedOn,
+}: {
+  reversesPaymentId: number | null;
+  reversedOn: string | null;
+}) {
+  if (reversesPaymentId !== null) return <span className="badge tone-amber ml-2">Reversal</span>;
+  if (reversedOn) return <span className="badge tone-slate ml-2">Reversed</span>;
+  return null;
+}

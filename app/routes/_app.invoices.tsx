@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
-import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
+import { ClientFilter, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
 import { invoiceCardsHtml, type InvoiceCard } from "~/components/invoices/invoice-cards-html";
 import { listClientChoices } from "~/models/client.server";
@@ -92,13 +92,7 @@ export default function InvoicesPage() {
             { value: "void", label: "Void" },
           ]}
         />
-        <FilterSelect
-          name="clientId"
-          label="Client"
-          allLabel="All clients"
-          options={clientOptions(clients)}
-          searchNouns="clients"
-        />
+        <ClientFilter clients={clients} />
         <FilterDate name="from" label="Due from" />
         <FilterDate name="to" label="Due to" />
       </FilterForm>

@@ -3,7 +3,7 @@ import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
-import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
+import { paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
@@ -185,11 +185,7 @@ export default function InvoicePage() {
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
                 <span className="font-semibold tabular-nums">
                   {formatNaira(p.amount)}
-                  {p.reversesPaymentId !== null ? (
-                    <span className="badge tone-amber ml-2">Reversal</span>
-                  ) : p.reversedOn ? (
-                    <span className="badge tone-slate ml-2">Reversed</span>
-                  ) : null}
+                  <ReversalBadge reversesPaymentId={p.reversesPaymentId} reversedOn={p.reversedOn} />
                 </span>
                 <span>{`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)}`}</span>
                 {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { RowLink } from "~/components/row-link";
-import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
-import { clientOptions, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
+import { paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
+import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
 import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
@@ -81,13 +81,7 @@ export default function PaymentsPage() {
       <FilterForm label="Filter payments" clearTo="/payments">
         <FilterDate name="from" label="Paid from" />
         <FilterDate name="to" label="Paid to" />
-        <FilterSelect
-          name="clientId"
-          label="Client"
-          allLabel="All clients"
-          options={clientOptions(clients)}
-          searchNouns="clients"
-        />
+        <ClientFilter clients={clients} />
         <FilterText name="invoiceNo" label="Invoice #" numeric />
         <FilterText name="reference" label="Reference" />
       </FilterForm>
@@ -114,11 +108,7 @@ export default function PaymentsPage() {
                 <div>
                   <p className="font-semibold tabular-nums">
                     {formatNaira(p.amount)}
-                    {p.reversesPaymentId !== null ? (
-                      <span className="badge tone-amber ml-2">Reversal</span>
-                    ) : p.reversedOn ? (
-                      <span className="badge tone-slate ml-2">Reversed</span>
-                    ) : null}
+                    <ReversalBadge reversesPaymentId={p.reversesPaymentId} reversedOn={p.reversedOn} />
                   </p>
                   <p className="page-subtitle">
                     {`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)} · `}
