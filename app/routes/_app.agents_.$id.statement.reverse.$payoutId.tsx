@@ -1,11 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { agentStatementUrl } from "~/components/agent-statement";
-import { Dialog } from "~/components/dialog";
-import { FormErrors, SubmitButton, TextareaField } from "~/components/forms";
-import { useIsPending } from "~/hooks/use-is-pending";
+import { ReversalDialog } from "~/components/forms/reversal-dialog";
 import { getPayoutToReverse, reverseAgentPayout } from "~/models/agent-settlement.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PayoutReversalFormSchema, payoutReversalFormConstraint } from "~/schemas/settlements";
@@ -66,54 +63,20 @@ export default function ReversePayoutRoute() {
   const { agentName, agentId, payout, reversedOn, idempotencyKey, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { search } = useLocation();
-  const pending = useIsPending();
-  const [form, fields] = useForm<{ reason: string; idempotencyKey: string }>({
-    lastResult: actionData?.result,
-    constraint,
-    defaultValue: { idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-  });
-  const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
-  const back = agentStatementUrl(agentId, new URLSearchParams(search));
   return (
-    <Dialog title="Reverse Payout" description={agentName} closeTo={back} size="sm">
-      <dl className="facts rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
-        <div>
-          <dt>Payout</dt>
-          <dd>
-            #{payout.id}, {formatDayMonthYear(payout.payoutDate)}, {PAYOUT_METHOD_LABELS[payout.method]}
-            {payout.reference ? ` (${payout.reference})` : ""}
-          </dd>
-        </div>
-        <div>
-          <dt>Amount</dt>
-          <dd data-testid="payout-amount">{formatNaira(payout.amount)}</dd>
-        </div>
-      </dl>
-      {reversedOn ? (
-        <div className="mt-4 space-y-4">
-          <p role="status" className="text-sm">
-            This payout was already reversed on {formatDayMonthYear(reversedOn)}.
-          </p>
-          <Link to={back} className="btn-outline w-full" preventScrollReset>
-            Back to the statement
-          </Link>
-        </div>
-      ) : (
-        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
-          <input {...keyProps} />
-          <FormErrors errors={form.errors} id={form.errorId} />
-          <p className="text-sm">
-            The payout stays on the statement. A reversal dated today adds its amount back to what the agent is owed.
-            This cannot be undone.
-          </p>
-          <TextareaField meta={fields.reason} label="Reason" rows={3} />
-          <SubmitButton pending={pending} pendingLabel="Reversing..." className="btn-destructive w-full">
-            Reverse Payout
-          </SubmitButton>
-        </Form>
-      )}
-    </Dialog>
+    <ReversalDialog
+      noun="Payout"
+      description={agentName}
+      back={agentStatementUrl(agentId, new URLSearchParams(search))}
+      backLabel="Back to the statement"
+      entry={`#${payout.id}, ${formatDayMonthYear(payout.payoutDate)}, ${PAYOUT_METHOD_LABELS[payout.method]}${payout.reference ? ` (${payout.reference})` : ""}`}
+      amount={payout.amount}
+      amountTestId="payout-amount"
+      reversedOn={reversedOn}
+      explanation="The payout stays on the statement. A reversal dated today adds its amount back to what the agent is owed. This cannot be undone."
+      idempotencyKey={idempotencyKey}
+      constraint={constraint}
+      lastResult={actionData?.result}
+    />
   );
 }

@@ -1,11 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { Dialog } from "~/components/dialog";
-import { FormErrors, SubmitButton, TextareaField } from "~/components/forms";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { ReversalDialog } from "~/components/forms/reversal-dialog";
 import { paymentsListUrl } from "~/components/payment-reversal";
-import { useIsPending } from "~/hooks/use-is-pending";
 import { getPaymentToReverse, reversePayment } from "~/models/payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PaymentReversalFormSchema, paymentReversalFormConstraint } from "~/schemas/corrections";
@@ -59,54 +56,20 @@ export default function ReversePaymentRoute() {
   const { payment, invoiceNo, clientName, reversedOn, idempotencyKey, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { search } = useLocation();
-  const pending = useIsPending();
-  const [form, fields] = useForm<{ reason: string; idempotencyKey: string }>({
-    lastResult: actionData?.result,
-    constraint,
-    defaultValue: { idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-  });
-  const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
-  const back = paymentsListUrl(new URLSearchParams(search));
   return (
-    <Dialog title="Reverse Payment" description={`Invoice #${invoiceNo} · ${clientName}`} closeTo={back} size="sm">
-      <dl className="facts rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
-        <div>
-          <dt>Payment</dt>
-          <dd>
-            #{payment.id}, {formatDayMonthYear(payment.paymentDate)}
-            {payment.reference ? ` (${payment.reference})` : ""}
-          </dd>
-        </div>
-        <div>
-          <dt>Amount</dt>
-          <dd data-testid="payment-amount">{formatNaira(payment.amount)}</dd>
-        </div>
-      </dl>
-      {reversedOn ? (
-        <div className="mt-4 space-y-4">
-          <p role="status" className="text-sm">
-            This payment was already reversed on {formatDayMonthYear(reversedOn)}.
-          </p>
-          <Link to={back} className="btn-outline w-full" preventScrollReset>
-            Back to the payments
-          </Link>
-        </div>
-      ) : (
-        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
-          <input {...keyProps} />
-          <FormErrors errors={form.errors} id={form.errorId} />
-          <p className="text-sm">
-            The payment stays in the history. A reversal dated today takes its amount off the invoice, which is owed
-            again. This cannot be undone.
-          </p>
-          <TextareaField meta={fields.reason} label="Reason" rows={3} />
-          <SubmitButton pending={pending} pendingLabel="Reversing..." className="btn-destructive w-full">
-            Reverse Payment
-          </SubmitButton>
-        </Form>
-      )}
-    </Dialog>
+    <ReversalDialog
+      noun="Payment"
+      description={`Invoice #${invoiceNo} · ${clientName}`}
+      back={paymentsListUrl(new URLSearchParams(search))}
+      backLabel="Back to the payments"
+      entry={`#${payment.id}, ${formatDayMonthYear(payment.paymentDate)}${payment.reference ? ` (${payment.reference})` : ""}`}
+      amount={payment.amount}
+      amountTestId="payment-amount"
+      reversedOn={reversedOn}
+      explanation="The payment stays in the history. A reversal dated today takes its amount off the invoice, which is owed again. This cannot be undone."
+      idempotencyKey={idempotencyKey}
+      constraint={constraint}
+      lastResult={actionData?.result}
+    />
   );
 }
