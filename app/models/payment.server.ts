@@ -243,15 +243,15 @@ export async function reversePayment(
           return { ok: true, reversal, payment, invoiceNo, paymentStatus, amountPaid, replayed: true };
         }
       }
-      const [found] = await tx.select({ invoiceId: p.invoiceId }).from(p).where(eq(p.id, paymentId));
-      if (!found) throw new Refusal({ ok: false, status: 404, message: PAYMENT_NOT_FOUND });
-      // Locked first: two reversals of one payment queue here, and the second finds the first.
+      // Read once: a payment never changes (append-only, migration 0013).
+      const [payment] = await tx.select().from(p).where(eq(p.id, paymentId));
+      if (!payment) throw new Refusal({ ok: false, status: 404, message: PAYMENT_NOT_FOUND });
+      // Locked next: two reversals of one payment queue here, and the second finds the first.
       const [invoice] = await tx
         .select()
         .from(schema.invoices)
-        .where(eq(schema.invoices.id, found.invoiceId))
+        .where(eq(schema.invoices.id, payment.invoiceId))
         .for("update");
-      const [payment] = await tx.select().from(p).where(eq(p.id, paymentId));
       if (payment.reversesPaymentId !== null) {
         throw new Refusal({ ok: false, status: 409, message: PAYMENT_REVERSAL_NOT_REVERSIBLE });
       }
@@ -309,6 +309,12 @@ export async function reversePayment(
   }
 }
 
+/** The day a payment (the row in the outer query) was reversed, or null: one probe of payments_reverses_idx. */
+const reversedOnSql = () =>
+  sql<
+    string | null
+  >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments.id})`;
+
 export type PaymentToReverse = {
   payment: { id: number; amount: string; paymentDate: string; reference: string | null };
   invoiceId: number;
@@ -330,9 +336,7 @@ export async function getPaymentToReverse(actor: Actor, paymentId: number): Prom
       invoiceId: p.invoiceId,
       invoiceNo: schema.invoices.invoiceNo,
       clientName: schema.clients.name,
-      reversedOn: sql<
-        string | null
-      >`(select r.payment_date::text from payments r where r.reverses_payment_id = ${p.id})`,
+      reversedOn: reversedOnSql(),
     })
     .from(p)
     .innerJoin(schema.invoices, eq(schema.invoices.id, p.invoiceId))
@@ -435,10 +439,7 @@ export function paymentPageQuery(db: Executor, filters: PaymentFilters, page: Pa
       createdAt: schema.payments.createdAt,
       reversesPaymentId: schema.payments.reversesPaymentId,
       note: schema.payments.note,
-      // One probe of payments_reverses_idx a row.
-      reversedOn: sql<
-        string | null
-      >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments.id})`,
+      reversedOn: reversedOnSql(),
     })
     .from(schema.payments)
     .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))

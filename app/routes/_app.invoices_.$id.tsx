@@ -3,7 +3,7 @@ import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
-import { paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
+import { isReversible, paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
@@ -193,7 +193,7 @@ export default function InvoicePage() {
                   <span className="basis-full">
                     {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
                   </span>
-                ) : canReverse && !p.reversedOn ? (
+                ) : canReverse && isReversible(p) ? (
                   <Link
                     to={reversePaymentUrl(p.id, new URLSearchParams({ invoiceNo: invoice.invoiceNo }))}
                     className="underline"

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { RowLink } from "~/components/row-link";
-import { paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
+import { isReversible, paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
 import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
@@ -125,7 +125,7 @@ export default function PaymentsPage() {
                   {p.reference ? (
                     <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>
                   ) : null}
-                  {canReverse && p.reversesPaymentId === null && !p.reversedOn ? (
+                  {canReverse && isReversible(p) ? (
                     <RowLink
                       to={reversePaymentUrl(p.id, listSearch)}
                       className="btn-ghost text-sm"

@@ -50,7 +50,8 @@ export function useChoiceSearch<T extends Choice>(
   if (!hydrated || choices.length < SEARCH_FROM) return { search: null, shown: choices };
 
   const matches = choices.filter((c) => choiceMatches(c.name, query));
-  const shown = choices.filter((c) => String(c.id) === kept || matches.includes(c));
+  const matched = new Set(matches);
+  const shown = choices.filter((c) => matched.has(c) || String(c.id) === kept);
   const search = (
     <>
       <input
