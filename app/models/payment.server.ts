@@ -309,11 +309,15 @@ export async function reversePayment(
   }
 }
 
-/** The day a payment (the row in the outer query) was reversed, or null: one probe of payments_reverses_idx. */
+/**
+ * The day a payment (the row in the outer query) was reversed, or null: one probe of
+ * payments_reverses_idx. The outer id is qualified by hand: drizzle leaves a column bare in a
+ * one-table select, where inside this subquery it would name the inner row.
+ */
 const reversedOnSql = () =>
   sql<
     string | null
-  >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments.id})`;
+  >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments}.${sql.identifier("id")})`;
 
 export type PaymentToReverse = {
   payment: { id: number; amount: string; paymentDate: string; reference: string | null };
