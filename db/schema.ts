@@ -257,11 +257,14 @@ export const invoiceLines = pgTable(
 );
 
 // Credit notes (docs/decisions/0920): own gapless series CN-1, CN-2, ... from credit_note_counter.
+// Append-only (migration 0014): a credit note issued in error is taken back by a reversal row,
+// negative, without a number of its own, naming the credit note (at most one each); `reason`
+// keeps why.
 export const creditNotes = pgTable(
   "credit_notes",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
-    creditNoteNo: text("credit_note_no").notNull(),
+    creditNoteNo: text("credit_note_no"),
     invoiceId: integer("invoice_id")
       .notNull()
       .references(() => invoices.id, { onDelete: "restrict" }),
@@ -271,14 +274,20 @@ export const creditNotes = pgTable(
     issueDate: date("issue_date").notNull(),
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
+    reversesCreditNoteId: integer("reverses_credit_note_id").references((): AnyPgColumn => creditNotes.id),
   },
   (t) => [
     uniqueIndex("credit_notes_no_unique").on(t.creditNoteNo),
+    uniqueIndex("credit_notes_reverses_idx").on(t.reversesCreditNoteId),
     index("credit_notes_invoice_idx").on(t.invoiceId, t.id),
     // Statements: the credit notes of a period, and those after a date.
     index("credit_notes_issue_date_idx").on(t.issueDate),
     check("credit_notes_no_format", sql`${t.creditNoteNo} ~ '^CN-[1-9][0-9]{0,17}$'`),
-    check("credit_notes_amount_positive", sql`${t.amount} > 0`),
+    // A credit note: numbered and positive; a reversal: no number and negative.
+    check(
+      "credit_notes_entry_kind",
+      sql`(${t.reversesCreditNoteId} is null and ${t.creditNoteNo} is not null and ${t.amount} > 0) or (${t.reversesCreditNoteId} is not null and ${t.creditNoteNo} is null and ${t.amount} < 0)`,
+    ),
     check("credit_notes_reason_present", sql`length(btrim(${t.reason})) > 0`),
   ],
 );

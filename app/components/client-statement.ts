@@ -1,6 +1,7 @@
 // A client statement line's shared words (docs/decisions/0970), for the page, its CSV and its
 // PDF alike.
 import type { StatementLine } from "~/models/statement.server";
+import { creditNoteReversalText } from "./credit-note-reversal";
 import { paymentReversalText } from "./payment-reversal";
 
 type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPaymentId" | "note">;
@@ -9,6 +10,7 @@ type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPayment
 export const CLIENT_LINE_TYPES = {
   invoice: "Invoice",
   credit_note: "Credit note",
+  credit_note_reversal: "Credit note reversal",
   payment: "Payment",
   payment_reversal: "Payment reversal",
 } as const;
@@ -20,7 +22,10 @@ export const clientLineType = (line: Line) => `${CLIENT_LINE_TYPES[line.kind]}${
 export const isDebitLine = (line: Pick<StatementLine, "kind">) => line.kind === "invoice";
 
 /** The Reference column: the payment's or credit note's reference; on a reversal, what it takes back and why. */
-export const clientLineReference = (line: Line) =>
-  line.kind === "payment_reversal" && line.reversesPaymentId !== null
-    ? paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note })
-    : (line.reference ?? "");
+export function clientLineReference(line: Line) {
+  if (line.kind === "payment_reversal" && line.reversesPaymentId !== null)
+    return paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note });
+  if (line.kind === "credit_note_reversal" && line.reference !== null)
+    return creditNoteReversalText({ reversesCreditNoteNo: line.reference, reason: line.note });
+  return line.reference ?? "";
+}

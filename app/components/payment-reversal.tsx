@@ -18,15 +18,3 @@ export const reversePaymentUrl = (paymentId: number, search = new URLSearchParam
 
 /** The Payments list Reverse Payment was opened over. */
 export const paymentsListUrl = (search: URLSearchParams) => `/payments${listQuery(search)}`;
-
-type Line = { reversesPaymentId: number | null; reversedOn: string | null };
-
-/** Whether a line can still be reversed: a payment (not a reversal) not taken back yet. */
-export const isReversible = (line: Line) => line.reversesPaymentId === null && !line.reversedOn;
-
-/** The mark on a payment line: "Reversal" on a reversal, "Reversed" on a payment taken back. */
-export function ReversalBadge({ reversesPaymentId, reversedOn }: Line) {
-  if (reversesPaymentId !== null) return <span className="badge tone-amber ml-2">Reversal</span>;
-  if (reversedOn) return <span className="badge tone-slate ml-2">Reversed</span>;
-  return null;
-}

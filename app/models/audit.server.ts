@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "invoice.create",
   "invoice.void",
   "credit_note.create",
+  "credit_note.reverse",
   "payment.create",
   "payment.reverse",
   "agent_payout.create",

@@ -5,9 +5,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb, schema, type CreditNote, type Executor, type Invoice, type Tx } from "~/db.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { isVoid, statusAfterSettlement } from "~/rules/invoices.server";
-import { CreditNoteSchema } from "~/schemas/corrections";
+import { CreditNoteReversalSchema, CreditNoteSchema } from "~/schemas/corrections";
 import { safeParseFields } from "~/schemas/fields";
-import { todayIn } from "~/utils/dates";
+import { formatDayMonthYear, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import {
@@ -23,7 +23,7 @@ import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { type Page, type PageRequest } from "~/utils/params";
 import { fail, type Failure, Refusal } from "~/utils/result";
 import { recordAudit } from "./audit.server";
-import { assertPeriodOpen, isPeriodClosed } from "./period.server";
+import { assertPeriodOpen, checkPeriodOpen, isPeriodClosed } from "./period.server";
 
 export const CREDIT_NOTE_PREFIX = "CN-";
 export const VOID_INVOICE_CREDIT = "This invoice is void: a void invoice takes no credit note";
@@ -42,8 +42,16 @@ async function claimCreditNoteNumber(tx: Tx): Promise<string> {
   return `${CREDIT_NOTE_PREFIX}${row.lastNo}`;
 }
 
+/** A credit note as issued: numbered (only a reversal has no number). */
+export type IssuedCreditNote = CreditNote & { creditNoteNo: string };
+
+const issued = (row: CreditNote): IssuedCreditNote => {
+  if (row.creditNoteNo === null) throw new Error(`credit note ${row.id} is a reversal`);
+  return { ...row, creditNoteNo: row.creditNoteNo };
+};
+
 export type CreateCreditNoteResult =
-  { ok: true; creditNote: CreditNote; invoice: Invoice; replayed: boolean } | Failure;
+  { ok: true; creditNote: IssuedCreditNote; invoice: Invoice; replayed: boolean } | Failure;
 
 /**
  * Issues a credit note of `amount` against an invoice that is not void: at most the invoice
@@ -86,7 +94,7 @@ export async function createCreditNote(
             .where(eq(schema.creditNotes.id, Number(existing)));
           const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
           if (!creditNote || !invoice) throw new Refusal(fail(409, "This credit note was already issued"));
-          return { ok: true, creditNote, invoice, replayed: true };
+          return { ok: true, creditNote: issued(creditNote), invoice, replayed: true };
         }
       }
       const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
@@ -139,7 +147,7 @@ export async function createCreditNote(
         await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(creditNote.id) });
         await deleteOldKeys(tx, now);
       }
-      return { ok: true, creditNote, invoice: updated, replayed: false };
+      return { ok: true, creditNote: issued(creditNote), invoice: updated, replayed: false };
     });
   } catch (error) {
     // A refusal rolls the transaction back: its number and its key are free again.
@@ -147,6 +155,200 @@ export async function createCreditNote(
     if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
+}
+
+export const CREDIT_NOTE_NOT_FOUND = "Credit note not found";
+export const CREDIT_NOTE_REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
+
+export type ReverseCreditNoteResult =
+  | {
+      ok: true;
+      reversal: CreditNote;
+      creditNote: IssuedCreditNote;
+      invoice: Invoice;
+      replayed: boolean;
+    }
+  | Failure;
+
+/**
+ * Takes back a credit note issued in error (the wrong amount, the wrong invoice). The credit note
+ * stays as it was, number and all; a reversal row of the opposite amount, without a number of its
+ * own, dated today (APP_TIME_ZONE) and naming the credit note, is added, and the invoice's
+ * credited total and status follow in the same transaction, so the invoice is owed the amount
+ * again and can take a corrected credit note. A credit note is reversed at most once: the invoice
+ * row is locked first, as credit notes and payments lock it, and a unique index backs it. The
+ * reason is required. Idempotent under `idempotencyKey`, refused when today's month is closed,
+ * audited in the same transaction (docs/decisions/0920, addendum). With `invoiceId`, a credit
+ * note of another invoice is not found (the dialog's address names both).
+ */
+export async function reverseCreditNote(
+  actor: Actor,
+  creditNoteId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey, invoiceId }: { idempotencyKey?: string | null; invoiceId?: number } = {},
+): Promise<ReverseCreditNoteResult> {
+  const refused = refuse(actor, "credit_note.reverse", `credit_note/${creditNoteId}/reversal`);
+  if (refused) return refused;
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
+  const parsed = safeParseFields(CreditNoteReversalSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { reason } = parsed.data;
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const c = schema.creditNotes;
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<ReverseCreditNoteResult> => {
+      if (idempotencyKey) {
+        const existing = await claimKey(tx, {
+          userId: actor.id,
+          key: idempotencyKey,
+          scope: "credit_note.reverse",
+          hash: requestHash({ creditNoteId, reason }),
+        });
+        if (existing) {
+          const [reversal] = await tx
+            .select()
+            .from(c)
+            .where(eq(c.id, Number(existing)));
+          const [creditNote] = reversal
+            ? await tx.select().from(c).where(eq(c.id, reversal.reversesCreditNoteId!))
+            : [];
+          const [invoice] = creditNote
+            ? await tx.select().from(schema.invoices).where(eq(schema.invoices.id, creditNote.invoiceId))
+            : [];
+          if (!reversal || !creditNote || !invoice) throw new Refusal(fail(409, "This reversal was already recorded"));
+          return { ok: true, reversal, creditNote: issued(creditNote), invoice, replayed: true };
+        }
+      }
+      // Read once: a credit note never changes (append-only, migration 0014).
+      const [creditNote] = await tx.select().from(c).where(eq(c.id, creditNoteId));
+      if (!creditNote || (invoiceId !== undefined && creditNote.invoiceId !== invoiceId)) {
+        throw new Refusal(fail(404, CREDIT_NOTE_NOT_FOUND));
+      }
+      // Locked next: two reversals of one credit note queue here, and the second finds the first.
+      const [invoice] = await tx
+        .select()
+        .from(schema.invoices)
+        .where(eq(schema.invoices.id, creditNote.invoiceId))
+        .for("update");
+      if (creditNote.reversesCreditNoteId !== null) throw new Refusal(fail(409, CREDIT_NOTE_REVERSAL_NOT_REVERSIBLE));
+      const [earlier] = await tx.select().from(c).where(eq(c.reversesCreditNoteId, creditNoteId));
+      if (earlier) {
+        throw new Refusal(
+          fail(
+            409,
+            `Credit note ${creditNote.creditNoteNo} was already reversed on ${formatDayMonthYear(earlier.issueDate)}`,
+          ),
+        );
+      }
+      const closed = await checkPeriodOpen(tx, today);
+      if (closed) throw new Refusal(closed);
+      const [reversal] = await tx
+        .insert(c)
+        .values({
+          creditNoteNo: null,
+          invoiceId: creditNote.invoiceId,
+          amount: toFixed(sub("0", creditNote.amount)),
+          reason,
+          issueDate: today,
+          reversesCreditNoteId: creditNote.id,
+          createdBy: actor.id,
+        })
+        .returning();
+      const amountCredited = toFixed(sub(invoice.amountCredited, creditNote.amount));
+      const paymentStatus = statusAfterSettlement({ ...invoice, amountCredited });
+      const [updated] = await tx
+        .update(schema.invoices)
+        .set({ amountCredited, paymentStatus, updatedAt: now })
+        .where(eq(schema.invoices.id, invoice.id))
+        .returning();
+      await recordAudit(tx, {
+        actor,
+        action: "credit_note.reverse",
+        entityType: "credit_note",
+        entityId: creditNote.id,
+        before: {
+          ...creditNote,
+          invoiceNo: invoice.invoiceNo,
+          amountCredited: invoice.amountCredited,
+          paymentStatus: invoice.paymentStatus,
+        },
+        after: { ...reversal, invoiceNo: invoice.invoiceNo, amountCredited, paymentStatus },
+      });
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(reversal.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return { ok: true, reversal, creditNote: issued(creditNote), invoice: updated, replayed: false };
+    });
+  } catch (error) {
+    // A refusal rolls the transaction back, so its key is free for a corrected retry.
+    if (error instanceof Refusal) return error.failure;
+    return idempotencyFailure(error);
+  }
+}
+
+/**
+ * A column of the outer query's credit_notes row, always qualified: drizzle leaves a column bare
+ * in a one-table select, where inside these subqueries it would name the inner row instead.
+ */
+const outer = (column: string) => sql`${schema.creditNotes}.${sql.identifier(column)}`;
+
+/** The number of the credit note a reversal (the row in the outer query) takes back, or null. */
+export const reversedCreditNoteNoSql = () =>
+  sql<
+    string | null
+  >`(select r.credit_note_no from ${schema.creditNotes} r where r.id = ${outer("reverses_credit_note_id")})`;
+
+/** The day a credit note (the row in the outer query) was reversed, or null: one probe of credit_notes_reverses_idx. */
+export const creditNoteReversedOnSql = () =>
+  sql<
+    string | null
+  >`(select r.issue_date::text from ${schema.creditNotes} r where r.reverses_credit_note_id = ${outer("id")})`;
+
+export type CreditNoteToReverse = {
+  creditNote: { id: number; creditNoteNo: string; amount: string; issueDate: string; reason: string };
+  invoiceId: number;
+  invoiceNo: string;
+  clientName: string;
+  /** The day it was reversed, when it was. */
+  reversedOn: string | null;
+};
+
+/** A credit note as the Reverse Credit Note dialog shows it; null for none, a reversal, or one of another invoice. */
+export async function getCreditNoteToReverse(
+  actor: Actor,
+  creditNoteId: number,
+  invoiceId?: number,
+): Promise<CreditNoteToReverse | null> {
+  assertCan(actor, "credit_note.reverse", `credit_note/${creditNoteId}`);
+  const c = schema.creditNotes;
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      creditNote: {
+        id: c.id,
+        creditNoteNo: c.creditNoteNo,
+        amount: c.amount,
+        issueDate: c.issueDate,
+        reason: c.reason,
+      },
+      invoiceId: c.invoiceId,
+      invoiceNo: schema.invoices.invoiceNo,
+      clientName: schema.clients.name,
+      reversedOn: creditNoteReversedOnSql(),
+    })
+    .from(c)
+    .innerJoin(schema.invoices, eq(schema.invoices.id, c.invoiceId))
+    .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
+    .where(eq(c.id, creditNoteId));
+  if (!row || row.creditNote.creditNoteNo === null) return null;
+  if (invoiceId !== undefined && row.invoiceId !== invoiceId) return null;
+  return { ...row, creditNote: { ...row.creditNote, creditNoteNo: row.creditNote.creditNoteNo } };
 }
 
 /** What remains creditable on an invoice (amount less earlier credits), for the dialog. */
@@ -162,14 +364,21 @@ export type CreditNoteFilters = { invoiceId?: number };
 
 export type CreditNoteView = {
   id: number;
-  creditNoteNo: string;
+  /** Null on a reversal, which has no number of its own. */
+  creditNoteNo: string | null;
   invoiceId: number;
   invoiceNo: string;
   clientName: string;
+  /** Negative on a reversal. */
   amount: string;
   reason: string;
   issueDate: string;
   createdAt: string;
+  /** On a reversal: the credit note it takes back, and its number; its reason is `reason`. */
+  reversesCreditNoteId: number | null;
+  reversesCreditNoteNo: string | null;
+  /** On a credit note that was reversed: the day of its reversal. */
+  reversedOn: string | null;
 };
 
 export async function listCreditNotes(
@@ -196,6 +405,9 @@ export function creditNotePageQuery(db: Executor, filters: CreditNoteFilters, pa
       reason: c.reason,
       issueDate: c.issueDate,
       createdAt: c.createdAt,
+      reversesCreditNoteId: c.reversesCreditNoteId,
+      reversesCreditNoteNo: reversedCreditNoteNoSql(),
+      reversedOn: creditNoteReversedOnSql(),
     })
     .from(c)
     .innerJoin(schema.invoices, eq(schema.invoices.id, c.invoiceId))

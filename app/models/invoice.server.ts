@@ -28,6 +28,7 @@ import {
 import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
+import { creditNoteReversedOnSql, reversedCreditNoteNoSql } from "./credit-note.server";
 import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
@@ -707,11 +708,18 @@ export type InvoicePaymentView = {
 
 export type InvoiceCreditNoteView = {
   id: number;
-  creditNoteNo: string;
+  /** Null on a reversal, which has no number of its own. */
+  creditNoteNo: string | null;
+  /** Negative on a reversal. */
   amount: string;
   reason: string;
   issueDate: string;
   createdAt: string;
+  /** On a reversal: the credit note it takes back, and its number (docs/decisions/0920). */
+  reversesCreditNoteId: number | null;
+  reversesCreditNoteNo: string | null;
+  /** On a credit note that was reversed: the day of its reversal. */
+  reversedOn: string | null;
 };
 
 export type InvoiceDetail = InvoiceView & {
@@ -771,7 +779,22 @@ export async function getInvoiceDetail(
       .select({ n: sql<number>`count(*)::int` })
       .from(p)
       .where(eq(p.invoiceId, id)),
-    db.select().from(c).where(eq(c.invoiceId, id)).orderBy(desc(c.id)).limit(INVOICE_RELATED_LIMIT),
+    db
+      .select({
+        id: c.id,
+        creditNoteNo: c.creditNoteNo,
+        amount: c.amount,
+        reason: c.reason,
+        issueDate: c.issueDate,
+        createdAt: c.createdAt,
+        reversesCreditNoteId: c.reversesCreditNoteId,
+        reversesCreditNoteNo: reversedCreditNoteNoSql(),
+        reversedOn: creditNoteReversedOnSql(),
+      })
+      .from(c)
+      .where(eq(c.invoiceId, id))
+      .orderBy(desc(c.id))
+      .limit(INVOICE_RELATED_LIMIT),
     db
       .select({ n: sql<number>`count(*)::int` })
       .from(c)
@@ -812,14 +835,7 @@ export async function getInvoiceDetail(
       count: paymentCount.n,
     },
     creditNotes: {
-      items: creditRows.map((r) => ({
-        id: r.id,
-        creditNoteNo: r.creditNoteNo,
-        amount: r.amount,
-        reason: r.reason,
-        issueDate: r.issueDate,
-        createdAt: r.createdAt.toISOString(),
-      })),
+      items: creditRows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
       count: creditCount.n,
     },
   };

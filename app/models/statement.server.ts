@@ -18,7 +18,7 @@ export const STATEMENT_PAGE_SIZE = 100;
 export const MAX_STATEMENT_YEARS = 5;
 
 export type StatementPeriod = { from: string; to: string };
-export type StatementLineKind = "invoice" | "credit_note" | "payment" | "payment_reversal";
+export type StatementLineKind = "invoice" | "credit_note" | "credit_note_reversal" | "payment" | "payment_reversal";
 /** Where a page of lines starts: after the line (date, kind order, id). */
 export type StatementCursor = { date: string; order: number; id: number };
 
@@ -26,7 +26,7 @@ export type StatementLine = {
   kind: StatementLineKind;
   id: number;
   date: string;
-  /** Invoice number, credit note number, or the payment's reference. */
+  /** Invoice number, credit note number (on a credit note reversal, the one it takes back), or the payment's reference. */
   reference: string | null;
   /** The invoice the line belongs to. */
   invoiceId: number;
@@ -36,7 +36,11 @@ export type StatementLine = {
   /** The balance after this line. */
   balance: string;
   void: boolean;
-  /** On a payment reversal (a negative credit): the payment it takes back; its reason is `note`. */
+  /**
+   * On a payment reversal (a negative credit): the payment it takes back; its reason is `note`.
+   * A credit note reversal (also a negative credit) names its credit note in `reference` and
+   * keeps its reason in `note`.
+   */
   reversesPaymentId: number | null;
   note: string | null;
   cursor: string;
@@ -58,7 +62,13 @@ export type Statement = {
   ageing: Ageing;
 };
 
-const KIND_ORDER: Record<StatementLineKind, number> = { invoice: 1, credit_note: 2, payment: 3, payment_reversal: 3 };
+const KIND_ORDER: Record<StatementLineKind, number> = {
+  invoice: 1,
+  credit_note: 2,
+  credit_note_reversal: 2,
+  payment: 3,
+  payment_reversal: 3,
+};
 const LINE_CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\.([123])\.(\d{1,10})$/;
 
 export const formatStatementCursor = (c: StatementCursor) => `${c.date}.${c.order}.${c.id}`;
@@ -149,7 +159,13 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
       where i.client_id = ${clientId}
         and i.created_at >= ${dayStart(period.from)} and i.created_at < ${dayStart(addDays(period.to, 1))}
     union all
-    select 2, 'credit_note', c.id, c.issue_date, c.credit_note_no, i.id, i.invoice_no, 0, c.amount, false, null, null
+    select 2, case when c.reverses_credit_note_id is null then 'credit_note' else 'credit_note_reversal' end,
+        c.id, c.issue_date,
+        coalesce(c.credit_note_no, (select r.credit_note_no from credit_notes r where r.id = c.reverses_credit_note_id)),
+        i.id, i.invoice_no,
+        -- A reversal is a negative credit, as a payment reversal is.
+        0, c.amount, false, null,
+        case when c.reverses_credit_note_id is null then null else c.reason end
       from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and c.issue_date between ${period.from}::date and ${period.to}::date

@@ -329,7 +329,7 @@ export async function clientStatementExport(
       yield lines.map((l) => ({
         date: l.date,
         type: clientLineType(l),
-        reference: l.kind === "payment_reversal" ? clientLineReference(l) : l.reference,
+        reference: clientLineReference(l),
         invoiceNo: l.invoiceNo,
         debit: l.debit,
         credit: l.credit,

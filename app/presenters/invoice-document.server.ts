@@ -12,6 +12,8 @@ import { env } from "~/utils/env.server";
 import { sub, sum, toFixed } from "~/utils/money";
 import type { InvoiceReceived } from "~/components/invoices/invoice-received";
 import { paymentReversalText } from "~/components/payment-reversal";
+import { creditNoteReversalText } from "~/components/credit-note-reversal";
+import { reversedCreditNoteNoSql } from "~/models/credit-note.server";
 
 export type InvoiceLine = {
   date: string;
@@ -105,7 +107,13 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
       .where(eq(p.invoiceId, id))
       .orderBy(asc(p.paymentDate), asc(p.id)),
     db
-      .select({ date: cn.issueDate, reference: cn.creditNoteNo, reason: cn.reason, amount: cn.amount })
+      .select({
+        date: cn.issueDate,
+        reference: cn.creditNoteNo,
+        reason: cn.reason,
+        amount: cn.amount,
+        reversesCreditNoteNo: reversedCreditNoteNoSql(),
+      })
       .from(cn)
       .where(eq(cn.invoiceId, id))
       .orderBy(asc(cn.issueDate), asc(cn.id)),
@@ -119,12 +127,15 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
         ? { kind: "payment" as const, ...x }
         : { kind: "reversal" as const, ...x, reference: paymentReversalText({ reversesPaymentId, note }) },
     ),
-    ...credits.map((x) => ({
-      kind: "credit" as const,
-      date: x.date,
-      reference: `${x.reference}: ${x.reason}`,
-      amount: x.amount,
-    })),
+    ...credits.map(({ reference, reason, reversesCreditNoteNo, ...x }) =>
+      reference === null
+        ? {
+            kind: "credit_reversal" as const,
+            ...x,
+            reference: creditNoteReversalText({ reversesCreditNoteNo, reason }),
+          }
+        : { kind: "credit" as const, ...x, reference: `${reference}: ${reason}` },
+    ),
   ];
   const balance = balanceOf(invoice);
   const tax = taxContained(invoice.amount, invoice.taxRate);

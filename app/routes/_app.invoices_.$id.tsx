@@ -1,9 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { creditNoteReversalText, reverseCreditNoteUrl } from "~/components/credit-note-reversal";
 import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
-import { isReversible, paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
+import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
+import { isReversible, ReversalBadge } from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
@@ -33,11 +35,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     issuedOn: todayIn(tz, new Date(invoice.createdAt)),
     voidedOn: invoice.voidedAt ? todayIn(tz, new Date(invoice.voidedAt)) : null,
     canReverse: can(user, "payment.reverse"),
+    canReverseCredit: can(user, "credit_note.reverse"),
   };
 }
 
 export default function InvoicePage() {
-  const { invoice, issuedOn, voidedOn, canReverse } = useLoaderData<typeof loader>();
+  const { invoice, issuedOn, voidedOn, canReverse, canReverseCredit } = useLoaderData<typeof loader>();
   const isVoid = invoice.storedStatus === "void";
   const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
   const canPay = !isVoid && invoice.storedStatus !== "paid";
@@ -185,7 +188,7 @@ export default function InvoicePage() {
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
                 <span className="font-semibold tabular-nums">
                   {formatNaira(p.amount)}
-                  <ReversalBadge reversesPaymentId={p.reversesPaymentId} reversedOn={p.reversedOn} />
+                  <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                 </span>
                 <span>{`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)}`}</span>
                 {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
@@ -193,7 +196,7 @@ export default function InvoicePage() {
                   <span className="basis-full">
                     {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
                   </span>
-                ) : canReverse && isReversible(p) ? (
+                ) : canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
                   <Link
                     to={reversePaymentUrl(p.id, new URLSearchParams({ invoiceNo: invoice.invoiceNo }))}
                     className="underline"
@@ -222,11 +225,26 @@ export default function InvoicePage() {
         ) : (
           <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
             {creditNotes.items.map((c) => (
-              <li key={c.id} className="flex flex-wrap justify-between gap-2 p-3 text-sm">
-                <span className="font-semibold">{c.creditNoteNo}</span>
+              <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+                <span className="font-semibold">
+                  {c.creditNoteNo ?? "Reversal"}
+                  <ReversalBadge reverses={c.reversesCreditNoteId} reversedOn={c.reversedOn} />
+                </span>
                 <span className="tabular-nums">{formatNaira(c.amount)}</span>
                 <span>{formatDeliveryDate(c.issueDate)}</span>
-                <span className="w-full text-slate-600 dark:text-slate-300">{c.reason}</span>
+                {canReverseCredit && isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn }) ? (
+                  <Link
+                    to={reverseCreditNoteUrl(invoice.id, c.id)}
+                    className="underline"
+                    preventScrollReset
+                    aria-label={`Reverse credit note ${c.creditNoteNo}`}
+                  >
+                    Reverse
+                  </Link>
+                ) : null}
+                <span className="w-full text-slate-600 dark:text-slate-300">
+                  {c.reversesCreditNoteId === null ? c.reason : creditNoteReversalText(c)}
+                </span>
               </li>
             ))}
           </ul>

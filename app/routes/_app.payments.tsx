@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { RowLink } from "~/components/row-link";
-import { isReversible, paymentReversalText, ReversalBadge, reversePaymentUrl } from "~/components/payment-reversal";
+import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
+import { isReversible, ReversalBadge } from "~/components/reversal-marks";
 import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
@@ -108,7 +109,7 @@ export default function PaymentsPage() {
                 <div>
                   <p className="font-semibold tabular-nums">
                     {formatNaira(p.amount)}
-                    <ReversalBadge reversesPaymentId={p.reversesPaymentId} reversedOn={p.reversedOn} />
+                    <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                   </p>
                   <p className="page-subtitle">
                     {`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)} · `}
@@ -125,7 +126,7 @@ export default function PaymentsPage() {
                   {p.reference ? (
                     <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>
                   ) : null}
-                  {canReverse && isReversible(p) ? (
+                  {canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
                     <RowLink
                       to={reversePaymentUrl(p.id, listSearch)}
                       className="btn-ghost text-sm"

@@ -41,6 +41,8 @@ export const CAPABILITIES = {
   "invoice.void": MANAGERS,
   /** Issue credit notes against an invoice; list them. */
   "credit_note.create": MANAGERS,
+  /** Reverse a credit note issued in error (docs/decisions/0920, addendum "reversing a credit note"). */
+  "credit_note.reverse": ADMINS,
   /** Payments: list, record. */
   "payment.record": MANAGERS,
   /** Reverse a payment recorded in error (docs/decisions/0920, addendum of 26 November). */

@@ -31,6 +31,15 @@ export const PaymentReversalFormSchema = formSchema(
 
 export const paymentReversalFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };
 
+/** Reverse Credit Note (a credit note issued in error): why, kept as the reversal's reason. */
+export const CreditNoteReversalSchema = z.object({ reason: reasonField() });
+
+export const CreditNoteReversalFormSchema = formSchema(
+  CreditNoteReversalSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);
+
+export const creditNoteReversalFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };
+
 export const creditNoteFormConstraint: FormConstraint = {
   amount: { required: true },
   reason: { required: true, maxLength: REASON_MAX },

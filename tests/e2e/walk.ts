@@ -86,6 +86,12 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
   const payment = await ok<{ id: number }>(
     await admin.post("/api/payments", { data: { invoiceId: paidInvoice.id, amount: "1000.00" } }),
   );
+  // A credit note on it, for Reverse Credit Note.
+  const creditNote = await ok<{ id: number }>(
+    await admin.post(`/api/invoices/${paidInvoice.id}/credit-notes`, {
+      data: { amount: "500.00", reason: "Walk credit" },
+    }),
+  );
   const users = await ok<{ id: string; email: string }[]>(await admin.get("/api/admin/users"));
   const staff2 = users.find((u) => u.email === FIXTURE_USERS.staff2.email)!;
 
@@ -137,6 +143,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/invoices/${invoice.id}/payment`,
     `/invoices/${invoice.id}/credit-note`,
     `/invoices/${invoice.id}/void`,
+    `/invoices/${paidInvoice.id}/credit-notes/${creditNote.id}/reverse`,
     "/payments",
     `/payments/${payment.id}/reverse`,
     "/reconciliation",

@@ -213,6 +213,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => payments.reversePayment(u, 1, { reason: "Entered twice" }),
   },
   {
+    name: "creditNote.reverseCreditNote",
+    capability: "credit_note.reverse",
+    call: (u) => creditNotes.reverseCreditNote(u, 1, { reason: "Issued twice" }),
+  },
+  {
     name: "settlements.reverseAgentPayout",
     capability: "agent.settle",
     call: (u) => settlements.reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
@@ -314,6 +319,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     name: "payment.getPaymentToReverse",
     capability: "payment.reverse",
     call: (u) => payments.getPaymentToReverse(u, 1),
+  },
+  {
+    name: "creditNote.getCreditNoteToReverse",
+    capability: "credit_note.reverse",
+    call: (u) => creditNotes.getCreditNoteToReverse(u, 1),
   },
   {
     name: "payment.paymentBatches",
@@ -501,6 +511,7 @@ describe("the capability table is spec section 6", () => {
       "credit_note.create": ["manager", "admin"],
       "payment.record": ["manager", "admin"],
       "payment.reverse": ["admin"],
+      "credit_note.reverse": ["admin"],
       "reconciliation.view": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],

@@ -52,11 +52,15 @@ async function pay(invoiceId: number, amount: string, paymentDate: string) {
   if (!paid.ok) throw new Error(paid.message);
 }
 
+/** A credit note issued (by the clock) on `issueDate`: credit notes are never rewritten, so it is not backdated after. */
 async function credit(invoiceId: number, amount: string, issueDate: string) {
-  const made = await createCreditNote(manager, invoiceId, { amount, reason: "Moisture above contract" });
+  const made = await createCreditNote(
+    manager,
+    invoiceId,
+    { amount, reason: "Moisture above contract" },
+    new Date(`${issueDate}T12:00:00+01:00`),
+  );
   if (!made.ok) throw new Error(made.message);
-  const db = await getDb();
-  await db.execute(sql`update credit_notes set issue_date = ${issueDate}::date where invoice_id = ${invoiceId}`);
 }
 
 beforeAll(async () => {
@@ -244,9 +248,7 @@ describe("the kept totals behind the balance and the ageing", () => {
     // March, a credit of 200.00 now (its sign changes after March).
     const p = await invoiceFor(other, "1000.00", "2026-01-05", "2026-02-04");
     await pay(p.id, "300.00", "2026-02-10");
-    const pCredit = await createCreditNote(manager, p.id, { amount: "900.00", reason: "Moisture above contract" });
-    if (!pCredit.ok) throw new Error(pCredit.message);
-    await (await getDb()).execute(sql`update credit_notes set issue_date = '2026-04-10' where invoice_id = ${p.id}`);
+    await credit(p.id, "900.00", "2026-04-10");
     // Q: 500.00 issued in March, paid in full in May.
     const q = await invoiceFor(other, "500.00", "2026-03-15", "2026-04-14");
     await pay(q.id, "500.00", "2026-05-01");

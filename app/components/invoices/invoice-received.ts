@@ -1,17 +1,22 @@
-// What an invoice document lists under its amount (payments, payment reversals, credit notes),
+// What an invoice document lists under its amount (payments, credit notes and their reversals),
 // worded once for the print page and the PDF.
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira, sub } from "~/utils/money";
 
 export type InvoiceReceived = {
-  kind: "payment" | "reversal" | "credit";
+  kind: "payment" | "reversal" | "credit" | "credit_reversal";
   date: string;
   reference: string | null;
   /** Negative on a reversal. */
   amount: string;
 };
 
-const LABELS = { payment: "Payment", reversal: "Payment reversed", credit: "Credit note" } as const;
+const LABELS = {
+  payment: "Payment",
+  reversal: "Payment reversed",
+  credit: "Credit note",
+  credit_reversal: "Credit note reversed",
+} as const;
 
 /** "Payment 3 Nov 2026 (ref)". */
 export const receivedLabel = (r: InvoiceReceived) =>
@@ -19,4 +24,6 @@ export const receivedLabel = (r: InvoiceReceived) =>
 
 /** Taken off the amount ("-₦5,000.00"), or, for a reversal, added back ("+₦5,000.00"). */
 export const receivedAmount = (r: InvoiceReceived) =>
-  r.kind === "reversal" ? `+${formatNaira(sub("0", r.amount))}` : `-${formatNaira(r.amount)}`;
+  r.kind === "reversal" || r.kind === "credit_reversal"
+    ? `+${formatNaira(sub("0", r.amount))}`
+    : `-${formatNaira(r.amount)}`;

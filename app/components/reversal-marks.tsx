@@ -1,0 +1,20 @@
+// The marks a reversible money entry carries in a list (payments, credit notes; decision 0920's
+// addenda): "Reversal" on a reversal, "Reversed" on an entry taken back, and whether it can still
+// be reversed.
+
+type Marks = {
+  /** On a reversal: the id of the entry it takes back. */
+  reverses: number | null;
+  /** On an entry taken back: the day of its reversal. */
+  reversedOn: string | null;
+};
+
+/** Whether a line can still be reversed: an entry (not a reversal) not taken back yet. */
+export const isReversible = ({ reverses, reversedOn }: Marks) => reverses === null && !reversedOn;
+
+/** The mark on a line: "Reversal" on a reversal, "Reversed" on an entry taken back. */
+export function ReversalBadge({ reverses, reversedOn }: Marks) {
+  if (reverses !== null) return <span className="badge tone-amber ml-2">Reversal</span>;
+  if (reversedOn) return <span className="badge tone-slate ml-2">Reversed</span>;
+  return null;
+}
