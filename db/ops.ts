@@ -30,6 +30,9 @@ export async function collectFigures(db: Db): Promise<Figures> {
       (select coalesce(sum(amount), 0)::text from invoices) as invoiced_amount,
       (select coalesce(sum(amount_paid), 0)::text from invoices) as invoice_amount_paid,
       (select coalesce(sum(amount), 0)::text from payments) as payments_amount,
+      (select coalesce(sum(amount_credited), 0)::text from invoices) as invoice_amount_credited,
+      (select count(*) from credit_notes)::text as credit_notes,
+      (select coalesce(sum(amount), 0)::text from credit_notes) as credit_notes_amount,
       (select count(*) from agent_payouts)::text as agent_payouts,
       (select coalesce(sum(amount), 0)::text from agent_payouts) as agent_payouts_amount,
       (select coalesce(max(invoice_no::bigint)::text, '') from invoices) as highest_invoice_no`,
@@ -54,6 +57,21 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
     breaches.push({
       check: "amount paid equals the sum of payments",
       detail: `invoice ${r.invoice_no}: amountPaid ${r.paid}, payments ${r.payments}`,
+    });
+  }
+  // Credit notes and their reversals (a negative entry each) against the credited total they keep.
+  const credited = await rows(
+    db,
+    sql`select i.invoice_no, i.amount_credited::text as credited, coalesce(sum(c.amount), 0)::text as credits
+        from invoices i left join credit_notes c on c.invoice_id = i.id
+        group by i.id, i.invoice_no, i.amount_credited
+        having i.amount_credited <> coalesce(sum(c.amount), 0)
+        order by i.id limit 20`,
+  );
+  for (const r of credited) {
+    breaches.push({
+      check: "amount credited equals the sum of credit notes",
+      detail: `invoice ${r.invoice_no}: amountCredited ${r.credited}, credit notes ${r.credits}`,
     });
   }
   const over = await rows(

@@ -226,8 +226,9 @@ export default function InvoicePage() {
           <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
             {creditNotes.items.map((c) => (
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+                {/* A reversal has no number: its badge names it, and the line below says what it takes back. */}
                 <span className="font-semibold">
-                  {c.creditNoteNo ?? "Reversal"}
+                  {c.creditNoteNo}
                   <ReversalBadge reverses={c.reversesCreditNoteId} reversedOn={c.reversedOn} />
                 </span>
                 <span className="tabular-nums">{formatNaira(c.amount)}</span>

@@ -8,6 +8,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
+import type { Db } from "../../db/client.server";
+import { findBreaches } from "../../db/ops";
 import {
   createCreditNote,
   CREDIT_NOTE_REVERSAL_NOT_REVERSIBLE,
@@ -326,6 +328,25 @@ describe("reversing a credit note", () => {
     const kept = await snapshot();
     await db.execute(sql`select pks_rebuild_totals()`);
     expect(kept).toEqual(await snapshot());
+  });
+
+  it("db:check recounts the credited total with the reversals, and reports one that drifted", async () => {
+    const { invoice, creditNote } = await creditedInvoice("900.00");
+    expect(await reverseCreditNote(admin, creditNote.id, { reason: "Drift" })).toMatchObject({ ok: true });
+    const db = await getDb();
+    const credited = async () =>
+      (await findBreaches(db as unknown as Db)).filter((b) => b.check.startsWith("amount credited"));
+    expect(await credited()).toEqual([]);
+    // The invoice row is not append-only: a credited total that no longer matches its entries.
+    await db.update(schema.invoices).set({ amountCredited: "900.00" }).where(eq(schema.invoices.id, invoice.id));
+    expect(await credited()).toEqual([
+      {
+        check: "amount credited equals the sum of credit notes",
+        detail: `invoice ${invoice.invoiceNo}: amountCredited 900.00, credit notes 0.00`,
+      },
+    ]);
+    await db.update(schema.invoices).set({ amountCredited: "0.00" }).where(eq(schema.invoices.id, invoice.id));
+    expect(await credited()).toEqual([]);
   });
 });
 
