@@ -309,15 +309,19 @@ export const payments = pgTable(
     // DELETE and TRUNCATE; docs/decisions/0920 addendum). At most one each; `note` keeps the reason.
     reversesPaymentId: integer("reverses_payment_id").references((): AnyPgColumn => payments.id),
     note: text("note"),
+    // A refund (migration 0015): money paid back to the client out of the credit an invoice
+    // carries (paid and credited past its amount), a negative row with its reason in `note`.
+    refund: boolean("refund").notNull().default(false),
   },
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
     index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     uniqueIndex("payments_reverses_idx").on(t.reversesPaymentId),
-    // A payment is positive; a reversal is negative and names its payment.
+    // A payment is positive; a refund is negative and says why; a reversal names the payment or
+    // refund it takes back, for the opposite amount (checked by a trigger, migration 0013).
     check(
-      "payments_amount_sign",
-      sql`(${t.reversesPaymentId} is null and ${t.amount} > 0) or (${t.reversesPaymentId} is not null and ${t.amount} < 0)`,
+      "payments_entry_kind",
+      sql`(${t.reversesPaymentId} is null and not ${t.refund} and ${t.amount} > 0) or (${t.reversesPaymentId} is null and ${t.refund} and ${t.amount} < 0 and ${t.note} is not null) or (${t.reversesPaymentId} is not null and not ${t.refund} and ${t.amount} <> 0)`,
     ),
   ],
 );

@@ -2,7 +2,7 @@
 // PDF alike.
 import type { StatementLine } from "~/models/statement.server";
 import { creditNoteReversalText } from "./credit-note-reversal";
-import { paymentReversalText } from "./payment-reversal";
+import { paymentReversalText, refundWithReference } from "./payment-reversal";
 
 type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPaymentId" | "note">;
 
@@ -13,6 +13,7 @@ export const CLIENT_LINE_TYPES = {
   credit_note_reversal: "Credit note reversal",
   payment: "Payment",
   payment_reversal: "Payment reversal",
+  refund: "Refund",
 } as const;
 
 /** The Type column: the kind, and "(void)" on a void invoice. */
@@ -25,6 +26,7 @@ export const isDebitLine = (line: Pick<StatementLine, "kind">) => line.kind === 
 export function clientLineReference(line: Line) {
   if (line.kind === "payment_reversal" && line.reversesPaymentId !== null)
     return paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note });
+  if (line.kind === "refund") return refundWithReference(line);
   if (line.kind === "credit_note_reversal" && line.reference !== null)
     return creditNoteReversalText({ reversesCreditNoteNo: line.reference, reason: line.note });
   return line.reference ?? "";

@@ -1,10 +1,17 @@
-// A payment reversal's words and addresses (docs/decisions/0920, addendum of 26 November),
-// written once for the Payments page, the invoice page and document, the client statement and
-// the CSV exports.
+// A payment reversal's and a refund's words and addresses (docs/decisions/0920, addenda of 26
+// November), written once for the Payments page, the invoice page and document, the client
+// statement and the CSV exports.
 
 /** A reversal's line: the payment it takes back, and why. */
 export const paymentReversalText = ({ reversesPaymentId, note }: { reversesPaymentId: number; note: string | null }) =>
   `Reverses payment #${reversesPaymentId}: ${note ?? ""}`;
+
+/** A refund's line: money paid back to the client, and why. */
+export const refundText = ({ note }: { note: string | null }) => `Refund to the client: ${note ?? ""}`;
+
+/** A refund with its bank reference, where one column holds both (statement, invoice document). */
+export const refundWithReference = (line: { reference: string | null; note: string | null }) =>
+  line.reference ? `${line.reference} · ${refundText(line)}` : refundText(line);
 
 /** The Payments list's own query (filters and page), which Reverse Payment opens over and returns to. */
 const listQuery = (search: URLSearchParams) => {

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   "credit_note.reverse",
   "payment.create",
   "payment.reverse",
+  "payment.refund",
   "agent_payout.create",
   "agent_payout.reverse",
   "agent.create",

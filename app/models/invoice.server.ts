@@ -704,6 +704,8 @@ export type InvoicePaymentView = {
   note: string | null;
   /** On a payment that was reversed: the day of its reversal. */
   reversedOn: string | null;
+  /** A refund to the client (negative, its reason in `note`). */
+  refund: boolean;
 };
 
 export type InvoiceCreditNoteView = {
@@ -831,6 +833,7 @@ export async function getInvoiceDetail(
         note: r.note,
         // A reversal is newer than its payment, so it is on this page whenever the payment is.
         reversedOn: paymentRows.find((x) => x.reversesPaymentId === r.id)?.paymentDate ?? null,
+        refund: r.refund,
       })),
       count: paymentCount.n,
     },

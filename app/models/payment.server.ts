@@ -1,11 +1,11 @@
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type Executor } from "~/db.server";
+import { getDb, schema, type Executor, type Invoice } from "~/db.server";
 import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
 import * as z from "zod";
 import { formatDayMonthYear, isValidDate, todayIn } from "~/utils/dates";
-import { PaymentReversalSchema } from "~/schemas/corrections";
+import { PaymentReversalSchema, RefundSchema } from "~/schemas/corrections";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
@@ -18,7 +18,7 @@ import {
   requestHash,
 } from "~/utils/idempotency.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
+import { balanceOf, isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
 import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 import { checkPeriodOpen } from "./period.server";
@@ -309,6 +309,150 @@ export async function reversePayment(
   }
 }
 
+export const NO_CLIENT_CREDIT = "This invoice carries no client credit to refund";
+
+export type RefundResult =
+  | {
+      ok: true;
+      refund: Payment;
+      invoiceNo: string;
+      paymentStatus: "pending" | "partial" | "paid" | "overdue" | "void";
+      amountPaid: string;
+      /** The client credit the invoice still carries after the refund. */
+      creditLeft: string;
+      replayed: boolean;
+    }
+  | Failure;
+
+/** The client credit an invoice carries: what was paid and credited past its amount ("0.00" when none). */
+export const clientCreditOf = (
+  invoice: Pick<Invoice, "amount" | "amountPaid" | "amountCredited" | "paymentStatus">,
+) => {
+  const balance = balanceOf(invoice);
+  return compare(balance, "0") < 0 ? toFixed(sub("0", balance)) : "0.00";
+};
+
+/**
+ * Pays money back to the client out of the credit an invoice carries (a credit note issued after
+ * it was paid leaves one: decision 0920). A negative payments row marked `refund`, with its
+ * reason in `note`, dated `paymentDate` (today by default; not in the future, not before the
+ * invoice, not in a closed month); the invoice's paid total follows in the same transaction. At
+ * most the credit: the invoice row is locked first, so two refunds racing for the same credit
+ * queue and the second sees what the first paid back. Idempotent under `idempotencyKey`,
+ * audited (docs/decisions/0920, addendum "refunding a client credit").
+ */
+export async function refundClientCredit(
+  actor: Actor,
+  invoiceId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey }: { idempotencyKey?: string | null } = {},
+): Promise<RefundResult> {
+  const refused = refuse(actor, "payment.refund", `invoice/${invoiceId}/refunds`);
+  if (refused) return refused;
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
+  const parsed = safeParseFields(RefundSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { amount, reference, reason } = parsed.data;
+  const timeZone = env().APP_TIME_ZONE;
+  const today = todayIn(timeZone, now);
+  const paymentDate = parsed.data.paymentDate ?? today;
+  if (paymentDate > today) {
+    const message = "Refund date cannot be in the future";
+    return { ok: false, status: 400, message, fieldErrors: { paymentDate: [message] } };
+  }
+  const p = schema.payments;
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<RefundResult> => {
+      if (idempotencyKey) {
+        const hash = requestHash({ invoiceId, amount, paymentDate: parsed.data.paymentDate, reference, reason });
+        const existing = await claimKey(tx, { userId: actor.id, key: idempotencyKey, scope: "payment.refund", hash });
+        if (existing) {
+          const [refund] = await tx
+            .select()
+            .from(p)
+            .where(eq(p.id, Number(existing)));
+          const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
+          if (!refund || !invoice)
+            throw new Refusal({ ok: false, status: 409, message: "This refund was already recorded" });
+          const { invoiceNo, paymentStatus, amountPaid } = invoice;
+          return {
+            ok: true,
+            refund,
+            invoiceNo,
+            paymentStatus,
+            amountPaid,
+            creditLeft: clientCreditOf(invoice),
+            replayed: true,
+          };
+        }
+      }
+      const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
+      if (!invoice) throw new Refusal({ ok: false, status: 404, message: "Invoice not found" });
+      const closed = await checkPeriodOpen(tx, paymentDate);
+      if (closed) throw new Refusal({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
+      if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
+        const message = "Refund date cannot be before the invoice was created";
+        throw new Refusal({ ok: false, status: 400, message, fieldErrors: { paymentDate: [message] } });
+      }
+      const credit = clientCreditOf(invoice);
+      if (compare(amount, credit) > 0) {
+        const message =
+          compare(credit, "0") <= 0
+            ? NO_CLIENT_CREDIT
+            : `A refund can be at most the client credit of ${formatNaira(credit)}`;
+        throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
+      }
+      const [refund] = await tx
+        .insert(p)
+        .values({
+          invoiceId,
+          amount: toFixed(sub("0", amount)),
+          paymentDate,
+          reference: reference ?? null,
+          note: reason,
+          refund: true,
+          createdBy: actor.id,
+        })
+        .returning();
+      const amountPaid = toFixed(sub(invoice.amountPaid, amount));
+      const paymentStatus = statusAfterSettlement({ ...invoice, amountPaid });
+      await tx
+        .update(schema.invoices)
+        .set({ amountPaid, paymentStatus, updatedAt: now })
+        .where(eq(schema.invoices.id, invoiceId));
+      await recordAudit(tx, {
+        actor,
+        action: "payment.refund",
+        entityType: "payment",
+        entityId: refund.id,
+        before: {
+          invoiceId,
+          invoiceNo: invoice.invoiceNo,
+          amountPaid: invoice.amountPaid,
+          paymentStatus: invoice.paymentStatus,
+          clientCredit: credit,
+        },
+        after: { ...refund, invoiceNo: invoice.invoiceNo, amountPaid, paymentStatus },
+      });
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(refund.id) });
+        await deleteOldKeys(tx, now);
+      }
+      const creditLeft = clientCreditOf({ ...invoice, amountPaid });
+      return { ok: true, refund, invoiceNo: invoice.invoiceNo, paymentStatus, amountPaid, creditLeft, replayed: false };
+    });
+  } catch (error) {
+    // A refusal rolls the transaction back, so its key is free for a corrected retry.
+    if (error instanceof Refusal) return error.failure;
+    return idempotencyFailure(error);
+  }
+}
+
 /**
  * The day a payment (the row in the outer query) was reversed, or null: one probe of
  * payments_reverses_idx. The outer id is qualified by hand: drizzle leaves a column bare in a
@@ -320,7 +464,8 @@ const reversedOnSql = () =>
   >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments}.${sql.identifier("id")})`;
 
 export type PaymentToReverse = {
-  payment: { id: number; amount: string; paymentDate: string; reference: string | null };
+  /** `refund` marks a refund to the client (negative): its reversal gives the client the credit back. */
+  payment: { id: number; amount: string; paymentDate: string; reference: string | null; refund: boolean };
   invoiceId: number;
   invoiceNo: string;
   clientName: string;
@@ -335,7 +480,7 @@ export async function getPaymentToReverse(actor: Actor, paymentId: number): Prom
   const db = await getDb();
   const [row] = await db
     .select({
-      payment: { id: p.id, amount: p.amount, paymentDate: p.paymentDate, reference: p.reference },
+      payment: { id: p.id, amount: p.amount, paymentDate: p.paymentDate, reference: p.reference, refund: p.refund },
       reversesPaymentId: p.reversesPaymentId,
       invoiceId: p.invoiceId,
       invoiceNo: schema.invoices.invoiceNo,
@@ -415,6 +560,8 @@ export type PaymentView = {
   note: string | null;
   /** On a payment that was reversed: the day of its reversal. */
   reversedOn: string | null;
+  /** A refund to the client (negative, its reason in `note`). */
+  refund: boolean;
 };
 
 /** One page of payments, newest payment date first, keyset-paged on (payment date, id). */
@@ -444,6 +591,7 @@ export function paymentPageQuery(db: Executor, filters: PaymentFilters, page: Pa
       reversesPaymentId: schema.payments.reversesPaymentId,
       note: schema.payments.note,
       reversedOn: reversedOnSql(),
+      refund: schema.payments.refund,
     })
     .from(schema.payments)
     .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))

@@ -18,7 +18,8 @@ export const STATEMENT_PAGE_SIZE = 100;
 export const MAX_STATEMENT_YEARS = 5;
 
 export type StatementPeriod = { from: string; to: string };
-export type StatementLineKind = "invoice" | "credit_note" | "credit_note_reversal" | "payment" | "payment_reversal";
+export type StatementLineKind =
+  "invoice" | "credit_note" | "credit_note_reversal" | "payment" | "payment_reversal" | "refund";
 /** Where a page of lines starts: after the line (date, kind order, id). */
 export type StatementCursor = { date: string; order: number; id: number };
 
@@ -68,6 +69,7 @@ const KIND_ORDER: Record<StatementLineKind, number> = {
   credit_note_reversal: 2,
   payment: 3,
   payment_reversal: 3,
+  refund: 3,
 };
 const LINE_CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\.([123])\.(\d{1,10})$/;
 
@@ -170,10 +172,10 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and c.issue_date between ${period.from}::date and ${period.to}::date
     union all
-    select 3, case when p.reverses_payment_id is null then 'payment' else 'payment_reversal' end,
+    select 3, case when p.reverses_payment_id is not null then 'payment_reversal' when p.refund then 'refund' else 'payment' end,
         p.id, p.payment_date, p.reference, i.id, i.invoice_no,
-        -- A reversal is a negative credit, so the period's credits ("paid and credited") are net
-        -- of it, as a payout reversal is a negative payout on an agent statement.
+        -- A reversal or a refund is a negative credit, so the period's credits ("paid and
+        -- credited") are net of it, as a payout reversal is a negative payout on an agent statement.
         0, p.amount, false, p.reverses_payment_id, p.note
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'

@@ -3,7 +3,7 @@
 // The routes only parse the query and answer with `csvResponse`.
 import type { Agent, Client } from "~/db.server";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
-import { paymentReversalText } from "~/components/payment-reversal";
+import { paymentReversalText, refundText } from "~/components/payment-reversal";
 import { clientLineReference, clientLineType } from "~/components/client-statement";
 import {
   agentBalanceBatches,
@@ -108,12 +108,12 @@ const paymentColumns: CsvColumn<PaymentView>[] = [
   {
     header: "Note",
     kind: "text",
-    value: (p) =>
-      p.reversesPaymentId !== null
-        ? paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })
-        : p.reversedOn
-          ? `Reversed on ${p.reversedOn}`
-          : null,
+    value: (p) => {
+      if (p.reversesPaymentId !== null)
+        return paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note });
+      const reversed = p.reversedOn ? `Reversed on ${p.reversedOn}` : null;
+      return p.refund ? [refundText(p), reversed].filter(Boolean).join("; ") : reversed;
+    },
   },
 ];
 

@@ -11,7 +11,7 @@ import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { sub, sum, toFixed } from "~/utils/money";
 import type { InvoiceReceived } from "~/components/invoices/invoice-received";
-import { paymentReversalText } from "~/components/payment-reversal";
+import { paymentReversalText, refundWithReference } from "~/components/payment-reversal";
 import { creditNoteReversalText } from "~/components/credit-note-reversal";
 import { reversedCreditNoteNoSql } from "~/models/credit-note.server";
 
@@ -102,6 +102,7 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
         amount: p.amount,
         reversesPaymentId: p.reversesPaymentId,
         note: p.note,
+        refund: p.refund,
       })
       .from(p)
       .where(eq(p.invoiceId, id))
@@ -122,10 +123,12 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   const { invoice } = row;
   const timeZone = env().APP_TIME_ZONE;
   const received: InvoiceCredit[] = [
-    ...payments.map(({ reversesPaymentId, note, ...x }) =>
-      reversesPaymentId === null
-        ? { kind: "payment" as const, ...x }
-        : { kind: "reversal" as const, ...x, reference: paymentReversalText({ reversesPaymentId, note }) },
+    ...payments.map(({ reversesPaymentId, note, refund, ...x }) =>
+      reversesPaymentId !== null
+        ? { kind: "reversal" as const, ...x, reference: paymentReversalText({ reversesPaymentId, note }) }
+        : refund
+          ? { kind: "refund" as const, ...x, reference: refundWithReference({ reference: x.reference, note }) }
+          : { kind: "payment" as const, ...x },
     ),
     ...credits.map(({ reference, reason, reversesCreditNoteNo, ...x }) =>
       reference === null

@@ -4,8 +4,8 @@ import { creditNoteReversalText, reverseCreditNoteUrl } from "~/components/credi
 import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
-import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
-import { isReversible, ReversalBadge } from "~/components/reversal-marks";
+import { paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
+import { isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
@@ -36,11 +36,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     voidedOn: invoice.voidedAt ? todayIn(tz, new Date(invoice.voidedAt)) : null,
     canReverse: can(user, "payment.reverse"),
     canReverseCredit: can(user, "credit_note.reverse"),
+    canRefund: can(user, "payment.refund"),
   };
 }
 
 export default function InvoicePage() {
-  const { invoice, issuedOn, voidedOn, canReverse, canReverseCredit } = useLoaderData<typeof loader>();
+  const { invoice, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund } = useLoaderData<typeof loader>();
   const isVoid = invoice.storedStatus === "void";
   const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
   const canPay = !isVoid && invoice.storedStatus !== "paid";
@@ -73,6 +74,11 @@ export default function InvoicePage() {
             {canCredit ? (
               <Link to="credit-note" className="btn-outline" preventScrollReset>
                 Credit Note
+              </Link>
+            ) : null}
+            {canRefund && isNegative(invoice.balance) ? (
+              <Link to="refund" className="btn-outline" preventScrollReset>
+                Refund Credit
               </Link>
             ) : null}
             {canVoid ? (
@@ -188,6 +194,7 @@ export default function InvoicePage() {
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
                 <span className="font-semibold tabular-nums">
                   {formatNaira(p.amount)}
+                  {p.refund ? <RefundBadge /> : null}
                   <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                 </span>
                 <span>{`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)}`}</span>
@@ -196,15 +203,20 @@ export default function InvoicePage() {
                   <span className="basis-full">
                     {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
                   </span>
-                ) : canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
-                  <Link
-                    to={reversePaymentUrl(p.id, new URLSearchParams({ invoiceNo: invoice.invoiceNo }))}
-                    className="underline"
-                    aria-label={`Reverse payment #${p.id}`}
-                  >
-                    Reverse
-                  </Link>
-                ) : null}
+                ) : (
+                  <>
+                    {canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
+                      <Link
+                        to={reversePaymentUrl(p.id, new URLSearchParams({ invoiceNo: invoice.invoiceNo }))}
+                        className="underline"
+                        aria-label={`Reverse payment #${p.id}`}
+                      >
+                        Reverse
+                      </Link>
+                    ) : null}
+                    {p.refund ? <span className="basis-full">{refundText(p)}</span> : null}
+                  </>
+                )}
               </li>
             ))}
           </ul>

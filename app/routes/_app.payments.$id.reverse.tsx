@@ -10,7 +10,7 @@ import { formatDayMonthYear } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
-import { formatNaira } from "~/utils/money";
+import { formatNaira, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -46,9 +46,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const result = await reversePayment(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });
   if (!result.ok)
     return replyRefused(submission, result, { formMessage: `Failed to reverse payment: ${result.message}` });
+  const { payment } = result;
   return redirectWithToast(paymentsListUrl(new URL(request.url).searchParams), {
-    title: "Payment reversed",
-    description: `${formatNaira(result.payment.amount)} taken back from Invoice #${result.invoiceNo}`,
+    title: payment.refund ? "Refund reversed" : "Payment reversed",
+    description: payment.refund
+      ? `${formatNaira(toFixed(sub("0", payment.amount)))} back as client credit on Invoice #${result.invoiceNo}`
+      : `${formatNaira(payment.amount)} taken back from Invoice #${result.invoiceNo}`,
   });
 }
 
@@ -58,7 +61,7 @@ export default function ReversePaymentRoute() {
   const { search } = useLocation();
   return (
     <ReversalDialog
-      noun="Payment"
+      noun={payment.refund ? "Refund" : "Payment"}
       description={`Invoice #${invoiceNo} · ${clientName}`}
       back={paymentsListUrl(new URLSearchParams(search))}
       backLabel="Back to the payments"
@@ -66,7 +69,11 @@ export default function ReversePaymentRoute() {
       amount={payment.amount}
       amountTestId="payment-amount"
       reversedOn={reversedOn}
-      explanation="The payment stays in the history. A reversal dated today takes its amount off the invoice, which is owed again. This cannot be undone."
+      explanation={
+        payment.refund
+          ? "The refund stays in the history. A reversal dated today takes it back, so the invoice carries the client credit again. This cannot be undone."
+          : "The payment stays in the history. A reversal dated today takes its amount off the invoice, which is owed again. This cannot be undone."
+      }
       idempotencyKey={idempotencyKey}
       constraint={constraint}
       lastResult={actionData?.result}

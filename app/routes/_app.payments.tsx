@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { RowLink } from "~/components/row-link";
-import { paymentReversalText, reversePaymentUrl } from "~/components/payment-reversal";
-import { isReversible, ReversalBadge } from "~/components/reversal-marks";
+import { paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
+import { isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
 import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
@@ -41,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       reversesPaymentId: p.reversesPaymentId,
       note: p.note,
       reversedOn: p.reversedOn,
+      refund: p.refund,
     })),
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
@@ -109,6 +110,7 @@ export default function PaymentsPage() {
                 <div>
                   <p className="font-semibold tabular-nums">
                     {formatNaira(p.amount)}
+                    {p.refund ? <RefundBadge /> : null}
                     <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                   </p>
                   <p className="page-subtitle">
@@ -120,6 +122,8 @@ export default function PaymentsPage() {
                     <p className="text-sm">
                       {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
                     </p>
+                  ) : p.refund ? (
+                    <p className="text-sm">{refundText(p)}</p>
                   ) : null}
                 </div>
                 <div className="flex flex-wrap items-center gap-3">

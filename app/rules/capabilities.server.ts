@@ -47,6 +47,8 @@ export const CAPABILITIES = {
   "payment.record": MANAGERS,
   /** Reverse a payment recorded in error (docs/decisions/0920, addendum of 26 November). */
   "payment.reverse": ADMINS,
+  /** Pay a client back out of the credit an invoice carries (docs/decisions/0920, addendum "refunding a client credit"). */
+  "payment.refund": ADMINS,
   /** Reconciliation. */
   "reconciliation.view": MANAGERS,
   /** System settings: rates, tax, offloading cost, delivery client. */

@@ -1,7 +1,7 @@
 // The forms that correct an invoice without rewriting it (docs/decisions/0920): Void and Credit
 // Note. The models parse with the same fields and have the last word (limits, states).
 import * as z from "zod";
-import { formSchema, optionalText, requiredDecimal, requiredText, type FormConstraint } from "./fields";
+import { calendarDate, formSchema, optionalText, requiredDecimal, requiredText, type FormConstraint } from "./fields";
 
 export const REASON_MAX = 500;
 
@@ -42,5 +42,21 @@ export const creditNoteReversalFormConstraint: FormConstraint = { reason: { requ
 
 export const creditNoteFormConstraint: FormConstraint = {
   amount: { required: true },
+  reason: { required: true, maxLength: REASON_MAX },
+};
+
+/** Refund Credit: money paid back to the client out of the credit an invoice carries. */
+export const RefundSchema = z.object({
+  amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
+  paymentDate: calendarDate("Refund date", { required: false }),
+  reference: optionalText("Reference", 200),
+  reason: reasonField(),
+});
+
+export const RefundFormSchema = formSchema(RefundSchema.extend({ idempotencyKey: optionalText("Request key", 200) }));
+
+export const refundFormConstraint: FormConstraint = {
+  amount: { required: true },
+  reference: { maxLength: 200 },
   reason: { required: true, maxLength: REASON_MAX },
 };

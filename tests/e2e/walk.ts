@@ -80,16 +80,17 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     }),
   );
   await ok(await admin.patch(`/api/deliveries/${paidDelivery.id}`, { data: { sellingRate: "65000.00" } }));
-  const paidInvoice = await ok<{ id: number }>(
+  const paidInvoice = await ok<{ id: number; amount: string }>(
     await admin.post("/api/invoices", { data: { deliveryId: paidDelivery.id } }),
   );
   const payment = await ok<{ id: number }>(
     await admin.post("/api/payments", { data: { invoiceId: paidInvoice.id, amount: "1000.00" } }),
   );
-  // A credit note on it, for Reverse Credit Note.
+  // A credit note of its whole amount, for Reverse Credit Note; with the payment it leaves the
+  // client a credit, for Refund Credit.
   const creditNote = await ok<{ id: number }>(
     await admin.post(`/api/invoices/${paidInvoice.id}/credit-notes`, {
-      data: { amount: "500.00", reason: "Walk credit" },
+      data: { amount: paidInvoice.amount, reason: "Walk credit" },
     }),
   );
   const users = await ok<{ id: string; email: string }[]>(await admin.get("/api/admin/users"));
@@ -144,6 +145,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/invoices/${invoice.id}/credit-note`,
     `/invoices/${invoice.id}/void`,
     `/invoices/${paidInvoice.id}/credit-notes/${creditNote.id}/reverse`,
+    `/invoices/${paidInvoice.id}/refund`,
     "/payments",
     `/payments/${payment.id}/reverse`,
     "/reconciliation",

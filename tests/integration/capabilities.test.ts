@@ -213,6 +213,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => payments.reversePayment(u, 1, { reason: "Entered twice" }),
   },
   {
+    name: "payment.refundClientCredit",
+    capability: "payment.refund",
+    call: (u) => payments.refundClientCredit(u, invoiceId, { amount: "1.00", reason: "Paid back" }),
+  },
+  {
     name: "creditNote.reverseCreditNote",
     capability: "credit_note.reverse",
     call: (u) => creditNotes.reverseCreditNote(u, 1, { reason: "Issued twice" }),
@@ -512,6 +517,7 @@ describe("the capability table is spec section 6", () => {
       "payment.record": ["manager", "admin"],
       "payment.reverse": ["admin"],
       "credit_note.reverse": ["admin"],
+      "payment.refund": ["admin"],
       "reconciliation.view": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],

@@ -1,0 +1,117 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { FormErrors, InputField, MoneyField, SubmitButton, TextareaField } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
+import { getInvoice } from "~/models/invoice.server";
+import { clientCreditOf, refundClientCredit } from "~/models/payment.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { RefundFormSchema, refundFormConstraint } from "~/schemas/corrections";
+import { todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
+import { replyRefused } from "~/utils/form-reply.server";
+import { invariantResponse } from "~/utils/http.server";
+import { keyOf } from "~/utils/idempotency.server";
+import { formatNaira, sub, toFixed } from "~/utils/money";
+import { parseId } from "~/utils/params";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// Refund Credit (docs/decisions/0920, addendum "refunding a client credit"): money paid back to
+// the client out of the credit an invoice carries, admins only; over the invoice's page with
+// JavaScript, a page of its own without, and back to that page.
+export const meta: MetaFunction = () => [{ title: "Refund Credit · Invoices" }];
+
+function invoiceIdOf(params: LoaderFunctionArgs["params"]) {
+  const id = parseId(params.id);
+  invariantResponse(id, "Invoice not found");
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "payment.refund");
+  const invoice = await getInvoice(user, invoiceIdOf(params));
+  invariantResponse(invoice, "Invoice not found");
+  return {
+    invoice: { id: invoice.id, invoiceNo: invoice.invoiceNo, clientName: invoice.clientName },
+    credit: clientCreditOf({ ...invoice, paymentStatus: invoice.storedStatus }),
+    today: todayIn(env().APP_TIME_ZONE),
+    // One key per opened form: a double tap or a retry records one refund.
+    idempotencyKey: crypto.randomUUID(),
+    constraint: refundFormConstraint,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireCapability(request, "payment.refund");
+  const id = invoiceIdOf(params);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: RefundFormSchema, disableAutoCoercion: true });
+  const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
+  const result = await refundClientCredit(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });
+  if (!result.ok)
+    return replyRefused(submission, result, { formMessage: `Failed to record refund: ${result.message}` });
+  return redirectWithToast(`/invoices/${id}`, {
+    title: "Refund recorded",
+    description: `${formatNaira(toFixed(sub("0", result.refund.amount)))} paid back to the client on Invoice #${result.invoiceNo}`,
+  });
+}
+
+export default function RefundCreditRoute() {
+  const { invoice, credit, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm<{
+    amount: string;
+    paymentDate: string;
+    reference: string;
+    reason: string;
+    idempotencyKey: string;
+  }>({
+    lastResult: actionData?.result,
+    constraint,
+    defaultValue: { amount: credit, paymentDate: today, idempotencyKey },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
+  const back = `/invoices/${invoice.id}`;
+  if (credit === "0.00") {
+    return (
+      <Dialog title="Nothing to refund" closeTo={back} size="sm">
+        <p className="text-sm">This invoice carries no client credit.</p>
+        <div className="mt-4 flex justify-end">
+          <Link to={back} className="btn-outline">
+            Back
+          </Link>
+        </div>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      title="Refund Credit"
+      description={`Invoice #${invoice.invoiceNo} · ${invoice.clientName}`}
+      closeTo={back}
+      size="sm"
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input {...keyProps} />
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
+          Client credit: <strong data-testid="client-credit">{formatNaira(credit)}</strong>
+          <br />
+          Money paid back to the client, up to the credit. The invoice keeps the record.
+        </p>
+        <MoneyField meta={fields.amount} label="Amount (₦)" />
+        <InputField meta={fields.paymentDate} label="Refund date" type="date" />
+        <InputField meta={fields.reference} label="Reference (optional)" />
+        <TextareaField meta={fields.reason} label="Reason" rows={2} />
+        <SubmitButton pending={pending} pendingLabel="Recording..." className="btn-primary w-full">
+          Record Refund
+        </SubmitButton>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,3 @@
+ALTER TABLE "payments" DROP CONSTRAINT "payments_amount_sign";--> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "refund" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_entry_kind" CHECK (("payments"."reverses_payment_id" is null and not "payments"."refund" and "payments"."amount" > 0) or ("payments"."reverses_payment_id" is null and "payments"."refund" and "payments"."amount" < 0 and "payments"."note" is not null) or ("payments"."reverses_payment_id" is not null and not "payments"."refund" and "payments"."amount" <> 0));

@@ -1,0 +1,430 @@
+// Refunding a client credit (docs/decisions/0920, addendum "refunding a client credit"), on both
+// drivers: a credit note issued after an invoice was paid leaves the client a credit on it; an
+// admin pays it back as a negative payment marked `refund`, with a reason, at most the credit
+// (also when refunds race), dated as a payment is, audited, idempotent, refused in a closed month
+// and for anyone but an admin; a refund recorded in error is reversed like a payment, giving the
+// credit back; the Payments list and CSV, the invoice page and document, the client statement and
+// the kept totals all agree.
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, rowsOf, schema, type User } from "../../app/db.server";
+import { createCreditNote } from "../../app/models/credit-note.server";
+import { createInvoiceForDelivery, getInvoiceDetail } from "../../app/models/invoice.server";
+import {
+  listPayments,
+  NO_CLIENT_CREDIT,
+  paymentTotals,
+  recordPayment,
+  refundClientCredit,
+  reversePayment,
+} from "../../app/models/payment.server";
+import { closeMonth } from "../../app/models/period.server";
+import { clientStatement } from "../../app/models/statement.server";
+import { clientStatementExport, paymentsExport } from "../../app/presenters/exports.server";
+import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
+import { receivedAmount, receivedLabel } from "../../app/components/invoices/invoice-received";
+import * as refundDialog from "../../app/routes/_app.invoices_.$id.refund";
+import * as refundApi from "../../app/routes/api.invoices.$id.refunds";
+import type { Db } from "../../db/client.server";
+import { findBreaches } from "../../db/ops";
+import { todayIn } from "../../app/utils/dates";
+import { describeAccess } from "../access";
+import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { call, makeRequest } from "../http";
+
+const today = () => todayIn("Africa/Lagos");
+let admin: User;
+let manager: User;
+let agentId: number;
+
+beforeAll(async () => {
+  admin = await createUser({ role: "admin" });
+  manager = await createUser({ role: "manager" });
+  agentId = (await createAgent()).id;
+});
+
+/** An invoice of 10,000.00 for a client of its own, paid in full, then credited `credit`: the client's credit. */
+async function creditInvoice(credit = "1500.00") {
+  const clientId = (await createClient()).id;
+  const delivery = await createDelivery({
+    agentId,
+    clientId,
+    createdBy: manager.id,
+    date: "2026-03-05",
+    tons: "10.00",
+    sellingRate: "1000.00",
+  });
+  const made = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
+  if (!made.ok) throw new Error(made.message);
+  const paid = await recordPayment(manager, { invoiceId: made.invoice.id, amount: "10000.00", reference: "TRF-9" });
+  if (!paid.ok) throw new Error(paid.message);
+  const credited = await createCreditNote(manager, made.invoice.id, { amount: credit, reason: "Wet shells" });
+  if (!credited.ok) throw new Error(credited.message);
+  return { clientId, invoice: made.invoice, payment: paid.payment, creditNote: credited.creditNote };
+}
+
+async function invoiceRow(id: number) {
+  const db = await getDb();
+  const [row] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, id));
+  return row;
+}
+
+async function paidAndRecount(invoiceId: number) {
+  const db = await getDb();
+  return rowsOf<{ kept: string; recount: string }>(
+    await db.execute(sql`
+      select i.amount_paid::text as kept,
+        (select coalesce(sum(p.amount), 0) from payments p where p.invoice_id = i.id)::numeric(20,2)::text as recount
+      from invoices i where i.id = ${invoiceId}`),
+  )[0];
+}
+
+async function events(action: string) {
+  const db = await getDb();
+  return (
+    await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.auditEvents)
+      .where(eq(schema.auditEvents.action, action))
+  )[0].n;
+}
+
+describe("refunding a client credit", () => {
+  it("adds a negative refund row with its reason; the invoice's paid total goes down by it and the credit is gone", async () => {
+    const { invoice } = await creditInvoice("1500.25");
+    expect(await invoiceRow(invoice.id)).toMatchObject({
+      amountPaid: "10000.00",
+      amountCredited: "1500.25",
+      paymentStatus: "paid",
+    });
+    const before = await events("payment.refund");
+    const result = await refundClientCredit(admin, invoice.id, {
+      amount: "1000.25",
+      reference: "RF-1",
+      reason: "  Paid back by transfer  ",
+    });
+    if (!result.ok) throw new Error(result.message);
+    expect(result).toMatchObject({
+      replayed: false,
+      invoiceNo: invoice.invoiceNo,
+      amountPaid: "8999.75",
+      paymentStatus: "paid",
+      creditLeft: "500.00",
+    });
+    expect(result.refund).toMatchObject({
+      invoiceId: invoice.id,
+      amount: "-1000.25",
+      paymentDate: today(),
+      reference: "RF-1",
+      note: "Paid back by transfer",
+      refund: true,
+      reversesPaymentId: null,
+      createdBy: admin.id,
+    });
+    expect(await paidAndRecount(invoice.id)).toEqual({ kept: "8999.75", recount: "8999.75" });
+    expect(await events("payment.refund")).toBe(before + 1);
+
+    // The rest of the credit, and no more.
+    expect(await refundClientCredit(admin, invoice.id, { amount: "500.01", reason: "Too much" })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: "A refund can be at most the client credit of ₦500.00",
+      fieldErrors: { amount: ["A refund can be at most the client credit of ₦500.00"] },
+    });
+    expect(await refundClientCredit(admin, invoice.id, { amount: "500.00", reason: "The rest" })).toMatchObject({
+      ok: true,
+      amountPaid: "8499.75",
+      creditLeft: "0.00",
+    });
+    expect(await refundClientCredit(admin, invoice.id, { amount: "0.01", reason: "Again" })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: NO_CLIENT_CREDIT,
+    });
+    // Settled exactly: paid 8,499.75 and credited 1,500.25 of 10,000.00.
+    const row = await invoiceRow(invoice.id);
+    expect([row.amountPaid, row.amountCredited, row.paymentStatus]).toEqual(["8499.75", "1500.25", "paid"]);
+
+    // The Payments list marks it; its totals are net of it.
+    const listed = await listPayments(admin, { invoiceNo: invoice.invoiceNo });
+    expect(listed.items.map((p) => [p.amount, p.refund, p.note])).toEqual([
+      ["-500.00", true, "The rest"],
+      ["-1000.25", true, "Paid back by transfer"],
+      ["10000.00", false, null],
+    ]);
+    expect(await paymentTotals(admin, { invoiceNo: invoice.invoiceNo })).toEqual({ count: 3, total: "8499.75" });
+    const detail = await getInvoiceDetail(admin, invoice.id);
+    expect(detail!.payments.items.map((p) => p.refund)).toEqual([true, true, false]);
+    expect(detail!.balance).toBe("0.00");
+  });
+
+  it("refuses without a credit, past it, without a reason, in the future, before the invoice, for a manager; writes nothing", async () => {
+    const { invoice } = await creditInvoice("800.00");
+    const db = await getDb();
+    const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(schema.payments))[0].n;
+    const rows = await count();
+    const refunds = await events("payment.refund");
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(await refundClientCredit(admin, invoice.id, { amount: "800.01", reason: "x" })).toMatchObject({
+      status: 409,
+    });
+    expect(await refundClientCredit(admin, invoice.id, { amount: "100.00", reason: " " })).toMatchObject({
+      status: 400,
+      fieldErrors: { reason: ["Reason is required"] },
+    });
+    expect(await refundClientCredit(admin, invoice.id, { amount: "0", reason: "x" })).toMatchObject({ status: 400 });
+    expect(await refundClientCredit(admin, invoice.id, { amount: "1.005", reason: "x" })).toMatchObject({
+      status: 400,
+    });
+    expect(
+      await refundClientCredit(admin, invoice.id, { amount: "100.00", reason: "x", paymentDate: tomorrow }),
+    ).toMatchObject({ status: 400, fieldErrors: { paymentDate: ["Refund date cannot be in the future"] } });
+    expect(
+      await refundClientCredit(admin, invoice.id, { amount: "100.00", reason: "x", paymentDate: "2020-01-01" }),
+    ).toMatchObject({
+      status: 400,
+      fieldErrors: { paymentDate: ["Refund date cannot be before the invoice was created"] },
+    });
+    expect(await refundClientCredit(admin, 99_999_999, { amount: "1.00", reason: "x" })).toMatchObject({ status: 404 });
+    expect(await refundClientCredit(manager, invoice.id, { amount: "1.00", reason: "x" })).toMatchObject({
+      status: 403,
+    });
+    // An invoice with nothing paid past its amount has no credit.
+    const owing = await creditInvoice("100.00");
+    await reversePayment(admin, owing.payment.id, { reason: "Bounced" });
+    const rowsAfterReversal = await count();
+    expect(await refundClientCredit(admin, owing.invoice.id, { amount: "1.00", reason: "x" })).toMatchObject({
+      status: 409,
+      message: NO_CLIENT_CREDIT,
+    });
+    // Its payment and the payment's reversal, nothing more.
+    expect(rowsAfterReversal).toBe(rows + 2);
+    expect(await count()).toBe(rowsAfterReversal);
+    expect(await events("payment.refund")).toBe(refunds);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ amountPaid: "10000.00" });
+  });
+
+  it("two refunds of the whole credit at once: one lands", async () => {
+    const { invoice } = await creditInvoice("2000.00");
+    const results = await Promise.all(
+      ["One", "Two"].map((reason) => refundClientCredit(admin, invoice.id, { amount: "2000.00", reason })),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.find((r) => !r.ok)).toMatchObject({ status: 409, message: NO_CLIENT_CREDIT });
+    expect(await paidAndRecount(invoice.id)).toEqual({ kept: "8000.00", recount: "8000.00" });
+  });
+
+  it("is idempotent under one key, and refused in a closed month", async () => {
+    const { invoice } = await creditInvoice();
+    const key = `refund-${invoice.id}`;
+    const input = { amount: "700.00", reason: "Keyed" };
+    const first = await refundClientCredit(admin, invoice.id, input, new Date(), { idempotencyKey: key });
+    const again = await refundClientCredit(admin, invoice.id, input, new Date(), { idempotencyKey: key });
+    if (!first.ok || !again.ok) throw new Error("not refunded");
+    expect(again).toMatchObject({ replayed: true, refund: { id: first.refund.id }, creditLeft: "800.00" });
+    expect(await paidAndRecount(invoice.id)).toEqual({ kept: "9300.00", recount: "9300.00" });
+
+    const closed = await creditInvoice();
+    expect(await closeMonth(admin, { month: "2025-04" })).toMatchObject({ ok: true });
+    expect(
+      await refundClientCredit(
+        admin,
+        closed.invoice.id,
+        { amount: "1.00", reason: "Late" },
+        new Date("2025-04-15T10:00:00Z"),
+      ),
+    ).toMatchObject({ ok: false, status: 409, message: expect.stringContaining("This month is closed") });
+  });
+
+  it("a refund recorded in error is reversed like a payment: the client has the credit again", async () => {
+    const { invoice } = await creditInvoice("1200.00");
+    const refunded = await refundClientCredit(admin, invoice.id, { amount: "1200.00", reason: "Wrong client" });
+    if (!refunded.ok) throw new Error(refunded.message);
+    const reversed = await reversePayment(admin, refunded.refund.id, { reason: "Refund never left the bank" });
+    expect(reversed).toMatchObject({
+      ok: true,
+      reversal: { amount: "1200.00", reversesPaymentId: refunded.refund.id, refund: false },
+      amountPaid: "10000.00",
+      paymentStatus: "paid",
+    });
+    expect(await paidAndRecount(invoice.id)).toEqual({ kept: "10000.00", recount: "10000.00" });
+    expect(await refundClientCredit(admin, invoice.id, { amount: "1200.00", reason: "The right one" })).toMatchObject({
+      ok: true,
+      creditLeft: "0.00",
+    });
+  });
+
+  it("shows on the client statement as a negative credit, in both CSVs and on the invoice document; db:check and the totals agree", async () => {
+    const { clientId, invoice, creditNote } = await creditInvoice("1500.00");
+    const refunded = await refundClientCredit(admin, invoice.id, {
+      amount: "1500.00",
+      reference: "RF-7",
+      reason: "Paid back in cash",
+    });
+    if (!refunded.ok) throw new Error(refunded.message);
+    const period = { from: today(), to: today() };
+    const made = await clientStatement(admin, clientId, period);
+    if (!made.ok) throw new Error(made.message);
+    const { statement } = made;
+    expect(statement.lines.map((l) => [l.kind, l.debit, l.credit, l.balance])).toEqual([
+      ["invoice", "10000.00", "0.00", "10000.00"],
+      ["credit_note", "0.00", "1500.00", "8500.00"],
+      ["payment", "0.00", "10000.00", "-1500.00"],
+      ["refund", "0.00", "-1500.00", "0.00"],
+    ]);
+    expect(statement).toMatchObject({ totalDebits: "10000.00", totalCredits: "10000.00", closingBalance: "0.00" });
+
+    const csv = await clientStatementExport(admin, clientId, new URLSearchParams(period));
+    if (!csv || "invalid" in csv) throw new Error("no export");
+    let text = "";
+    for await (const batch of csv.batches) for (const row of batch) text += JSON.stringify(row) + "\n";
+    expect(text).toContain('"type":"Refund"');
+    expect(text).toContain('"reference":"RF-7 · Refund to the client: Paid back in cash"');
+
+    const payments = paymentsExport(admin, new URLSearchParams({ invoiceNo: invoice.invoiceNo }));
+    if ("invalid" in payments) throw new Error("no export");
+    const note = payments.columns.find((c) => c.header === "Note")!;
+    const rows: Parameters<typeof note.value>[0][] = [];
+    for await (const batch of payments.batches) rows.push(...batch);
+    expect(rows.map((r) => note.value(r))).toEqual(["Refund to the client: Paid back in cash", null]);
+
+    const document = await loadInvoiceDocument(admin, invoice.id);
+    expect(document!.received.map((r) => [receivedLabel(r), receivedAmount(r)])).toEqual([
+      [expect.stringMatching(/^Payment .* \(TRF-9\)$/), "-₦10,000.00"],
+      [
+        expect.stringMatching(/^Refunded to the client .* \(RF-7 · Refund to the client: Paid back in cash\)$/),
+        "+₦1,500.00",
+      ],
+      [expect.stringMatching(new RegExp(`^Credit note .*\\(${creditNote.creditNoteNo}: Wet shells\\)$`)), "-₦1,500.00"],
+    ]);
+    expect(document!.balance).toBe("0.00");
+
+    const db = await getDb();
+    const breaches = await findBreaches(db as unknown as Db);
+    expect(breaches.filter((b) => /amount paid|over-paid|client owed|roll-up/.test(b.check))).toEqual([]);
+  });
+});
+
+describe("the Refund Credit form and its JSON twin", () => {
+  it("the form redirects to the invoice, once per key; no reason is a 400; an invoice without credit says so", async () => {
+    const { cookie } = await loginAs("admin");
+    const { invoice } = await creditInvoice("900.00");
+    const params = { id: String(invoice.id) };
+    const path = `/invoices/${invoice.id}/refund`;
+    const shown = await call(refundDialog.loader, makeRequest(path, { cookie }), params);
+    expect(shown).toMatchObject({ status: 200, body: { credit: "900.00", invoice: { invoiceNo: invoice.invoiceNo } } });
+
+    const empty = await call(
+      refundDialog.action,
+      makeRequest(path, { method: "POST", cookie, form: { amount: "900.00", reason: "" } }),
+      params,
+    );
+    expect(empty.status).toBe(400);
+    expect(JSON.stringify(empty.body)).toContain("Reason is required");
+
+    const form = {
+      amount: "900.00",
+      paymentDate: today(),
+      reason: "Paid back",
+      idempotencyKey: `form-refund-${invoice.id}`,
+    };
+    const done = await call(refundDialog.action, makeRequest(path, { method: "POST", cookie, form }), params);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe(`/invoices/${invoice.id}`);
+    const twice = await call(refundDialog.action, makeRequest(path, { method: "POST", cookie, form }), params);
+    expect(twice.status).toBe(302);
+    expect(await paidAndRecount(invoice.id)).toEqual({ kept: "9100.00", recount: "9100.00" });
+    const after = await call(refundDialog.loader, makeRequest(path, { cookie }), params);
+    expect((after.body as { credit: string }).credit).toBe("0.00");
+    const refused = await call(
+      refundDialog.action,
+      makeRequest(path, { method: "POST", cookie, form: { amount: "1.00", reason: "More" } }),
+      params,
+    );
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain(NO_CLIENT_CREDIT);
+  });
+
+  it("POST /api/invoices/{id}/refunds: 201, 200 on a replay, 409 past the credit, 404 unknown, 405 for GET", async () => {
+    const { cookie } = await loginAs("admin");
+    const { invoice } = await creditInvoice("1234.56");
+    const path = `/api/invoices/${invoice.id}/refunds`;
+    const params = { id: String(invoice.id) };
+    const headers = { "Idempotency-Key": `api-refund-${invoice.id}` };
+    const send = (json: unknown, h: Record<string, string> = headers) =>
+      call(refundApi.action, makeRequest(path, { method: "POST", cookie, json, headers: h }), params);
+    expect((await send({ amount: "1.00" })).status).toBe(400);
+    const first = await send({ amount: "1234.56", reason: "Paid back" });
+    expect(first).toMatchObject({
+      status: 201,
+      body: {
+        amount: "-1234.56",
+        refund: true,
+        note: "Paid back",
+        invoiceNo: invoice.invoiceNo,
+        amountPaid: "8765.44",
+        clientCredit: "0.00",
+      },
+    });
+    const replay = await send({ amount: "1234.56", reason: "Paid back" });
+    expect(replay.status).toBe(200);
+    expect((replay.body as { id: number }).id).toBe((first.body as { id: number }).id);
+    expect(await send({ amount: "1.00", reason: "Again" }, {})).toMatchObject({ status: 409 });
+    const unknown = await call(
+      refundApi.action,
+      makeRequest(`/api/invoices/999999/refunds`, { method: "POST", cookie, json: { amount: "1.00", reason: "x" } }),
+      { id: "999999" },
+    );
+    expect(unknown.status).toBe(404);
+    expect((await call(refundApi.loader, makeRequest(path, { cookie }), params)).status).toBe(405);
+  });
+});
+
+describeAccess("refunds", [
+  {
+    name: "refund credit dialog",
+    handler: refundDialog.loader,
+    method: "GET",
+    path: "/invoices/1/refund",
+    params: { id: "1" },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "refund credit",
+    handler: refundDialog.action,
+    method: "POST",
+    path: "/invoices/1/refund",
+    params: { id: "1" },
+    form: { amount: "", reason: "" },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "refund credit (JSON)",
+    handler: refundApi.action,
+    method: "POST",
+    path: "/api/invoices/1/refunds",
+    params: { id: "1" },
+    json: { amount: "", reason: "" },
+    allowed: ["admin"],
+  },
+]);
+
+describe("the payments table keeps refunds to their own rules", () => {
+  it("refuses a refund without a reason, a positive refund, and a refund that names a payment", async () => {
+    const { invoice, payment } = await creditInvoice();
+    const db = await getDb();
+    const insert = (values: Partial<typeof schema.payments.$inferInsert>) =>
+      db
+        .insert(schema.payments)
+        .values({ invoiceId: invoice.id, amount: "-10.00", paymentDate: today(), refund: true, note: "ok", ...values })
+        .returning();
+    await expect(insert({ note: null })).rejects.toThrow();
+    await expect(insert({ amount: "10.00" })).rejects.toThrow();
+    await expect(insert({ amount: "-10000.00", reversesPaymentId: payment.id })).rejects.toThrow();
+    // A negative payment that is not a refund or a reversal.
+    await expect(insert({ refund: false })).rejects.toThrow();
+    await expect(insert({})).resolves.toHaveLength(1);
+  });
+});
