@@ -164,6 +164,11 @@ export const invoices = pgTable(
     index("invoices_owed_id_idx")
       .on(t.id)
       .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
+    // Client credit: app/rules/invoices.server.ts clientCreditSql, word for word (the Invoices
+    // list's "Client credit" filter; few rows, so a small index).
+    index("invoices_credit_id_idx")
+      .on(t.id)
+      .where(sql`(${t.amountPaid} + ${t.amountCredited} > ${t.amount} and ${t.paymentStatus} <> 'void')`),
     // The dashboard's most urgent unpaid invoices.
     index("invoices_owed_due_idx")
       .on(t.expectedPaymentDate, t.id)

@@ -4,7 +4,7 @@ import type { StatementLine } from "~/models/statement.server";
 import { creditNoteReversalText } from "./credit-note-reversal";
 import { paymentReversalText, refundWithReference } from "./payment-reversal";
 
-type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPaymentId" | "note">;
+type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPaymentId" | "note" | "credit">;
 
 /** What each kind of statement line is called. */
 export const CLIENT_LINE_TYPES = {
@@ -25,7 +25,7 @@ export const isDebitLine = (line: Pick<StatementLine, "kind">) => line.kind === 
 /** The Reference column: the payment's or credit note's reference; on a reversal, what it takes back and why. */
 export function clientLineReference(line: Line) {
   if (line.kind === "payment_reversal" && line.reversesPaymentId !== null)
-    return paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note });
+    return paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note, amount: line.credit });
   if (line.kind === "refund") return refundWithReference(line);
   if (line.kind === "credit_note_reversal" && line.reference !== null)
     return creditNoteReversalText({ reversesCreditNoteNo: line.reference, reason: line.note });

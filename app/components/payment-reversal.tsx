@@ -2,9 +2,21 @@
 // November), written once for the Payments page, the invoice page and document, the client
 // statement and the CSV exports.
 
-/** A reversal's line: the payment it takes back, and why. */
-export const paymentReversalText = ({ reversesPaymentId, note }: { reversesPaymentId: number; note: string | null }) =>
-  `Reverses payment #${reversesPaymentId}: ${note ?? ""}`;
+import { isNegative } from "~/utils/money";
+
+/**
+ * A reversal's line: the payment it takes back, and why. `amount` is the reversal's own: positive
+ * when it takes back a refund (a negative entry).
+ */
+export const paymentReversalText = ({
+  reversesPaymentId,
+  note,
+  amount,
+}: {
+  reversesPaymentId: number;
+  note: string | null;
+  amount: string;
+}) => `Reverses ${isNegative(amount) ? "payment" : "refund"} #${reversesPaymentId}: ${note ?? ""}`;
 
 /** A refund's line: money paid back to the client, and why. */
 export const refundText = ({ note }: { note: string | null }) => `Refund to the client: ${note ?? ""}`;

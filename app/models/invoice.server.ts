@@ -18,6 +18,7 @@ import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { eligibleSql, invoiceTotalsOf, isInvoiced, revenueOf } from "~/rules/deliveries.server";
 import {
   balanceOf,
+  clientCreditSql,
   effectiveStatus,
   isVoid,
   overdueSql,
@@ -408,7 +409,8 @@ export async function createInvoicesForMonth(
   }
 }
 
-export type InvoiceStatusFilter = "pending" | "partial" | "paid" | "overdue" | "void";
+/** A stored or shown status, or "credit": the invoices carrying a client credit (docs/decisions/0920). */
+export type InvoiceStatusFilter = "pending" | "partial" | "paid" | "overdue" | "void" | "credit";
 
 export type InvoiceView = {
   id: number;
@@ -437,7 +439,7 @@ export type InvoiceView = {
 export { effectiveStatus };
 
 export const INVOICE_PAGE_SIZE = 50;
-export const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid", "void"];
+export const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid", "void", "credit"];
 
 export type InvoiceFilters = {
   status?: InvoiceStatusFilter | null;
@@ -492,6 +494,7 @@ function invoiceWhere(filters: InvoiceFilters, today: string): SQL[] {
     where.push(eq(schema.invoices.paymentStatus, filters.status), sql`not ${overdue}`);
   } else if (filters.status === "paid" || filters.status === "void")
     where.push(eq(schema.invoices.paymentStatus, filters.status));
+  else if (filters.status === "credit") where.push(clientCreditSql());
   if (filters.clientId) where.push(eq(schema.invoices.clientId, filters.clientId));
   if (filters.from) where.push(gte(schema.invoices.expectedPaymentDate, filters.from));
   if (filters.to) where.push(lte(schema.invoices.expectedPaymentDate, filters.to));

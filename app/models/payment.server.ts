@@ -1,5 +1,5 @@
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type Executor, type Invoice } from "~/db.server";
+import { getDb, rowsOf, schema, type Executor } from "~/db.server";
 import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
@@ -18,8 +18,8 @@ import {
   requestHash,
 } from "~/utils/idempotency.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { balanceOf, isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
-import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
+import { clientCreditOf, isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
+import { add, compare, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 import { checkPeriodOpen } from "./period.server";
 
@@ -174,6 +174,10 @@ export async function recordPayment(
 }
 
 export const PAYMENT_NOT_FOUND = "Payment not found";
+export const REVERSE_REFUND_FIRST =
+  "Part of this payment was refunded to the client: reverse the refund first, then the payment";
+export const REFUND_CREDIT_GONE =
+  "The invoice has been paid again since this refund, so the credit it paid back is gone: reverse that payment first";
 export const PAYMENT_REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
 
 type Payment = typeof schema.payments.$inferSelect;
@@ -265,6 +269,13 @@ export async function reversePayment(
       }
       const closed = await checkPeriodOpen(tx, today);
       if (closed) throw new Refusal(closed);
+      // What was paid since must still add up: a payment partly refunded keeps its refund, and a
+      // refund whose credit was paid off again cannot come back (amount_paid stays within 0..amount).
+      const amountPaid = toFixed(sub(invoice.amountPaid, payment.amount));
+      if (isNegative(amountPaid)) throw new Refusal({ ok: false, status: 409, message: REVERSE_REFUND_FIRST });
+      if (compare(amountPaid, invoice.amount) > 0) {
+        throw new Refusal({ ok: false, status: 409, message: REFUND_CREDIT_GONE });
+      }
       const [reversal] = await tx
         .insert(p)
         .values({
@@ -277,7 +288,6 @@ export async function reversePayment(
           createdBy: actor.id,
         })
         .returning();
-      const amountPaid = toFixed(sub(invoice.amountPaid, payment.amount));
       const paymentStatus = statusAfterSettlement({ ...invoice, amountPaid });
       await tx
         .update(schema.invoices)
@@ -311,6 +321,16 @@ export async function reversePayment(
 
 export const NO_CLIENT_CREDIT = "This invoice carries no client credit to refund";
 
+/** The day of an invoice's latest payment entry or credit note entry, or null: two index probes. */
+async function latestSettlementDate(tx: Executor, invoiceId: number): Promise<string | null> {
+  const [row] = rowsOf<{ latest: string | null }>(
+    await tx.execute(sql`select greatest(
+        (select max(payment_date) from payments where invoice_id = ${invoiceId}),
+        (select max(issue_date) from credit_notes where invoice_id = ${invoiceId}))::text as latest`),
+  );
+  return row?.latest ?? null;
+}
+
 export type RefundResult =
   | {
       ok: true;
@@ -323,14 +343,6 @@ export type RefundResult =
       replayed: boolean;
     }
   | Failure;
-
-/** The client credit an invoice carries: what was paid and credited past its amount ("0.00" when none). */
-export const clientCreditOf = (
-  invoice: Pick<Invoice, "amount" | "amountPaid" | "amountCredited" | "paymentStatus">,
-) => {
-  const balance = balanceOf(invoice);
-  return compare(balance, "0") < 0 ? toFixed(sub("0", balance)) : "0.00";
-};
 
 /**
  * Pays money back to the client out of the credit an invoice carries (a credit note issued after
@@ -397,6 +409,13 @@ export async function refundClientCredit(
       if (closed) throw new Refusal({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
       if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
         const message = "Refund date cannot be before the invoice was created";
+        throw new Refusal({ ok: false, status: 400, message, fieldErrors: { paymentDate: [message] } });
+      }
+      // Nor before the credit existed: not before the invoice's latest payment or credit note, so
+      // a statement never shows the client owing in between.
+      const latest = await latestSettlementDate(tx, invoiceId);
+      if (latest && paymentDate < latest) {
+        const message = `Refund date cannot be before the invoice's latest payment or credit note (${formatDayMonthYear(latest)})`;
         throw new Refusal({ ok: false, status: 400, message, fieldErrors: { paymentDate: [message] } });
       }
       const credit = clientCreditOf(invoice);

@@ -110,7 +110,7 @@ const paymentColumns: CsvColumn<PaymentView>[] = [
     kind: "text",
     value: (p) => {
       if (p.reversesPaymentId !== null)
-        return paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note });
+        return paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note, amount: p.amount });
       const reversed = p.reversedOn ? `Reversed on ${p.reversedOn}` : null;
       return p.refund ? [refundText(p), reversed].filter(Boolean).join("; ") : reversed;
     },

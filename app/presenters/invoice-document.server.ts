@@ -9,7 +9,7 @@ import { balanceOf, effectiveStatus, isVoid, taxContained, type PaymentStatus } 
 import { amountInWords } from "~/utils/amount-words.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { sub, sum, toFixed } from "~/utils/money";
+import { isNegative, sub, sum, toFixed } from "~/utils/money";
 import type { InvoiceReceived } from "~/components/invoices/invoice-received";
 import { paymentReversalText, refundWithReference } from "~/components/payment-reversal";
 import { creditNoteReversalText } from "~/components/credit-note-reversal";
@@ -125,7 +125,12 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   const received: InvoiceCredit[] = [
     ...payments.map(({ reversesPaymentId, note, refund, ...x }) =>
       reversesPaymentId !== null
-        ? { kind: "reversal" as const, ...x, reference: paymentReversalText({ reversesPaymentId, note }) }
+        ? {
+            // A reversal of a refund is positive: money the client kept after all.
+            kind: isNegative(x.amount) ? ("reversal" as const) : ("refund_reversal" as const),
+            ...x,
+            reference: paymentReversalText({ reversesPaymentId, note, amount: x.amount }),
+          }
         : refund
           ? { kind: "refund" as const, ...x, reference: refundWithReference({ reference: x.reference, note }) }
           : { kind: "payment" as const, ...x },

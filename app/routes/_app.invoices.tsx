@@ -15,6 +15,7 @@ import {
   type InvoiceStatusFilter,
 } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
+import { clientCreditOf } from "~/rules/invoices.server";
 import { readPageRequest } from "~/utils/params";
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
@@ -33,18 +34,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   return {
     // Only what a card shows goes into the hydration data (issue 10).
-    invoices: invoices.items.map<InvoiceCard>((inv) => ({
-      id: inv.id,
-      invoiceNo: inv.invoiceNo,
-      clientName: inv.clientName,
-      paymentStatus: inv.paymentStatus,
-      payable: inv.storedStatus !== "paid" && inv.storedStatus !== "void",
-      voidReason: inv.voidReason,
-      amount: inv.amount,
-      amountPaid: inv.amountPaid,
-      expectedPaymentDate: inv.expectedPaymentDate,
-      profit: inv.profit,
-    })),
+    invoices: invoices.items.map<InvoiceCard>((inv) => {
+      const credit = clientCreditOf({ ...inv, paymentStatus: inv.storedStatus });
+      return {
+        id: inv.id,
+        invoiceNo: inv.invoiceNo,
+        clientName: inv.clientName,
+        paymentStatus: inv.paymentStatus,
+        payable: inv.storedStatus !== "paid" && inv.storedStatus !== "void",
+        voidReason: inv.voidReason,
+        amount: inv.amount,
+        amountPaid: inv.amountPaid,
+        expectedPaymentDate: inv.expectedPaymentDate,
+        profit: inv.profit,
+        // Sent only when there is one: most invoices carry none.
+        ...(credit === "0.00" ? {} : { clientCredit: credit }),
+      };
+    }),
     olderCursor: invoices.olderCursor,
     newerCursor: invoices.newerCursor,
     summary,
@@ -90,6 +96,7 @@ export default function InvoicesPage() {
             { value: "overdue", label: "Overdue" },
             { value: "paid", label: "Paid" },
             { value: "void", label: "Void" },
+            { value: "credit", label: "Client credit" },
           ]}
         />
         <ClientFilter clients={clients} />

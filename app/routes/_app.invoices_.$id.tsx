@@ -201,7 +201,7 @@ export default function InvoicePage() {
                 {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
                 {p.reversesPaymentId !== null ? (
                   <span className="basis-full">
-                    {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
+                    {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note, amount: p.amount })}
                   </span>
                 ) : (
                   <>

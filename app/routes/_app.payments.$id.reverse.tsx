@@ -66,7 +66,8 @@ export default function ReversePaymentRoute() {
       back={paymentsListUrl(new URLSearchParams(search))}
       backLabel="Back to the payments"
       entry={`#${payment.id}, ${formatDayMonthYear(payment.paymentDate)}${payment.reference ? ` (${payment.reference})` : ""}`}
-      amount={payment.amount}
+      // A refund is stored negative; the dialog names it a refund and shows what was paid back.
+      amount={payment.refund ? toFixed(sub("0", payment.amount)) : payment.amount}
       amountTestId="payment-amount"
       reversedOn={reversedOn}
       explanation={

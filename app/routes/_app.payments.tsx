@@ -120,7 +120,7 @@ export default function PaymentsPage() {
                   </p>
                   {p.reversesPaymentId !== null ? (
                     <p className="text-sm">
-                      {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note })}
+                      {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note, amount: p.amount })}
                     </p>
                   ) : p.refund ? (
                     <p className="text-sm">{refundText(p)}</p>

@@ -39,6 +39,19 @@ export const isOwed = (x: MoneyAndStatus) => !isVoid(x) && compare(settledOf(x),
 export const owedSql = () =>
   sql`(${inv.amountPaid} + ${inv.amountCredited} < ${inv.amount} and ${inv.paymentStatus} <> 'void')`;
 
+// ---- Client credit: paid and credited past the amount, so the client is owed the difference
+// (a credit note on a paid invoice leaves one; a refund pays it back). The partial index
+// invoices_credit_id_idx uses this text.
+
+export const hasClientCredit = (x: MoneyAndStatus) => !isVoid(x) && compare(settledOf(x), x.amount) > 0;
+
+export const clientCreditSql = () =>
+  sql`(${inv.amountPaid} + ${inv.amountCredited} > ${inv.amount} and ${inv.paymentStatus} <> 'void')`;
+
+/** The client credit an invoice carries ("0.00" when none): what was paid and credited past its amount. */
+export const clientCreditOf = (x: MoneyAndStatus): string =>
+  hasClientCredit(x) ? toFixed(sub(settledOf(x), x.amount)) : "0.00";
+
 // ---- Overdue: money still owed and the expected payment date before today (business time zone).
 
 export const isOverdue = (x: MoneyAndStatus & Pick<Invoice, "expectedPaymentDate">, today: string) =>

@@ -43,6 +43,18 @@ test("an admin refunds a client credit from the invoice page, in two parts", asy
   test.slow();
   await loginAs("admin");
   const invoice = await creditedInvoice(apiPoster(page.request, baseURL!), page.request, baseURL!);
+  // The Invoices list finds it: the Client credit filter, and the card says how much.
+  await page.goto("/invoices");
+  await hydrated(page, javaScript);
+  const filters = page.getByRole("form", { name: "Filter invoices" });
+  await filters.getByLabel("Status").selectOption("credit");
+  await filters.getByLabel("Invoice #").fill(invoice.invoiceNo);
+  await filters.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/status=credit/);
+  const card = page.getByRole("listitem", { name: `Invoice #${invoice.invoiceNo}` });
+  await expect(card).toContainText("Client credit");
+  await expect(card).toContainText("₦3,000.00");
+
   // Each part: the width, the amount typed, the credit before it, the refund as listed.
   const parts: [Width, string, string, string][] = [
     ["desktop", "1000.00", "₦3,000.00", "-₦1,000.00"],
@@ -83,6 +95,29 @@ test("an admin refunds a client credit from the invoice page, in two parts", asy
   // The whole credit paid back: nothing is owed either way, and there is nothing more to refund.
   await expect(page.getByTestId("invoice-balance")).toHaveText("₦0.00");
   await expect(page.getByRole("link", { name: "Refund Credit" })).toHaveCount(0);
+  await page.goto(`/invoices?status=credit&invoiceNo=${invoice.invoiceNo}`);
+  await expect(page.getByText("No invoices match the current filter")).toBeVisible();
+
+  // The second refund never left the bank: reversed, the client has that credit again.
+  await page.goto(`/invoices/${invoice.id}`);
+  await hydrated(page, javaScript);
+  await page
+    .getByRole("region", { name: /^Payments/ })
+    .getByRole("listitem")
+    .filter({ hasText: "Paid back by transfer (phone)" })
+    .getByRole("link", { name: /^Reverse payment #/ })
+    .click();
+  const reverse = page.getByRole("dialog", { name: "Reverse Refund" });
+  await expect(reverse.getByTestId("payment-amount")).toHaveText("₦2,000.00");
+  await reverse.getByLabel("Reason").fill("The transfer bounced");
+  await reverse.getByRole("button", { name: "Reverse Refund" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Refund reversed" })).toContainText(
+    `₦2,000.00 back as client credit on Invoice #${invoice.invoiceNo}`,
+  );
+  await page.goto(`/invoices/${invoice.id}`);
+  await expect(page.getByTestId("invoice-balance")).toHaveText("Credit ₦2,000.00");
+  await expect(page.getByText(/^Reverses refund #\d+: The transfer bounced$/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Refund Credit" })).toBeVisible();
 });
 
 test("a manager is offered no Refund Credit, and the dialog's address refuses them", async ({

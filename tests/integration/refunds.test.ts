@@ -8,14 +8,18 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
-import { createCreditNote } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, getInvoiceDetail } from "../../app/models/invoice.server";
+import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
+import { paymentReversalText } from "../../app/components/payment-reversal";
+import { createInvoiceForDelivery, getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
+import * as invoicesPage from "../../app/routes/_app.invoices";
 import {
   listPayments,
   NO_CLIENT_CREDIT,
   paymentTotals,
   recordPayment,
+  REFUND_CREDIT_GONE,
   refundClientCredit,
+  REVERSE_REFUND_FIRST,
   reversePayment,
 } from "../../app/models/payment.server";
 import { closeMonth } from "../../app/models/period.server";
@@ -248,9 +252,85 @@ describe("refunding a client credit", () => {
       paymentStatus: "paid",
     });
     expect(await paidAndRecount(invoice.id)).toEqual({ kept: "10000.00", recount: "10000.00" });
+    // Its words and sign: the reversal is of a refund, and takes money off what is due again.
+    const listed = await listPayments(admin, { invoiceNo: invoice.invoiceNo });
+    const reversal = listed.items.find((p) => p.reversesPaymentId === refunded.refund.id)!;
+    expect(paymentReversalText({ ...reversal, reversesPaymentId: refunded.refund.id })).toBe(
+      `Reverses refund #${refunded.refund.id}: Refund never left the bank`,
+    );
+    const document = await loadInvoiceDocument(admin, invoice.id);
+    expect(
+      document!.received
+        .filter((r) => r.kind.startsWith("refund"))
+        .map((r) => [receivedLabel(r).split(" ").slice(0, 2).join(" "), receivedAmount(r)]),
+    ).toEqual([
+      ["Refunded to", "+₦1,200.00"],
+      ["Refund reversed", "-₦1,200.00"],
+    ]);
     expect(await refundClientCredit(admin, invoice.id, { amount: "1200.00", reason: "The right one" })).toMatchObject({
       ok: true,
       creditLeft: "0.00",
+    });
+  });
+
+  it("a reversal that would leave the paid total out of bounds is refused: the refund first, or the later payment first", async () => {
+    // Refunded, then the original payment reversed: the refund must go first.
+    const first = await creditInvoice("1500.00");
+    expect(await refundClientCredit(admin, first.invoice.id, { amount: "1500.00", reason: "Paid back" })).toMatchObject(
+      {
+        ok: true,
+      },
+    );
+    expect(await reversePayment(admin, first.payment.id, { reason: "Bounced" })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: REVERSE_REFUND_FIRST,
+    });
+    expect(await paidAndRecount(first.invoice.id)).toEqual({ kept: "8500.00", recount: "8500.00" });
+
+    // Refunded, the credit note reversed and the invoice paid again: the refund cannot come back.
+    const second = await creditInvoice("1200.00");
+    const refunded = await refundClientCredit(admin, second.invoice.id, { amount: "1200.00", reason: "Paid back" });
+    if (!refunded.ok) throw new Error(refunded.message);
+    expect(await reverseCreditNote(admin, second.creditNote.id, { reason: "Claim withdrawn" })).toMatchObject({
+      ok: true,
+    });
+    expect(await recordPayment(manager, { invoiceId: second.invoice.id, amount: "1200.00" })).toMatchObject({
+      ok: true,
+    });
+    expect(await reversePayment(admin, refunded.refund.id, { reason: "Never sent" })).toMatchObject({
+      ok: false,
+      status: 409,
+      message: REFUND_CREDIT_GONE,
+    });
+    expect(await paidAndRecount(second.invoice.id)).toEqual({ kept: "10000.00", recount: "10000.00" });
+  });
+
+  it("is not dated before the invoice's latest payment or credit note", async () => {
+    const { invoice } = await creditInvoice("300.00");
+    const db = await getDb();
+    await db
+      .update(schema.invoices)
+      .set({ createdAt: new Date("2026-01-01T12:00:00+01:00") })
+      .where(eq(schema.invoices.id, invoice.id));
+    const early = await refundClientCredit(admin, invoice.id, {
+      amount: "300.00",
+      reason: "Backdated",
+      paymentDate: "2026-02-01",
+    });
+    expect(early).toMatchObject({
+      ok: false,
+      status: 400,
+      fieldErrors: {
+        paymentDate: [
+          expect.stringMatching(/^Refund date cannot be before the invoice's latest payment or credit note/),
+        ],
+      },
+    });
+    expect(
+      await refundClientCredit(admin, invoice.id, { amount: "300.00", reason: "Today", paymentDate: today() }),
+    ).toMatchObject({
+      ok: true,
     });
   });
 
@@ -302,6 +382,30 @@ describe("refunding a client credit", () => {
     const db = await getDb();
     const breaches = await findBreaches(db as unknown as Db);
     expect(breaches.filter((b) => /amount paid|over-paid|client owed|roll-up/.test(b.check))).toEqual([]);
+  });
+});
+
+describe("finding the invoices that carry a client credit", () => {
+  it("the Invoices list's Client credit filter lists them until the credit is refunded, each card saying how much", async () => {
+    const { cookie } = await loginAs("admin");
+    const { invoice } = await creditInvoice("250.50");
+    const listed = async () =>
+      (await listInvoices(admin, { status: "credit", invoiceNo: invoice.invoiceNo })).items.map((i) => i.id);
+    expect(await listed()).toEqual([invoice.id]);
+    const page = await call(invoicesPage.loader, makeRequest(`/invoices?status=credit`, { cookie }));
+    const cards = (page.body as { invoices: { id: number; clientCredit?: string }[] }).invoices;
+    expect(cards.find((c) => c.id === invoice.id)).toMatchObject({ clientCredit: "250.50" });
+    // Every card listed carries a credit; none without one is sent the field.
+    expect(cards.every((c) => c.clientCredit !== undefined)).toBe(true);
+    const all = await call(invoicesPage.loader, makeRequest(`/invoices`, { cookie }));
+    const plain = (all.body as { invoices: { clientCredit?: string }[] }).invoices.filter((c) => !c.clientCredit);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.every((c) => !("clientCredit" in c))).toBe(true);
+
+    expect(await refundClientCredit(admin, invoice.id, { amount: "250.50", reason: "Paid back" })).toMatchObject({
+      ok: true,
+    });
+    expect(await listed()).toEqual([]);
   });
 });
 

@@ -36,6 +36,8 @@ import {
   effectiveStatusSql,
   isOverdue,
   isOwed,
+  hasClientCredit,
+  clientCreditSql,
   isVoid,
   overdueSql,
   owedSql,
@@ -289,6 +291,7 @@ describe("invoice rules: JavaScript and SQL agree row by row", () => {
         .select({
           ...getTableColumns(schema.invoices),
           owedSql: sql<boolean>`${owedSql()}`,
+          creditSql: sql<boolean>`${clientCreditSql()}`,
           overdueSql: sql<boolean>`${overdueSql(today)}`,
           statusSql: effectiveStatusSql(today),
           voidSql: sql<boolean>`${voidSql()}`,
@@ -304,6 +307,7 @@ describe("invoice rules: JavaScript and SQL agree row by row", () => {
         expect(statusAfterSettlement(row), `invoice ${row.invoiceNo} settled status`).toBe(row.settledSql);
         expect(taxContained(row.amount, row.taxRate), `invoice ${row.invoiceNo} tax`).toBe(row.taxSql);
         expect(isOwed(row), `invoice ${row.invoiceNo} owed`).toBe(row.owedSql);
+        expect(hasClientCredit(row), `invoice ${row.invoiceNo} client credit`).toBe(row.creditSql);
         expect(isOverdue(row, today), `invoice ${row.invoiceNo} overdue`).toBe(row.overdueSql);
         expect(effectiveStatus(row, today), `invoice ${row.invoiceNo} status`).toBe(row.statusSql);
       }

@@ -109,6 +109,7 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
       ["partial", { status: "partial" as const }, deep],
       ["paid", { status: "paid" as const }, FIRST],
       ["overdue", { status: "overdue" as const }, FIRST],
+      ["client credit", { status: "credit" as const }, FIRST],
       ["client", { clientId: clientA }, deep],
       ["invoice number", { invoiceNo: "205000" }, FIRST],
       ["due range", { from: "2021-01-01", to: "2021-02-01" }, FIRST],
@@ -122,6 +123,7 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     expect(await plan(invoicePageQuery(db, { status: "pending" }, FIRST, 50, today))).toMatch(
       /invoices_status_id_idx|invoices_pkey/,
     );
+    expect(await plan(invoicePageQuery(db, { status: "credit" }, FIRST, 50, today))).toMatch(/invoices_credit_id_idx/);
     expect(await plan(urgentInvoicesQuery(db, 6))).toMatch(/invoices_owed_due_idx/);
   });
 

@@ -23,6 +23,8 @@ export type InvoiceCard = {
   amountPaid: string;
   expectedPaymentDate: string;
   profit: string;
+  /** Only on an invoice carrying a client credit (paid and credited past its amount). */
+  clientCredit?: string;
 };
 
 // Links to pages of this app are RowLinks (rowLinkHtml); Record Payment opens a dialog over the
@@ -38,6 +40,7 @@ function card(inv: InvoiceCard) {
   const badge = html`<span class="${paymentStatusBadgeClass(inv.paymentStatus)}">${inv.paymentStatus}</span>`;
   const reason = isVoid && html`<p class="mt-2 text-sm text-slate-600 dark:text-slate-300">Void: ${inv.voidReason}</p>`;
   const amounts = html`<dt>Amount</dt><dd>${formatNaira(inv.amount)}</dd><dt>Paid</dt><dd>${formatNaira(inv.amountPaid)}</dd>`;
+  const credit = inv.clientCredit && html`<dt>Client credit</dt><dd>${formatNaira(inv.clientCredit)}</dd>`;
   const due = html`<dt>Due Date</dt><dd>${formatDeliveryDate(inv.expectedPaymentDate)}</dd>`;
   const profit = html`<dt>Profit</dt><dd>${formatNaira(inv.profit)}</dd>`;
   const pay =
@@ -52,7 +55,7 @@ function card(inv: InvoiceCard) {
   const pdf = html`<a href="/invoices/${inv.id}/pdf" class="btn-ghost btn-sm" download="" aria-label="${pdfLabel}">PDF</a>`;
   const factsClass = isVoid ? "facts line-through opacity-70" : "facts";
   const top = html`<div class="flex items-start justify-between gap-2"><div>${link}${client}</div>${badge}</div>`;
-  const facts = html`<dl class="${factsClass}">${amounts}${due}${profit}</dl>`;
+  const facts = html`<dl class="${factsClass}">${amounts}${credit}${due}${profit}</dl>`;
   const actions = html`<div class="mt-3 flex flex-wrap gap-2">${pay}${print}${pdf}</div>`;
   return html`<li class="card p-4" aria-label="${title}">${top}${reason}${facts}${actions}</li>`;
 }

@@ -1,10 +1,10 @@
 // What an invoice document lists under its amount (payments, credit notes and their reversals),
 // worded once for the print page and the PDF.
 import { formatDeliveryDate } from "~/utils/dates";
-import { formatNaira, sub } from "~/utils/money";
+import { formatNaira, isNegative, sub } from "~/utils/money";
 
 export type InvoiceReceived = {
-  kind: "payment" | "reversal" | "refund" | "credit" | "credit_reversal";
+  kind: "payment" | "reversal" | "refund" | "refund_reversal" | "credit" | "credit_reversal";
   date: string;
   reference: string | null;
   /** Negative on a reversal. */
@@ -15,6 +15,7 @@ const LABELS = {
   payment: "Payment",
   reversal: "Payment reversed",
   refund: "Refunded to the client",
+  refund_reversal: "Refund reversed",
   credit: "Credit note",
   credit_reversal: "Credit note reversed",
 } as const;
@@ -23,8 +24,9 @@ const LABELS = {
 export const receivedLabel = (r: InvoiceReceived) =>
   `${LABELS[r.kind]} ${formatDeliveryDate(r.date)}${r.reference ? ` (${r.reference})` : ""}`;
 
-/** Taken off the amount ("-₦5,000.00"), or, for a reversal or a refund, added back ("+₦5,000.00"). */
+/**
+ * Taken off what is due ("-₦5,000.00": a payment, a credit note, a reversed refund), or added
+ * back ("+₦5,000.00": a reversal of a payment or credit note, a refund), by the entry's sign.
+ */
 export const receivedAmount = (r: InvoiceReceived) =>
-  r.kind === "reversal" || r.kind === "refund" || r.kind === "credit_reversal"
-    ? `+${formatNaira(sub("0", r.amount))}`
-    : `-${formatNaira(r.amount)}`;
+  isNegative(r.amount) ? `+${formatNaira(sub("0", r.amount))}` : `-${formatNaira(r.amount)}`;

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_credit_id_idx" ON "invoices" USING btree ("id") WHERE ("invoices"."amount_paid" + "invoices"."amount_credited" > "invoices"."amount" and "invoices"."payment_status" <> 'void');
