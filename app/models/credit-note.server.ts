@@ -310,6 +310,19 @@ export const creditNoteReversedOnSql = () =>
     string | null
   >`(select r.issue_date::text from ${schema.creditNotes} r where r.reverses_credit_note_id = ${outer("id")})`;
 
+/** A credit note entry's own columns, as the invoice page and the credit note lists show them. */
+export const creditNoteEntryColumns = () => ({
+  id: schema.creditNotes.id,
+  creditNoteNo: schema.creditNotes.creditNoteNo,
+  amount: schema.creditNotes.amount,
+  reason: schema.creditNotes.reason,
+  issueDate: schema.creditNotes.issueDate,
+  createdAt: schema.creditNotes.createdAt,
+  reversesCreditNoteId: schema.creditNotes.reversesCreditNoteId,
+  reversesCreditNoteNo: reversedCreditNoteNoSql(),
+  reversedOn: creditNoteReversedOnSql(),
+});
+
 export type CreditNoteToReverse = {
   creditNote: { id: number; creditNoteNo: string; amount: string; issueDate: string; reason: string };
   invoiceId: number;
@@ -396,18 +409,10 @@ export function creditNotePageQuery(db: Executor, filters: CreditNoteFilters, pa
   const c = schema.creditNotes;
   return db
     .select({
-      id: c.id,
-      creditNoteNo: c.creditNoteNo,
+      ...creditNoteEntryColumns(),
       invoiceId: c.invoiceId,
       invoiceNo: schema.invoices.invoiceNo,
       clientName: schema.clients.name,
-      amount: c.amount,
-      reason: c.reason,
-      issueDate: c.issueDate,
-      createdAt: c.createdAt,
-      reversesCreditNoteId: c.reversesCreditNoteId,
-      reversesCreditNoteNo: reversedCreditNoteNoSql(),
-      reversedOn: creditNoteReversedOnSql(),
     })
     .from(c)
     .innerJoin(schema.invoices, eq(schema.invoices.id, c.invoiceId))

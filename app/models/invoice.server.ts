@@ -29,7 +29,7 @@ import {
 import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
-import { creditNoteReversedOnSql, reversedCreditNoteNoSql } from "./credit-note.server";
+import { creditNoteEntryColumns } from "./credit-note.server";
 import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
@@ -785,17 +785,7 @@ export async function getInvoiceDetail(
       .from(p)
       .where(eq(p.invoiceId, id)),
     db
-      .select({
-        id: c.id,
-        creditNoteNo: c.creditNoteNo,
-        amount: c.amount,
-        reason: c.reason,
-        issueDate: c.issueDate,
-        createdAt: c.createdAt,
-        reversesCreditNoteId: c.reversesCreditNoteId,
-        reversesCreditNoteNo: reversedCreditNoteNoSql(),
-        reversedOn: creditNoteReversedOnSql(),
-      })
+      .select(creditNoteEntryColumns())
       .from(c)
       .where(eq(c.invoiceId, id))
       .orderBy(desc(c.id))

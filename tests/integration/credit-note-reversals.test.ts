@@ -30,6 +30,7 @@ import { addDays, todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import { auditEvents, csvText, expectKeptTotalsToMatchRebuild, invoiceRow } from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -60,12 +61,6 @@ async function creditedInvoice(amount = "2000.00") {
   return { clientId, invoice: invoice.invoice, creditNote: credited.creditNote };
 }
 
-async function invoiceRow(id: number) {
-  const db = await getDb();
-  const [row] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, id));
-  return row;
-}
-
 /** The invoice's credited total against a recount of its credit notes and their reversals. */
 async function creditedAndRecount(invoiceId: number) {
   const db = await getDb();
@@ -77,27 +72,11 @@ async function creditedAndRecount(invoiceId: number) {
   )[0];
 }
 
-async function events(action: string) {
-  const db = await getDb();
-  return (
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(schema.auditEvents)
-      .where(eq(schema.auditEvents.action, action))
-  )[0].n;
-}
-
-async function csvText(batches: AsyncIterable<unknown[]>) {
-  let text = "";
-  for await (const batch of batches) for (const row of batch) text += JSON.stringify(row) + "\n";
-  return text;
-}
-
 describe("reversing a credit note", () => {
   it("adds a negative row without a number, dated today, naming the credit note; the invoice is owed the amount again", async () => {
     const { invoice, creditNote } = await creditedInvoice("2500.25");
     expect(await invoiceRow(invoice.id)).toMatchObject({ amountCredited: "2500.25", paymentStatus: "partial" });
-    const before = await events("credit_note.reverse");
+    const before = await auditEvents("credit_note.reverse");
 
     const result = await reverseCreditNote(admin, creditNote.id, { reason: "  Issued against the wrong invoice  " });
     if (!result.ok) throw new Error(result.message);
@@ -120,7 +99,7 @@ describe("reversing a credit note", () => {
     const [kept] = await db.select().from(schema.creditNotes).where(eq(schema.creditNotes.id, creditNote.id));
     expect(kept).toEqual(creditNote);
     expect(await creditedAndRecount(invoice.id)).toEqual({ kept: "0.00", recount: "0.00" });
-    expect(await events("credit_note.reverse")).toBe(before + 1);
+    expect(await auditEvents("credit_note.reverse")).toBe(before + 1);
 
     // The credit note lists show both, the reversal first; the dialog knows it was reversed.
     const listed = await listCreditNotes(admin, { invoiceId: invoice.id });
@@ -238,7 +217,7 @@ describe("reversing a credit note", () => {
     const db = await getDb();
     const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(schema.creditNotes))[0].n;
     const rows = await count();
-    const reverseEvents = await events("credit_note.reverse");
+    const reverseEvents = await auditEvents("credit_note.reverse");
     expect(await reverseCreditNote(admin, creditNote.id, { reason: "Again" })).toMatchObject({
       ok: false,
       status: 409,
@@ -261,7 +240,7 @@ describe("reversing a credit note", () => {
     });
     expect(await reverseCreditNote(manager, other.creditNote.id, { reason: "x" })).toMatchObject({ status: 403 });
     expect(await count()).toBe(rows);
-    expect(await events("credit_note.reverse")).toBe(reverseEvents);
+    expect(await auditEvents("credit_note.reverse")).toBe(reverseEvents);
     expect(await invoiceRow(invoice.id)).toMatchObject({ amountCredited: "0.00" });
     expect(await invoiceRow(other.invoice.id)).toMatchObject({ amountCredited: "100.00" });
   });
@@ -304,30 +283,7 @@ describe("reversing a credit note", () => {
   it("keeps the status roll-up and what clients owe equal to a recount", async () => {
     const { creditNote } = await creditedInvoice("7000.00");
     expect(await reverseCreditNote(admin, creditNote.id, { reason: "Recount" })).toMatchObject({ ok: true });
-    const db = await getDb();
-    const snapshot = async () => {
-      const out: Record<string, string[]> = {};
-      for (const table of ["invoice_status_rollup", "client_owed_totals"]) {
-        const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.raw(`select * from ${table}`)));
-        out[table] = rows
-          .filter((r) => !("n" in r && r.n === 0) && !("owed" in r && Number(r.owed) === 0 && Number(r.credit) === 0))
-          .map((r) =>
-            JSON.stringify(
-              Object.fromEntries(
-                Object.entries(r).map(([k, v]) => [
-                  k,
-                  typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? String(Number(v)) : String(v),
-                ]),
-              ),
-            ),
-          )
-          .sort();
-      }
-      return out;
-    };
-    const kept = await snapshot();
-    await db.execute(sql`select pks_rebuild_totals()`);
-    expect(kept).toEqual(await snapshot());
+    await expectKeptTotalsToMatchRebuild(["invoice_status_rollup", "client_owed_totals"]);
   });
 
   it("db:check recounts the credited total with the reversals, and reports one that drifted", async () => {

@@ -6,7 +6,7 @@
 // client statement, the CSV exports and the kept totals all agree.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, rowsOf, schema, type User } from "../../app/db.server";
+import { getDb, schema, type User } from "../../app/db.server";
 import { createInvoiceForDelivery, getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
 import {
   getPaymentToReverse,
@@ -28,6 +28,7 @@ import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import { auditEvents, csvText, expectKeptTotalsToMatchRebuild, invoiceRow, paidAndRecount } from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -58,44 +59,11 @@ async function paidInvoice(amount = "10000.00") {
   return { clientId, invoice: invoice.invoice, payment: paid.payment };
 }
 
-async function invoiceRow(id: number) {
-  const db = await getDb();
-  const [row] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, id));
-  return row;
-}
-
-/** The invoice's paid total against a recount of its payments. */
-async function paidAndRecount(invoiceId: number) {
-  const db = await getDb();
-  return rowsOf<{ kept: string; recount: string }>(
-    await db.execute(sql`
-      select i.amount_paid::text as kept,
-        (select coalesce(sum(p.amount), 0) from payments p where p.invoice_id = i.id)::numeric(20,2)::text as recount
-      from invoices i where i.id = ${invoiceId}`),
-  )[0];
-}
-
-async function events(action: string) {
-  const db = await getDb();
-  return (
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(schema.auditEvents)
-      .where(eq(schema.auditEvents.action, action))
-  )[0].n;
-}
-
-async function csvText(batches: AsyncIterable<unknown[]>) {
-  let text = "";
-  for await (const batch of batches) for (const row of batch) text += JSON.stringify(row) + "\n";
-  return text;
-}
-
 describe("reversing a payment", () => {
   it("adds a negative row dated today that names the payment; the invoice is owed the amount again", async () => {
     const { invoice, payment } = await paidInvoice("4000.50");
     expect(await invoiceRow(invoice.id)).toMatchObject({ amountPaid: "4000.50", paymentStatus: "partial" });
-    const before = await events("payment.reverse");
+    const before = await auditEvents("payment.reverse");
 
     const result = await reversePayment(admin, payment.id, { reason: "  Recorded on the wrong invoice  " });
     if (!result.ok) throw new Error(result.message);
@@ -121,7 +89,7 @@ describe("reversing a payment", () => {
     expect(kept).toEqual(payment);
     expect(await paidAndRecount(invoice.id)).toEqual({ kept: "0.00", recount: "0.00" });
     expect(await invoiceRow(invoice.id)).toMatchObject({ paymentStatus: "pending" });
-    expect(await events("payment.reverse")).toBe(before + 1);
+    expect(await auditEvents("payment.reverse")).toBe(before + 1);
 
     // The Payments list shows both, the reversal first; the dialog knows it was reversed.
     const listed = await listPayments(admin, { invoiceNo: invoice.invoiceNo });
@@ -214,7 +182,7 @@ describe("reversing a payment", () => {
     const db = await getDb();
     const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(schema.payments))[0].n;
     const rows = await count();
-    const reverseEvents = await events("payment.reverse");
+    const reverseEvents = await auditEvents("payment.reverse");
     const other = await paidInvoice("100.00");
     const otherRows = rows + 1;
     expect(await reversePayment(admin, payment.id, { reason: "Again" })).toMatchObject({
@@ -234,7 +202,7 @@ describe("reversing a payment", () => {
     });
     expect(await reversePayment(manager, other.payment.id, { reason: "x" })).toMatchObject({ status: 403 });
     expect(await count()).toBe(otherRows);
-    expect(await events("payment.reverse")).toBe(reverseEvents);
+    expect(await auditEvents("payment.reverse")).toBe(reverseEvents);
     expect(await invoiceRow(invoice.id)).toMatchObject({ amountPaid: "0.00" });
     expect(await invoiceRow(other.invoice.id)).toMatchObject({ amountPaid: "100.00" });
   });
@@ -269,30 +237,7 @@ describe("reversing a payment", () => {
   it("keeps the payment totals, the status roll-up and what clients owe equal to a recount", async () => {
     const { payment } = await paidInvoice("7000.00");
     expect(await reversePayment(admin, payment.id, { reason: "Recount" })).toMatchObject({ ok: true });
-    const db = await getDb();
-    const snapshot = async () => {
-      const out: Record<string, string[]> = {};
-      for (const table of ["payment_day_totals", "invoice_status_rollup", "client_owed_totals"]) {
-        const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.raw(`select * from ${table}`)));
-        out[table] = rows
-          .filter((r) => !("n" in r && r.n === 0) && !("owed" in r && Number(r.owed) === 0 && Number(r.credit) === 0))
-          .map((r) =>
-            JSON.stringify(
-              Object.fromEntries(
-                Object.entries(r).map(([k, v]) => [
-                  k,
-                  typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? String(Number(v)) : String(v),
-                ]),
-              ),
-            ),
-          )
-          .sort();
-      }
-      return out;
-    };
-    const kept = await snapshot();
-    await db.execute(sql`select pks_rebuild_totals()`);
-    expect(kept).toEqual(await snapshot());
+    await expectKeptTotalsToMatchRebuild(["payment_day_totals", "invoice_status_rollup", "client_owed_totals"]);
   });
 });
 

@@ -21,6 +21,7 @@ import * as reversalApi from "../../app/routes/api.agents.$id.payouts.$payoutId.
 import { FIRST_PAGE } from "../../app/utils/keyset.server";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import { auditEvents } from "../money-entries";
 
 const NOW = new Date("2026-06-01T10:00:00Z");
 let admin: User;
@@ -62,21 +63,11 @@ async function keptAndRecount(agentId: number) {
   )[0];
 }
 
-async function events(action: string) {
-  const db = await getDb();
-  return (
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(schema.auditEvents)
-      .where(eq(schema.auditEvents.action, action))
-  )[0].n;
-}
-
 describe("reversing a payout", () => {
   it("adds a negative row dated today that names the payout; the agent is owed the amount again", async () => {
     const { agentId, payout } = await agentWithPayout();
     expect(await keptAndRecount(agentId)).toMatchObject({ kept: "379999.50", recount: "379999.50" });
-    const before = await events("agent_payout.reverse");
+    const before = await auditEvents("agent_payout.reverse");
 
     const result = await reverseAgentPayout(admin, agentId, payout.id, { reason: "  Entered twice  " }, NOW);
     if (!result.ok) throw new Error(result.message);
@@ -96,7 +87,7 @@ describe("reversing a payout", () => {
     const [kept] = await db.select().from(schema.agentPayouts).where(eq(schema.agentPayouts.id, payout.id));
     expect(kept).toEqual(payout);
     expect(await keptAndRecount(agentId)).toMatchObject({ kept: "500000.00", recount: "500000.00", n: 2 });
-    expect(await events("agent_payout.reverse")).toBe(before + 1);
+    expect(await auditEvents("agent_payout.reverse")).toBe(before + 1);
 
     // The JSON list of payouts shows both rows, newest first.
     const listed = await listAgentPayouts(admin, agentId, { page: FIRST_PAGE });
@@ -149,7 +140,7 @@ describe("reversing a payout", () => {
     const db = await getDb();
     const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(schema.agentPayouts))[0].n;
     const rows = await count();
-    const reverseEvents = await events("agent_payout.reverse");
+    const reverseEvents = await auditEvents("agent_payout.reverse");
     expect(await reverseAgentPayout(admin, agentId, payout.id, { reason: "Again" }, NOW)).toMatchObject({
       ok: false,
       status: 409,
@@ -172,7 +163,7 @@ describe("reversing a payout", () => {
       status: 403,
     });
     expect(await count()).toBe(rows + 1); // the second agent's payout only
-    expect(await events("agent_payout.reverse")).toBe(reverseEvents);
+    expect(await auditEvents("agent_payout.reverse")).toBe(reverseEvents);
   });
 
   it("two reversals of one payout at once: one lands, the other is refused", async () => {

@@ -7,7 +7,7 @@
 // the kept totals all agree.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, rowsOf, schema, type User } from "../../app/db.server";
+import { getDb, schema, type User } from "../../app/db.server";
 import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
 import { paymentReversalText } from "../../app/components/payment-reversal";
 import { createInvoiceForDelivery, getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
@@ -35,6 +35,7 @@ import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import { auditEvents, invoiceRow, paidAndRecount } from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -67,32 +68,6 @@ async function creditInvoice(credit = "1500.00") {
   return { clientId, invoice: made.invoice, payment: paid.payment, creditNote: credited.creditNote };
 }
 
-async function invoiceRow(id: number) {
-  const db = await getDb();
-  const [row] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, id));
-  return row;
-}
-
-async function paidAndRecount(invoiceId: number) {
-  const db = await getDb();
-  return rowsOf<{ kept: string; recount: string }>(
-    await db.execute(sql`
-      select i.amount_paid::text as kept,
-        (select coalesce(sum(p.amount), 0) from payments p where p.invoice_id = i.id)::numeric(20,2)::text as recount
-      from invoices i where i.id = ${invoiceId}`),
-  )[0];
-}
-
-async function events(action: string) {
-  const db = await getDb();
-  return (
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(schema.auditEvents)
-      .where(eq(schema.auditEvents.action, action))
-  )[0].n;
-}
-
 describe("refunding a client credit", () => {
   it("adds a negative refund row with its reason; the invoice's paid total goes down by it and the credit is gone", async () => {
     const { invoice } = await creditInvoice("1500.25");
@@ -101,7 +76,7 @@ describe("refunding a client credit", () => {
       amountCredited: "1500.25",
       paymentStatus: "paid",
     });
-    const before = await events("payment.refund");
+    const before = await auditEvents("payment.refund");
     const result = await refundClientCredit(admin, invoice.id, {
       amount: "1000.25",
       reference: "RF-1",
@@ -126,7 +101,7 @@ describe("refunding a client credit", () => {
       createdBy: admin.id,
     });
     expect(await paidAndRecount(invoice.id)).toEqual({ kept: "8999.75", recount: "8999.75" });
-    expect(await events("payment.refund")).toBe(before + 1);
+    expect(await auditEvents("payment.refund")).toBe(before + 1);
 
     // The rest of the credit, and no more.
     expect(await refundClientCredit(admin, invoice.id, { amount: "500.01", reason: "Too much" })).toMatchObject({
@@ -167,7 +142,7 @@ describe("refunding a client credit", () => {
     const db = await getDb();
     const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(schema.payments))[0].n;
     const rows = await count();
-    const refunds = await events("payment.refund");
+    const refunds = await auditEvents("payment.refund");
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(await refundClientCredit(admin, invoice.id, { amount: "800.01", reason: "x" })).toMatchObject({
       status: 409,
@@ -204,7 +179,7 @@ describe("refunding a client credit", () => {
     // Its payment and the payment's reversal, nothing more.
     expect(rowsAfterReversal).toBe(rows + 2);
     expect(await count()).toBe(rowsAfterReversal);
-    expect(await events("payment.refund")).toBe(refunds);
+    expect(await auditEvents("payment.refund")).toBe(refunds);
     expect(await invoiceRow(invoice.id)).toMatchObject({ amountPaid: "10000.00" });
   });
 

@@ -1,0 +1,72 @@
+// What the money-correction tests (payment, payout and credit note reversals, refunds) read back
+// to check a write: the invoice row, its paid total against a recount of its payments, how many
+// audit events an action wrote, a CSV export's rows as text, and whether the totals the triggers
+// keep equal a rebuild from the rows.
+import { eq, sql } from "drizzle-orm";
+import { expect } from "vitest";
+import { getDb, rowsOf, schema } from "../app/db.server";
+
+export async function invoiceRow(id: number) {
+  const db = await getDb();
+  const [row] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, id));
+  return row;
+}
+
+/** The invoice's paid total against a recount of its payments (refunds and reversals included). */
+export async function paidAndRecount(invoiceId: number) {
+  const db = await getDb();
+  return rowsOf<{ kept: string; recount: string }>(
+    await db.execute(sql`
+      select i.amount_paid::text as kept,
+        (select coalesce(sum(p.amount), 0) from payments p where p.invoice_id = i.id)::numeric(20,2)::text as recount
+      from invoices i where i.id = ${invoiceId}`),
+  )[0];
+}
+
+/** How many audit events of `action` the trail holds. */
+export async function auditEvents(action: string) {
+  const db = await getDb();
+  return (
+    await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.auditEvents)
+      .where(eq(schema.auditEvents.action, action))
+  )[0].n;
+}
+
+/** An export's batches as text, a JSON line a row, to search for cells. */
+export async function csvText(batches: AsyncIterable<unknown[]>) {
+  let text = "";
+  for await (const batch of batches) for (const row of batch) text += JSON.stringify(row) + "\n";
+  return text;
+}
+
+/** The rows of kept-totals tables, numbers normalised and empty rows dropped, to compare. */
+async function keptTotals(tables: string[]) {
+  const db = await getDb();
+  const out: Record<string, string[]> = {};
+  for (const table of tables) {
+    const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.raw(`select * from ${table}`)));
+    out[table] = rows
+      .filter((r) => !("n" in r && r.n === 0) && !("owed" in r && Number(r.owed) === 0 && Number(r.credit) === 0))
+      .map((r) =>
+        JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r).map(([k, v]) => [
+              k,
+              typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? String(Number(v)) : String(v),
+            ]),
+          ),
+        ),
+      )
+      .sort();
+  }
+  return out;
+}
+
+/** The totals the triggers kept equal what `pks_rebuild_totals()` recounts from the rows. */
+export async function expectKeptTotalsToMatchRebuild(tables: string[]) {
+  const kept = await keptTotals(tables);
+  await (await getDb()).execute(sql`select pks_rebuild_totals()`);
+  expect(kept).toEqual(await keptTotals(tables));
+}
