@@ -169,6 +169,10 @@ export const invoices = pgTable(
     index("invoices_credit_id_idx")
       .on(t.id)
       .where(sql`(${t.amountPaid} + ${t.amountCredited} > ${t.amount} and ${t.paymentStatus} <> 'void')`),
+    // A client's invoices still owed, oldest due first (Apply Credit's choice of invoice).
+    index("invoices_client_owed_due_idx")
+      .on(t.clientId, t.expectedPaymentDate, t.id)
+      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
     // The dashboard's most urgent unpaid invoices.
     index("invoices_owed_due_idx")
       .on(t.expectedPaymentDate, t.id)
@@ -317,16 +321,23 @@ export const payments = pgTable(
     // A refund (migration 0015): money paid back to the client out of the credit an invoice
     // carries (paid and credited past its amount), a negative row with its reason in `note`.
     refund: boolean("refund").notNull().default(false),
+    // A client credit moved to another invoice of the same client (migration 0017): a negative
+    // row on the invoice that carried the credit naming the invoice it went to, and a positive
+    // row there naming this one (`creditFromPaymentId`, at most one each). No money moves.
+    creditMovedToInvoiceId: integer("credit_moved_to_invoice_id").references((): AnyPgColumn => invoices.id),
+    creditFromPaymentId: integer("credit_from_payment_id").references((): AnyPgColumn => payments.id),
   },
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
     index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     uniqueIndex("payments_reverses_idx").on(t.reversesPaymentId),
-    // A payment is positive; a refund is negative and says why; a reversal names the payment or
-    // refund it takes back, for the opposite amount (checked by a trigger, migration 0013).
+    uniqueIndex("payments_credit_from_idx").on(t.creditFromPaymentId),
+    // A payment (or a credit moved in) is positive; a refund is negative and says why; a credit
+    // moved out is negative and names where it went; a reversal names the entry it takes back,
+    // for the opposite amount (checked by a trigger, migration 0013).
     check(
       "payments_entry_kind",
-      sql`(${t.reversesPaymentId} is null and not ${t.refund} and ${t.amount} > 0) or (${t.reversesPaymentId} is null and ${t.refund} and ${t.amount} < 0 and ${t.note} is not null) or (${t.reversesPaymentId} is not null and not ${t.refund} and ${t.amount} <> 0)`,
+      sql`(${t.reversesPaymentId} is null and not ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.amount} > 0) or (${t.reversesPaymentId} is null and ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.creditFromPaymentId} is null and ${t.amount} < 0 and ${t.note} is not null) or (${t.reversesPaymentId} is null and not ${t.refund} and ${t.creditMovedToInvoiceId} is not null and ${t.creditFromPaymentId} is null and ${t.amount} < 0) or (${t.reversesPaymentId} is not null and not ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.creditFromPaymentId} is null and ${t.amount} <> 0)`,
     ),
   ],
 );

@@ -14,6 +14,8 @@ export const CLIENT_LINE_TYPES = {
   payment: "Payment",
   payment_reversal: "Payment reversal",
   refund: "Refund",
+  credit_moved_out: "Credit moved",
+  credit_moved_in: "Credit moved",
 } as const;
 
 /** The Type column: the kind, and "(void)" on a void invoice. */
@@ -27,6 +29,8 @@ export function clientLineReference(line: Line) {
   if (line.kind === "payment_reversal" && line.reversesPaymentId !== null)
     return paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note, amount: line.credit });
   if (line.kind === "refund") return refundWithReference(line);
+  if (line.kind === "credit_moved_out") return `To invoice #${line.note ?? ""}`;
+  if (line.kind === "credit_moved_in") return `From invoice #${line.note ?? ""}`;
   if (line.kind === "credit_note_reversal" && line.reference !== null)
     return creditNoteReversalText({ reversesCreditNoteNo: line.reference, reason: line.note });
   return line.reference ?? "";

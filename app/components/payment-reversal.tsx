@@ -18,6 +18,14 @@ export const paymentReversalText = ({
   amount: string;
 }) => `Reverses ${isNegative(amount) ? "payment" : "refund"} #${reversesPaymentId}: ${note ?? ""}`;
 
+/** A credit moved between two invoices of a client: the line on each names the other; null on other entries. */
+export const creditMoveText = (line: { creditMovedToInvoiceNo: string | null; creditFromInvoiceNo: string | null }) =>
+  line.creditMovedToInvoiceNo
+    ? `Credit moved to invoice #${line.creditMovedToInvoiceNo}`
+    : line.creditFromInvoiceNo
+      ? `Credit from invoice #${line.creditFromInvoiceNo}`
+      : null;
+
 /** A refund's line: money paid back to the client, and why. */
 export const refundText = ({ note }: { note: string | null }) => `Refund to the client: ${note ?? ""}`;
 

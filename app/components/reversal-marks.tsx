@@ -19,6 +19,11 @@ export function ReversalBadge({ reverses, reversedOn }: Marks) {
   return null;
 }
 
+/** The mark on either half of a client credit moved between invoices. */
+export function CreditMovedBadge() {
+  return <span className="badge tone-slate ml-2">Credit moved</span>;
+}
+
 /** The mark on a refund to the client (a negative payment that is not a reversal). */
 export function RefundBadge() {
   return <span className="badge tone-blue ml-2">Refund</span>;

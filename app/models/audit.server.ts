@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "payment.create",
   "payment.reverse",
   "payment.refund",
+  "payment.apply_credit",
   "agent_payout.create",
   "agent_payout.reverse",
   "agent.create",

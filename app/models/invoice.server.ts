@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Executor, type Invoice, type Tx, type User } from "~/db.server";
 import { VoidInvoiceSchema } from "~/schemas/corrections";
 import { safeParseFields } from "~/schemas/fields";
@@ -30,6 +30,7 @@ import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
 import { creditNoteEntryColumns } from "./credit-note.server";
+import { creditMoveColumns } from "./payment.server";
 import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
@@ -709,6 +710,9 @@ export type InvoicePaymentView = {
   reversedOn: string | null;
   /** A refund to the client (negative, its reason in `note`). */
   refund: boolean;
+  /** On a credit moved between invoices: the other invoice's number (decision 0920). */
+  creditMovedToInvoiceNo: string | null;
+  creditFromInvoiceNo: string | null;
 };
 
 export type InvoiceCreditNoteView = {
@@ -775,7 +779,7 @@ export async function getInvoiceDetail(
       .from(l)
       .where(eq(l.invoiceId, id)),
     db
-      .select()
+      .select({ ...getTableColumns(p), ...creditMoveColumns() })
       .from(p)
       .where(eq(p.invoiceId, id))
       .orderBy(desc(p.paymentDate), desc(p.id))
@@ -827,6 +831,8 @@ export async function getInvoiceDetail(
         // A reversal is newer than its payment, so it is on this page whenever the payment is.
         reversedOn: paymentRows.find((x) => x.reversesPaymentId === r.id)?.paymentDate ?? null,
         refund: r.refund,
+        creditMovedToInvoiceNo: r.creditMovedToInvoiceNo,
+        creditFromInvoiceNo: r.creditFromInvoiceNo,
       })),
       count: paymentCount.n,
     },

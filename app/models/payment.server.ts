@@ -1,11 +1,11 @@
-import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, rowsOf, schema, type Executor } from "~/db.server";
+import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { getDb, rowsOf, schema, type Executor, type Invoice } from "~/db.server";
 import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
 import * as z from "zod";
 import { formatDayMonthYear, isValidDate, todayIn } from "~/utils/dates";
-import { PaymentReversalSchema, RefundSchema } from "~/schemas/corrections";
+import { ApplyCreditSchema, PaymentReversalSchema, RefundSchema } from "~/schemas/corrections";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { env } from "~/utils/env.server";
@@ -18,7 +18,7 @@ import {
   requestHash,
 } from "~/utils/idempotency.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { clientCreditOf, isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
+import { balanceOf, clientCreditOf, isVoid, owedSql, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
 import { add, compare, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 import { checkPeriodOpen } from "./period.server";
@@ -174,6 +174,8 @@ export async function recordPayment(
 }
 
 export const PAYMENT_NOT_FOUND = "Payment not found";
+export const CREDIT_MOVE_SPENT =
+  "The credit moved here has been refunded or paid against since: reverse that first, then the move";
 export const REVERSE_REFUND_FIRST =
   "Part of this payment was refunded to the client: reverse the refund first, then the payment";
 export const REFUND_CREDIT_GONE =
@@ -250,16 +252,30 @@ export async function reversePayment(
       // Read once: a payment never changes (append-only, migration 0013).
       const [payment] = await tx.select().from(p).where(eq(p.id, paymentId));
       if (!payment) throw new Refusal({ ok: false, status: 404, message: PAYMENT_NOT_FOUND });
-      // Locked next: two reversals of one payment queue here, and the second finds the first.
-      const [invoice] = await tx
+      // A credit moved between invoices is two entries, taken back together (migration 0017).
+      const partner = await creditMovePartner(tx, payment);
+      const entries = partner ? [payment, partner] : [payment];
+      // Locked next, in id order: two reversals of one entry queue here, and the second finds the first.
+      const invoiceIds = [...new Set(entries.map((e) => e.invoiceId))].sort((a, b) => a - b);
+      const locked = await tx
         .select()
         .from(schema.invoices)
-        .where(eq(schema.invoices.id, payment.invoiceId))
+        .where(inArray(schema.invoices.id, invoiceIds))
+        .orderBy(schema.invoices.id)
         .for("update");
+      const invoiceOf = (entry: Payment) => locked.find((i) => i.id === entry.invoiceId)!;
       if (payment.reversesPaymentId !== null) {
         throw new Refusal({ ok: false, status: 409, message: PAYMENT_REVERSAL_NOT_REVERSIBLE });
       }
-      const [earlier] = await tx.select().from(p).where(eq(p.reversesPaymentId, paymentId));
+      const [earlier] = await tx
+        .select()
+        .from(p)
+        .where(
+          inArray(
+            p.reversesPaymentId,
+            entries.map((e) => e.id),
+          ),
+        );
       if (earlier) {
         throw new Refusal({
           ok: false,
@@ -271,28 +287,46 @@ export async function reversePayment(
       if (closed) throw new Refusal(closed);
       // What was paid since must still add up: a payment partly refunded keeps its refund, and a
       // refund whose credit was paid off again cannot come back (amount_paid stays within 0..amount).
-      const amountPaid = toFixed(sub(invoice.amountPaid, payment.amount));
-      if (isNegative(amountPaid)) throw new Refusal({ ok: false, status: 409, message: REVERSE_REFUND_FIRST });
-      if (compare(amountPaid, invoice.amount) > 0) {
-        throw new Refusal({ ok: false, status: 409, message: REFUND_CREDIT_GONE });
+      const after = new Map(locked.map((i) => [i.id, i.amountPaid]));
+      for (const entry of entries) after.set(entry.invoiceId, toFixed(sub(after.get(entry.invoiceId)!, entry.amount)));
+      for (const invoice of locked) {
+        const paid = after.get(invoice.id)!;
+        if (isNegative(paid)) {
+          throw new Refusal({ ok: false, status: 409, message: partner ? CREDIT_MOVE_SPENT : REVERSE_REFUND_FIRST });
+        }
+        if (compare(paid, invoice.amount) > 0) {
+          throw new Refusal({ ok: false, status: 409, message: partner ? CREDIT_MOVE_SPENT : REFUND_CREDIT_GONE });
+        }
       }
-      const [reversal] = await tx
-        .insert(p)
-        .values({
-          invoiceId: payment.invoiceId,
-          amount: toFixed(sub("0", payment.amount)),
-          paymentDate: today,
-          reference: payment.reference,
-          note: reason,
-          reversesPaymentId: payment.id,
-          createdBy: actor.id,
-        })
-        .returning();
-      const paymentStatus = statusAfterSettlement({ ...invoice, amountPaid });
-      await tx
-        .update(schema.invoices)
-        .set({ amountPaid, paymentStatus, updatedAt: now })
-        .where(eq(schema.invoices.id, invoice.id));
+      const reversals: Payment[] = [];
+      for (const entry of entries) {
+        const [reversal] = await tx
+          .insert(p)
+          .values({
+            invoiceId: entry.invoiceId,
+            amount: toFixed(sub("0", entry.amount)),
+            paymentDate: today,
+            reference: entry.reference,
+            note: reason,
+            reversesPaymentId: entry.id,
+            createdBy: actor.id,
+          })
+          .returning();
+        reversals.push(reversal);
+      }
+      const settled = locked.map((invoice) => {
+        const amountPaid = after.get(invoice.id)!;
+        return { invoice, amountPaid, paymentStatus: statusAfterSettlement({ ...invoice, amountPaid }) };
+      });
+      for (const { invoice, amountPaid, paymentStatus } of settled) {
+        await tx
+          .update(schema.invoices)
+          .set({ amountPaid, paymentStatus, updatedAt: now })
+          .where(eq(schema.invoices.id, invoice.id));
+      }
+      const invoice = invoiceOf(payment);
+      const { amountPaid, paymentStatus } = settled.find((x) => x.invoice.id === invoice.id)!;
+      const [reversal] = reversals;
       await recordAudit(tx, {
         actor,
         action: "payment.reverse",
@@ -303,8 +337,31 @@ export async function reversePayment(
           invoiceNo: invoice.invoiceNo,
           amountPaid: invoice.amountPaid,
           paymentStatus: invoice.paymentStatus,
+          ...(partner
+            ? {
+                partner: {
+                  ...partner,
+                  invoiceNo: invoiceOf(partner).invoiceNo,
+                  amountPaid: invoiceOf(partner).amountPaid,
+                },
+              }
+            : {}),
         },
-        after: { ...reversal, invoiceNo: invoice.invoiceNo, amountPaid, paymentStatus },
+        after: {
+          ...reversal,
+          invoiceNo: invoice.invoiceNo,
+          amountPaid,
+          paymentStatus,
+          ...(partner
+            ? {
+                partner: {
+                  ...reversals[1],
+                  invoiceNo: invoiceOf(partner).invoiceNo,
+                  amountPaid: after.get(partner.invoiceId),
+                },
+              }
+            : {}),
+        },
       });
       if (idempotencyKey) {
         await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(reversal.id) });
@@ -320,6 +377,231 @@ export async function reversePayment(
 }
 
 export const NO_CLIENT_CREDIT = "This invoice carries no client credit to refund";
+
+/** The other half of a credit moved between invoices (migration 0017), or null for any other entry. */
+async function creditMovePartner(tx: Executor, entry: Payment): Promise<Payment | null> {
+  const p = schema.payments;
+  if (entry.creditMovedToInvoiceId !== null) {
+    const [moveIn] = await tx.select().from(p).where(eq(p.creditFromPaymentId, entry.id));
+    return moveIn ?? null;
+  }
+  if (entry.creditFromPaymentId !== null) {
+    const [moveOut] = await tx.select().from(p).where(eq(p.id, entry.creditFromPaymentId));
+    return moveOut ?? null;
+  }
+  return null;
+}
+
+export const NO_CREDIT_TO_MOVE = "This invoice carries no client credit to move";
+
+export type ApplyCreditResult =
+  | {
+      ok: true;
+      /** The negative entry on the invoice that carried the credit, and the positive one where it went. */
+      moveOut: Payment;
+      moveIn: Payment;
+      from: { invoiceNo: string; amountPaid: string; paymentStatus: Invoice["paymentStatus"]; creditLeft: string };
+      to: { invoiceNo: string; amountPaid: string; paymentStatus: Invoice["paymentStatus"]; balance: string };
+      replayed: boolean;
+    }
+  | Failure;
+
+/**
+ * Moves a client credit from the invoice that carries it to another invoice of the same client
+ * that still owes (docs/decisions/0920, addendum "moving a client credit to another invoice"): a
+ * negative entry on the first naming the second, and a positive entry on the second naming the
+ * first, dated today, in one transaction; no money moves, so the Payments totals do not change.
+ * At most the credit and at most what the second invoice owes. Both invoice rows are locked, in
+ * id order, so moves, payments and refunds racing on either queue. Idempotent under a key,
+ * audited, refused when today's month is closed. Reversed as a whole (`reversePayment` on either
+ * entry takes back both).
+ */
+export async function applyClientCredit(
+  actor: Actor,
+  fromInvoiceId: number,
+  input: Record<string, unknown>,
+  now = new Date(),
+  { idempotencyKey }: { idempotencyKey?: string | null } = {},
+): Promise<ApplyCreditResult> {
+  const refused = refuse(actor, "payment.record", `invoice/${fromInvoiceId}/credit-moves`);
+  if (refused) return refused;
+  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
+  const parsed = safeParseFields(ApplyCreditSchema, input);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
+  }
+  const { toInvoiceId, amount } = parsed.data;
+  if (toInvoiceId === fromInvoiceId) {
+    const message = "Choose another invoice: the credit is already on this one";
+    return { ok: false, status: 400, message, fieldErrors: { toInvoiceId: [message] } };
+  }
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const p = schema.payments;
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx): Promise<ApplyCreditResult> => {
+      const view = (invoice: Invoice) => ({
+        invoiceNo: invoice.invoiceNo,
+        amountPaid: invoice.amountPaid,
+        paymentStatus: invoice.paymentStatus,
+      });
+      if (idempotencyKey) {
+        const hash = requestHash({ fromInvoiceId, toInvoiceId, amount });
+        const existing = await claimKey(tx, {
+          userId: actor.id,
+          key: idempotencyKey,
+          scope: "payment.apply_credit",
+          hash,
+        });
+        if (existing) {
+          const [moveOut] = await tx
+            .select()
+            .from(p)
+            .where(eq(p.id, Number(existing)));
+          const [moveIn] = moveOut ? await tx.select().from(p).where(eq(p.creditFromPaymentId, moveOut.id)) : [];
+          const both = await tx
+            .select()
+            .from(schema.invoices)
+            .where(inArray(schema.invoices.id, [fromInvoiceId, toInvoiceId]));
+          const from = both.find((i) => i.id === fromInvoiceId);
+          const to = both.find((i) => i.id === toInvoiceId);
+          if (!moveOut || !moveIn || !from || !to)
+            throw new Refusal({ ok: false, status: 409, message: "This credit was already moved" });
+          return {
+            ok: true,
+            moveOut,
+            moveIn,
+            from: { ...view(from), creditLeft: clientCreditOf(from) },
+            to: { ...view(to), balance: balanceOf(to) },
+            replayed: true,
+          };
+        }
+      }
+      const locked = await tx
+        .select()
+        .from(schema.invoices)
+        .where(inArray(schema.invoices.id, [fromInvoiceId, toInvoiceId]))
+        .orderBy(schema.invoices.id)
+        .for("update");
+      const from = locked.find((i) => i.id === fromInvoiceId);
+      const to = locked.find((i) => i.id === toInvoiceId);
+      if (!from) throw new Refusal({ ok: false, status: 404, message: "Invoice not found" });
+      const notOwing = "Choose an invoice of the same client that still owes";
+      if (!to || to.clientId !== from.clientId || isVoid(to) || compare(balanceOf(to), "0") <= 0) {
+        throw new Refusal({ ok: false, status: 409, message: notOwing, fieldErrors: { toInvoiceId: [notOwing] } });
+      }
+      const credit = clientCreditOf(from);
+      if (compare(amount, credit) > 0) {
+        const message =
+          compare(credit, "0") <= 0
+            ? NO_CREDIT_TO_MOVE
+            : `At most the client credit of ${formatNaira(credit)} can be moved`;
+        throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
+      }
+      const owes = balanceOf(to);
+      if (compare(amount, owes) > 0) {
+        const message = `Invoice #${to.invoiceNo} owes only ${formatNaira(owes)}`;
+        throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
+      }
+      const closed = await checkPeriodOpen(tx, today);
+      if (closed) throw new Refusal(closed);
+      const [moveOut] = await tx
+        .insert(p)
+        .values({
+          invoiceId: from.id,
+          amount: toFixed(sub("0", amount)),
+          paymentDate: today,
+          creditMovedToInvoiceId: to.id,
+          createdBy: actor.id,
+        })
+        .returning();
+      const [moveIn] = await tx
+        .insert(p)
+        .values({ invoiceId: to.id, amount, paymentDate: today, creditFromPaymentId: moveOut.id, createdBy: actor.id })
+        .returning();
+      const fromPaid = toFixed(sub(from.amountPaid, amount));
+      const toPaid = toFixed(add(to.amountPaid, amount));
+      const fromAfter = {
+        ...from,
+        amountPaid: fromPaid,
+        paymentStatus: statusAfterSettlement({ ...from, amountPaid: fromPaid }),
+      };
+      const toAfter = {
+        ...to,
+        amountPaid: toPaid,
+        paymentStatus: statusAfterSettlement({ ...to, amountPaid: toPaid }),
+      };
+      for (const invoice of [fromAfter, toAfter]) {
+        await tx
+          .update(schema.invoices)
+          .set({ amountPaid: invoice.amountPaid, paymentStatus: invoice.paymentStatus, updatedAt: now })
+          .where(eq(schema.invoices.id, invoice.id));
+      }
+      await recordAudit(tx, {
+        actor,
+        action: "payment.apply_credit",
+        entityType: "payment",
+        entityId: moveOut.id,
+        before: { from: view(from), to: view(to), clientCredit: credit },
+        after: { moveOut, moveIn, from: view(fromAfter), to: view(toAfter) },
+      });
+      if (idempotencyKey) {
+        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(moveOut.id) });
+        await deleteOldKeys(tx, now);
+      }
+      return {
+        ok: true,
+        moveOut,
+        moveIn,
+        from: { ...view(fromAfter), creditLeft: clientCreditOf(fromAfter) },
+        to: { ...view(toAfter), balance: balanceOf(toAfter) },
+        replayed: false,
+      };
+    });
+  } catch (error) {
+    if (error instanceof Refusal) return error.failure;
+    return idempotencyFailure(error);
+  }
+}
+
+export type CreditMoveTarget = { id: number; invoiceNo: string; balance: string; expectedPaymentDate: string };
+
+export const CREDIT_MOVE_TARGETS = 50;
+
+/**
+ * The invoices of `clientId` that still owe, oldest due first, for Apply Credit's choice: at most
+ * CREDIT_MOVE_TARGETS, read through invoices_client_owed_due_idx.
+ */
+export async function listCreditMoveTargets(actor: Actor, clientId: number, exceptInvoiceId: number) {
+  assertCan(actor, "payment.record", `client/${clientId}/owed-invoices`);
+  const rows = await creditMoveTargetsQuery(await getDb(), clientId, exceptInvoiceId);
+  return rows.map<CreditMoveTarget>((r) => ({
+    id: r.id,
+    invoiceNo: r.invoiceNo,
+    balance: balanceOf(r),
+    expectedPaymentDate: r.expectedPaymentDate,
+  }));
+}
+
+/** The query itself (the scale test EXPLAINs it). */
+export function creditMoveTargetsQuery(db: Executor, clientId: number, exceptInvoiceId: number) {
+  const i = schema.invoices;
+  return db
+    .select({
+      id: i.id,
+      invoiceNo: i.invoiceNo,
+      amount: i.amount,
+      amountPaid: i.amountPaid,
+      amountCredited: i.amountCredited,
+      paymentStatus: i.paymentStatus,
+      expectedPaymentDate: i.expectedPaymentDate,
+    })
+    .from(i)
+    .where(and(eq(i.clientId, clientId), owedSql(), sql`${i.id} <> ${exceptInvoiceId}`))
+    .orderBy(i.expectedPaymentDate, i.id)
+    .limit(CREDIT_MOVE_TARGETS);
+}
 
 /** The day of an invoice's latest payment entry or credit note entry, or null: two index probes. */
 async function latestSettlementDate(tx: Executor, invoiceId: number): Promise<string | null> {
@@ -482,6 +764,21 @@ const reversedOnSql = () =>
     string | null
   >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments}.${sql.identifier("id")})`;
 
+/** A column of the outer query's payments row, qualified by hand (see reversedOnSql). */
+const outerPayment = (column: string) => sql`${schema.payments}.${sql.identifier(column)}`;
+
+/**
+ * On a credit moved between invoices (migration 0017), the other invoice's number: where a
+ * credit moved out went, and where a credit moved in came from; null on other entries.
+ */
+export const creditMoveColumns = () => ({
+  creditMovedToInvoiceNo: sql<
+    string | null
+  >`(select x.invoice_no from ${schema.invoices} x where x.id = ${outerPayment("credit_moved_to_invoice_id")})`,
+  creditFromInvoiceNo: sql<string | null>`(select x.invoice_no from ${schema.payments} y join ${schema.invoices} x
+    on x.id = y.invoice_id where y.id = ${outerPayment("credit_from_payment_id")})`,
+});
+
 export type PaymentToReverse = {
   /** `refund` marks a refund to the client (negative): its reversal gives the client the credit back. */
   payment: { id: number; amount: string; paymentDate: string; reference: string | null; refund: boolean };
@@ -581,6 +878,9 @@ export type PaymentView = {
   reversedOn: string | null;
   /** A refund to the client (negative, its reason in `note`). */
   refund: boolean;
+  /** On a credit moved between invoices: the other invoice's number (decision 0920). */
+  creditMovedToInvoiceNo: string | null;
+  creditFromInvoiceNo: string | null;
 };
 
 /** One page of payments, newest payment date first, keyset-paged on (payment date, id). */
@@ -611,6 +911,7 @@ export function paymentPageQuery(db: Executor, filters: PaymentFilters, page: Pa
       note: schema.payments.note,
       reversedOn: reversedOnSql(),
       refund: schema.payments.refund,
+      ...creditMoveColumns(),
     })
     .from(schema.payments)
     .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))

@@ -19,7 +19,14 @@ export const MAX_STATEMENT_YEARS = 5;
 
 export type StatementPeriod = { from: string; to: string };
 export type StatementLineKind =
-  "invoice" | "credit_note" | "credit_note_reversal" | "payment" | "payment_reversal" | "refund";
+  | "invoice"
+  | "credit_note"
+  | "credit_note_reversal"
+  | "payment"
+  | "payment_reversal"
+  | "refund"
+  | "credit_moved_out"
+  | "credit_moved_in";
 /** Where a page of lines starts: after the line (date, kind order, id). */
 export type StatementCursor = { date: string; order: number; id: number };
 
@@ -70,6 +77,8 @@ const KIND_ORDER: Record<StatementLineKind, number> = {
   payment: 3,
   payment_reversal: 3,
   refund: 3,
+  credit_moved_out: 3,
+  credit_moved_in: 3,
 };
 const LINE_CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\.([123])\.(\d{1,10})$/;
 
@@ -172,11 +181,19 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and c.issue_date between ${period.from}::date and ${period.to}::date
     union all
-    select 3, case when p.reverses_payment_id is not null then 'payment_reversal' when p.refund then 'refund' else 'payment' end,
+    select 3, case when p.reverses_payment_id is not null then 'payment_reversal' when p.refund then 'refund'
+          when p.credit_moved_to_invoice_id is not null then 'credit_moved_out'
+          when p.credit_from_payment_id is not null then 'credit_moved_in' else 'payment' end,
         p.id, p.payment_date, p.reference, i.id, i.invoice_no,
         -- A reversal or a refund is a negative credit, so the period's credits ("paid and
         -- credited") are net of it, as a payout reversal is a negative payout on an agent statement.
-        0, p.amount, false, p.reverses_payment_id, p.note
+        -- A credit moved between invoices keeps the other invoice's number in note.
+        0, p.amount, false, p.reverses_payment_id,
+        case when p.credit_moved_to_invoice_id is not null
+            then (select x.invoice_no from invoices x where x.id = p.credit_moved_to_invoice_id)
+          when p.credit_from_payment_id is not null
+            then (select x.invoice_no from payments y join invoices x on x.id = y.invoice_id where y.id = p.credit_from_payment_id)
+          else p.note end
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and p.payment_date between ${period.from}::date and ${period.to}::date`;

@@ -3,7 +3,7 @@
 // The routes only parse the query and answer with `csvResponse`.
 import type { Agent, Client } from "~/db.server";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
-import { paymentReversalText, refundText } from "~/components/payment-reversal";
+import { creditMoveText, paymentReversalText, refundText } from "~/components/payment-reversal";
 import { clientLineReference, clientLineType } from "~/components/client-statement";
 import {
   agentBalanceBatches,
@@ -112,7 +112,8 @@ const paymentColumns: CsvColumn<PaymentView>[] = [
       if (p.reversesPaymentId !== null)
         return paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note, amount: p.amount });
       const reversed = p.reversedOn ? `Reversed on ${p.reversedOn}` : null;
-      return p.refund ? [refundText(p), reversed].filter(Boolean).join("; ") : reversed;
+      const what = p.refund ? refundText(p) : creditMoveText(p);
+      return what ? [what, reversed].filter(Boolean).join("; ") : reversed;
     },
   },
 ];

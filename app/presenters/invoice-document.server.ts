@@ -14,6 +14,7 @@ import type { InvoiceReceived } from "~/components/invoices/invoice-received";
 import { paymentReversalText, refundWithReference } from "~/components/payment-reversal";
 import { creditNoteReversalText } from "~/components/credit-note-reversal";
 import { reversedCreditNoteNoSql } from "~/models/credit-note.server";
+import { creditMoveColumns } from "~/models/payment.server";
 
 export type InvoiceLine = {
   date: string;
@@ -103,6 +104,7 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
         reversesPaymentId: p.reversesPaymentId,
         note: p.note,
         refund: p.refund,
+        ...creditMoveColumns(),
       })
       .from(p)
       .where(eq(p.invoiceId, id))
@@ -123,17 +125,25 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   const { invoice } = row;
   const timeZone = env().APP_TIME_ZONE;
   const received: InvoiceCredit[] = [
-    ...payments.map(({ reversesPaymentId, note, refund, ...x }) =>
-      reversesPaymentId !== null
+    ...payments.map(({ reversesPaymentId, note, refund, creditMovedToInvoiceNo, creditFromInvoiceNo, ...x }) =>
+      creditMovedToInvoiceNo || creditFromInvoiceNo
         ? {
-            // A reversal of a refund is positive: money the client kept after all.
-            kind: isNegative(x.amount) ? ("reversal" as const) : ("refund_reversal" as const),
+            kind: "credit_moved" as const,
             ...x,
-            reference: paymentReversalText({ reversesPaymentId, note, amount: x.amount }),
+            reference: creditMovedToInvoiceNo
+              ? `moved to invoice #${creditMovedToInvoiceNo}`
+              : `from invoice #${creditFromInvoiceNo}`,
           }
-        : refund
-          ? { kind: "refund" as const, ...x, reference: refundWithReference({ reference: x.reference, note }) }
-          : { kind: "payment" as const, ...x },
+        : reversesPaymentId !== null
+          ? {
+              // A reversal of a refund is positive: money the client kept after all.
+              kind: isNegative(x.amount) ? ("reversal" as const) : ("refund_reversal" as const),
+              ...x,
+              reference: paymentReversalText({ reversesPaymentId, note, amount: x.amount }),
+            }
+          : refund
+            ? { kind: "refund" as const, ...x, reference: refundWithReference({ reference: x.reference, note }) }
+            : { kind: "payment" as const, ...x },
     ),
     ...credits.map(({ reference, reason, reversesCreditNoteNo, ...x }) =>
       reference === null

@@ -4,8 +4,8 @@ import { creditNoteReversalText, reverseCreditNoteUrl } from "~/components/credi
 import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
-import { paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
-import { isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
+import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
+import { CreditMovedBadge, isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
@@ -37,11 +37,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canReverse: can(user, "payment.reverse"),
     canReverseCredit: can(user, "credit_note.reverse"),
     canRefund: can(user, "payment.refund"),
+    canPayments: can(user, "payment.record"),
   };
 }
 
 export default function InvoicePage() {
-  const { invoice, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund } = useLoaderData<typeof loader>();
+  const { invoice, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund, canPayments } =
+    useLoaderData<typeof loader>();
   const isVoid = invoice.storedStatus === "void";
   const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
   const canPay = !isVoid && invoice.storedStatus !== "paid";
@@ -74,6 +76,11 @@ export default function InvoicePage() {
             {canCredit ? (
               <Link to="credit-note" className="btn-outline" preventScrollReset>
                 Credit Note
+              </Link>
+            ) : null}
+            {canPayments && isNegative(invoice.balance) ? (
+              <Link to="apply-credit" className="btn-outline" preventScrollReset>
+                Apply Credit
               </Link>
             ) : null}
             {canRefund && isNegative(invoice.balance) ? (
@@ -195,6 +202,7 @@ export default function InvoicePage() {
                 <span className="font-semibold tabular-nums">
                   {formatNaira(p.amount)}
                   {p.refund ? <RefundBadge /> : null}
+                  {creditMoveText(p) ? <CreditMovedBadge /> : null}
                   <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                 </span>
                 <span>{`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)}`}</span>
@@ -215,6 +223,7 @@ export default function InvoicePage() {
                       </Link>
                     ) : null}
                     {p.refund ? <span className="basis-full">{refundText(p)}</span> : null}
+                    {creditMoveText(p) ? <span className="basis-full">{creditMoveText(p)}</span> : null}
                   </>
                 )}
               </li>

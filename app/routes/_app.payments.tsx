@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { RowLink } from "~/components/row-link";
-import { paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
-import { isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
+import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
+import { CreditMovedBadge, isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
 import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
@@ -42,6 +42,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       note: p.note,
       reversedOn: p.reversedOn,
       refund: p.refund,
+      creditMovedToInvoiceNo: p.creditMovedToInvoiceNo,
+      creditFromInvoiceNo: p.creditFromInvoiceNo,
     })),
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
@@ -111,6 +113,7 @@ export default function PaymentsPage() {
                   <p className="font-semibold tabular-nums">
                     {formatNaira(p.amount)}
                     {p.refund ? <RefundBadge /> : null}
+                    {creditMoveText(p) ? <CreditMovedBadge /> : null}
                     <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                   </p>
                   <p className="page-subtitle">
@@ -124,6 +127,8 @@ export default function PaymentsPage() {
                     </p>
                   ) : p.refund ? (
                     <p className="text-sm">{refundText(p)}</p>
+                  ) : creditMoveText(p) ? (
+                    <p className="text-sm">{creditMoveText(p)}</p>
                   ) : null}
                 </div>
                 <div className="flex flex-wrap items-center gap-3">

@@ -1,7 +1,15 @@
 // The forms that correct an invoice without rewriting it (docs/decisions/0920): Void and Credit
 // Note. The models parse with the same fields and have the last word (limits, states).
 import * as z from "zod";
-import { calendarDate, formSchema, optionalText, requiredDecimal, requiredText, type FormConstraint } from "./fields";
+import {
+  calendarDate,
+  formSchema,
+  optionalText,
+  requiredDecimal,
+  requiredId,
+  requiredText,
+  type FormConstraint,
+} from "./fields";
 
 export const REASON_MAX = 500;
 
@@ -59,4 +67,19 @@ export const refundFormConstraint: FormConstraint = {
   amount: { required: true },
   reference: { maxLength: 200 },
   reason: { required: true, maxLength: REASON_MAX },
+};
+
+/** Apply Credit: a client credit moved to another invoice of the same client that still owes. */
+export const ApplyCreditSchema = z.object({
+  toInvoiceId: requiredId("Invoice"),
+  amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
+});
+
+export const ApplyCreditFormSchema = formSchema(
+  ApplyCreditSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);
+
+export const applyCreditFormConstraint: FormConstraint = {
+  toInvoiceId: { required: true },
+  amount: { required: true },
 };

@@ -146,6 +146,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/invoices/${invoice.id}/void`,
     `/invoices/${paidInvoice.id}/credit-notes/${creditNote.id}/reverse`,
     `/invoices/${paidInvoice.id}/refund`,
+    `/invoices/${paidInvoice.id}/apply-credit`,
     "/payments",
     `/payments/${payment.id}/reverse`,
     "/reconciliation",

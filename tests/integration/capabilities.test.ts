@@ -213,6 +213,11 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => payments.reversePayment(u, 1, { reason: "Entered twice" }),
   },
   {
+    name: "payment.applyClientCredit",
+    capability: "payment.record",
+    call: (u) => payments.applyClientCredit(u, invoiceId, { toInvoiceId: String(invoiceId + 1), amount: "1.00" }),
+  },
+  {
     name: "payment.refundClientCredit",
     capability: "payment.refund",
     call: (u) => payments.refundClientCredit(u, invoiceId, { amount: "1.00", reason: "Paid back" }),
@@ -329,6 +334,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     name: "creditNote.getCreditNoteToReverse",
     capability: "credit_note.reverse",
     call: (u) => creditNotes.getCreditNoteToReverse(u, 1),
+  },
+  {
+    name: "payment.listCreditMoveTargets",
+    capability: "payment.record",
+    call: (u) => payments.listCreditMoveTargets(u, 1, invoiceId),
   },
   {
     name: "payment.paymentBatches",

@@ -16,6 +16,7 @@ import {
 } from "../../app/models/invoice.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import {
+  creditMoveTargetsQuery,
   listPayments,
   paymentPageQuery,
   paymentTotals,
@@ -125,6 +126,9 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     );
     expect(await plan(invoicePageQuery(db, { status: "credit" }, FIRST, 50, today))).toMatch(/invoices_credit_id_idx/);
     expect(await plan(urgentInvoicesQuery(db, 6))).toMatch(/invoices_owed_due_idx/);
+    const targets = await plan(creditMoveTargetsQuery(db, clientA, 1));
+    expectIndexed(targets, "Apply Credit's invoices");
+    expect(targets).toMatch(/invoices_client_owed_due_idx/);
   });
 
   it("payment pages, per filter", async () => {

@@ -4,7 +4,7 @@ import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira, isNegative, sub } from "~/utils/money";
 
 export type InvoiceReceived = {
-  kind: "payment" | "reversal" | "refund" | "refund_reversal" | "credit" | "credit_reversal";
+  kind: "payment" | "reversal" | "refund" | "refund_reversal" | "credit" | "credit_reversal" | "credit_moved";
   date: string;
   reference: string | null;
   /** Negative on a reversal. */
@@ -16,6 +16,7 @@ const LABELS = {
   reversal: "Payment reversed",
   refund: "Refunded to the client",
   refund_reversal: "Refund reversed",
+  credit_moved: "Client credit",
   credit: "Credit note",
   credit_reversal: "Credit note reversed",
 } as const;

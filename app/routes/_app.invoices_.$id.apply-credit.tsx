@@ -1,0 +1,134 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog } from "~/components/dialog";
+import { FormErrors, MoneyField, SelectField, SubmitButton } from "~/components/forms";
+import { useIsPending } from "~/hooks/use-is-pending";
+import { getInvoice } from "~/models/invoice.server";
+import { applyClientCredit, CREDIT_MOVE_TARGETS, listCreditMoveTargets } from "~/models/payment.server";
+import { can, requireCapability } from "~/rules/capabilities.server";
+import { clientCreditOf } from "~/rules/invoices.server";
+import { ApplyCreditFormSchema, applyCreditFormConstraint } from "~/schemas/corrections";
+import { formatDeliveryDate } from "~/utils/dates";
+import { replyRefused } from "~/utils/form-reply.server";
+import { invariantResponse } from "~/utils/http.server";
+import { keyOf } from "~/utils/idempotency.server";
+import { formatNaira } from "~/utils/money";
+import { parseId } from "~/utils/params";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// Apply Credit (docs/decisions/0920, addendum "moving a client credit to another invoice"): the
+// credit an invoice carries moved to another invoice of the same client that still owes;
+// managers and admins; over the invoice's page with JavaScript, a page of its own without, and
+// back to that page.
+export const meta: MetaFunction = () => [{ title: "Apply Credit · Invoices" }];
+
+function invoiceIdOf(params: LoaderFunctionArgs["params"]) {
+  const id = parseId(params.id);
+  invariantResponse(id, "Invoice not found");
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "payment.record");
+  const invoice = await getInvoice(user, invoiceIdOf(params));
+  invariantResponse(invoice, "Invoice not found");
+  const credit = clientCreditOf({ ...invoice, paymentStatus: invoice.storedStatus });
+  return {
+    invoice: { id: invoice.id, invoiceNo: invoice.invoiceNo, clientName: invoice.clientName },
+    credit,
+    targets: credit === "0.00" ? [] : await listCreditMoveTargets(user, invoice.clientId, invoice.id),
+    canRefund: can(user, "payment.refund"),
+    // One key per opened form: a double tap or a retry moves the credit once.
+    idempotencyKey: crypto.randomUUID(),
+    constraint: applyCreditFormConstraint,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireCapability(request, "payment.record");
+  const id = invoiceIdOf(params);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ApplyCreditFormSchema, disableAutoCoercion: true });
+  const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
+  const result = await applyClientCredit(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });
+  if (!result.ok)
+    return replyRefused(submission, result, { formMessage: `Failed to move the credit: ${result.message}` });
+  return redirectWithToast(`/invoices/${id}`, {
+    title: "Credit moved",
+    description: `${formatNaira(result.moveIn.amount)} moved to Invoice #${result.to.invoiceNo}`,
+  });
+}
+
+export default function ApplyCreditRoute() {
+  const { invoice, credit, targets, canRefund, idempotencyKey, constraint } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm<{ toInvoiceId: string; amount: string; idempotencyKey: string }>({
+    lastResult: actionData?.result,
+    constraint,
+    defaultValue: { amount: credit, idempotencyKey },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
+  const back = `/invoices/${invoice.id}`;
+  if (credit === "0.00" || targets.length === 0) {
+    return (
+      <Dialog title="Nothing to apply" closeTo={back} size="sm">
+        <p className="text-sm">
+          {credit === "0.00"
+            ? "This invoice carries no client credit."
+            : `No other invoice of ${invoice.clientName} owes anything.${canRefund ? " The credit can be refunded instead." : ""}`}
+        </p>
+        <div className="mt-4 flex justify-end gap-2">
+          {credit !== "0.00" && canRefund ? (
+            <Link to={`${back}/refund`} className="btn-outline">
+              Refund Credit
+            </Link>
+          ) : null}
+          <Link to={back} className="btn-outline">
+            Back
+          </Link>
+        </div>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      title="Apply Credit"
+      description={`Invoice #${invoice.invoiceNo} · ${invoice.clientName}`}
+      closeTo={back}
+      size="sm"
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input {...keyProps} />
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
+          Client credit: <strong data-testid="client-credit">{formatNaira(credit)}</strong>
+          <br />
+          Moved to another invoice of this client that still owes: no money changes hands.
+        </p>
+        <SelectField
+          meta={fields.toInvoiceId}
+          label="To invoice"
+          description={
+            targets.length === CREDIT_MOVE_TARGETS ? `The ${CREDIT_MOVE_TARGETS} oldest due are listed.` : undefined
+          }
+        >
+          <option value="">Choose an invoice</option>
+          {targets.map((t) => (
+            <option key={t.id} value={t.id}>
+              {`Invoice #${t.invoiceNo} · owes ${formatNaira(t.balance)} · due ${formatDeliveryDate(t.expectedPaymentDate)}`}
+            </option>
+          ))}
+        </SelectField>
+        <MoneyField meta={fields.amount} label="Amount (₦)" />
+        <SubmitButton pending={pending} pendingLabel="Moving..." className="btn-primary w-full">
+          Move Credit
+        </SubmitButton>
+      </Form>
+    </Dialog>
+  );
+}
