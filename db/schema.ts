@@ -337,7 +337,7 @@ export const payments = pgTable(
     // for the opposite amount (checked by a trigger, migration 0013).
     check(
       "payments_entry_kind",
-      sql`(${t.reversesPaymentId} is null and not ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.amount} > 0) or (${t.reversesPaymentId} is null and ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.creditFromPaymentId} is null and ${t.amount} < 0 and ${t.note} is not null) or (${t.reversesPaymentId} is null and not ${t.refund} and ${t.creditMovedToInvoiceId} is not null and ${t.creditFromPaymentId} is null and ${t.amount} < 0) or (${t.reversesPaymentId} is not null and not ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.creditFromPaymentId} is null and ${t.amount} <> 0)`,
+      sql`(${t.reversesPaymentId} is null and not ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.amount} > 0) or (${t.reversesPaymentId} is null and ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.creditFromPaymentId} is null and ${t.amount} < 0 and ${t.note} is not null) or (${t.reversesPaymentId} is null and not ${t.refund} and ${t.creditMovedToInvoiceId} is not null and ${t.creditMovedToInvoiceId} <> ${t.invoiceId} and ${t.creditFromPaymentId} is null and ${t.amount} < 0) or (${t.reversesPaymentId} is not null and not ${t.refund} and ${t.creditMovedToInvoiceId} is null and ${t.creditFromPaymentId} is null and ${t.amount} <> 0)`,
     ),
   ],
 );

@@ -4,7 +4,7 @@ import type { StatementLine } from "~/models/statement.server";
 import { creditNoteReversalText } from "./credit-note-reversal";
 import { paymentReversalText, refundWithReference } from "./payment-reversal";
 
-type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPaymentId" | "note" | "credit">;
+type Line = Pick<StatementLine, "kind" | "void" | "reference" | "reversesPaymentId" | "note" | "reversesKind">;
 
 /** What each kind of statement line is called. */
 export const CLIENT_LINE_TYPES = {
@@ -27,7 +27,11 @@ export const isDebitLine = (line: Pick<StatementLine, "kind">) => line.kind === 
 /** The Reference column: the payment's or credit note's reference; on a reversal, what it takes back and why. */
 export function clientLineReference(line: Line) {
   if (line.kind === "payment_reversal" && line.reversesPaymentId !== null)
-    return paymentReversalText({ reversesPaymentId: line.reversesPaymentId, note: line.note, amount: line.credit });
+    return paymentReversalText({
+      reversesPaymentId: line.reversesPaymentId,
+      note: line.note,
+      reversesKind: line.reversesKind,
+    });
   if (line.kind === "refund") return refundWithReference(line);
   if (line.kind === "credit_moved_out") return `To invoice #${line.note ?? ""}`;
   if (line.kind === "credit_moved_in") return `From invoice #${line.note ?? ""}`;

@@ -2,21 +2,16 @@
 // November), written once for the Payments page, the invoice page and document, the client
 // statement and the CSV exports.
 
-import { isNegative } from "~/utils/money";
-
-/**
- * A reversal's line: the payment it takes back, and why. `amount` is the reversal's own: positive
- * when it takes back a refund (a negative entry).
- */
+/** A reversal's line: the entry it takes back (a payment, a refund, half of a credit move), and why. */
 export const paymentReversalText = ({
   reversesPaymentId,
   note,
-  amount,
+  reversesKind,
 }: {
   reversesPaymentId: number;
   note: string | null;
-  amount: string;
-}) => `Reverses ${isNegative(amount) ? "payment" : "refund"} #${reversesPaymentId}: ${note ?? ""}`;
+  reversesKind: string | null;
+}) => `Reverses ${reversesKind ?? "payment"} #${reversesPaymentId}: ${note ?? ""}`;
 
 /** A credit moved between two invoices of a client: the line on each names the other; null on other entries. */
 export const creditMoveText = (line: { creditMovedToInvoiceNo: string | null; creditFromInvoiceNo: string | null }) =>

@@ -30,7 +30,7 @@ import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
 import { creditNoteEntryColumns } from "./credit-note.server";
-import { creditMoveColumns } from "./payment.server";
+import { paymentLinkColumns } from "./payment.server";
 import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
@@ -713,6 +713,8 @@ export type InvoicePaymentView = {
   /** On a credit moved between invoices: the other invoice's number (decision 0920). */
   creditMovedToInvoiceNo: string | null;
   creditFromInvoiceNo: string | null;
+  /** On a reversal: what it takes back (a payment, a refund, half of a credit move). */
+  reversesKind: string | null;
 };
 
 export type InvoiceCreditNoteView = {
@@ -779,7 +781,7 @@ export async function getInvoiceDetail(
       .from(l)
       .where(eq(l.invoiceId, id)),
     db
-      .select({ ...getTableColumns(p), ...creditMoveColumns() })
+      .select({ ...getTableColumns(p), ...paymentLinkColumns() })
       .from(p)
       .where(eq(p.invoiceId, id))
       .orderBy(desc(p.paymentDate), desc(p.id))
@@ -833,6 +835,7 @@ export async function getInvoiceDetail(
         refund: r.refund,
         creditMovedToInvoiceNo: r.creditMovedToInvoiceNo,
         creditFromInvoiceNo: r.creditFromInvoiceNo,
+        reversesKind: r.reversesKind,
       })),
       count: paymentCount.n,
     },

@@ -174,10 +174,11 @@ export async function recordPayment(
 }
 
 export const PAYMENT_NOT_FOUND = "Payment not found";
-export const CREDIT_MOVE_SPENT =
-  "The credit moved here has been refunded or paid against since: reverse that first, then the move";
+/** Reversing a credit move would take `invoiceNo`'s paid total out of 0..amount. */
+export const creditMoveSpent = (invoiceNo: string) =>
+  `Invoice #${invoiceNo} has been refunded, paid or moved on since this credit move: reverse that first, then the move`;
 export const REVERSE_REFUND_FIRST =
-  "Part of this payment was refunded to the client: reverse the refund first, then the payment";
+  "Part of what this payment settled was refunded or moved to another invoice since: reverse that first, then the payment";
 export const REFUND_CREDIT_GONE =
   "The invoice has been paid again since this refund, so the credit it paid back is gone: reverse that payment first";
 export const PAYMENT_REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
@@ -264,6 +265,7 @@ export async function reversePayment(
         .orderBy(schema.invoices.id)
         .for("update");
       const invoiceOf = (entry: Payment) => locked.find((i) => i.id === entry.invoiceId)!;
+      if (partner) await lockKeptTotals(tx);
       if (payment.reversesPaymentId !== null) {
         throw new Refusal({ ok: false, status: 409, message: PAYMENT_REVERSAL_NOT_REVERSIBLE });
       }
@@ -291,11 +293,13 @@ export async function reversePayment(
       for (const entry of entries) after.set(entry.invoiceId, toFixed(sub(after.get(entry.invoiceId)!, entry.amount)));
       for (const invoice of locked) {
         const paid = after.get(invoice.id)!;
-        if (isNegative(paid)) {
-          throw new Refusal({ ok: false, status: 409, message: partner ? CREDIT_MOVE_SPENT : REVERSE_REFUND_FIRST });
-        }
-        if (compare(paid, invoice.amount) > 0) {
-          throw new Refusal({ ok: false, status: 409, message: partner ? CREDIT_MOVE_SPENT : REFUND_CREDIT_GONE });
+        if (isNegative(paid) || compare(paid, invoice.amount) > 0) {
+          const message = partner
+            ? creditMoveSpent(invoice.invoiceNo)
+            : isNegative(paid)
+              ? REVERSE_REFUND_FIRST
+              : REFUND_CREDIT_GONE;
+          throw new Refusal({ ok: false, status: 409, message });
         }
       }
       const reversals: Payment[] = [];
@@ -343,6 +347,7 @@ export async function reversePayment(
                   ...partner,
                   invoiceNo: invoiceOf(partner).invoiceNo,
                   amountPaid: invoiceOf(partner).amountPaid,
+                  paymentStatus: invoiceOf(partner).paymentStatus,
                 },
               }
             : {}),
@@ -358,6 +363,7 @@ export async function reversePayment(
                   ...reversals[1],
                   invoiceNo: invoiceOf(partner).invoiceNo,
                   amountPaid: after.get(partner.invoiceId),
+                  paymentStatus: settled.find((x) => x.invoice.id === partner.invoiceId)!.paymentStatus,
                 },
               }
             : {}),
@@ -377,6 +383,19 @@ export async function reversePayment(
 }
 
 export const NO_CLIENT_CREDIT = "This invoice carries no client credit to refund";
+
+/**
+ * A write that changes two invoices (a credit move, or its reversal) updates the kept totals of
+ * both (decision 0508), through the triggers, and so would take their rows in another order than
+ * a write of one invoice takes them: a deadlock. It takes the totals' tables whole instead, after
+ * its invoice rows and before it writes: payment_day_totals first, as every write of one invoice
+ * takes its payment row first. Writes of one invoice queue behind it for a few milliseconds.
+ */
+async function lockKeptTotals(tx: Executor) {
+  await tx.execute(
+    sql`lock table payment_day_totals, client_owed_totals, invoice_status_totals, invoice_status_rollup in share row exclusive mode`,
+  );
+}
 
 /** The other half of a credit moved between invoices (migration 0017), or null for any other entry. */
 async function creditMovePartner(tx: Executor, entry: Payment): Promise<Payment | null> {
@@ -487,6 +506,9 @@ export async function applyClientCredit(
       const from = locked.find((i) => i.id === fromInvoiceId);
       const to = locked.find((i) => i.id === toInvoiceId);
       if (!from) throw new Refusal({ ok: false, status: 404, message: "Invoice not found" });
+      // Today's month closed is said before anything about the invoices (as for payments).
+      const closed = await checkPeriodOpen(tx, today);
+      if (closed) throw new Refusal(closed);
       const notOwing = "Choose an invoice of the same client that still owes";
       if (!to || to.clientId !== from.clientId || isVoid(to) || compare(balanceOf(to), "0") <= 0) {
         throw new Refusal({ ok: false, status: 409, message: notOwing, fieldErrors: { toInvoiceId: [notOwing] } });
@@ -504,8 +526,7 @@ export async function applyClientCredit(
         const message = `Invoice #${to.invoiceNo} owes only ${formatNaira(owes)}`;
         throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
       }
-      const closed = await checkPeriodOpen(tx, today);
-      if (closed) throw new Refusal(closed);
+      await lockKeptTotals(tx);
       const [moveOut] = await tx
         .insert(p)
         .values({
@@ -767,11 +788,19 @@ const reversedOnSql = () =>
 /** A column of the outer query's payments row, qualified by hand (see reversedOnSql). */
 const outerPayment = (column: string) => sql`${schema.payments}.${sql.identifier(column)}`;
 
+/** What a reversal takes back: a payment, a refund, or half of a credit move. */
+export type ReversedKind = "payment" | "refund" | "credit move";
+
 /**
- * On a credit moved between invoices (migration 0017), the other invoice's number: where a
- * credit moved out went, and where a credit moved in came from; null on other entries.
+ * What an entry links to. On a credit moved between invoices (migration 0017), the other
+ * invoice's number: where a credit moved out went, and where a credit moved in came from. On a
+ * reversal, the kind of entry it takes back. Null on other entries.
  */
-export const creditMoveColumns = () => ({
+export const paymentLinkColumns = () => ({
+  reversesKind: sql<ReversedKind | null>`(select case when r.refund then 'refund'
+      when r.credit_moved_to_invoice_id is not null or r.credit_from_payment_id is not null then 'credit move'
+      else 'payment' end
+    from ${schema.payments} r where r.id = ${outerPayment("reverses_payment_id")})`,
   creditMovedToInvoiceNo: sql<
     string | null
   >`(select x.invoice_no from ${schema.invoices} x where x.id = ${outerPayment("credit_moved_to_invoice_id")})`,
@@ -780,8 +809,19 @@ export const creditMoveColumns = () => ({
 });
 
 export type PaymentToReverse = {
-  /** `refund` marks a refund to the client (negative): its reversal gives the client the credit back. */
-  payment: { id: number; amount: string; paymentDate: string; reference: string | null; refund: boolean };
+  /**
+   * `refund` marks a refund to the client (negative): its reversal gives the client the credit
+   * back. On half of a credit move, the other invoice's number: the move is reversed as a whole.
+   */
+  payment: {
+    id: number;
+    amount: string;
+    paymentDate: string;
+    reference: string | null;
+    refund: boolean;
+    creditMovedToInvoiceNo: string | null;
+    creditFromInvoiceNo: string | null;
+  };
   invoiceId: number;
   invoiceNo: string;
   clientName: string;
@@ -796,7 +836,14 @@ export async function getPaymentToReverse(actor: Actor, paymentId: number): Prom
   const db = await getDb();
   const [row] = await db
     .select({
-      payment: { id: p.id, amount: p.amount, paymentDate: p.paymentDate, reference: p.reference, refund: p.refund },
+      payment: {
+        id: p.id,
+        amount: p.amount,
+        paymentDate: p.paymentDate,
+        reference: p.reference,
+        refund: p.refund,
+        ...paymentLinkColumns(),
+      },
       reversesPaymentId: p.reversesPaymentId,
       invoiceId: p.invoiceId,
       invoiceNo: schema.invoices.invoiceNo,
@@ -881,6 +928,8 @@ export type PaymentView = {
   /** On a credit moved between invoices: the other invoice's number (decision 0920). */
   creditMovedToInvoiceNo: string | null;
   creditFromInvoiceNo: string | null;
+  /** On a reversal: what it takes back. */
+  reversesKind: ReversedKind | null;
 };
 
 /** One page of payments, newest payment date first, keyset-paged on (payment date, id). */
@@ -911,7 +960,7 @@ export function paymentPageQuery(db: Executor, filters: PaymentFilters, page: Pa
       note: schema.payments.note,
       reversedOn: reversedOnSql(),
       refund: schema.payments.refund,
-      ...creditMoveColumns(),
+      ...paymentLinkColumns(),
     })
     .from(schema.payments)
     .innerJoin(schema.invoices, eq(schema.invoices.id, schema.payments.invoiceId))

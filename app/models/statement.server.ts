@@ -51,6 +51,8 @@ export type StatementLine = {
    */
   reversesPaymentId: number | null;
   note: string | null;
+  /** On a payment reversal: what it takes back (a payment, a refund, half of a credit move). */
+  reversesKind: string | null;
   cursor: string;
 };
 
@@ -165,7 +167,8 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
     select 1 as ord, 'invoice' as kind, i.id, ${invoiceDaySql(i)} as day, i.invoice_no as reference,
         i.id as invoice_id, i.invoice_no,
         case when i.payment_status = 'void' then 0 else i.amount end as debit, 0::numeric as credit,
-        i.payment_status = 'void' as is_void, null::int as reverses_id, null::text as note
+        i.payment_status = 'void' as is_void, null::int as reverses_id, null::text as note,
+        null::text as reverses_kind
       from invoices i
       where i.client_id = ${clientId}
         and i.created_at >= ${dayStart(period.from)} and i.created_at < ${dayStart(addDays(period.to, 1))}
@@ -176,7 +179,7 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
         i.id, i.invoice_no,
         -- A reversal is a negative credit, as a payment reversal is.
         0, c.amount, false, null,
-        case when c.reverses_credit_note_id is null then null else c.reason end
+        case when c.reverses_credit_note_id is null then null else c.reason end, null
       from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and c.issue_date between ${period.from}::date and ${period.to}::date
@@ -193,7 +196,11 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
             then (select x.invoice_no from invoices x where x.id = p.credit_moved_to_invoice_id)
           when p.credit_from_payment_id is not null
             then (select x.invoice_no from payments y join invoices x on x.id = y.invoice_id where y.id = p.credit_from_payment_id)
-          else p.note end
+          else p.note end,
+        (select case when r.refund then 'refund'
+            when r.credit_moved_to_invoice_id is not null or r.credit_from_payment_id is not null then 'credit move'
+            else 'payment' end
+          from payments r where r.id = p.reverses_payment_id)
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and p.payment_date between ${period.from}::date and ${period.to}::date`;
@@ -223,6 +230,7 @@ type LineRow = {
   is_void: boolean;
   reverses_id: number | null;
   note: string | null;
+  reverses_kind: string | null;
 };
 
 /**
@@ -253,7 +261,7 @@ export async function statementLinesPage(
     select page.ord::int as ord, page.kind, page.id::int as id, page.day::text as day, page.reference,
         page.invoice_id::int as invoice_id, page.invoice_no,
         page.debit::numeric(20,2)::text as debit, page.credit::numeric(20,2)::text as credit, page.is_void,
-        page.reverses_id::int as reverses_id, page.note,
+        page.reverses_id::int as reverses_id, page.note, page.reverses_kind,
         (${start}
           + sum(page.debit - page.credit) over (order by page.day, page.ord, page.id))::numeric(20,2)::text as balance
     from page order by page.day, page.ord, page.id`);
@@ -273,6 +281,7 @@ export async function statementLinesPage(
     void: r.is_void,
     reversesPaymentId: r.reverses_id,
     note: r.note,
+    reversesKind: r.reverses_kind,
     cursor: formatStatementCursor({ date: r.day, order: KIND_ORDER[r.kind], id: r.id }),
   });
   const items = shown.map(toLine);

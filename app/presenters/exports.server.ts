@@ -110,7 +110,11 @@ const paymentColumns: CsvColumn<PaymentView>[] = [
     kind: "text",
     value: (p) => {
       if (p.reversesPaymentId !== null)
-        return paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note, amount: p.amount });
+        return paymentReversalText({
+          reversesPaymentId: p.reversesPaymentId,
+          note: p.note,
+          reversesKind: p.reversesKind,
+        });
       const reversed = p.reversedOn ? `Reversed on ${p.reversedOn}` : null;
       const what = p.refund ? refundText(p) : creditMoveText(p);
       return what ? [what, reversed].filter(Boolean).join("; ") : reversed;

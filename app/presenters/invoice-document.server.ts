@@ -9,12 +9,12 @@ import { balanceOf, effectiveStatus, isVoid, taxContained, type PaymentStatus } 
 import { amountInWords } from "~/utils/amount-words.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { isNegative, sub, sum, toFixed } from "~/utils/money";
+import { sub, sum, toFixed } from "~/utils/money";
 import type { InvoiceReceived } from "~/components/invoices/invoice-received";
 import { paymentReversalText, refundWithReference } from "~/components/payment-reversal";
 import { creditNoteReversalText } from "~/components/credit-note-reversal";
 import { reversedCreditNoteNoSql } from "~/models/credit-note.server";
-import { creditMoveColumns } from "~/models/payment.server";
+import { paymentLinkColumns } from "~/models/payment.server";
 
 export type InvoiceLine = {
   date: string;
@@ -63,6 +63,38 @@ export type InvoiceDocument = {
   balanceInWords: string;
 };
 
+type PaymentEntry = {
+  date: string;
+  reference: string | null;
+  amount: string;
+  reversesPaymentId: number | null;
+  note: string | null;
+  refund: boolean;
+  creditMovedToInvoiceNo: string | null;
+  creditFromInvoiceNo: string | null;
+  reversesKind: string | null;
+};
+
+/** One entry of `payments` as the document lists it under the amount. */
+function paymentLine(entry: PaymentEntry): InvoiceCredit {
+  const { date, amount, reference, note } = entry;
+  if (entry.creditMovedToInvoiceNo)
+    return { kind: "credit_moved", date, amount, reference: `moved to invoice #${entry.creditMovedToInvoiceNo}` };
+  if (entry.creditFromInvoiceNo)
+    return { kind: "credit_moved", date, amount, reference: `from invoice #${entry.creditFromInvoiceNo}` };
+  if (entry.reversesPaymentId !== null) {
+    const { reversesPaymentId, reversesKind } = entry;
+    return {
+      kind: reversesKind === "refund" ? "refund_reversal" : "reversal",
+      date,
+      amount,
+      reference: paymentReversalText({ reversesPaymentId, note, reversesKind }),
+    };
+  }
+  if (entry.refund) return { kind: "refund", date, amount, reference: refundWithReference({ reference, note }) };
+  return { kind: "payment", date, amount, reference };
+}
+
 /** The invoice `id` as a document, or null when there is none (managers and admins). */
 export async function loadInvoiceDocument(actor: Actor, id: number, now = new Date()): Promise<InvoiceDocument | null> {
   assertCan(actor, "invoice.manage", `invoice/${id}/document`);
@@ -104,7 +136,7 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
         reversesPaymentId: p.reversesPaymentId,
         note: p.note,
         refund: p.refund,
-        ...creditMoveColumns(),
+        ...paymentLinkColumns(),
       })
       .from(p)
       .where(eq(p.invoiceId, id))
@@ -125,26 +157,7 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   const { invoice } = row;
   const timeZone = env().APP_TIME_ZONE;
   const received: InvoiceCredit[] = [
-    ...payments.map(({ reversesPaymentId, note, refund, creditMovedToInvoiceNo, creditFromInvoiceNo, ...x }) =>
-      creditMovedToInvoiceNo || creditFromInvoiceNo
-        ? {
-            kind: "credit_moved" as const,
-            ...x,
-            reference: creditMovedToInvoiceNo
-              ? `moved to invoice #${creditMovedToInvoiceNo}`
-              : `from invoice #${creditFromInvoiceNo}`,
-          }
-        : reversesPaymentId !== null
-          ? {
-              // A reversal of a refund is positive: money the client kept after all.
-              kind: isNegative(x.amount) ? ("reversal" as const) : ("refund_reversal" as const),
-              ...x,
-              reference: paymentReversalText({ reversesPaymentId, note, amount: x.amount }),
-            }
-          : refund
-            ? { kind: "refund" as const, ...x, reference: refundWithReference({ reference: x.reference, note }) }
-            : { kind: "payment" as const, ...x },
-    ),
+    ...payments.map(paymentLine),
     ...credits.map(({ reference, reason, reversesCreditNoteNo, ...x }) =>
       reference === null
         ? {

@@ -209,7 +209,11 @@ export default function InvoicePage() {
                 {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
                 {p.reversesPaymentId !== null ? (
                   <span className="basis-full">
-                    {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note, amount: p.amount })}
+                    {paymentReversalText({
+                      reversesPaymentId: p.reversesPaymentId,
+                      note: p.note,
+                      reversesKind: p.reversesKind,
+                    })}
                   </span>
                 ) : (
                   <>

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ReversalDialog } from "~/components/forms/reversal-dialog";
-import { paymentsListUrl } from "~/components/payment-reversal";
+import { creditMoveText, paymentsListUrl } from "~/components/payment-reversal";
 import { getPaymentToReverse, reversePayment } from "~/models/payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PaymentReversalFormSchema, paymentReversalFormConstraint } from "~/schemas/corrections";
@@ -10,7 +10,7 @@ import { formatDayMonthYear } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
-import { formatNaira, sub, toFixed } from "~/utils/money";
+import { formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -47,11 +47,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!result.ok)
     return replyRefused(submission, result, { formMessage: `Failed to reverse payment: ${result.message}` });
   const { payment } = result;
+  const moved = payment.creditMovedToInvoiceId !== null || payment.creditFromPaymentId !== null;
   return redirectWithToast(paymentsListUrl(new URL(request.url).searchParams), {
-    title: payment.refund ? "Refund reversed" : "Payment reversed",
-    description: payment.refund
-      ? `${formatNaira(toFixed(sub("0", payment.amount)))} back as client credit on Invoice #${result.invoiceNo}`
-      : `${formatNaira(payment.amount)} taken back from Invoice #${result.invoiceNo}`,
+    title: moved ? "Credit move reversed" : payment.refund ? "Refund reversed" : "Payment reversed",
+    description: moved
+      ? `Both entries of the move taken back, on Invoice #${result.invoiceNo} and the other invoice`
+      : payment.refund
+        ? `${formatNaira(toFixed(sub("0", payment.amount)))} back as client credit on Invoice #${result.invoiceNo}`
+        : `${formatNaira(payment.amount)} taken back from Invoice #${result.invoiceNo}`,
   });
 }
 
@@ -59,21 +62,24 @@ export default function ReversePaymentRoute() {
   const { payment, invoiceNo, clientName, reversedOn, idempotencyKey, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { search } = useLocation();
+  const move = creditMoveText(payment);
   return (
     <ReversalDialog
-      noun={payment.refund ? "Refund" : "Payment"}
+      noun={move ? "Credit Move" : payment.refund ? "Refund" : "Payment"}
       description={`Invoice #${invoiceNo} · ${clientName}`}
       back={paymentsListUrl(new URLSearchParams(search))}
       backLabel="Back to the payments"
       entry={`#${payment.id}, ${formatDayMonthYear(payment.paymentDate)}${payment.reference ? ` (${payment.reference})` : ""}`}
-      // A refund is stored negative; the dialog names it a refund and shows what was paid back.
-      amount={payment.refund ? toFixed(sub("0", payment.amount)) : payment.amount}
+      // A refund or a credit moved out is stored negative; the dialog shows the amount itself.
+      amount={isNegative(payment.amount) ? toFixed(sub("0", payment.amount)) : payment.amount}
       amountTestId="payment-amount"
       reversedOn={reversedOn}
       explanation={
-        payment.refund
-          ? "The refund stays in the history. A reversal dated today takes it back, so the invoice carries the client credit again. This cannot be undone."
-          : "The payment stays in the history. A reversal dated today takes its amount off the invoice, which is owed again. This cannot be undone."
+        move
+          ? `${move}. Both entries of the move are taken back by reversals dated today: the credit returns to the invoice it came from, and the other invoice owes again. This cannot be undone.`
+          : payment.refund
+            ? "The refund stays in the history. A reversal dated today takes it back, so the invoice carries the client credit again. This cannot be undone."
+            : "The payment stays in the history. A reversal dated today takes its amount off the invoice, which is owed again. This cannot be undone."
       }
       idempotencyKey={idempotencyKey}
       constraint={constraint}

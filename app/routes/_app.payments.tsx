@@ -44,6 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       refund: p.refund,
       creditMovedToInvoiceNo: p.creditMovedToInvoiceNo,
       creditFromInvoiceNo: p.creditFromInvoiceNo,
+      reversesKind: p.reversesKind,
     })),
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
@@ -123,7 +124,11 @@ export default function PaymentsPage() {
                   </p>
                   {p.reversesPaymentId !== null ? (
                     <p className="text-sm">
-                      {paymentReversalText({ reversesPaymentId: p.reversesPaymentId, note: p.note, amount: p.amount })}
+                      {paymentReversalText({
+                        reversesPaymentId: p.reversesPaymentId,
+                        note: p.note,
+                        reversesKind: p.reversesKind,
+                      })}
                     </p>
                   ) : p.refund ? (
                     <p className="text-sm">{refundText(p)}</p>

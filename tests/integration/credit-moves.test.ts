@@ -7,12 +7,13 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { creditMoveText } from "../../app/components/payment-reversal";
+import { creditMoveText, paymentReversalText } from "../../app/components/payment-reversal";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, getInvoiceDetail } from "../../app/models/invoice.server";
 import {
   applyClientCredit,
-  CREDIT_MOVE_SPENT,
+  creditMoveSpent,
+  getPaymentToReverse,
   listCreditMoveTargets,
   listPayments,
   NO_CREDIT_TO_MOVE,
@@ -202,6 +203,48 @@ describe("moving a client credit", () => {
     expect(await paidAndRecount(a.id)).toEqual({ kept: "8000.00", recount: "8000.00" });
   });
 
+  it("moves and full payments racing all land (no deadlock between them)", async () => {
+    const clientId = (await createClient()).id;
+    const otherClientId = (await createClient()).id;
+    const due = "2026-12-15";
+    const pairs = [];
+    for (let i = 0; i < 6; i++) {
+      const a = await invoiceFor(clientId, "2026-12-20");
+      expect(await recordPayment(manager, { invoiceId: a.id, amount: "10000.00" })).toMatchObject({ ok: true });
+      expect(await createCreditNote(manager, a.id, { amount: "1000.00", reason: "Wet" })).toMatchObject({ ok: true });
+      const b = await invoiceFor(clientId, due);
+      expect(await recordPayment(manager, { invoiceId: b.id, amount: "9000.00" })).toMatchObject({ ok: true });
+      // C is another client's: a payment of the same client would queue behind the move on the
+      // client's payment totals for the day, taken first by both.
+      pairs.push({ a, b, c: await invoiceFor(otherClientId, due) });
+    }
+    // Each move changes A (due later) and then pays B in full; each payment pays C, due with B, in
+    // full: the same kept-totals rows (paid, due with B; paid overall), taken in the other order.
+    const results = await Promise.all(
+      pairs.flatMap(({ a, b, c }) => [
+        applyClientCredit(manager, a.id, { toInvoiceId: String(b.id), amount: "1000.00" }),
+        recordPayment(manager, { invoiceId: c.id, amount: "10000.00" }),
+      ]),
+    );
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    for (const { a, b, c } of pairs) {
+      expect(await invoiceRow(a.id)).toMatchObject({ amountPaid: "9000.00", paymentStatus: "paid" });
+      expect(await invoiceRow(b.id)).toMatchObject({ amountPaid: "10000.00", paymentStatus: "paid" });
+      expect(await invoiceRow(c.id)).toMatchObject({ amountPaid: "10000.00", paymentStatus: "paid" });
+    }
+    // And the moves reversed while more of the other client's invoices due with B are paid.
+    const moves = results.filter((r, i) => i % 2 === 0) as { moveIn: { id: number } }[];
+    const more = [];
+    for (let i = 0; i < pairs.length; i++) more.push(await invoiceFor(otherClientId, due));
+    const undone = await Promise.all([
+      ...moves.map((m) => reversePayment(admin, m.moveIn.id, { reason: "Race" })),
+      ...more.map((d) => recordPayment(manager, { invoiceId: d.id, amount: "10000.00" })),
+    ]);
+    expect(undone.filter((r) => !r.ok)).toEqual([]);
+    for (const { b } of pairs) expect(await invoiceRow(b.id)).toMatchObject({ amountPaid: "9000.00" });
+    await expectKeptTotalsToMatchRebuild(["payment_day_totals", "invoice_status_rollup", "client_owed_totals"]);
+  });
+
   it("is idempotent under one key, and refused while today's month is closed", async () => {
     const { a, b } = await creditAndDebt();
     const key = `move-${a.id}`;
@@ -228,10 +271,32 @@ describe("moving a client credit", () => {
     const { a, b } = await creditAndDebt("1500.00");
     const moved = await applyClientCredit(manager, a.id, { toInvoiceId: String(b.id), amount: "1500.00" });
     if (!moved.ok) throw new Error(moved.message);
+    // The Reverse dialog names the move, from either side.
+    expect(await getPaymentToReverse(admin, moved.moveIn.id)).toMatchObject({
+      payment: { creditFromInvoiceNo: a.invoiceNo, creditMovedToInvoiceNo: null },
+    });
+    expect(await getPaymentToReverse(admin, moved.moveOut.id)).toMatchObject({
+      payment: { creditMovedToInvoiceNo: b.invoiceNo, creditFromInvoiceNo: null },
+    });
     const reversed = await reversePayment(admin, moved.moveIn.id, { reason: "Wrong invoice" });
     expect(reversed).toMatchObject({ ok: true, amountPaid: "0.00", paymentStatus: "pending" });
     expect(await paidAndRecount(a.id)).toEqual({ kept: "10000.00", recount: "10000.00" });
     expect(await paidAndRecount(b.id)).toEqual({ kept: "0.00", recount: "0.00" });
+    // Both reversals say what they take back, on the list and on the documents.
+    const reversals = (await listPayments(admin, { invoiceNo: b.invoiceNo })).items
+      .concat((await listPayments(admin, { invoiceNo: a.invoiceNo })).items)
+      .filter((p) => p.reversesPaymentId !== null);
+    expect(reversals.map((p) => paymentReversalText({ ...p, reversesPaymentId: p.reversesPaymentId! })).sort()).toEqual(
+      [
+        `Reverses credit move #${moved.moveIn.id}: Wrong invoice`,
+        `Reverses credit move #${moved.moveOut.id}: Wrong invoice`,
+      ].sort(),
+    );
+    const docB = await loadInvoiceDocument(admin, b.id);
+    expect(docB!.received.map((r) => [r.kind, receivedAmount(r)])).toEqual([
+      ["credit_moved", "-₦1,500.00"],
+      ["reversal", "+₦1,500.00"],
+    ]);
     expect(await reversePayment(admin, moved.moveOut.id, { reason: "Again" })).toMatchObject({
       status: 409,
       message: expect.stringMatching(/^This payment was already reversed on/),
@@ -249,7 +314,7 @@ describe("moving a client credit", () => {
     });
     expect(await reversePayment(admin, again.moveOut.id, { reason: "Undo" })).toMatchObject({
       status: 409,
-      message: CREDIT_MOVE_SPENT,
+      message: creditMoveSpent(b.invoiceNo),
     });
   });
 });
@@ -351,20 +416,63 @@ describeAccess("credit moves", [
 ]);
 
 describe("the payments table keeps credit moves to their own rules", () => {
-  it("refuses a move in that does not match its move out, another client's, and a move out that is positive", async () => {
+  it("refuses a move in that does not match its move out, another client's, a move out alone, to its own invoice, or positive", async () => {
     const { a, b } = await creditAndDebt();
     const other = await creditAndDebt();
     const db = await getDb();
-    const insert = (values: Partial<typeof schema.payments.$inferInsert> & { invoiceId: number; amount: string }) =>
-      db
-        .insert(schema.payments)
-        .values({ paymentDate: today(), ...values })
-        .returning();
-    await expect(insert({ invoiceId: a.id, amount: "10.00", creditMovedToInvoiceId: b.id })).rejects.toThrow();
-    const [out] = await insert({ invoiceId: a.id, amount: "-10.00", creditMovedToInvoiceId: b.id });
-    await expect(insert({ invoiceId: b.id, amount: "9.00", creditFromPaymentId: out.id })).rejects.toThrow();
-    await expect(insert({ invoiceId: other.b.id, amount: "10.00", creditFromPaymentId: out.id })).rejects.toThrow();
-    await expect(insert({ invoiceId: b.id, amount: "10.00", creditFromPaymentId: out.id })).resolves.toHaveLength(1);
-    await expect(insert({ invoiceId: b.id, amount: "10.00", creditFromPaymentId: out.id })).rejects.toThrow();
+    type Entry = Partial<typeof schema.payments.$inferInsert> & { invoiceId: number; amount: string };
+    // Each attempt is one transaction: a move's two entries are checked together when it commits.
+    const write = (...entries: ((outId: number) => Entry)[]) =>
+      db.transaction(async (tx) => {
+        let outId = 0;
+        for (const entry of entries) {
+          const [row] = await tx
+            .insert(schema.payments)
+            .values({ paymentDate: today(), ...entry(outId) })
+            .returning();
+          outId ||= row.id;
+        }
+      });
+    const moveOut =
+      (values: Partial<Entry> = {}) =>
+      () => ({
+        invoiceId: a.id,
+        amount: "-10.00",
+        creditMovedToInvoiceId: b.id,
+        ...values,
+      });
+    const moveIn =
+      (values: Partial<Entry> = {}) =>
+      (outId: number) => ({
+        invoiceId: b.id,
+        amount: "10.00",
+        creditFromPaymentId: outId,
+        ...values,
+      });
+    await expect(write(moveOut({ amount: "10.00" }), moveIn())).rejects.toThrow();
+    await expect(write(moveOut({ creditMovedToInvoiceId: a.id }), moveIn())).rejects.toThrow();
+    await expect(write(moveOut())).rejects.toThrow();
+    await expect(write(moveOut(), moveIn({ amount: "9.00" }))).rejects.toThrow();
+    await expect(write(moveOut(), moveIn({ invoiceId: other.b.id }))).rejects.toThrow();
+    await expect(write(moveOut(), moveIn())).resolves.toBeUndefined();
+    expect(await paidAndRecount(b.id)).toMatchObject({ recount: "10.00" });
+  });
+
+  it("refuses the reversal of one half of a move without the other", async () => {
+    const { a, b } = await creditAndDebt();
+    const moved = await applyClientCredit(manager, a.id, { toInvoiceId: String(b.id), amount: "100.00" });
+    if (!moved.ok) throw new Error(moved.message);
+    const db = await getDb();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.insert(schema.payments).values({
+          invoiceId: b.id,
+          amount: "-100.00",
+          paymentDate: today(),
+          reversesPaymentId: moved.moveIn.id,
+        });
+      }),
+    ).rejects.toThrow();
+    expect(await paidAndRecount(b.id)).toEqual({ kept: "100.00", recount: "100.00" });
   });
 });
