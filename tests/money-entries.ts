@@ -4,7 +4,25 @@
 // keep equal a rebuild from the rows.
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { getDb, rowsOf, schema } from "../app/db.server";
+import { getDb, rowsOf, schema, type User } from "../app/db.server";
+import { createInvoiceForDelivery } from "../app/models/invoice.server";
+import { createClient, createDelivery } from "./factories";
+
+/** An invoice of 10,000.00 (10 tons at 1,000.00, delivered 5 March 2026) issued by `manager`, for `clientId` or a new client. */
+export async function invoiceOfTenThousand(manager: User, agentId: number, clientId?: number) {
+  clientId ??= (await createClient()).id;
+  const delivery = await createDelivery({
+    agentId,
+    clientId,
+    createdBy: manager.id,
+    date: "2026-03-05",
+    tons: "10.00",
+    sellingRate: "1000.00",
+  });
+  const made = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
+  if (!made.ok) throw new Error(made.message);
+  return { clientId, invoice: made.invoice };
+}
 
 export async function invoiceRow(id: number) {
   const db = await getDb();

@@ -77,3 +77,31 @@ export function FormError({ errors, id }: { errors?: string[] | null; id?: strin
 export function FieldError({ errors, id }: { errors?: string[] | null; id?: string }) {
   return <ErrorList errors={errors} id={id} />;
 }
+
+/**
+ * A dialog that has nothing to offer (the invoice is void, there is no credit, the delivery is
+ * invoiced): why, a Back link, and any other way out (`actions`) before it.
+ */
+export function NoticeDialog({
+  title,
+  closeTo,
+  children,
+  actions,
+}: {
+  title: string;
+  closeTo: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <Dialog title={title} closeTo={closeTo} size="sm">
+      <p className="text-sm">{children}</p>
+      <div className="mt-4 flex justify-end gap-2">
+        {actions}
+        <Link to={closeTo} className="btn-outline">
+          Back
+        </Link>
+      </div>
+    </Dialog>
+  );
+}

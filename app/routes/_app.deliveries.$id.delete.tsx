@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { ConfirmFooter } from "~/components/forms";
-import { Dialog } from "~/components/dialog";
+import { Dialog, NoticeDialog } from "~/components/dialog";
 import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -39,14 +39,9 @@ export default function DeleteDeliveryRoute() {
   const { delivery, invoiceNo } = useLoaderData<typeof loader>();
   if (invoiceNo !== null) {
     return (
-      <Dialog title="Cannot delete this delivery" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
-        <p className="text-sm">It is invoiced on Invoice #{invoiceNo}; invoiced deliveries are kept.</p>
-        <div className="mt-4 flex justify-end">
-          <Link to={`/deliveries/${delivery.id}/edit`} className="btn-outline">
-            Back
-          </Link>
-        </div>
-      </Dialog>
+      <NoticeDialog title="Cannot delete this delivery" closeTo={`/deliveries/${delivery.id}/edit`}>
+        It is invoiced on Invoice #{invoiceNo}; invoiced deliveries are kept.
+      </NoticeDialog>
     );
   }
   return (

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Dialog } from "~/components/dialog";
+import { Dialog, NoticeDialog } from "~/components/dialog";
 import { FormErrors, MoneyField, SelectField, SubmitButton } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { getInvoice } from "~/models/invoice.server";
@@ -76,23 +76,21 @@ export default function ApplyCreditRoute() {
   const back = `/invoices/${invoice.id}`;
   if (credit === "0.00" || targets.length === 0) {
     return (
-      <Dialog title="Nothing to apply" closeTo={back} size="sm">
-        <p className="text-sm">
-          {credit === "0.00"
-            ? "This invoice carries no client credit."
-            : `No other invoice of ${invoice.clientName} owes anything.${canRefund ? " The credit can be refunded instead." : ""}`}
-        </p>
-        <div className="mt-4 flex justify-end gap-2">
-          {credit !== "0.00" && canRefund ? (
+      <NoticeDialog
+        title="Nothing to apply"
+        closeTo={back}
+        actions={
+          credit !== "0.00" && canRefund ? (
             <Link to={`${back}/refund`} className="btn-outline">
               Refund Credit
             </Link>
-          ) : null}
-          <Link to={back} className="btn-outline">
-            Back
-          </Link>
-        </div>
-      </Dialog>
+          ) : null
+        }
+      >
+        {credit === "0.00"
+          ? "This invoice carries no client credit."
+          : `No other invoice of ${invoice.clientName} owes anything.${canRefund ? " The credit can be refunded instead." : ""}`}
+      </NoticeDialog>
     );
   }
   return (

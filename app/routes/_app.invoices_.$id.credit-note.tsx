@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Dialog } from "~/components/dialog";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog, NoticeDialog } from "~/components/dialog";
 import { FormErrors, MoneyField, SubmitButton, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { createCreditNote, creditableOf } from "~/models/credit-note.server";
@@ -70,16 +70,9 @@ export default function CreditNoteRoute() {
   const back = `/invoices/${invoice.id}`;
   if (invoice.isVoid || creditable === "0.00") {
     return (
-      <Dialog title="Cannot issue a credit note" closeTo={back} size="sm">
-        <p className="text-sm">
-          {invoice.isVoid ? "This invoice is void." : "This invoice is already fully credited."}
-        </p>
-        <div className="mt-4 flex justify-end">
-          <Link to={back} className="btn-outline">
-            Back
-          </Link>
-        </div>
-      </Dialog>
+      <NoticeDialog title="Cannot issue a credit note" closeTo={back}>
+        {invoice.isVoid ? "This invoice is void." : "This invoice is already fully credited."}
+      </NoticeDialog>
     );
   }
   return (

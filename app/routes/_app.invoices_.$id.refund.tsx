@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Dialog } from "~/components/dialog";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog, NoticeDialog } from "~/components/dialog";
 import { FormErrors, InputField, MoneyField, SubmitButton, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { getInvoice } from "~/models/invoice.server";
@@ -80,14 +80,9 @@ export default function RefundCreditRoute() {
   const back = `/invoices/${invoice.id}`;
   if (credit === "0.00") {
     return (
-      <Dialog title="Nothing to refund" closeTo={back} size="sm">
-        <p className="text-sm">This invoice carries no client credit.</p>
-        <div className="mt-4 flex justify-end">
-          <Link to={back} className="btn-outline">
-            Back
-          </Link>
-        </div>
-      </Dialog>
+      <NoticeDialog title="Nothing to refund" closeTo={back}>
+        This invoice carries no client credit.
+      </NoticeDialog>
     );
   }
   return (

@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Dialog } from "~/components/dialog";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Dialog, NoticeDialog } from "~/components/dialog";
 import { ConfirmFooter, FormErrors, TextareaField } from "~/components/forms";
 import { getInvoice, isVoidable, voidInvoice } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -62,18 +62,11 @@ export default function VoidInvoiceRoute() {
   const back = `/invoices/${invoice.id}`;
   if (!invoice.voidable) {
     return (
-      <Dialog title="Cannot void this invoice" closeTo={back} size="sm">
-        <p className="text-sm">
-          {invoice.isVoid
-            ? "This invoice is already void."
-            : "It has payments or credit notes. To reduce what the client owes, issue a credit note instead."}
-        </p>
-        <div className="mt-4 flex justify-end">
-          <Link to={back} className="btn-outline">
-            Back
-          </Link>
-        </div>
-      </Dialog>
+      <NoticeDialog title="Cannot void this invoice" closeTo={back}>
+        {invoice.isVoid
+          ? "This invoice is already void."
+          : "It has payments or credit notes. To reduce what the client owes, issue a credit note instead."}
+      </NoticeDialog>
     );
   }
   return (

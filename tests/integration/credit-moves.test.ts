@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { creditMoveText, paymentReversalText } from "../../app/components/payment-reversal";
 import { createCreditNote } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, getInvoiceDetail } from "../../app/models/invoice.server";
+import { getInvoiceDetail } from "../../app/models/invoice.server";
 import {
   applyClientCredit,
   creditMoveSpent,
@@ -31,9 +31,15 @@ import * as applyDialog from "../../app/routes/_app.invoices_.$id.apply-credit";
 import * as movesApi from "../../app/routes/api.invoices.$id.credit-moves";
 import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
-import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { createAgent, createClient, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
-import { auditEvents, expectKeptTotalsToMatchRebuild, invoiceRow, paidAndRecount } from "../money-entries";
+import {
+  auditEvents,
+  expectKeptTotalsToMatchRebuild,
+  invoiceOfTenThousand,
+  invoiceRow,
+  paidAndRecount,
+} from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -50,23 +56,14 @@ beforeAll(async () => {
 
 /** An invoice of 10,000.00 for `clientId`, due on `due`. */
 async function invoiceFor(clientId: number, due = "2026-12-31") {
-  const delivery = await createDelivery({
-    agentId,
-    clientId,
-    createdBy: manager.id,
-    date: "2026-03-05",
-    tons: "10.00",
-    sellingRate: "1000.00",
-  });
-  const made = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
-  if (!made.ok) throw new Error(made.message);
+  const { invoice } = await invoiceOfTenThousand(manager, agentId, clientId);
   await (
     await getDb()
   )
     .update(schema.invoices)
     .set({ expectedPaymentDate: due })
-    .where(eq(schema.invoices.id, made.invoice.id));
-  return made.invoice;
+    .where(eq(schema.invoices.id, invoice.id));
+  return invoice;
 }
 
 /** A client of its own with invoice A paid in full and credited `credit` (the client's credit), and B owing 10,000.00. */

@@ -17,7 +17,7 @@ import {
   listCreditNotes,
   reverseCreditNote,
 } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
+import { getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/models/payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";
@@ -28,9 +28,15 @@ import * as reverseDialog from "../../app/routes/_app.invoices_.$id.credit-notes
 import * as reversalApi from "../../app/routes/api.credit-notes.$id.reversal";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
-import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { createAgent, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
-import { auditEvents, csvText, expectKeptTotalsToMatchRebuild, invoiceRow } from "../money-entries";
+import {
+  auditEvents,
+  csvText,
+  expectKeptTotalsToMatchRebuild,
+  invoiceOfTenThousand,
+  invoiceRow,
+} from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -45,20 +51,10 @@ beforeAll(async () => {
 
 /** An invoice of 10,000.00 for a client of its own, with one credit note of `amount` issued today. */
 async function creditedInvoice(amount = "2000.00") {
-  const clientId = (await createClient()).id;
-  const delivery = await createDelivery({
-    agentId,
-    clientId,
-    createdBy: manager.id,
-    date: "2026-03-05",
-    tons: "10.00",
-    sellingRate: "1000.00",
-  });
-  const invoice = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
-  if (!invoice.ok) throw new Error(invoice.message);
-  const credited = await createCreditNote(manager, invoice.invoice.id, { amount, reason: "Wet shells" });
+  const { clientId, invoice: made } = await invoiceOfTenThousand(manager, agentId);
+  const credited = await createCreditNote(manager, made.id, { amount, reason: "Wet shells" });
   if (!credited.ok) throw new Error(credited.message);
-  return { clientId, invoice: invoice.invoice, creditNote: credited.creditNote };
+  return { clientId, invoice: made, creditNote: credited.creditNote };
 }
 
 /** The invoice's credited total against a recount of its credit notes and their reversals. */

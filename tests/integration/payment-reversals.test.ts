@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { createInvoiceForDelivery, getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
+import { getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
 import {
   getPaymentToReverse,
   listPayments,
@@ -26,9 +26,16 @@ import * as reversalApi from "../../app/routes/api.payments.$id.reversal";
 import * as voidRoute from "../../app/routes/_app.invoices_.$id.void";
 import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
-import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { createAgent, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
-import { auditEvents, csvText, expectKeptTotalsToMatchRebuild, invoiceRow, paidAndRecount } from "../money-entries";
+import {
+  auditEvents,
+  csvText,
+  expectKeptTotalsToMatchRebuild,
+  invoiceOfTenThousand,
+  invoiceRow,
+  paidAndRecount,
+} from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -43,20 +50,10 @@ beforeAll(async () => {
 
 /** An invoice of 10,000.00 for a client of its own, with one payment of `amount` made today. */
 async function paidInvoice(amount = "10000.00") {
-  const clientId = (await createClient()).id;
-  const delivery = await createDelivery({
-    agentId,
-    clientId,
-    createdBy: manager.id,
-    date: "2026-03-05",
-    tons: "10.00",
-    sellingRate: "1000.00",
-  });
-  const invoice = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
-  if (!invoice.ok) throw new Error(invoice.message);
-  const paid = await recordPayment(manager, { invoiceId: invoice.invoice.id, amount, reference: "TRF-1" });
+  const { clientId, invoice: made } = await invoiceOfTenThousand(manager, agentId);
+  const paid = await recordPayment(manager, { invoiceId: made.id, amount, reference: "TRF-1" });
   if (!paid.ok) throw new Error(paid.message);
-  return { clientId, invoice: invoice.invoice, payment: paid.payment };
+  return { clientId, invoice: made, payment: paid.payment };
 }
 
 describe("reversing a payment", () => {

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
 import { paymentReversalText } from "../../app/components/payment-reversal";
-import { createInvoiceForDelivery, getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
+import { getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
 import * as invoicesPage from "../../app/routes/_app.invoices";
 import {
   listPayments,
@@ -33,9 +33,9 @@ import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";
 import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
-import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { createAgent, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
-import { auditEvents, invoiceRow, paidAndRecount } from "../money-entries";
+import { auditEvents, invoiceOfTenThousand, invoiceRow, paidAndRecount } from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -50,22 +50,12 @@ beforeAll(async () => {
 
 /** An invoice of 10,000.00 for a client of its own, paid in full, then credited `credit`: the client's credit. */
 async function creditInvoice(credit = "1500.00") {
-  const clientId = (await createClient()).id;
-  const delivery = await createDelivery({
-    agentId,
-    clientId,
-    createdBy: manager.id,
-    date: "2026-03-05",
-    tons: "10.00",
-    sellingRate: "1000.00",
-  });
-  const made = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
-  if (!made.ok) throw new Error(made.message);
-  const paid = await recordPayment(manager, { invoiceId: made.invoice.id, amount: "10000.00", reference: "TRF-9" });
+  const { clientId, invoice: made } = await invoiceOfTenThousand(manager, agentId);
+  const paid = await recordPayment(manager, { invoiceId: made.id, amount: "10000.00", reference: "TRF-9" });
   if (!paid.ok) throw new Error(paid.message);
-  const credited = await createCreditNote(manager, made.invoice.id, { amount: credit, reason: "Wet shells" });
+  const credited = await createCreditNote(manager, made.id, { amount: credit, reason: "Wet shells" });
   if (!credited.ok) throw new Error(credited.message);
-  return { clientId, invoice: made.invoice, payment: paid.payment, creditNote: credited.creditNote };
+  return { clientId, invoice: made, payment: paid.payment, creditNote: credited.creditNote };
 }
 
 describe("refunding a client credit", () => {
