@@ -797,15 +797,18 @@ export type ReversedKind = "payment" | "refund" | "credit move";
  * reversal, the kind of entry it takes back. Null on other entries.
  */
 export const paymentLinkColumns = () => ({
-  reversesKind: sql<ReversedKind | null>`(select case when r.refund then 'refund'
-      when r.credit_moved_to_invoice_id is not null or r.credit_from_payment_id is not null then 'credit move'
-      else 'payment' end
-    from ${schema.payments} r where r.id = ${outerPayment("reverses_payment_id")})`,
-  creditMovedToInvoiceNo: sql<
-    string | null
-  >`(select x.invoice_no from ${schema.invoices} x where x.id = ${outerPayment("credit_moved_to_invoice_id")})`,
-  creditFromInvoiceNo: sql<string | null>`(select x.invoice_no from ${schema.payments} y join ${schema.invoices} x
-    on x.id = y.invoice_id where y.id = ${outerPayment("credit_from_payment_id")})`,
+  // Each subquery runs only on the entries it concerns (a case is evaluated lazily): most rows
+  // of a page are plain payments and cost nothing here.
+  reversesKind: sql<ReversedKind | null>`(case when ${outerPayment("reverses_payment_id")} is not null then
+    (select case when r.refund then 'refund'
+        when r.credit_moved_to_invoice_id is not null or r.credit_from_payment_id is not null then 'credit move'
+        else 'payment' end
+      from ${schema.payments} r where r.id = ${outerPayment("reverses_payment_id")}) end)`,
+  creditMovedToInvoiceNo: sql<string | null>`(case when ${outerPayment("credit_moved_to_invoice_id")} is not null then
+    (select x.invoice_no from ${schema.invoices} x where x.id = ${outerPayment("credit_moved_to_invoice_id")}) end)`,
+  creditFromInvoiceNo: sql<string | null>`(case when ${outerPayment("credit_from_payment_id")} is not null then
+    (select x.invoice_no from ${schema.payments} y join ${schema.invoices} x on x.id = y.invoice_id
+      where y.id = ${outerPayment("credit_from_payment_id")}) end)`,
 });
 
 export type PaymentToReverse = {

@@ -30,22 +30,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   return {
     // Only what a line shows goes into the hydration data (issue 10).
-    payments: payments.items.map((p) => ({
-      id: p.id,
-      amount: p.amount,
-      paymentDate: p.paymentDate,
-      invoiceId: p.invoiceId,
-      invoiceNo: p.invoiceNo,
-      clientName: p.clientName,
-      reference: p.reference,
-      reversesPaymentId: p.reversesPaymentId,
-      note: p.note,
-      reversedOn: p.reversedOn,
-      refund: p.refund,
-      creditMovedToInvoiceNo: p.creditMovedToInvoiceNo,
-      creditFromInvoiceNo: p.creditFromInvoiceNo,
-      reversesKind: p.reversesKind,
-    })),
+    payments: payments.items.map((p) => {
+      const entry: EntryMarks = {
+        reversesPaymentId: p.reversesPaymentId,
+        note: p.note,
+        reversedOn: p.reversedOn,
+        refund: p.refund,
+        creditMovedToInvoiceNo: p.creditMovedToInvoiceNo,
+        creditFromInvoiceNo: p.creditFromInvoiceNo,
+        reversesKind: p.reversesKind,
+      };
+      return {
+        id: p.id,
+        amount: p.amount,
+        paymentDate: p.paymentDate,
+        invoiceId: p.invoiceId,
+        invoiceNo: p.invoiceNo,
+        clientName: p.clientName,
+        reference: p.reference,
+        // Sent only for the few entries that are not plain payments (reversals, refunds, moves).
+        ...(isPlainEntry(entry) ? {} : { entry }),
+      };
+    }),
     olderCursor: payments.olderCursor,
     newerCursor: payments.newerCursor,
     totals,
@@ -54,6 +60,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canReverse: can(user, "payment.reverse"),
   };
 }
+
+/** What marks an entry that is not a plain payment. */
+type EntryMarks = {
+  reversesPaymentId: number | null;
+  note: string | null;
+  reversedOn: string | null;
+  refund: boolean;
+  creditMovedToInvoiceNo: string | null;
+  creditFromInvoiceNo: string | null;
+  reversesKind: string | null;
+};
+
+const PLAIN_ENTRY: EntryMarks = {
+  reversesPaymentId: null,
+  note: null,
+  reversedOn: null,
+  refund: false,
+  creditMovedToInvoiceNo: null,
+  creditFromInvoiceNo: null,
+  reversesKind: null,
+};
+
+const isPlainEntry = (entry: EntryMarks) =>
+  (Object.keys(PLAIN_ENTRY) as (keyof EntryMarks)[]).every((key) => entry[key] === PLAIN_ENTRY[key]);
 
 export default function PaymentsPage() {
   const { payments, olderCursor, newerCursor, totals, clients, filtered, canReverse } = useLoaderData<typeof loader>();
@@ -108,51 +138,56 @@ export default function PaymentsPage() {
           </div>
         ) : (
           <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
-            {payments.map((p) => (
-              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-4">
-                <div>
-                  <p className="font-semibold tabular-nums">
-                    {formatNaira(p.amount)}
-                    {p.refund ? <RefundBadge /> : null}
-                    {creditMoveText(p) ? <CreditMovedBadge /> : null}
-                    <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
-                  </p>
-                  <p className="page-subtitle">
-                    {`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)} · `}
-                    <RowLink to={`/invoices/${p.invoiceId}`} className="underline">{`Invoice #${p.invoiceNo}`}</RowLink>
-                    {` · ${p.clientName}`}
-                  </p>
-                  {p.reversesPaymentId !== null ? (
-                    <p className="text-sm">
-                      {paymentReversalText({
-                        reversesPaymentId: p.reversesPaymentId,
-                        note: p.note,
-                        reversesKind: p.reversesKind,
-                      })}
+            {payments
+              .map(({ entry, ...line }) => ({ ...line, ...(entry ?? PLAIN_ENTRY) }))
+              .map((p) => (
+                <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-4">
+                  <div>
+                    <p className="font-semibold tabular-nums">
+                      {formatNaira(p.amount)}
+                      {p.refund ? <RefundBadge /> : null}
+                      {creditMoveText(p) ? <CreditMovedBadge /> : null}
+                      <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                     </p>
-                  ) : p.refund ? (
-                    <p className="text-sm">{refundText(p)}</p>
-                  ) : creditMoveText(p) ? (
-                    <p className="text-sm">{creditMoveText(p)}</p>
-                  ) : null}
-                </div>
-                <div className="flex flex-wrap items-center gap-3">
-                  {p.reference ? (
-                    <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>
-                  ) : null}
-                  {canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
-                    <RowLink
-                      to={reversePaymentUrl(p.id, listSearch)}
-                      className="btn-ghost text-sm"
-                      aria-label={`Reverse payment #${p.id}`}
-                      preventScrollReset
-                    >
-                      Reverse
-                    </RowLink>
-                  ) : null}
-                </div>
-              </li>
-            ))}
+                    <p className="page-subtitle">
+                      {`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)} · `}
+                      <RowLink
+                        to={`/invoices/${p.invoiceId}`}
+                        className="underline"
+                      >{`Invoice #${p.invoiceNo}`}</RowLink>
+                      {` · ${p.clientName}`}
+                    </p>
+                    {p.reversesPaymentId !== null ? (
+                      <p className="text-sm">
+                        {paymentReversalText({
+                          reversesPaymentId: p.reversesPaymentId,
+                          note: p.note,
+                          reversesKind: p.reversesKind,
+                        })}
+                      </p>
+                    ) : p.refund ? (
+                      <p className="text-sm">{refundText(p)}</p>
+                    ) : creditMoveText(p) ? (
+                      <p className="text-sm">{creditMoveText(p)}</p>
+                    ) : null}
+                  </div>
+                  <div className="flex flex-wrap items-center gap-3">
+                    {p.reference ? (
+                      <p className="text-sm text-slate-600 dark:text-slate-300">{`Ref: ${p.reference}`}</p>
+                    ) : null}
+                    {canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
+                      <RowLink
+                        to={reversePaymentUrl(p.id, listSearch)}
+                        className="btn-ghost text-sm"
+                        aria-label={`Reverse payment #${p.id}`}
+                        preventScrollReset
+                      >
+                        Reverse
+                      </RowLink>
+                    ) : null}
+                  </div>
+                </li>
+              ))}
           </ul>
         )}
         <Pager label="Payment pages" olderCursor={olderCursor} newerCursor={newerCursor} />
