@@ -185,16 +185,22 @@ export const PAYMENT_REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reve
 
 type Payment = typeof schema.payments.$inferSelect;
 
+/** An invoice's state after a reversal, with the reversal written on it. */
+type ReversedOn = {
+  reversal: Payment;
+  invoiceNo: string;
+  paymentStatus: "pending" | "partial" | "paid" | "overdue" | "void";
+  amountPaid: string;
+};
+
 export type ReversePaymentResult =
-  | {
+  | (ReversedOn & {
       ok: true;
-      reversal: Payment;
       payment: Payment;
-      invoiceNo: string;
-      paymentStatus: "pending" | "partial" | "paid" | "overdue" | "void";
-      amountPaid: string;
+      /** On a credit move: the other entry's reversal and its invoice after it (both are taken back). */
+      partner: ReversedOn | null;
       replayed: boolean;
-    }
+    })
   | Failure;
 
 /**
@@ -247,7 +253,8 @@ export async function reversePayment(
             throw new Refusal({ ok: false, status: 409, message: "This reversal was already recorded" });
           }
           const { invoiceNo, paymentStatus, amountPaid } = invoice;
-          return { ok: true, reversal, payment, invoiceNo, paymentStatus, amountPaid, replayed: true };
+          const partner = await reversedPartner(tx, payment);
+          return { ok: true, reversal, payment, invoiceNo, paymentStatus, amountPaid, partner, replayed: true };
         }
       }
       // Read once: a payment never changes (append-only, migration 0013).
@@ -373,7 +380,22 @@ export async function reversePayment(
         await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(reversal.id) });
         await deleteOldKeys(tx, now);
       }
-      return { ok: true, reversal, payment, invoiceNo: invoice.invoiceNo, paymentStatus, amountPaid, replayed: false };
+      const partnerState = partner && {
+        reversal: reversals[1],
+        invoiceNo: invoiceOf(partner).invoiceNo,
+        amountPaid: after.get(partner.invoiceId)!,
+        paymentStatus: settled.find((x) => x.invoice.id === partner.invoiceId)!.paymentStatus,
+      };
+      return {
+        ok: true,
+        reversal,
+        payment,
+        invoiceNo: invoice.invoiceNo,
+        paymentStatus,
+        amountPaid,
+        partner: partnerState,
+        replayed: false,
+      };
     });
   } catch (error) {
     // A refusal rolls the transaction back, so its key is free for a corrected retry.
@@ -395,6 +417,22 @@ async function lockKeptTotals(tx: Executor) {
   await tx.execute(
     sql`lock table payment_day_totals, client_owed_totals, invoice_status_totals, invoice_status_rollup in share row exclusive mode`,
   );
+}
+
+/** On a replay: the reversal of a credit move's other entry and its invoice now, or null. */
+async function reversedPartner(tx: Executor, entry: Payment): Promise<ReversedOn | null> {
+  const partner = await creditMovePartner(tx, entry);
+  if (!partner) return null;
+  const p = schema.payments;
+  const [reversal] = await tx.select().from(p).where(eq(p.reversesPaymentId, partner.id));
+  const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, partner.invoiceId));
+  if (!reversal || !invoice) return null;
+  return {
+    reversal,
+    invoiceNo: invoice.invoiceNo,
+    paymentStatus: invoice.paymentStatus,
+    amountPaid: invoice.amountPaid,
+  };
 }
 
 /** The other half of a credit moved between invoices (migration 0017), or null for any other entry. */

@@ -32,6 +32,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       invoiceNo: result.invoiceNo,
       paymentStatus: result.paymentStatus,
       amountPaid: result.amountPaid,
+      // A credit move is reversed whole: the other entry's reversal and its invoice after it.
+      partner: result.partner && {
+        ...result.partner.reversal,
+        createdAt: result.partner.reversal.createdAt.toISOString(),
+        invoiceNo: result.partner.invoiceNo,
+        paymentStatus: result.partner.paymentStatus,
+        amountPaid: result.partner.amountPaid,
+      },
     },
     { status: result.replayed ? 200 : 201 },
   );

@@ -29,6 +29,7 @@ import { loadInvoiceDocument } from "../../app/presenters/invoice-document.serve
 import { receivedAmount, receivedLabel } from "../../app/components/invoices/invoice-received";
 import * as applyDialog from "../../app/routes/_app.invoices_.$id.apply-credit";
 import * as movesApi from "../../app/routes/api.invoices.$id.credit-moves";
+import * as paymentReversalApi from "../../app/routes/api.payments.$id.reversal";
 import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createUser, loginAs } from "../factories";
@@ -378,6 +379,43 @@ describe("the Apply Credit form and its JSON twin", () => {
     );
     expect(unknown.status).toBe(404);
     expect((await call(movesApi.loader, makeRequest(path, { cookie }), params)).status).toBe(405);
+  });
+});
+
+describe("reversing a credit move through POST /api/payments/{id}/reversal", () => {
+  it("answers both reversals and both invoices, on the first call and on a replay", async () => {
+    const { cookie } = await loginAs("admin");
+    const { a, b } = await creditAndDebt("800.00");
+    const moved = await applyClientCredit(manager, a.id, { toInvoiceId: String(b.id), amount: "800.00" });
+    if (!moved.ok) throw new Error(moved.message);
+    const path = `/api/payments/${moved.moveOut.id}/reversal`;
+    const send = () =>
+      call(
+        paymentReversalApi.action,
+        makeRequest(path, {
+          method: "POST",
+          cookie,
+          json: { reason: "Moved to the wrong invoice" },
+          headers: { "Idempotency-Key": `api-move-reversal-${a.id}` },
+        }),
+        { id: String(moved.moveOut.id) },
+      );
+    const expected = {
+      amount: "800.00",
+      reversesPaymentId: moved.moveOut.id,
+      invoiceNo: a.invoiceNo,
+      amountPaid: "10000.00",
+      partner: {
+        amount: "-800.00",
+        reversesPaymentId: moved.moveIn.id,
+        invoiceNo: b.invoiceNo,
+        amountPaid: "0.00",
+        paymentStatus: "pending",
+      },
+    };
+    expect(await send()).toMatchObject({ status: 201, body: expected });
+    expect(await send()).toMatchObject({ status: 200, body: expected });
+    expect(await paidAndRecount(b.id)).toEqual({ kept: "0.00", recount: "0.00" });
   });
 });
 
