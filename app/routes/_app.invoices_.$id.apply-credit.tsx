@@ -14,7 +14,7 @@ import { formatDeliveryDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
-import { formatNaira } from "~/utils/money";
+import { compare, formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -60,6 +60,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     description: `${formatNaira(result.moveIn.amount)} moved to Invoice #${result.to.invoiceNo}`,
   });
 }
+
+/** The smaller of two amounts, compared as decimals. */
+const lesserOf = (a: string, b: string) => (compare(a, b) <= 0 ? a : b);
 
 export default function ApplyCreditRoute() {
   const { invoice, credit, targets, canRefund, idempotencyKey, constraint } = useLoaderData<typeof loader>();
@@ -111,6 +114,13 @@ export default function ApplyCreditRoute() {
         <SelectField
           meta={fields.toInvoiceId}
           label="To invoice"
+          // With JavaScript the amount follows the choice: the credit, or what the invoice owes if less.
+          onChange={(event) => {
+            const target = targets.find((t) => String(t.id) === event.currentTarget.value);
+            const amount = event.currentTarget.form?.elements.namedItem(fields.amount.name);
+            // The fields are uncontrolled: the form posts what the input holds.
+            if (target && amount instanceof HTMLInputElement) amount.value = lesserOf(credit, target.balance);
+          }}
           description={
             targets.length === CREDIT_MOVE_TARGETS ? `The ${CREDIT_MOVE_TARGETS} oldest due are listed.` : undefined
           }

@@ -20,7 +20,7 @@ test("a manager moves a client credit to another invoice of the client, in two p
   const agent = await post("/api/agents", { name: `Move Agent ${tag}` });
   const client = await post("/api/clients", { name: `Move Client ${tag}` });
   const invoices: { id: number; invoiceNo: string }[] = [];
-  for (const tons of ["10.00", "1.00"]) {
+  for (const tons of ["10.00", "1.00", "1.00"]) {
     const delivery = await post("/api/deliveries", {
       agentId: agent.id,
       clientId: client.id,
@@ -34,10 +34,12 @@ test("a manager moves a client credit to another invoice of the client, in two p
     expect(priced.status()).toBe(200);
     invoices.push((await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; invoiceNo: string });
   }
-  // A: ₦650,000.00 paid in full, then credited ₦3,000.00. B: ₦65,000.00, unpaid.
-  const [a, b] = invoices;
+  // A: ₦650,000.00 paid in full, then credited ₦3,000.00. B: ₦65,000.00, unpaid. C: ₦65,000.00,
+  // all but ₦500.00 paid (it owes less than the credit).
+  const [a, b, c] = invoices;
   await post("/api/payments", { invoiceId: a.id, amount: "650000.00", reference: "FULL" });
   await post(`/api/invoices/${a.id}/credit-notes`, { amount: "3000.00", reason: "Wet shells" });
+  await post("/api/payments", { invoiceId: c.id, amount: "64500.00", reference: "MOST" });
 
   // Each part: the width, the amount typed, the credit before it.
   const parts: [Width, string, string][] = [
@@ -60,6 +62,13 @@ test("a manager moves a client credit to another invoice of the client, in two p
       expect(await seriousAxeViolations(page)).toEqual([]);
     }
     const form = page.getByRole("dialog", { name: "Apply Credit" });
+    if (javaScript && width === "desktop") {
+      // The amount follows the choice: what C owes, less than the credit; then the credit again.
+      await form.getByLabel("To invoice").selectOption(String(c.id));
+      await expect(form.getByLabel("Amount (₦)")).toHaveValue("500.00");
+      await form.getByLabel("To invoice").selectOption(String(b.id));
+      await expect(form.getByLabel("Amount (₦)")).toHaveValue("3000.00");
+    }
     await form.getByLabel("To invoice").selectOption(String(b.id));
     await form.getByLabel("Amount (₦)").fill(amount);
     await form.getByRole("button", { name: "Move Credit" }).click();
