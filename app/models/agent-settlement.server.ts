@@ -9,14 +9,13 @@
 // one row per agent; the statement's opening and closing balances are index range sums over one
 // agent's rows, like the client statement's.
 import { and, eq, sql } from "drizzle-orm";
+import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, rowsOf, schema, type AgentPayout, type Executor } from "~/db.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
 import { PayoutReversalSchema, PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
-import { safeParseFields } from "~/schemas/fields";
 import { formatDayMonthYear, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { fieldErrorsOf } from "~/utils/field-errors";
 import {
   claimKey,
   completeKey,
@@ -93,11 +92,8 @@ export async function recordAgentPayout(
   const refused = refuse(actor, "agent.settle", `agent/${agentId}/payouts`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(PayoutSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(PayoutSchema, input);
+  if (!parsed.ok) return parsed;
   const { amount, method, reference, note } = parsed.data;
   const today = todayIn(env().APP_TIME_ZONE, now);
   const payoutDate = parsed.data.payoutDate ?? today;
@@ -192,11 +188,8 @@ export async function reverseAgentPayout(
   const refused = refuse(actor, "agent.settle", `agent/${agentId}/payouts/${payoutId}/reversal`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(PayoutReversalSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(PayoutReversalSchema, input);
+  if (!parsed.ok) return parsed;
   const { reason } = parsed.data;
   const today = todayIn(env().APP_TIME_ZONE, now);
   const db = await getDb();

@@ -1,8 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, schema, type Executor, type Invoice, type Tx, type User } from "~/db.server";
 import { VoidInvoiceSchema } from "~/schemas/corrections";
-import { safeParseFields } from "~/schemas/fields";
-import { fieldErrorsOf } from "~/utils/field-errors";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import {
@@ -887,11 +886,8 @@ export async function voidInvoice(
 ): Promise<VoidInvoiceResult> {
   const refused = refuse(actor, "invoice.void", `invoice/${invoiceId}/void`);
   if (refused) return refused;
-  const parsed = safeParseFields(VoidInvoiceSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(VoidInvoiceSchema, input);
+  if (!parsed.ok) return parsed;
   const { reason } = parsed.data;
   const db = await getDb();
   try {
