@@ -2,14 +2,13 @@
 // not, that never rewrites it. Each has its own gapless number (CN-1, CN-2, ...) from the one-row
 // credit_note_counter, bumped in the creating transaction like the invoice counter (decision 0501).
 import { and, eq, sql } from "drizzle-orm";
+import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, schema, type CreditNote, type Executor, type Invoice, type Tx } from "~/db.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { isVoid, statusAfterSettlement } from "~/rules/invoices.server";
 import { CreditNoteReversalSchema, CreditNoteSchema } from "~/schemas/corrections";
-import { safeParseFields } from "~/schemas/fields";
 import { formatDayMonthYear, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { fieldErrorsOf } from "~/utils/field-errors";
 import {
   claimKey,
   completeKey,
@@ -23,6 +22,7 @@ import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { type Page, type PageRequest } from "~/utils/params";
 import { fail, type Failure, Refusal } from "~/utils/result";
 import { recordAudit } from "./audit.server";
+import { outerColumn } from "./outer-column.server";
 import { assertPeriodOpen, checkPeriodOpen, isPeriodClosed } from "./period.server";
 
 export const CREDIT_NOTE_PREFIX = "CN-";
@@ -69,11 +69,8 @@ export async function createCreditNote(
   const refused = refuse(actor, "credit_note.create", `invoice/${invoiceId}/credit-notes`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(CreditNoteSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(CreditNoteSchema, input);
+  if (!parsed.ok) return parsed;
   const { amount, reason } = parsed.data;
   const db = await getDb();
   try {
@@ -191,11 +188,8 @@ export async function reverseCreditNote(
   const refused = refuse(actor, "credit_note.reverse", `credit_note/${creditNoteId}/reversal`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(CreditNoteReversalSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(CreditNoteReversalSchema, input);
+  if (!parsed.ok) return parsed;
   const { reason } = parsed.data;
   const today = todayIn(env().APP_TIME_ZONE, now);
   const c = schema.creditNotes;
@@ -292,11 +286,8 @@ export async function reverseCreditNote(
   }
 }
 
-/**
- * A column of the outer query's credit_notes row, always qualified: drizzle leaves a column bare
- * in a one-table select, where inside these subqueries it would name the inner row instead.
- */
-const outer = (column: string) => sql`${schema.creditNotes}.${sql.identifier(column)}`;
+/** A column of the outer query's credit_notes row (see outerColumn). */
+const outer = (column: string) => outerColumn(schema.creditNotes, column);
 
 /** The number of the credit note a reversal (the row in the outer query) takes back, or null. */
 export const reversedCreditNoteNoSql = () =>

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, rowsOf, schema, type Executor, type Invoice } from "~/db.server";
 import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
@@ -21,6 +22,7 @@ import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { balanceOf, clientCreditOf, isVoid, owedSql, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
 import { add, compare, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { recordAudit } from "./audit.server";
+import { outerColumn } from "./outer-column.server";
 import { checkPeriodOpen } from "./period.server";
 
 export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
@@ -222,11 +224,8 @@ export async function reversePayment(
   const refused = refuse(actor, "payment.reverse", `payment/${paymentId}/reversal`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(PaymentReversalSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(PaymentReversalSchema, input);
+  if (!parsed.ok) return parsed;
   const { reason } = parsed.data;
   const today = todayIn(env().APP_TIME_ZONE, now);
   const p = schema.payments;
@@ -483,11 +482,8 @@ export async function applyClientCredit(
   const refused = refuse(actor, "payment.record", `invoice/${fromInvoiceId}/credit-moves`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(ApplyCreditSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(ApplyCreditSchema, input);
+  if (!parsed.ok) return parsed;
   const { toInvoiceId, amount } = parsed.data;
   if (toInvoiceId === fromInvoiceId) {
     const message = "Choose another invoice: the credit is already on this one";
@@ -704,11 +700,8 @@ export async function refundClientCredit(
   const refused = refuse(actor, "payment.refund", `invoice/${invoiceId}/refunds`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(RefundSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    return { ok: false, status: 400, message: errors.message, fieldErrors: errors.fieldErrors };
-  }
+  const parsed = parseFields(RefundSchema, input);
+  if (!parsed.ok) return parsed;
   const { amount, reference, reason } = parsed.data;
   const timeZone = env().APP_TIME_ZONE;
   const today = todayIn(timeZone, now);
@@ -813,18 +806,14 @@ export async function refundClientCredit(
   }
 }
 
-/**
- * The day a payment (the row in the outer query) was reversed, or null: one probe of
- * payments_reverses_idx. The outer id is qualified by hand: drizzle leaves a column bare in a
- * one-table select, where inside this subquery it would name the inner row.
- */
+/** A column of the outer query's payments row (see outerColumn). */
+const outerPayment = (column: string) => outerColumn(schema.payments, column);
+
+/** The day a payment (the row in the outer query) was reversed, or null: one probe of payments_reverses_idx. */
 const reversedOnSql = () =>
   sql<
     string | null
-  >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${schema.payments}.${sql.identifier("id")})`;
-
-/** A column of the outer query's payments row, qualified by hand (see reversedOnSql). */
-const outerPayment = (column: string) => sql`${schema.payments}.${sql.identifier(column)}`;
+  >`(select r.payment_date::text from ${schema.payments} r where r.reverses_payment_id = ${outerPayment("id")})`;
 
 /** What a reversal takes back: a payment, a refund, or half of a credit move. */
 export type ReversedKind = "payment" | "refund" | "credit move";
@@ -834,19 +823,33 @@ export type ReversedKind = "payment" | "refund" | "credit move";
  * invoice's number: where a credit moved out went, and where a credit moved in came from. On a
  * reversal, the kind of entry it takes back. Null on other entries.
  */
-export const paymentLinkColumns = () => ({
-  // Each subquery runs only on the entries it concerns (a case is evaluated lazily): most rows
-  // of a page are plain payments and cost nothing here.
-  reversesKind: sql<ReversedKind | null>`(case when ${outerPayment("reverses_payment_id")} is not null then
+export const paymentLinkColumns = () =>
+  paymentLinksSql({
+    reversesPaymentId: outerPayment("reverses_payment_id"),
+    creditMovedToInvoiceId: outerPayment("credit_moved_to_invoice_id"),
+    creditFromPaymentId: outerPayment("credit_from_payment_id"),
+  });
+
+/**
+ * The lookups of `paymentLinkColumns`, over a payments row's three link columns as SQL (the
+ * client statement passes its own alias). Each subquery runs only on the entries it concerns (a
+ * case is evaluated lazily): most rows are plain payments and cost nothing here.
+ */
+export const paymentLinksSql = (row: {
+  reversesPaymentId: SQL;
+  creditMovedToInvoiceId: SQL;
+  creditFromPaymentId: SQL;
+}) => ({
+  reversesKind: sql<ReversedKind | null>`(case when ${row.reversesPaymentId} is not null then
     (select case when r.refund then 'refund'
         when r.credit_moved_to_invoice_id is not null or r.credit_from_payment_id is not null then 'credit move'
         else 'payment' end
-      from ${schema.payments} r where r.id = ${outerPayment("reverses_payment_id")}) end)`,
-  creditMovedToInvoiceNo: sql<string | null>`(case when ${outerPayment("credit_moved_to_invoice_id")} is not null then
-    (select x.invoice_no from ${schema.invoices} x where x.id = ${outerPayment("credit_moved_to_invoice_id")}) end)`,
-  creditFromInvoiceNo: sql<string | null>`(case when ${outerPayment("credit_from_payment_id")} is not null then
+      from ${schema.payments} r where r.id = ${row.reversesPaymentId}) end)`,
+  creditMovedToInvoiceNo: sql<string | null>`(case when ${row.creditMovedToInvoiceId} is not null then
+    (select x.invoice_no from ${schema.invoices} x where x.id = ${row.creditMovedToInvoiceId}) end)`,
+  creditFromInvoiceNo: sql<string | null>`(case when ${row.creditFromPaymentId} is not null then
     (select x.invoice_no from ${schema.payments} y join ${schema.invoices} x on x.id = y.invoice_id
-      where y.id = ${outerPayment("credit_from_payment_id")}) end)`,
+      where y.id = ${row.creditFromPaymentId}) end)`,
 });
 
 export type PaymentToReverse = {

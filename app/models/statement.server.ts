@@ -6,6 +6,7 @@
 // never renders an unbounded page. Void invoices are zero lines marked void and count nowhere.
 import { eq, sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf, schema } from "~/db.server";
+import { paymentLinksSql } from "~/models/payment.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
 import { addDays, isValidDate, todayIn } from "~/utils/dates";
@@ -163,6 +164,11 @@ async function balanceBefore(clientId: number, day: string): Promise<string> {
 /** The period's lines as one SQL union (date, kind order, id), void invoices as zero lines. */
 function periodLinesSql(clientId: number, period: StatementPeriod) {
   const i = sql.raw("i");
+  const links = paymentLinksSql({
+    reversesPaymentId: sql.raw("p.reverses_payment_id"),
+    creditMovedToInvoiceId: sql.raw("p.credit_moved_to_invoice_id"),
+    creditFromPaymentId: sql.raw("p.credit_from_payment_id"),
+  });
   return sql`
     select 1 as ord, 'invoice' as kind, i.id, ${invoiceDaySql(i)} as day, i.invoice_no as reference,
         i.id as invoice_id, i.invoice_no,
@@ -192,15 +198,7 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
         -- credited") are net of it, as a payout reversal is a negative payout on an agent statement.
         -- A credit moved between invoices keeps the other invoice's number in note.
         0, p.amount, false, p.reverses_payment_id,
-        case when p.credit_moved_to_invoice_id is not null
-            then (select x.invoice_no from invoices x where x.id = p.credit_moved_to_invoice_id)
-          when p.credit_from_payment_id is not null
-            then (select x.invoice_no from payments y join invoices x on x.id = y.invoice_id where y.id = p.credit_from_payment_id)
-          else p.note end,
-        (select case when r.refund then 'refund'
-            when r.credit_moved_to_invoice_id is not null or r.credit_from_payment_id is not null then 'credit move'
-            else 'payment' end
-          from payments r where r.id = p.reverses_payment_id)
+        coalesce(${links.creditMovedToInvoiceNo}, ${links.creditFromInvoiceNo}, p.note), ${links.reversesKind}
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
         and p.payment_date between ${period.from}::date and ${period.to}::date`;
