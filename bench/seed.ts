@@ -54,11 +54,11 @@ await db.transaction(async (tx) => {
            ${admin.id}::uuid, 52000, 65000, 15000, 20000
     from generate_series(1, ${size}) g`);
   await tx.execute(sql`
-    insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, created_at)
+    insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, created_at, issue_date)
     select (126 + row_number() over (order by d.id))::text, d.id, d.client_id, d.tons * 65000, 7.5, d.tons * 13000 - 20000, d.date + 30,
            case when d.id % 10 < 8 then 'paid' when d.id % 10 = 8 then 'partial' else 'pending' end,
            case when d.id % 10 < 8 then d.tons * 65000 when d.id % 10 = 8 then 100000 else 0 end,
-           d.date::timestamptz + interval '12 hours'
+           d.date::timestamptz + interval '12 hours', d.date
     from deliveries d where d.id % 10 <> 0`);
   await tx.execute(
     sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`,

@@ -22,6 +22,12 @@ export type Tx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWit
 /** Either the database or an open transaction: models accept both so callers can compose. */
 export type Executor = Db | Tx;
 
+/**
+ * The business time zone, for migrations that turn a stored time into a business date (0019:
+ * an invoice's issue date). The app's own default when APP_TIME_ZONE is not set.
+ */
+const migrationTimeZone = () => process.env.APP_TIME_ZONE?.trim() || "Africa/Lagos";
+
 type Connection = {
   db: Db;
   driver: "postgres" | "pglite";
@@ -86,6 +92,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     try {
       // Several instances may start at once: one migrates, the others wait, then find nothing to do.
       await migrator`select pg_advisory_lock(7261012)`;
+      await migrator`select set_config('pks.time_zone', ${migrationTimeZone()}, false)`;
       await migrate(drizzle(migrator, { schema }), { migrationsFolder: MIGRATIONS_DIR });
     } finally {
       await migrator.end({ timeout: 5 });
@@ -125,6 +132,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   // PGlite does not create parent folders, and its error then reads like a failed CREATE SCHEMA.
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  await client.query("select set_config('pks.time_zone', $1, false)", [migrationTimeZone()]);
   await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
   // One connection: everyone queues on PGlite's own lock, without limit. The gate bounds the
   // wait; a statement already running cannot be interrupted (no statement_timeout in WASM).

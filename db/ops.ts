@@ -195,6 +195,44 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "invoice status roll-up equals the invoices",
       detail: `${r.status}${r.owed ? " (owed)" : ""}: kept ${r.kept_n} invoices of ${r.kept_amount}, recount ${r.n} of ${r.amount}`,
     });
+  // The tax report's totals of migration 0019 against a recount from the invoices and credit
+  // notes, one document's tax at a time (docs/decisions/0990).
+  const tax = await rows(
+    db,
+    sql`with docs as (
+          select date_trunc('month', i.issue_date)::date as month, i.tax_rate,
+            case when i.payment_status <> 'void' then 1 else 0 end as invoices,
+            case when i.payment_status <> 'void' then i.amount else 0 end as invoiced,
+            case when i.payment_status <> 'void' then pks_tax_contained(i.amount, i.tax_rate) else 0 end as invoice_tax,
+            case when i.payment_status = 'void' then 1 else 0 end as voids,
+            0 as notes, 0::numeric as credited, 0::numeric as credit_tax
+          from invoices i
+          union all
+          select date_trunc('month', c.issue_date)::date, i.tax_rate, 0, 0, 0, 0, 1, c.amount,
+            pks_tax_contained(c.amount, i.tax_rate)
+          from credit_notes c join invoices i on i.id = c.invoice_id
+        ), recount as (
+          select month, tax_rate, sum(invoices)::int as invoices, sum(invoiced) as invoiced, sum(invoice_tax) as invoice_tax,
+            sum(voids)::int as voids, sum(notes)::int as notes, sum(credited) as credited, sum(credit_tax) as credit_tax
+          from docs group by month, tax_rate
+        )
+        select coalesce(k.month, r.month)::text as month, coalesce(k.tax_rate, r.tax_rate)::text as rate,
+          coalesce(k.invoiced, 0)::text as kept_invoiced, coalesce(k.invoice_tax, 0)::text as kept_tax,
+          coalesce(k.credit_tax, 0)::text as kept_credit_tax,
+          coalesce(r.invoiced, 0)::text as invoiced, coalesce(r.invoice_tax, 0)::text as tax,
+          coalesce(r.credit_tax, 0)::text as credit_tax
+        from tax_month_totals k full join recount r on r.month = k.month and r.tax_rate = k.tax_rate
+        where coalesce(k.invoice_count, 0) <> coalesce(r.invoices, 0) or coalesce(k.invoiced, 0) <> coalesce(r.invoiced, 0)
+          or coalesce(k.invoice_tax, 0) <> coalesce(r.invoice_tax, 0) or coalesce(k.void_count, 0) <> coalesce(r.voids, 0)
+          or coalesce(k.credit_note_count + k.reversal_count, 0) <> coalesce(r.notes, 0)
+          or coalesce(k.credited, 0) <> coalesce(r.credited, 0) or coalesce(k.credit_tax, 0) <> coalesce(r.credit_tax, 0)
+        order by 1, 2 limit 20`,
+  );
+  for (const r of tax)
+    breaches.push({
+      check: "tax report totals equal their invoices and credit notes",
+      detail: `${String(r.month).slice(0, 7)} at ${r.rate}%: kept sales ${r.kept_invoiced} tax ${r.kept_tax} credited tax ${r.kept_credit_tax}, recount sales ${r.invoiced} tax ${r.tax} credited tax ${r.credit_tax}`,
+    });
   return breaches;
 }
 

@@ -145,12 +145,17 @@ export const invoices = pgTable(
     voidReason: text("void_reason"),
     voidedAt: timestamp("voided_at", { withTimezone: true }),
     voidedBy: uuid("voided_by").references(() => users.id),
+    // The business date it was issued (APP_TIME_ZONE), as a credit note's: the day its document
+    // carries and the month its tax is reported in (docs/decisions/0990).
+    issueDate: date("issue_date").notNull(),
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("invoices_invoice_no_unique").on(t.invoiceNo),
+    // The tax report's invoices of a month, newest first (docs/decisions/0990).
+    index("invoices_issue_date_idx").on(t.issueDate, t.id),
     index("invoices_status_idx").on(t.paymentStatus, t.expectedPaymentDate),
     index("invoices_created_idx").on(t.createdAt, t.id),
     // Keyset pages of the Invoices list, newest first, per filter (docs/decisions/0500).
@@ -289,8 +294,9 @@ export const creditNotes = pgTable(
     uniqueIndex("credit_notes_no_unique").on(t.creditNoteNo),
     uniqueIndex("credit_notes_reverses_idx").on(t.reversesCreditNoteId),
     index("credit_notes_invoice_idx").on(t.invoiceId, t.id),
-    // Statements: the credit notes of a period, and those after a date.
-    index("credit_notes_issue_date_idx").on(t.issueDate),
+    // Statements: the credit notes of a period, and those after a date; the tax report's credit
+    // notes of a month, newest first (docs/decisions/0990).
+    index("credit_notes_issue_date_idx").on(t.issueDate, t.id),
     check("credit_notes_no_format", sql`${t.creditNoteNo} ~ '^CN-[1-9][0-9]{0,17}$'`),
     // A credit note: numbered and positive; a reversal: no number and negative.
     check(
@@ -607,6 +613,31 @@ export const invoiceStatusTotals = pgTable(
  * today on (the rows above with a due date from today), so the past due dates are never read.
  * Kept by the same trigger, in the same transaction, after the due-date row of each status.
  */
+/**
+ * The monthly tax report (docs/decisions/0990): per month of issue and tax rate, the invoices
+ * that are not void and the credit notes (their reversals counted back), each with the tax its
+ * amount contains. Kept by triggers in the writes' transactions (migration 0019).
+ */
+export const taxMonthTotals = pgTable(
+  "tax_month_totals",
+  {
+    // First day of the month.
+    month: date("month").notNull(),
+    taxRate: percent("tax_rate").notNull(),
+    invoiceCount: integer("invoice_count").notNull().default(0),
+    invoiced: numeric("invoiced").notNull().default("0"),
+    invoiceTax: numeric("invoice_tax").notNull().default("0"),
+    // Invoices of the month that were voided: their numbers are in the series, their money is not.
+    voidCount: integer("void_count").notNull().default(0),
+    creditNoteCount: integer("credit_note_count").notNull().default(0),
+    reversalCount: integer("reversal_count").notNull().default(0),
+    // Credit notes less their reversals, by the month each was dated.
+    credited: numeric("credited").notNull().default("0"),
+    creditTax: numeric("credit_tax").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.taxRate] })],
+);
+
 export const invoiceStatusRollup = pgTable(
   "invoice_status_rollup",
   {

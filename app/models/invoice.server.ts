@@ -206,7 +206,10 @@ export async function previewInvoice(actor: Actor, deliveryId: number) {
 async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">, requestedNo?: string) {
   // The invoice is dated today; it also changes its deliveries (to invoiced) and counts in
   // their month's reconciliation: none of those dates may be in a closed month (decision 0901).
-  await assertPeriodOpen(tx, todayIn(env().APP_TIME_ZONE), ...rows.map((r) => r.date));
+  // One moment for both: the time it carries and its business date (the tax report's month).
+  const createdAt = new Date();
+  const issueDate = todayIn(env().APP_TIME_ZONE, createdAt);
+  await assertPeriodOpen(tx, issueDate, ...rows.map((r) => r.date));
   const figures = invoiceFigures(rows);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   if (requestedNo !== undefined) {
@@ -226,7 +229,10 @@ async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">
       taxRate: figures.taxRate,
       profit: figures.profit,
       expectedPaymentDate: figures.expectedPaymentDate,
+      issueDate,
       createdBy: user.id,
+      createdAt,
+      updatedAt: createdAt,
     })
     .returning();
   // Only deliveries still confirmed and uninvoiced move: a delivery is invoiced once.
@@ -905,7 +911,7 @@ export async function voidInvoice(
         .select({ date: sql<string | null>`min(${schema.deliveries.date})::text` })
         .from(schema.deliveries)
         .where(eq(schema.deliveries.invoiceId, invoiceId));
-      await assertPeriodOpen(tx, todayIn(env().APP_TIME_ZONE, invoice.createdAt), earliest?.date);
+      await assertPeriodOpen(tx, invoice.issueDate, earliest?.date);
       const [voided] = await tx
         .update(schema.invoices)
         .set({ paymentStatus: "void", voidReason: reason, voidedAt: now, voidedBy: actor.id, updatedAt: now })

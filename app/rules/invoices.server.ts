@@ -105,5 +105,8 @@ export function taxContained(amount: string, rate: string): string {
   return toFixed({ units: negative ? -q : q, scale: 2 });
 }
 
-export const taxContainedSql = () =>
-  sql<string>`coalesce(round(${inv.amount} * ${inv.taxRate} / nullif(100 + ${inv.taxRate}, 0), 2), 0)::numeric(20,2)::text`;
+export const taxContainedSql = () => taxContainedOfSql(inv.amount, inv.taxRate);
+
+/** The same for any amount and rate (a credit note's amount at its invoice's rate). */
+export const taxContainedOfSql = (amount: SQLWrapper, rate: SQLWrapper) =>
+  sql<string>`coalesce(round(${amount} * ${rate} / nullif(100 + ${rate}, 0), 2), 0)::numeric(20,2)::text`;

@@ -276,7 +276,7 @@ describe("refunding a client credit", () => {
     const db = await getDb();
     await db
       .update(schema.invoices)
-      .set({ createdAt: new Date("2026-01-01T12:00:00+01:00") })
+      .set({ createdAt: new Date("2026-01-01T12:00:00+01:00"), issueDate: "2026-01-01" })
       .where(eq(schema.invoices.id, invoice.id));
     const early = await refundClientCredit(admin, invoice.id, {
       amount: "300.00",

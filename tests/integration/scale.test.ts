@@ -29,6 +29,11 @@ import {
   monthsPageQuery,
   monthsToInvoiceBeforeQuery,
 } from "../../app/presenters/reconciliation.server";
+import {
+  taxMonthCreditNotesQuery,
+  taxMonthInvoicesQuery,
+  taxMonthsPageQuery,
+} from "../../app/presenters/tax-report.server";
 import * as apiInvoices from "../../app/routes/api.invoices";
 import * as apiPayments from "../../app/routes/api.payments";
 import { balanceOf, effectiveStatus, isOwed, isVoid } from "../../app/rules/invoices.server";
@@ -80,11 +85,11 @@ beforeAll(async () => {
              (10 + g % 30)::numeric, 'Yard ' || (g % 40), 'confirmed', ${userId}::uuid, 52000, 65000
       from generate_series(1, ${ROWS}) g`);
     await tx.execute(sql`
-      insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, created_at)
+      insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, created_at, issue_date)
       select (200000 + d.id)::text, d.id, d.client_id, d.tons * 65000, 0, d.tons * 13000, d.date + 30,
              case when d.id % 10 < 7 then 'paid' when d.id % 10 = 7 then 'partial' else 'pending' end,
              case when d.id % 10 < 7 then d.tons * 65000 when d.id % 10 = 7 then 1000 else 0 end,
-             d.date::timestamptz
+             d.date::timestamptz, d.date
       from deliveries d where d.id % 10 <> 0 and d.created_by = ${userId}::uuid`);
     await tx.execute(
       sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`,
@@ -92,6 +97,13 @@ beforeAll(async () => {
     await tx.execute(sql`
       insert into payments (invoice_id, amount, payment_date, reference)
       select id, amount_paid, expected_payment_date - 5, 'TRF-' || id from invoices where amount_paid > 0`);
+    // A credit note on every 20th invoice, dated a few days after it (the tax report's lists).
+    await tx.execute(sql`
+      insert into credit_notes (credit_note_no, invoice_id, amount, reason, issue_date)
+      select 'CN-' || row_number() over (order by id), id, 100, 'Scale credit', issue_date + 3
+      from invoices where id % 20 = 0`);
+    await tx.execute(sql`update invoices set amount_credited = 100 where id % 20 = 0`);
+    await tx.execute(sql`update credit_note_counter set last_no = (select count(*) from credit_notes)`);
     await tx.execute(sql`select pks_rebuild_totals()`);
   });
   await db.execute(sql`analyze`);
@@ -171,6 +183,17 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     );
     expectIndexed(details, "month details");
     expect(details).toMatch(/deliveries_date_idx/);
+    // The tax report (docs/decisions/0990): months from the kept totals, a month's documents
+    // through the (issue_date, id) indexes, first page and deep.
+    const taxMonths = await plan(taxMonthsPageQuery(db, { cursor: "2022-06", direction: "older" }));
+    expect(taxMonths).toMatch(/tax_month_totals/);
+    expect(taxMonths).not.toMatch(/ on (invoices|credit_notes)\b/);
+    for (const page of [FIRST, { cursor: { key: "2021-03-15", id: 100 }, direction: "older" as const }]) {
+      const invoices = await plan(taxMonthInvoicesQuery(db, "2021-03", page, 50));
+      expectIndexed(invoices, "a tax month's invoices");
+      expect(invoices).toMatch(/invoices_issue_date_idx/);
+      expect(await plan(taxMonthCreditNotesQuery(db, "2021-03", page, 50))).toMatch(/credit_notes_issue_date_idx/);
+    }
   });
 
   it("the dashboard adds up the same as counting the tables", async () => {

@@ -42,7 +42,7 @@ async function invoiceOn(amount: string, day: string, due: string, client = clie
   const db = await getDb();
   await db
     .update(schema.invoices)
-    .set({ createdAt: new Date(`${day}T12:00:00+01:00`), expectedPaymentDate: due })
+    .set({ createdAt: new Date(`${day}T12:00:00+01:00`), issueDate: day, expectedPaymentDate: due })
     .where(eq(schema.invoices.id, made.invoice.id));
   return made.invoice;
 }
