@@ -46,6 +46,7 @@ const ALL_PATHS = [
   "/invoices?status=overdue",
   "/payments",
   "/reconciliation",
+  "/tax",
   "/agents/owed",
   "/agents/1/statement",
   "/clients/1/statement",

@@ -26,6 +26,14 @@ import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import type { PageRequest } from "~/utils/params";
 import { isMonth, listMonths, monthDetails, type MonthSummary } from "./reconciliation.server";
+import {
+  listTaxMonths,
+  taxMonthCreditNotes,
+  taxMonthInvoices,
+  type TaxFigures,
+  type TaxMonth,
+} from "./tax-report.server";
+import { keysetBatches } from "~/utils/keyset.server";
 
 const today = (now: Date) => todayIn(env().APP_TIME_ZONE, now);
 
@@ -461,4 +469,103 @@ export async function agentBalancesExport(actor: Actor, now = new Date()): Promi
     columns: agentBalanceColumns,
     batches: agentBalanceBatches(actor),
   };
+}
+
+const taxFigureColumns: CsvColumn<TaxFigures>[] = [
+  { header: "Invoices", kind: "number", value: (m) => m.invoiceCount },
+  { header: "Sales", kind: "amount", value: (m) => m.invoiced },
+  { header: "Tax on Sales", kind: "amount", value: (m) => m.invoiceTax },
+  { header: "Void Invoices", kind: "number", value: (m) => m.voidCount },
+  { header: "Credit Notes", kind: "number", value: (m) => m.creditNoteCount },
+  { header: "Credit Note Reversals", kind: "number", value: (m) => m.reversalCount },
+  { header: "Credited", kind: "amount", value: (m) => m.credited },
+  { header: "Tax Credited", kind: "amount", value: (m) => m.creditTax },
+  { header: "Net Sales", kind: "amount", value: (m) => m.netSales },
+  { header: "Net Tax", kind: "amount", value: (m) => m.netTax },
+];
+
+/** The tax report: every month's totals, newest first (docs/decisions/0990). */
+export function taxMonthsExport(actor: Actor, now = new Date()): CsvExport<TaxMonth> {
+  assertCan(actor, "tax.view", "tax/export");
+  return {
+    filename: csvFilename("tax-report", today(now)),
+    columns: [
+      { header: "Month", kind: "text", value: (m) => m.month },
+      ...(taxFigureColumns as CsvColumn<TaxMonth>[]),
+      { header: "Books", kind: "text", value: (m) => (m.closed ? "Closed" : "Open") },
+    ],
+    batches: pagedBatches<TaxMonth, string>(async (cursor) => {
+      const result = await listTaxMonths(actor, { cursor, direction: "older" });
+      return { items: result.months, next: result.olderCursor };
+    }),
+  };
+}
+
+/** One line of a month's tax report: an invoice, a credit note or a credit note's reversal. */
+export type TaxDocumentLine = {
+  type: "Invoice" | "Credit note" | "Credit note reversal";
+  number: string;
+  date: string;
+  invoiceNo: string;
+  clientName: string;
+  amount: string;
+  taxRate: string;
+  tax: string;
+  counted: boolean;
+};
+
+const taxLineColumns: CsvColumn<TaxDocumentLine>[] = [
+  { header: "Type", kind: "text", value: (l) => l.type },
+  { header: "Number", kind: "text", value: (l) => l.number },
+  { header: "Date", kind: "date", value: (l) => l.date },
+  { header: "Invoice No", kind: "text", value: (l) => l.invoiceNo },
+  { header: "Client", kind: "text", value: (l) => l.clientName },
+  { header: "Amount", kind: "amount", value: (l) => l.amount },
+  { header: "Tax Rate", kind: "number", value: (l) => l.taxRate },
+  { header: "Tax", kind: "amount", value: (l) => l.tax },
+  { header: "Counted", kind: "text", value: (l) => (l.counted ? "Yes" : "No (void)") },
+];
+
+/**
+ * With a month open (`?month=YYYY-MM`): its invoices (void ones marked as not counted), then its
+ * credit notes and reversals, each newest first, read a keyset page at a time.
+ */
+export function taxMonthExport(actor: Actor, month: string, now = new Date()): CsvExport<TaxDocumentLine> | BadExport {
+  assertCan(actor, "tax.view", `tax/${month.slice(0, 7)}/export`);
+  if (!isMonth(month)) return { invalid: "The month is not valid" };
+  async function* batches(): AsyncGenerator<TaxDocumentLine[]> {
+    for await (const items of keysetBatches(
+      (page) => taxMonthInvoices(actor, month, page, 1000),
+      (last) => ({ key: last.issueDate, id: last.id }),
+    )) {
+      yield items.map((i) => ({
+        type: "Invoice" as const,
+        number: i.invoiceNo,
+        date: i.issueDate,
+        invoiceNo: i.invoiceNo,
+        clientName: i.clientName,
+        amount: i.amount,
+        taxRate: i.taxRate,
+        tax: i.isVoid ? "0.00" : i.tax,
+        counted: !i.isVoid,
+      }));
+    }
+    for await (const items of keysetBatches(
+      (page) => taxMonthCreditNotes(actor, month, page, 1000),
+      (last) => ({ key: last.issueDate, id: last.id }),
+    )) {
+      yield items.map((c) => ({
+        type: c.creditNoteNo ? ("Credit note" as const) : ("Credit note reversal" as const),
+        number: c.creditNoteNo ?? `Reversal of ${c.reversesCreditNoteNo}`,
+        date: c.issueDate,
+        invoiceNo: c.invoiceNo,
+        clientName: c.clientName,
+        amount: c.amount,
+        taxRate: c.taxRate,
+        tax: c.tax,
+        counted: true,
+      }));
+    }
+  }
+  return { filename: csvFilename(`tax-report-${month}`, today(now)), columns: taxLineColumns, batches: batches() };
 }

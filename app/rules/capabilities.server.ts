@@ -51,6 +51,8 @@ export const CAPABILITIES = {
   "payment.refund": ADMINS,
   /** Reconciliation. */
   "reconciliation.view": MANAGERS,
+  /** The monthly tax report, its CSV and GET /api/tax-months (docs/decisions/0990). */
+  "tax.view": MANAGERS,
   /** System settings: rates, tax, offloading cost, delivery client. */
   "settings.manage": ADMINS,
   /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */

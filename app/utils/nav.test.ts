@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { isActive, mobileBarItemsFor, navItemsFor } from "./nav";
 
 describe("navigation", () => {
-  it("gives admins the spec's 8 items and the Audit Trail, and staff and managers 3", () => {
+  it("gives admins the spec's 8 items, the Tax Report and the Audit Trail, and staff and managers 3", () => {
     expect(navItemsFor("admin").map((i) => i.label)).toEqual([
       "Dashboard",
       "Deliveries",
       "Reconciliation",
+      "Tax Report",
       "Invoices",
       "Payments",
       "Agents",

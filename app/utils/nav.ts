@@ -15,6 +15,8 @@ const ADMIN_ITEMS: NavItem[] = [
   DASHBOARD,
   DELIVERIES,
   { to: "/reconciliation", label: "Reconciliation", icon: "calendar" },
+  // The monthly tax report (docs/decisions/0990); managers reach it from their dashboard.
+  { to: "/tax", label: "Tax Report", icon: "chart" },
   { to: "/invoices", label: "Invoices", icon: "file" },
   { to: "/payments", label: "Payments", icon: "wallet" },
   { to: "/agents", label: "Agents", icon: "users" },

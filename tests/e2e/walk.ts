@@ -151,6 +151,8 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/payments/${payment.id}/reverse`,
     "/reconciliation",
     `/reconciliation?confirm=${todayMonth()}`,
+    "/tax",
+    `/tax?month=${todayMonth()}`,
     "/agents",
     "/agents/new",
     `/agents/${agent.id}/edit`,

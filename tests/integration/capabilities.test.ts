@@ -22,6 +22,7 @@ import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.ser
 import * as exports from "../../app/presenters/exports.server";
 import * as invoiceDocument from "../../app/presenters/invoice-document.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
+import * as taxReport from "../../app/presenters/tax-report.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
@@ -359,6 +360,24 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     capability: "reconciliation.view",
     call: (u) => reconciliation.monthInvoicePreview(u, "2026-02"),
   },
+  { name: "taxReport.listTaxMonths", capability: "tax.view", call: (u) => taxReport.listTaxMonths(u) },
+  { name: "taxReport.taxMonth", capability: "tax.view", call: (u) => taxReport.taxMonth(u, "2026-02") },
+  {
+    name: "taxReport.taxMonthInvoices",
+    capability: "tax.view",
+    call: (u) => taxReport.taxMonthInvoices(u, "2026-02"),
+  },
+  {
+    name: "taxReport.taxMonthCreditNotes",
+    capability: "tax.view",
+    call: (u) => taxReport.taxMonthCreditNotes(u, "2026-02"),
+  },
+  { name: "exports.taxMonthsExport", capability: "tax.view", call: async (u) => exports.taxMonthsExport(u) },
+  {
+    name: "exports.taxMonthExport",
+    capability: "tax.view",
+    call: async (u) => exports.taxMonthExport(u, "2026-02"),
+  },
   {
     name: "invoiceDocument.loadInvoiceDocument",
     capability: "invoice.manage",
@@ -529,6 +548,7 @@ describe("the capability table is spec section 6", () => {
       "credit_note.reverse": ["admin"],
       "payment.refund": ["admin"],
       "reconciliation.view": ["manager", "admin"],
+      "tax.view": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],
       "audit.view": ["admin"],
