@@ -205,15 +205,18 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
             case when i.payment_status <> 'void' then i.amount else 0 end as invoiced,
             case when i.payment_status <> 'void' then pks_tax_contained(i.amount, i.tax_rate) else 0 end as invoice_tax,
             case when i.payment_status = 'void' then 1 else 0 end as voids,
-            0 as notes, 0::numeric as credited, 0::numeric as credit_tax
+            0 as notes, 0 as reversals, 0::numeric as credited, 0::numeric as credit_tax
           from invoices i
           union all
-          select date_trunc('month', c.issue_date)::date, i.tax_rate, 0, 0, 0, 0, 1, c.amount,
+          select date_trunc('month', c.issue_date)::date, i.tax_rate, 0, 0, 0, 0,
+            case when c.reverses_credit_note_id is null then 1 else 0 end,
+            case when c.reverses_credit_note_id is null then 0 else 1 end, c.amount,
             pks_tax_contained(c.amount, i.tax_rate)
           from credit_notes c join invoices i on i.id = c.invoice_id
         ), recount as (
           select month, tax_rate, sum(invoices)::int as invoices, sum(invoiced) as invoiced, sum(invoice_tax) as invoice_tax,
-            sum(voids)::int as voids, sum(notes)::int as notes, sum(credited) as credited, sum(credit_tax) as credit_tax
+            sum(voids)::int as voids, sum(notes)::int as notes, sum(reversals)::int as reversals,
+            sum(credited) as credited, sum(credit_tax) as credit_tax
           from docs group by month, tax_rate
         )
         select coalesce(k.month, r.month)::text as month, coalesce(k.tax_rate, r.tax_rate)::text as rate,
@@ -224,7 +227,8 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
         from tax_month_totals k full join recount r on r.month = k.month and r.tax_rate = k.tax_rate
         where coalesce(k.invoice_count, 0) <> coalesce(r.invoices, 0) or coalesce(k.invoiced, 0) <> coalesce(r.invoiced, 0)
           or coalesce(k.invoice_tax, 0) <> coalesce(r.invoice_tax, 0) or coalesce(k.void_count, 0) <> coalesce(r.voids, 0)
-          or coalesce(k.credit_note_count + k.reversal_count, 0) <> coalesce(r.notes, 0)
+          or coalesce(k.credit_note_count, 0) <> coalesce(r.notes, 0)
+          or coalesce(k.reversal_count, 0) <> coalesce(r.reversals, 0)
           or coalesce(k.credited, 0) <> coalesce(r.credited, 0) or coalesce(k.credit_tax, 0) <> coalesce(r.credit_tax, 0)
         order by 1, 2 limit 20`,
   );

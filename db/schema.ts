@@ -608,12 +608,6 @@ export const invoiceStatusTotals = pgTable(
 );
 
 /**
- * The same totals without the due date (migration 0011): one row per status and owed flag, so
- * the summary cards cost the same at any size. Overdue is what is owed less what is owed from
- * today on (the rows above with a due date from today), so the past due dates are never read.
- * Kept by the same trigger, in the same transaction, after the due-date row of each status.
- */
-/**
  * The monthly tax report (docs/decisions/0990): per month of issue and tax rate, the invoices
  * that are not void and the credit notes (their reversals counted back), each with the tax its
  * amount contains. Kept by triggers in the writes' transactions (migration 0019).
@@ -638,6 +632,12 @@ export const taxMonthTotals = pgTable(
   (t) => [primaryKey({ columns: [t.month, t.taxRate] })],
 );
 
+/**
+ * The same totals without the due date (migration 0011): one row per status and owed flag, so
+ * the summary cards cost the same at any size. Overdue is what is owed less what is owed from
+ * today on (the rows above with a due date from today), so the past due dates are never read.
+ * Kept by the same trigger, in the same transaction, after the due-date row of each status.
+ */
 export const invoiceStatusRollup = pgTable(
   "invoice_status_rollup",
   {

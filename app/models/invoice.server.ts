@@ -203,11 +203,29 @@ export async function previewInvoice(actor: Actor, deliveryId: number) {
   return { delivery: row, ...invoiceFigures([row]), invoiceNo: await nextInvoiceNumber(db) };
 }
 
-async function insertInvoice(tx: Tx, rows: EligibleRow[], user: Pick<User, "id">, requestedNo?: string) {
+/**
+ * A month's invoices are made in one transaction, one per client, and clients have their own
+ * tax rates: each invoice takes its (month, rate) tax row before the owed and status rows, so a
+ * second rate's tax row would be taken after the first invoice's status rows, the reverse of a
+ * credit note's order (decision 0990, "Lock order"). Taking every tax row the batch needs first,
+ * in rate order, keeps one order for all writes. A zero change: only the row lock is wanted.
+ */
+async function lockTaxRows(tx: Tx, issueDate: string, rates: string[]) {
+  for (const rate of [...new Set(rates)].sort((a, b) => compare(a, b))) {
+    await tx.execute(sql`select pks_tax_month_add(${issueDate}::date, ${rate}::numeric, 0, 0, 0, 0, 0, 0)`);
+  }
+}
+
+async function insertInvoice(
+  tx: Tx,
+  rows: EligibleRow[],
+  user: Pick<User, "id">,
+  requestedNo?: string,
+  createdAt = new Date(),
+) {
   // The invoice is dated today; it also changes its deliveries (to invoiced) and counts in
   // their month's reconciliation: none of those dates may be in a closed month (decision 0901).
   // One moment for both: the time it carries and its business date (the tax report's month).
-  const createdAt = new Date();
   const issueDate = todayIn(env().APP_TIME_ZONE, createdAt);
   await assertPeriodOpen(tx, issueDate, ...rows.map((r) => r.date));
   const figures = invoiceFigures(rows);
@@ -399,9 +417,15 @@ export async function createInvoicesForMonth(
       const byClient = new Map<number, EligibleRow[]>();
       for (const r of rows) byClient.set(r.clientId, [...(byClient.get(r.clientId) ?? []), r]);
       const created = [];
-      for (const group of [...byClient.values()].sort((a, b) => a[0].clientName.localeCompare(b[0].clientName))) {
-        created.push(await insertInvoice(tx, group, user));
-      }
+      const groups = [...byClient.values()].sort((a, b) => a[0].clientName.localeCompare(b[0].clientName));
+      // One clock reading for the batch: its invoices share one issue date, even at midnight.
+      const now = new Date();
+      await lockTaxRows(
+        tx,
+        todayIn(env().APP_TIME_ZONE, now),
+        groups.map((g) => g[0].taxRate),
+      );
+      for (const group of groups) created.push(await insertInvoice(tx, group, user, undefined, now));
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: created.map((i) => i.id).join(",") });
         await deleteOldKeys(tx);
@@ -438,6 +462,8 @@ export type InvoiceView = {
   storedStatus: "pending" | "partial" | "paid" | "overdue" | "void";
   voidReason: string | null;
   voidedAt: string | null;
+  /** The business date it was issued (decision 0990): the date its document carries. */
+  issueDate: string;
   createdAt: string;
 };
 
@@ -524,6 +550,7 @@ const invoiceColumns = {
   paymentStatus: schema.invoices.paymentStatus,
   voidReason: schema.invoices.voidReason,
   voidedAt: schema.invoices.voidedAt,
+  issueDate: schema.invoices.issueDate,
   createdAt: schema.invoices.createdAt,
 };
 type InvoiceRow = Omit<
@@ -550,6 +577,7 @@ function toInvoiceView(row: InvoiceRow, today: string): InvoiceView {
     storedStatus: row.paymentStatus,
     voidReason: row.voidReason,
     voidedAt: row.voidedAt?.toISOString() ?? null,
+    issueDate: row.issueDate,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -115,7 +115,7 @@ export async function recordPayment(
       // A date in a closed month is refused before anything else is said about it (decision 0901).
       const closed = await checkPeriodOpen(tx, paymentDate);
       if (closed) throw new Refusal({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
-      if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
+      if (paymentDate < invoice.issueDate) {
         throw new Refusal({
           ok: false,
           status: 400,
@@ -741,7 +741,7 @@ export async function refundClientCredit(
       if (!invoice) throw new Refusal({ ok: false, status: 404, message: "Invoice not found" });
       const closed = await checkPeriodOpen(tx, paymentDate);
       if (closed) throw new Refusal({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
-      if (paymentDate < todayIn(timeZone, invoice.createdAt)) {
+      if (paymentDate < invoice.issueDate) {
         const message = "Refund date cannot be before the invoice was created";
         throw new Refusal({ ok: false, status: 400, message, fieldErrors: { paymentDate: [message] } });
       }

@@ -173,7 +173,7 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   return {
     id: invoice.id,
     invoiceNo: invoice.invoiceNo,
-    issueDate: todayIn(timeZone, invoice.createdAt),
+    issueDate: invoice.issueDate,
     dueDate: invoice.expectedPaymentDate,
     status: effectiveStatus(invoice, todayIn(timeZone, now)),
     voided: isVoid(invoice),

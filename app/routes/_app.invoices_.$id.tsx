@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const tz = env().APP_TIME_ZONE;
   return {
     invoice,
-    issuedOn: todayIn(tz, new Date(invoice.createdAt)),
+    issuedOn: invoice.issueDate,
     voidedOn: invoice.voidedAt ? todayIn(tz, new Date(invoice.voidedAt)) : null,
     canReverse: can(user, "payment.reverse"),
     canReverseCredit: can(user, "credit_note.reverse"),

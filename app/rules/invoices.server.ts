@@ -107,6 +107,9 @@ export function taxContained(amount: string, rate: string): string {
 
 export const taxContainedSql = () => taxContainedOfSql(inv.amount, inv.taxRate);
 
-/** The same for any amount and rate (a credit note's amount at its invoice's rate). */
+/**
+ * The same for any amount and rate (a credit note's amount at its invoice's rate), through the
+ * database function the tax report's triggers use (migration 0019), so the SQL has one text.
+ */
 export const taxContainedOfSql = (amount: SQLWrapper, rate: SQLWrapper) =>
-  sql<string>`coalesce(round(${amount} * ${rate} / nullif(100 + ${rate}, 0), 2), 0)::numeric(20,2)::text`;
+  sql<string>`pks_tax_contained(${amount}, ${rate})::numeric(20,2)::text`;

@@ -46,7 +46,8 @@ for (const [device, viewport] of Object.entries(VIEWPORTS) as [
       await expect(page.getByRole("heading", { name: "Manager Dashboard" })).toBeVisible();
 
       const mainNav = page.getByRole("navigation", { name: "Main" });
-      await expect(mainNav.getByRole("link")).toHaveCount(9);
+      // The spec's 8, the Audit Trail and the Tax Report (decision 0990).
+      await expect(mainNav.getByRole("link")).toHaveCount(10);
       await expect(mainNav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
 
       // Theme: dark survives a reload.
@@ -110,7 +111,7 @@ test("staff see three items and are refused admin pages", async ({ page, loginAs
   await expect(page.getByRole("heading", { name: "Staff Dashboard" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveCount(3);
   await expect(page.getByTestId("role-badge")).toHaveText("staff");
-  for (const path of ["/agents", "/clients", "/invoices", "/payments", "/reconciliation"]) {
+  for (const path of ["/agents", "/clients", "/invoices", "/payments", "/reconciliation", "/tax"]) {
     const response = await page.goto(path);
     expect([403, 404], path).toContain(response?.status());
   }
