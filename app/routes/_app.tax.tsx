@@ -12,7 +12,7 @@ import {
   type TaxFigures,
 } from "~/presenters/tax-report.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDayMonthYear, formatMonth, isValidDate } from "~/utils/dates";
+import { formatDayMonthYear, formatMonth } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { readPageRequest, type PageRequest } from "~/utils/params";
 
@@ -281,4 +281,5 @@ function MonthState({ closed }: { closed: boolean }) {
   );
 }
 
-const isMonthText = (value: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(value) && isValidDate(`${value}-01`);
+// The server's isMonth (years 1900 to 9999, as dates are), without the date parser's bytes.
+const isMonthText = (value: string) => /^(19|[2-9]\d)\d{2}-(0[1-9]|1[0-2])$/.test(value);
