@@ -87,6 +87,20 @@ export default function TaxReportPage() {
               Hide Details
             </Link>
           </div>
+          <dl className="grid grid-cols-3 gap-3 text-sm">
+            <div className="card p-3">
+              <dt className="text-slate-500">Tax on sales</dt>
+              <dd className="tabular-nums">{formatNaira(month.total.invoiceTax)}</dd>
+            </div>
+            <div className="card p-3">
+              <dt className="text-slate-500">Tax credited</dt>
+              <dd className="tabular-nums">{formatNaira(month.total.creditTax)}</dd>
+            </div>
+            <div className="card p-3">
+              <dt className="text-slate-500">Net tax</dt>
+              <dd className="font-semibold tabular-nums">{formatNaira(month.total.netTax)}</dd>
+            </div>
+          </dl>
           <TableScroll label={`${formatMonth(month.month)} by tax rate`}>
             <table className="w-full min-w-[760px] text-left text-sm">
               <thead className="text-xs uppercase text-slate-500">
@@ -137,7 +151,7 @@ export default function TaxReportPage() {
                   {invoices.items.map((i) => (
                     <tr key={i.id}>
                       <td className={HEAD}>
-                        <Link to={`/invoices/${i.id}`} className="link">
+                        <Link to={`/invoices/${i.id}`} className="underline">
                           #{i.invoiceNo}
                         </Link>
                         {i.isVoid ? <span className="badge ml-2">Void</span> : null}
@@ -181,7 +195,7 @@ export default function TaxReportPage() {
                       <td className={HEAD}>{c.creditNoteNo ?? `Reversal of ${c.reversesCreditNoteNo}`}</td>
                       <td className={HEAD}>{formatDayMonthYear(c.issueDate)}</td>
                       <td className={HEAD}>
-                        <Link to={`/invoices/${c.invoiceId}`} className="link">
+                        <Link to={`/invoices/${c.invoiceId}`} className="underline">
                           #{c.invoiceNo}
                         </Link>
                       </td>
@@ -204,6 +218,7 @@ export default function TaxReportPage() {
           />
         </section>
       ) : null}
+      {month ? <h2 className="text-lg font-semibold">By month</h2> : null}
       {months.length === 0 ? (
         <div className="card p-10 text-center">
           <p className="font-semibold">No invoices yet</p>
@@ -223,7 +238,7 @@ export default function TaxReportPage() {
               {months.map((m) => (
                 <tr key={m.month} aria-current={month?.month === m.month ? "true" : undefined}>
                   <td className={HEAD}>
-                    <Link to={linkTo(m.month)} preventScrollReset className="link">
+                    <Link to={linkTo(m.month)} preventScrollReset className="underline">
                       {formatMonth(m.month)}
                     </Link>
                   </td>
