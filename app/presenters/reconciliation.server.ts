@@ -47,6 +47,21 @@ export function readMonthPage(params: URLSearchParams): MonthPageRequest {
 }
 
 /**
+ * Shapes `perPage + 1` month rows (first day of each month, read newest first, or oldest first
+ * for a newer page) into a page newest first, with the months either side as cursors.
+ */
+export function toMonthPage<T extends { month: string }>(rows: T[], page: MonthPageRequest, perPage: number) {
+  const more = rows.length > perPage;
+  const taken = rows.slice(0, perPage);
+  if (page.direction === "newer") taken.reverse();
+  const first = taken.length ? taken[0].month.slice(0, 7) : null;
+  const last = taken.length ? taken[taken.length - 1].month.slice(0, 7) : null;
+  const olderCursor = page.direction === "older" ? (more ? last : null) : last;
+  const newerCursor = page.direction === "newer" ? (more ? first : null) : page.cursor ? first : null;
+  return { taken, olderCursor, newerCursor };
+}
+
+/**
  * A page of months, newest first, from the month totals the delivery and invoice triggers keep:
  * 12 rows read, however many deliveries. Each prospective number is the counter plus the
  * months still to invoice before it, counted through the partial index on months with
@@ -55,15 +70,8 @@ export function readMonthPage(params: URLSearchParams): MonthPageRequest {
 export async function listMonths(actor: Actor, page: MonthPageRequest = { cursor: null, direction: "older" }) {
   assertCan(actor, "reconciliation.view", "reconciliation");
   const db = await getDb();
-  const rows = await monthsPageQuery(db, page);
-  const more = rows.length > MONTHS_PER_PAGE;
-  const taken = rows.slice(0, MONTHS_PER_PAGE);
-  if (page.direction === "newer") taken.reverse();
+  const { taken, olderCursor, newerCursor } = toMonthPage(await monthsPageQuery(db, page), page, MONTHS_PER_PAGE);
   const ym = (d: string) => d.slice(0, 7);
-  const first = taken.length ? ym(taken[0].month) : null;
-  const last = taken.length ? ym(taken[taken.length - 1].month) : null;
-  const olderCursor = page.direction === "older" ? (more ? last : null) : last;
-  const newerCursor = page.direction === "newer" ? (more ? first : null) : page.cursor ? first : null;
 
   const oldest = taken.length ? taken[taken.length - 1].month : null;
   const [highest, [{ before }]] = await Promise.all([

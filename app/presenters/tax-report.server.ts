@@ -12,7 +12,7 @@ import { taxContainedOfSql } from "~/rules/invoices.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { sub, sum, toFixed } from "~/utils/money";
 import type { Page, PageRequest } from "~/utils/params";
-import { isMonth, monthStart, type MonthPageRequest } from "./reconciliation.server";
+import { isMonth, monthStart, toMonthPage, type MonthPageRequest } from "./reconciliation.server";
 
 export const TAX_MONTHS_PER_PAGE = 12;
 export const TAX_LINES_PER_PAGE = 50;
@@ -85,13 +85,7 @@ export async function listTaxMonths(actor: Actor, page: MonthPageRequest = { cur
   assertCan(actor, "tax.view", "tax");
   const db = await getDb();
   const [rows, through] = await Promise.all([taxMonthsPageQuery(db, page), closedThrough(db)]);
-  const more = rows.length > TAX_MONTHS_PER_PAGE;
-  const taken = rows.slice(0, TAX_MONTHS_PER_PAGE);
-  if (page.direction === "newer") taken.reverse();
-  const first = taken.length ? ym(taken[0].month) : null;
-  const last = taken.length ? ym(taken[taken.length - 1].month) : null;
-  const olderCursor = page.direction === "older" ? (more ? last : null) : last;
-  const newerCursor = page.direction === "newer" ? (more ? first : null) : page.cursor ? first : null;
+  const { taken, olderCursor, newerCursor } = toMonthPage(rows, page, TAX_MONTHS_PER_PAGE);
   const months: TaxMonth[] = taken.map((row) => ({
     month: ym(row.month),
     closed: isClosed(ym(row.month), through),
