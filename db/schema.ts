@@ -161,9 +161,9 @@ export const invoices = pgTable(
     // Keyset pages of the Invoices list, newest first, per filter (docs/decisions/0500).
     // (ids grow with creation: newest first is id descending).
     index("invoices_client_id_idx").on(t.clientId, t.id),
-    // A client's statement (docs/decisions/0970): its invoices of a period by the time they were
-    // issued. What it owes is kept in client_owed_totals (migration 0010).
-    index("invoices_client_created_idx").on(t.clientId, t.createdAt),
+    // A client's statement (docs/decisions/0970): its invoices of a period by the day they were
+    // issued (decision 0990). What it owes is kept in client_owed_totals (migration 0010).
+    index("invoices_client_issue_idx").on(t.clientId, t.issueDate),
     index("invoices_status_id_idx").on(t.paymentStatus, t.id),
     // Owed: app/rules/invoices.server.ts owedSql, word for word, so the planner uses these.
     index("invoices_owed_id_idx")

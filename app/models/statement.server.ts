@@ -9,7 +9,7 @@ import { getDb, rowsOf, schema } from "~/db.server";
 import { paymentLinksSql } from "~/models/payment.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
-import { addDays, isValidDate, todayIn } from "~/utils/dates";
+import { isValidDate, todayIn } from "~/utils/dates";
 import { add, sub, toFixed } from "~/utils/money";
 import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
@@ -124,12 +124,6 @@ export function parseStatementPeriod(
   return { ok: true, period: { from: fromRaw, to: toRaw } };
 }
 
-/** The business date an invoice was issued (APP_TIME_ZONE), as SQL. */
-const invoiceDaySql = (alias: SQL) => sql`(${alias}.created_at at time zone ${env().APP_TIME_ZONE})::date`;
-
-/** The instant a business day starts (APP_TIME_ZONE): `created_at >= dayStart(d)` is "issued on or after d", through an index. */
-const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone ${env().APP_TIME_ZONE})`;
-
 /**
  * The invoice of a payment or credit note (`row.invoice_id`), read by its primary key: the
  * period's payments are found by date and then their invoices one by one, so the cost is the
@@ -152,7 +146,7 @@ async function balanceBefore(clientId: number, day: string): Promise<string> {
     select (
       coalesce((select sum(t.owed + t.credit) from client_owed_totals t where t.client_id = ${clientId}), 0)
       - coalesce((select sum(i.amount) from invoices i
-          where i.client_id = ${clientId} and i.payment_status <> 'void' and i.created_at >= ${dayStart(day)}), 0)
+          where i.client_id = ${clientId} and i.payment_status <> 'void' and i.issue_date >= ${day}::date), 0)
       + coalesce((select sum(t.amount) from payment_day_totals t
           where t.client_id = ${clientId} and t.payment_date >= ${day}::date), 0)
       + coalesce((select sum(c.amount) from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
@@ -163,21 +157,20 @@ async function balanceBefore(clientId: number, day: string): Promise<string> {
 
 /** The period's lines as one SQL union (date, kind order, id), void invoices as zero lines. */
 function periodLinesSql(clientId: number, period: StatementPeriod) {
-  const i = sql.raw("i");
   const links = paymentLinksSql({
     reversesPaymentId: sql.raw("p.reverses_payment_id"),
     creditMovedToInvoiceId: sql.raw("p.credit_moved_to_invoice_id"),
     creditFromPaymentId: sql.raw("p.credit_from_payment_id"),
   });
   return sql`
-    select 1 as ord, 'invoice' as kind, i.id, ${invoiceDaySql(i)} as day, i.invoice_no as reference,
+    select 1 as ord, 'invoice' as kind, i.id, i.issue_date as day, i.invoice_no as reference,
         i.id as invoice_id, i.invoice_no,
         case when i.payment_status = 'void' then 0 else i.amount end as debit, 0::numeric as credit,
         i.payment_status = 'void' as is_void, null::int as reverses_id, null::text as note,
         null::text as reverses_kind
       from invoices i
       where i.client_id = ${clientId}
-        and i.created_at >= ${dayStart(period.from)} and i.created_at < ${dayStart(addDays(period.to, 1))}
+        and i.issue_date between ${period.from}::date and ${period.to}::date
     union all
     select 2, case when c.reverses_credit_note_id is null then 'credit_note' else 'credit_note_reversal' end,
         c.id, c.issue_date,
@@ -310,7 +303,6 @@ async function periodTotals(clientId: number, period: StatementPeriod) {
  */
 export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing> {
   const db = await getDb();
-  const endOfDay = dayStart(addDays(asOf, 1));
   const result = await db.execute(sql`
     with later_payments as (
       select p.invoice_id, sum(p.amount) as amount from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
@@ -319,11 +311,11 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
       select c.invoice_id, sum(c.amount) as amount from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
         where i.client_id = ${clientId} and c.issue_date > ${asOf}::date group by c.invoice_id
     ), changed as (
-      select i.id, i.expected_payment_date as due, i.created_at, i.amount - i.amount_paid - i.amount_credited as now_bal
+      select i.id, i.expected_payment_date as due, i.issue_date, i.amount - i.amount_paid - i.amount_credited as now_bal
         from invoices i
-        where i.client_id = ${clientId} and i.payment_status <> 'void' and i.created_at >= ${endOfDay}
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and i.issue_date > ${asOf}::date
       union
-      select i.id, i.expected_payment_date, i.created_at, i.amount - i.amount_paid - i.amount_credited
+      select i.id, i.expected_payment_date, i.issue_date, i.amount - i.amount_paid - i.amount_credited
         from invoices i where i.payment_status <> 'void'
           and i.id in (select invoice_id from later_payments union select invoice_id from later_credits)
     ), parts (due, amount, sign) as (
@@ -337,7 +329,7 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
         from changed x
           left join later_payments lp on lp.invoice_id = x.id
           left join later_credits lc on lc.invoice_id = x.id
-          cross join lateral (select case when x.created_at < ${endOfDay}
+          cross join lateral (select case when x.issue_date <= ${asOf}::date
             then x.now_bal + coalesce(lp.amount, 0) + coalesce(lc.amount, 0) else 0 end as then_bal) y
         where y.then_bal <> 0
     )
