@@ -35,6 +35,15 @@ export class PeriodClosedError extends Error {
 
 export const isPeriodClosed = (error: unknown): error is PeriodClosedError => error instanceof PeriodClosedError;
 
+/** The last closed day ("yyyy-MM-dd"), or null when no month is closed: for what reads, not writes. */
+export async function readClosedThrough(db: Executor): Promise<string | null> {
+  const [row] = await db
+    .select({ closedThrough: schema.periodClose.closedThrough })
+    .from(schema.periodClose)
+    .where(eq(schema.periodClose.id, 1));
+  return row?.closedThrough ?? null;
+}
+
 /** The last closed day ("yyyy-MM-dd"), or null when no month is closed. Reads FOR SHARE. */
 async function closedThroughForShare(tx: Executor): Promise<string | null> {
   const [row] = await tx
@@ -96,9 +105,7 @@ function previousMonth(month: string) {
 /** What System Settings shows: the closed-through month. Admins (`period.close`). */
 export async function getPeriodState(actor: Actor, now = new Date()): Promise<PeriodState> {
   assertCan(actor, "period.close", "period");
-  const db = await getDb();
-  const [row] = await db.select().from(schema.periodClose).where(eq(schema.periodClose.id, 1));
-  const closedThrough = row?.closedThrough ?? null;
+  const closedThrough = await readClosedThrough(await getDb());
   return {
     closedThrough,
     closedThroughMonth: closedThrough ? monthOf(closedThrough) : null,

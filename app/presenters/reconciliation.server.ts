@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
-import { addDays, isValidDate } from "~/utils/dates";
+import { addDays } from "~/utils/dates";
+import { isYearMonth } from "~/utils/year-month";
 import { deliveryRevenue, eligibleSql, invoiceAmountSql, kobo } from "~/rules/deliveries.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
@@ -28,10 +29,7 @@ export type MonthSummary = {
   canGenerate: boolean;
 };
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-/** "YYYY-MM" of a year from 1900 to 9999, as dates are (`isValidDate`): PostgreSQL has no year 0. */
-export const isMonth = (value: unknown): value is string =>
-  typeof value === "string" && MONTH.test(value) && isValidDate(`${value}-01`);
+export const isMonth = isYearMonth;
 export const monthStart = (yearMonth: string) => `${yearMonth}-01`;
 export const monthEnd = (yearMonth: string) => addDays(addDays(monthStart(yearMonth), 31).slice(0, 8) + "01", -1);
 

@@ -7,6 +7,7 @@
 import { and, asc, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
 import { outerColumn } from "~/models/outer-column.server";
+import { readClosedThrough } from "~/models/period.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { taxContainedOfSql } from "~/rules/invoices.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
@@ -70,21 +71,14 @@ function figures(row: FigureRow): TaxFigures {
 
 const ym = (day: string) => day.slice(0, 7);
 
-/** The last closed day (decision 0901), or null: a month up to it is final. */
-async function closedThrough(db: Executor) {
-  const [row] = await db
-    .select({ closedThrough: schema.periodClose.closedThrough })
-    .from(schema.periodClose)
-    .where(eq(schema.periodClose.id, 1));
-  return row?.closedThrough ?? null;
-}
-const isClosed = (month: string, through: string | null) => !!through && `${month}-31` <= `${ym(through)}-31`;
+/** A month up to the last closed day (decision 0901) is final. */
+const isClosed = (month: string, through: string | null) => !!through && month <= ym(through);
 
 /** A page of months, newest first, each with its totals over every tax rate. */
 export async function listTaxMonths(actor: Actor, page: MonthPageRequest = { cursor: null, direction: "older" }) {
   assertCan(actor, "tax.view", "tax");
   const db = await getDb();
-  const [rows, through] = await Promise.all([taxMonthsPageQuery(db, page), closedThrough(db)]);
+  const [rows, through] = await Promise.all([taxMonthsPageQuery(db, page), readClosedThrough(db)]);
   const { taken, olderCursor, newerCursor } = toMonthPage(rows, page, TAX_MONTHS_PER_PAGE);
   const months: TaxMonth[] = taken.map((row) => ({
     month: ym(row.month),
@@ -121,7 +115,7 @@ export async function taxMonth(actor: Actor, month: string) {
       .where(eq(t.month, monthStart(month)))
       .groupBy(t.taxRate)
       .orderBy(desc(t.taxRate)),
-    closedThrough(db),
+    readClosedThrough(db),
   ]);
   if (!rows.length) return null;
   const rates: TaxRateRow[] = rows.map((row) => ({ taxRate: row.taxRate, ...figures(row) }));

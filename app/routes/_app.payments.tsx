@@ -7,7 +7,13 @@ import { CreditMovedBadge, isReversible, RefundBadge, ReversalBadge } from "~/co
 import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
-import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
+import {
+  isPaymentFiltered,
+  listPayments,
+  parsePaymentFilters,
+  paymentTotals,
+  type PaymentView,
+} from "~/models/payment.server";
 import { readPageRequest } from "~/utils/params";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
@@ -61,16 +67,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** What marks an entry that is not a plain payment. */
-type EntryMarks = {
-  reversesPaymentId: number | null;
-  note: string | null;
-  reversedOn: string | null;
-  refund: boolean;
-  creditMovedToInvoiceNo: string | null;
-  creditFromInvoiceNo: string | null;
-  reversesKind: string | null;
-};
+/** What marks an entry that is not a plain payment: the payment view's own fields. */
+type EntryMarks = Pick<
+  PaymentView,
+  | "reversesPaymentId"
+  | "note"
+  | "reversedOn"
+  | "refund"
+  | "creditMovedToInvoiceNo"
+  | "creditFromInvoiceNo"
+  | "reversesKind"
+>;
 
 const PLAIN_ENTRY: EntryMarks = {
   reversesPaymentId: null,

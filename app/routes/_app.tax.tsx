@@ -13,6 +13,7 @@ import {
 } from "~/presenters/tax-report.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDayMonthYear, formatMonth } from "~/utils/dates";
+import { isYearMonth } from "~/utils/year-month";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { readPageRequest, type PageRequest } from "~/utils/params";
 
@@ -72,9 +73,9 @@ export default function TaxReportPage() {
       </header>
       {asked && !month ? (
         <p role="status" className="card p-4 text-sm">
-          {isMonthText(asked)
+          {isYearMonth(asked)
             ? `${formatMonth(asked)} has no invoices or credit notes.`
-            : `"${asked.slice(0, 20)}" is not a month: choose one from the list.`}
+            : `"${String(asked).slice(0, 20)}" is not a month: choose one from the list.`}
         </p>
       ) : null}
       {month && invoices && creditNotes ? (
@@ -295,6 +296,3 @@ function MonthState({ closed }: { closed: boolean }) {
     <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Open</span>
   );
 }
-
-// The server's isMonth (years 1900 to 9999, as dates are), without the date parser's bytes.
-const isMonthText = (value: string) => /^(19|[2-9]\d)\d{2}-(0[1-9]|1[0-2])$/.test(value);
