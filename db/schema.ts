@@ -127,10 +127,11 @@ export const invoices = pgTable(
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     invoiceNo: text("invoice_no").notNull(),
-    // The first delivery of the invoice (spec's deliveryId); every covered delivery points back via invoiceId.
-    deliveryId: integer("delivery_id")
-      .notNull()
-      .references((): AnyPgColumn => deliveries.id, { onDelete: "restrict" }),
+    // The first delivery of the invoice (spec's deliveryId); every covered delivery points back via
+    // invoiceId. A plain column, as invoice_lines.delivery_id (decision 0921): a void invoice's
+    // freed delivery may be deleted; while the invoice stands, the deliveries_keep_invoiced
+    // trigger (migration 0022) keeps its deliveries.
+    deliveryId: integer("delivery_id").notNull(),
     clientId: integer("client_id")
       .notNull()
       .references(() => clients.id, { onDelete: "restrict" }),

@@ -1,0 +1,163 @@
+// The database keeps invoices as issued (migration 0022, docs/decisions/0920 addendum "the
+// database keeps invoices as issued"), on both drivers: an invoice's document fields, its lines
+// and its deliveries' tons, rates and client are refused any change by the tables themselves,
+// not only by the models; a void is final; nothing on an invoice is deleted or truncated. What
+// the product itself writes (payments, credit notes, a void that frees its deliveries, edits of
+// an uninvoiced delivery, deleting a draft) still goes through.
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, schema, type User } from "../../app/db.server";
+import { createCreditNote } from "../../app/models/credit-note.server";
+import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server";
+import { voidInvoice } from "../../app/models/invoice.server";
+import { recordPayment } from "../../app/models/payment.server";
+import { createAgent, createDelivery, createUser } from "../factories";
+import { invoiceOfTenThousand, invoiceRow } from "../money-entries";
+
+let admin: User;
+let manager: User;
+let agentId: number;
+
+beforeAll(async () => {
+  admin = await createUser({ role: "admin" });
+  manager = await createUser({ role: "manager" });
+  agentId = (await createAgent()).id;
+});
+
+/** Runs a statement; "done" when the database took it, else the database's own message. */
+async function outcome(statement: ReturnType<typeof sql>): Promise<string> {
+  const db = await getDb();
+  return db.execute(statement).then(
+    () => "done",
+    (error: Error & { cause?: Error }) => String(error.cause?.message ?? error.message),
+  );
+}
+
+async function deliveriesOf(invoiceId: number) {
+  const db = await getDb();
+  return db.select().from(schema.deliveries).where(eq(schema.deliveries.invoiceId, invoiceId));
+}
+
+describe("an issued invoice", () => {
+  it("refuses a change of what the document says, by any writer, and keeps the row as it was", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    const before = await invoiceRow(invoice.id);
+    for (const change of [
+      sql`update invoices set amount = 1 where id = ${invoice.id}`,
+      sql`update invoices set tax_rate = 0 where id = ${invoice.id}`,
+      sql`update invoices set profit = 0 where id = ${invoice.id}`,
+      sql`update invoices set invoice_no = '999999' where id = ${invoice.id}`,
+      sql`update invoices set issue_date = issue_date - 40 where id = ${invoice.id}`,
+      sql`update invoices set expected_payment_date = expected_payment_date + 1 where id = ${invoice.id}`,
+      sql`update invoices set client_id = (select id from clients where id <> invoices.client_id limit 1) where id = ${invoice.id}`,
+      sql`update invoices set created_at = created_at - interval '1 day' where id = ${invoice.id}`,
+    ]) {
+      expect(await outcome(change)).toMatch(/is issued: its number, client, deliveries, amount, tax rate/);
+    }
+    expect(await invoiceRow(invoice.id)).toEqual(before);
+  });
+
+  it("refuses DELETE and TRUNCATE", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    expect(await outcome(sql`delete from invoices where id = ${invoice.id}`)).toMatch(
+      /invoices keeps every invoice \(void it instead\): DELETE is not allowed/,
+    );
+    expect(await outcome(sql`truncate invoices cascade`)).toMatch(/invoices keeps every invoice.*TRUNCATE/);
+    expect(await invoiceRow(invoice.id)).toBeDefined();
+  });
+
+  it("still takes what payments and credit notes write: paid and credited totals, status", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    const paid = await recordPayment(manager, { invoiceId: invoice.id, amount: "4000.00", reference: "G-1" });
+    expect(paid.ok).toBe(true);
+    const credited = await createCreditNote(admin, invoice.id, { amount: "1000.00", reason: "Short weight" });
+    expect(credited.ok).toBe(true);
+    const row = await invoiceRow(invoice.id);
+    expect([row.amountPaid, row.amountCredited, row.paymentStatus]).toEqual(["4000.00", "1000.00", "partial"]);
+  });
+
+  it("keeps its lines: no UPDATE, DELETE or TRUNCATE", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    for (const change of [
+      sql`update invoice_lines set tons = 1 where invoice_id = ${invoice.id}`,
+      sql`delete from invoice_lines where invoice_id = ${invoice.id}`,
+      sql`truncate invoice_lines`,
+    ]) {
+      expect(await outcome(change)).toMatch(/invoice_lines is append-only/);
+    }
+  });
+});
+
+describe("a void invoice", () => {
+  it("is voided and frees its deliveries through the product, and then stays void", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    const [delivery] = await deliveriesOf(invoice.id);
+    const voided = await voidInvoice(admin, invoice.id, { reason: "Wrong client" });
+    expect(voided.ok).toBe(true);
+    expect(await deliveriesOf(invoice.id)).toEqual([]);
+    for (const change of [
+      sql`update invoices set payment_status = 'pending', voided_at = null, void_reason = null where id = ${invoice.id}`,
+      sql`update invoices set void_reason = 'Another reason' where id = ${invoice.id}`,
+    ]) {
+      expect(await outcome(change)).toMatch(/is void, and a void is final/);
+    }
+    // The freed delivery is an ordinary confirmed delivery again: editable, and deletable although
+    // the void invoice still names it as its first delivery (that was a foreign key until 0023).
+    const edited = await updateDelivery(admin, delivery.id, { tons: "9.50" });
+    expect(edited.ok).toBe(true);
+    expect(await deleteDelivery(admin, delivery.id)).toEqual({ ok: true });
+  });
+});
+
+describe("a delivery on an invoice", () => {
+  it("refuses a change of its tons, rates or client, and deletion, by any writer", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    const [delivery] = await deliveriesOf(invoice.id);
+    for (const change of [
+      sql`update deliveries set tons = 11 where id = ${delivery.id}`,
+      sql`update deliveries set selling_rate = 1 where id = ${delivery.id}`,
+      sql`update deliveries set buying_rate = 1 where id = ${delivery.id}`,
+      sql`update deliveries set client_id = null where id = ${delivery.id}`,
+    ]) {
+      expect(await outcome(change)).toMatch(/is on an invoice: its tons, rates and client never change/);
+    }
+    expect(await outcome(sql`delete from deliveries where id = ${delivery.id}`)).toMatch(
+      /is on an invoice and is never removed/,
+    );
+    expect(await outcome(sql`truncate deliveries cascade`)).toMatch(/TRUNCATE is not allowed/);
+    expect((await deliveriesOf(invoice.id)).map((d) => [d.id, d.tons, d.sellingRate])).toEqual([
+      [delivery.id, "10.00", "1000.00"],
+    ]);
+  });
+
+  it("leaves its invoice only when the invoice is void, never for another one", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    const { invoice: other } = await invoiceOfTenThousand(manager, agentId);
+    const [delivery] = await deliveriesOf(invoice.id);
+    for (const change of [
+      sql`update deliveries set invoice_id = null, status = 'confirmed' where id = ${delivery.id}`,
+      sql`update deliveries set invoice_id = ${other.id} where id = ${delivery.id}`,
+    ]) {
+      expect(await outcome(change)).toMatch(/leaves its invoice only when the invoice is void/);
+    }
+  });
+
+  it("still takes the edits the product allows: location and costs", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    const [delivery] = await deliveriesOf(invoice.id);
+    const edited = await updateDelivery(admin, delivery.id, {
+      location: "Second yard",
+      logisticsCost: "2500.00",
+      mobilizationPayment: "300.00",
+    });
+    expect(edited.ok).toBe(true);
+    const [row] = await deliveriesOf(invoice.id);
+    expect([row.location, row.logisticsCost, row.mobilizationPayment]).toEqual(["Second yard", "2500.00", "300.00"]);
+  });
+
+  it("leaves a draft or confirmed delivery free to change and to delete", async () => {
+    const draft = await createDelivery({ agentId, createdBy: manager.id, tons: "3.00" });
+    expect(await outcome(sql`update deliveries set tons = 4 where id = ${draft.id}`)).toBe("done");
+    expect(await outcome(sql`delete from deliveries where id = ${draft.id}`)).toBe("done");
+  });
+});
