@@ -15,7 +15,8 @@ export const URGENT_INVOICES = 6;
 /**
  * The manager's overview at a cost that does not grow with the tables (docs/decisions/0500):
  * totals from the month and day totals and the invoice status totals the triggers keep;
- * the week's money owed per day from the invoices created in those 7 days (index range);
+ * the week's money owed per day from the invoices issued in those 7 days (an index range of
+ * their issue date, the day their documents and the tax report carry: decision 0990);
  * recent deliveries and the most urgent invoices through their indexes. Sparklines are the
  * last 7 days (business time zone).
  */
@@ -28,9 +29,6 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
   const months = schema.deliveryMonthTotals;
   const daily = schema.deliveryDayTotals;
 
-  const createdDay = sql`(${schema.invoices.createdAt} at time zone ${env().APP_TIME_ZONE})::date`;
-  // Timestamps bounding the 7 days, a day wider either side of any time zone; the day test is exact.
-  const since = `${addDays(days[0], -1)}T00:00:00Z`;
   const [[deliveryStats], dailyProfit, dailyInvoiced, summary, recent, urgent] = await Promise.all([
     db
       .select({
@@ -43,18 +41,16 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
       .select({ day: sql<string>`${daily.day}::text`, value: sql<string>`round(${daily.profit}, 2)::text` })
       .from(daily)
       .where(sql`${daily.day} between ${days[0]} and ${today}`),
-    // Money still owed on the invoices raised on each of the last 7 days (void ones owe nothing;
+    // Money still owed on the invoices issued on each of the last 7 days (void ones owe nothing;
     // a client's credit on one invoice does not reduce what another owes).
     db
       .select({
-        day: sql<string>`(${createdDay})::text`,
+        day: sql<string>`${schema.invoices.issueDate}::text`,
         value: sql<string>`coalesce(sum((${balanceSql()})::numeric) filter (where ${owedSql()}), 0)::text`,
       })
       .from(schema.invoices)
-      .where(
-        sql`${schema.invoices.createdAt} >= ${since}::timestamptz and ${createdDay} between ${days[0]} and ${today}`,
-      )
-      .groupBy(sql`1`),
+      .where(sql`${schema.invoices.issueDate} between ${days[0]} and ${today}`)
+      .groupBy(schema.invoices.issueDate),
     invoiceSummary(user, now),
     listDeliveries(user, { from: undefined, to: undefined, agentId: undefined }, { limit: 8 }),
     urgentInvoices(user, URGENT_INVOICES, now),

@@ -218,6 +218,21 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
     expect(data).toMatchObject({ totalInvoiced: money.invoiced, totalPaid: money.paid, overdue: money.overdue });
     expect(data.pendingInvoices).toHaveLength(6);
   });
+
+  it("the week's money owed per day adds up the invoices issued each day", async () => {
+    const db = await getDb();
+    const manager = await createUser({ role: "manager" });
+    // A week inside the data, where every day has invoices issued, some still owed.
+    const data = await loadManagerDashboard(manager, new Date("2022-06-01T12:00:00Z"));
+    const counted = rowsOf<{ day: string; owed: string }>(
+      await db.execute(sql`select d::date::text as day,
+          (select coalesce(sum(amount - amount_paid - amount_credited) filter (where amount_paid + amount_credited < amount
+            and payment_status <> 'void'), 0) from invoices where issue_date = d::date)::text as owed
+        from generate_series(date '2022-05-26', date '2022-06-01', interval '1 day') d order by 1`),
+    );
+    expect(counted.filter((c) => Number(c.owed) > 0).length).toBeGreaterThanOrEqual(3);
+    expect(data.outstandingSeries).toEqual(counted.map((c) => c.owed));
+  });
 });
 
 describe("the summary cards from the status roll-up", () => {
