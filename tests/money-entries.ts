@@ -24,6 +24,21 @@ export async function invoiceOfTenThousand(manager: User, agentId: number, clien
   return { clientId, invoice: made.invoice };
 }
 
+/**
+ * A test fixture's rewrite of an issued invoice (back-dating it, or moving its due date), which
+ * the app never does and the table refuses (migration 0022). The guard trigger is off only inside
+ * this transaction (DDL is transactional, and the table is locked until it commits); the totals
+ * triggers still run, so the kept totals follow the change.
+ */
+export async function rewriteInvoice(invoiceId: number, values: Partial<typeof schema.invoices.$inferInsert>) {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`alter table invoices disable trigger invoices_keep_document`);
+    await tx.update(schema.invoices).set(values).where(eq(schema.invoices.id, invoiceId));
+    await tx.execute(sql`alter table invoices enable trigger invoices_keep_document`);
+  });
+}
+
 export async function invoiceRow(id: number) {
   const db = await getDb();
   const [row] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, id));

@@ -4,7 +4,7 @@
 // the credit and at most what is owed (also when moves race), same client only, audited,
 // idempotent, refused in a closed month and for staff; reversed as a whole; the Payments list,
 // totals and CSV, the invoice pages and documents, the client statement and the kept totals agree.
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { creditMoveText, paymentReversalText } from "../../app/components/payment-reversal";
@@ -40,6 +40,7 @@ import {
   invoiceOfTenThousand,
   invoiceRow,
   paidAndRecount,
+  rewriteInvoice,
 } from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
@@ -58,12 +59,7 @@ beforeAll(async () => {
 /** An invoice of 10,000.00 for `clientId`, due on `due`. */
 async function invoiceFor(clientId: number, due = "2026-12-31") {
   const { invoice } = await invoiceOfTenThousand(manager, agentId, clientId);
-  await (
-    await getDb()
-  )
-    .update(schema.invoices)
-    .set({ expectedPaymentDate: due })
-    .where(eq(schema.invoices.id, invoice.id));
+  await rewriteInvoice(invoice.id, { expectedPaymentDate: due });
   return invoice;
 }
 

@@ -1,4 +1,4 @@
-// The database keeps invoices as issued (migration 0022, docs/decisions/0920 addendum "the
+// The database keeps invoices as issued (migrations 0022-0024, docs/decisions/0920 addendum "the
 // database keeps invoices as issued"), on both drivers: an invoice's document fields, its lines
 // and its deliveries' tons, rates and client are refused any change by the tables themselves,
 // not only by the models; a void is final; nothing on an invoice is deleted or truncated. What
@@ -12,7 +12,7 @@ import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server
 import { voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/models/payment.server";
 import { createAgent, createDelivery, createUser } from "../factories";
-import { invoiceOfTenThousand, invoiceRow } from "../money-entries";
+import { expectKeptTotalsToMatchRebuild, invoiceOfTenThousand, invoiceRow } from "../money-entries";
 
 let admin: User;
 let manager: User;
@@ -55,6 +55,15 @@ describe("an issued invoice", () => {
       expect(await outcome(change)).toMatch(/is issued: its number, client, deliveries, amount, tax rate/);
     }
     expect(await invoiceRow(invoice.id)).toEqual(before);
+  });
+
+  it("is written only for a delivery that exists", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    expect(
+      await outcome(sql`insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit,
+        expected_payment_date, issue_date) select '999998', 2147483000, client_id, 1, 0, 0, current_date, current_date
+        from invoices where id = ${invoice.id}`),
+    ).toMatch(/names delivery 2147483000, which does not exist/);
   });
 
   it("refuses DELETE and TRUNCATE", async () => {
@@ -106,6 +115,8 @@ describe("a void invoice", () => {
     const edited = await updateDelivery(admin, delivery.id, { tons: "9.50" });
     expect(edited.ok).toBe(true);
     expect(await deleteDelivery(admin, delivery.id)).toEqual({ ok: true });
+    // A recount still finds the void invoice's month (its line keeps the delivery's date).
+    await expectKeptTotalsToMatchRebuild(["delivery_month_totals"]);
   });
 });
 
@@ -124,7 +135,12 @@ describe("a delivery on an invoice", () => {
     expect(await outcome(sql`delete from deliveries where id = ${delivery.id}`)).toMatch(
       /is on an invoice and is never removed/,
     );
-    expect(await outcome(sql`truncate deliveries cascade`)).toMatch(/TRUNCATE is not allowed/);
+    expect(await outcome(sql`truncate deliveries cascade`)).toMatch(
+      /^deliveries keeps its invoiced deliveries: TRUNCATE/,
+    );
+    expect(await outcome(sql`update deliveries set status = 'draft' where id = ${delivery.id}`)).toMatch(
+      /is on an invoice: its status stays invoiced/,
+    );
     expect((await deliveriesOf(invoice.id)).map((d) => [d.id, d.tons, d.sellingRate])).toEqual([
       [delivery.id, "10.00", "1000.00"],
     ]);

@@ -2,7 +2,7 @@
 // (app/rules/*, decision 0800). This runs both on the same rows and requires equal answers,
 // exactly (money compared to 6 decimals, far below any rounding), on PGlite and PostgreSQL;
 // and the totals the triggers of migration 0004 keep must agree with the JavaScript rules too.
-import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { asc, getTableColumns, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
@@ -49,6 +49,7 @@ import {
 } from "../../app/rules/invoices.server";
 import { add, sub, toFixed, type Decimal } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
+import { rewriteInvoice } from "../money-entries";
 
 const exact = (value: Decimal | string | null) => (value === null ? null : toFixed(value, 6));
 
@@ -141,7 +142,6 @@ beforeAll(async () => {
     }
   }
   // Invoices in every payment state: unpaid, part paid, paid; due in the past, today, the future.
-  const db = await getDb();
   const states = [
     { paid: "0", due: "2026-03-01", status: "pending" },
     { paid: "half", due: "2026-03-01", status: "partial" },
@@ -158,10 +158,7 @@ beforeAll(async () => {
         : s.paid === "all"
           ? schema.invoices.amount
           : sql`round(${schema.invoices.amount} / 2, 2)`;
-    await db
-      .update(schema.invoices)
-      .set({ amountPaid: paid as never, expectedPaymentDate: s.due, paymentStatus: s.status })
-      .where(eq(schema.invoices.id, id));
+    await rewriteInvoice(id, { amountPaid: paid as never, expectedPaymentDate: s.due, paymentStatus: s.status });
   }
   // Corrections through the models: a void invoice (its delivery back to confirmed), one
   // credited in part, one paid in full and then credited (the client's credit balance).

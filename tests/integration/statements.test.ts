@@ -20,6 +20,7 @@ import { add, sub, toFixed } from "../../app/utils/money";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
+import { rewriteInvoice } from "../money-entries";
 
 let agentId: number;
 let clientId: number;
@@ -39,11 +40,11 @@ async function invoiceOn(amount: string, day: string, due: string, client = clie
   });
   const made = await createInvoiceForDelivery(manager, { deliveryId: d.id });
   if (!made.ok) throw new Error(made.message);
-  const db = await getDb();
-  await db
-    .update(schema.invoices)
-    .set({ createdAt: new Date(`${day}T12:00:00+01:00`), issueDate: day, expectedPaymentDate: due })
-    .where(eq(schema.invoices.id, made.invoice.id));
+  await rewriteInvoice(made.invoice.id, {
+    createdAt: new Date(`${day}T12:00:00+01:00`),
+    issueDate: day,
+    expectedPaymentDate: due,
+  });
   return made.invoice;
 }
 

@@ -4,9 +4,9 @@
 // is rounded once per document; the kept totals equal a recount (the rebuild and db:check); the
 // months page 12 at a time; the month's documents are listed and exported; managers and admins
 // only.
-import { eq } from "drizzle-orm";
+import {} from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb, schema, type User } from "../../app/db.server";
+import { getDb, type User } from "../../app/db.server";
 import { findBreaches } from "../../db/ops";
 import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, createInvoicesForMonth, voidInvoice } from "../../app/models/invoice.server";
@@ -20,7 +20,7 @@ import { todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
-import { csvText, expectKeptTotalsToMatchRebuild } from "../money-entries";
+import { csvText, expectKeptTotalsToMatchRebuild, rewriteInvoice } from "../money-entries";
 
 const thisMonth = () => todayIn("Africa/Lagos").slice(0, 7);
 let admin: User;
@@ -50,11 +50,7 @@ async function invoiceFor(clientId: number, tons: string, rate: string) {
 
 /** Moves an invoice's issue date (as a back-dated test fixture; the app never does). */
 async function issueOn(invoiceId: number, day: string) {
-  const db = await getDb();
-  await db
-    .update(schema.invoices)
-    .set({ issueDate: day, createdAt: new Date(`${day}T12:00:00+01:00`) })
-    .where(eq(schema.invoices.id, invoiceId));
+  await rewriteInvoice(invoiceId, { issueDate: day, createdAt: new Date(`${day}T12:00:00+01:00`) });
 }
 
 describe("the tax report", () => {
