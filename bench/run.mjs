@@ -47,6 +47,7 @@ const ALL_PATHS = [
   "/payments",
   "/reconciliation",
   "/tax",
+  "/receivables",
   "/agents/owed",
   "/agents/1/statement",
   "/clients/1/statement",

@@ -174,6 +174,25 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "client owed totals equal their invoices",
       detail: `client ${r.client_id} due ${r.due}: kept owed ${r.kept_owed} credit ${r.kept_credit}, recount owed ${r.owed} credit ${r.credit}`,
     });
+  // Each client's balance (migration 0025, the Receivables page) against its due-date rows,
+  // which the check above holds to the invoices.
+  const balances = await rows(
+    db,
+    sql`with recount as (
+          select client_id, sum(owed) as owed, sum(credit) as credit from client_owed_totals group by client_id
+        )
+        select coalesce(k.client_id, r.client_id) as client_id,
+          coalesce(k.owed, 0)::text as kept_owed, coalesce(k.credit, 0)::text as kept_credit,
+          coalesce(r.owed, 0)::text as owed, coalesce(r.credit, 0)::text as credit
+        from client_balances k full join recount r on r.client_id = k.client_id
+        where coalesce(k.owed, 0) <> coalesce(r.owed, 0) or coalesce(k.credit, 0) <> coalesce(r.credit, 0)
+        order by 1 limit 20`,
+  );
+  for (const r of balances)
+    breaches.push({
+      check: "client balances equal their due dates",
+      detail: `client ${r.client_id}: kept owed ${r.kept_owed} credit ${r.kept_credit}, due dates owed ${r.owed} credit ${r.credit}`,
+    });
   // The invoice status roll-up of migration 0011 (the summary cards) against a recount.
   const rollup = await rows(
     db,

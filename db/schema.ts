@@ -673,6 +673,19 @@ export const clientOwedTotals = pgTable(
   (t) => [primaryKey({ columns: [t.clientId, t.dueDate] })],
 );
 
+/**
+ * The same per client, all due dates together (migration 0025, docs/decisions/0995): kept by the
+ * same function in the same transaction, so the Receivables page reads one row per client and,
+ * for the ageing, only the due dates of the last 90 days and later; what is older is the rest.
+ */
+export const clientBalances = pgTable("client_balances", {
+  clientId: integer("client_id")
+    .primaryKey()
+    .references(() => clients.id, { onDelete: "cascade" }),
+  owed: numeric("owed").notNull().default("0"),
+  credit: numeric("credit").notNull().default("0"),
+});
+
 export const paymentDayTotals = pgTable(
   "payment_day_totals",
   {

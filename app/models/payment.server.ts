@@ -414,7 +414,7 @@ export const NO_CLIENT_CREDIT = "This invoice carries no client credit to refund
  */
 async function lockKeptTotals(tx: Executor) {
   await tx.execute(
-    sql`lock table payment_day_totals, client_owed_totals, invoice_status_totals, invoice_status_rollup in share row exclusive mode`,
+    sql`lock table payment_day_totals, client_owed_totals, client_balances, invoice_status_totals, invoice_status_rollup in share row exclusive mode`,
   );
 }
 

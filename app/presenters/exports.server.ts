@@ -34,6 +34,7 @@ import {
   type TaxMonth,
 } from "./tax-report.server";
 import { keysetBatches } from "~/utils/keyset.server";
+import { receivableBatches, type Receivable } from "./receivables.server";
 
 const today = (now: Date) => todayIn(env().APP_TIME_ZONE, now);
 
@@ -468,6 +469,27 @@ export async function agentBalancesExport(actor: Actor, now = new Date()): Promi
     filename: csvFilename("agent-balances", today(now)),
     columns: agentBalanceColumns,
     batches: agentBalanceBatches(actor),
+  };
+}
+
+const receivableColumns: CsvColumn<Receivable>[] = [
+  { header: "Client ID", kind: "number", value: (r) => r.clientId },
+  { header: "Client", kind: "text", value: (r) => r.name },
+  ...AGEING_BUCKETS.map((b): CsvColumn<Receivable> => ({
+    header: AGEING_LABELS[b],
+    kind: "amount",
+    value: (r) => r[b],
+  })),
+  { header: "Balance", kind: "amount", value: (r) => r.total },
+];
+
+/** What every client owes today, aged, by name (the Receivables page, docs/decisions/0995). */
+export function receivablesExport(actor: Actor, now = new Date()): CsvExport<Receivable> {
+  assertCan(actor, "client.statement", "receivables/export");
+  return {
+    filename: csvFilename("receivables", today(now)),
+    columns: receivableColumns,
+    batches: receivableBatches(actor, now),
   };
 }
 

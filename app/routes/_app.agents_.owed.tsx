@@ -62,20 +62,20 @@ export default function AgentBalancesPage() {
           Agents by latest activity
         </h2>
         <TableScroll label="Agent balances">
-          <table className="w-full text-sm">
+          <table className="data-table">
             <thead>
-              <tr className="text-left">
+              <tr>
                 <th scope="col">Agent</th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Deliveries
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Net payable
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Paid out
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Owed
                 </th>
                 <th scope="col">Last activity</th>
@@ -86,10 +86,10 @@ export default function AgentBalancesPage() {
               {items.map((a) => (
                 <tr key={a.agentId}>
                   <td>{a.name}</td>
-                  <td className="text-right">{a.deliveries}</td>
-                  <td className="text-right">{formatNaira(a.earned)}</td>
-                  <td className="text-right">{formatNaira(a.paid)}</td>
-                  <td className="text-right font-semibold">
+                  <td className="num">{a.deliveries}</td>
+                  <td className="num">{formatNaira(a.earned)}</td>
+                  <td className="num">{formatNaira(a.paid)}</td>
+                  <td className="num font-semibold">
                     {formatNaira(a.owed)}
                     {isNegative(a.owed) ? " (overpaid)" : ""}
                   </td>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { DirectoryPage } from "~/components/directory/directory-page";
 import { BuildingIcon } from "~/components/icons";
 import { clientCardsPage, readDirectoryRequest } from "~/models/directory-list.server";
@@ -26,6 +26,11 @@ export default function ClientsPage() {
       olderCursor={olderCursor}
       newerCursor={newerCursor}
       statementOf={(id) => `/clients/${id}/statement`}
+      headerLinks={
+        <Link to="/receivables" className="btn-outline">
+          Receivables
+        </Link>
+      }
       title="Clients Management"
       subtitle="The buyers PKS is delivered to and invoiced"
       addLabel="New Client"

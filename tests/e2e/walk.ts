@@ -153,6 +153,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/reconciliation?confirm=${todayMonth()}`,
     "/tax",
     `/tax?month=${todayMonth()}`,
+    "/receivables",
     "/agents",
     "/agents/new",
     `/agents/${agent.id}/edit`,

@@ -15,6 +15,7 @@ import {
   urgentInvoicesQuery,
 } from "../../app/models/invoice.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
+import { receivablesRecentQuery } from "../../app/presenters/receivables.server";
 import {
   creditMoveTargetsQuery,
   listPayments,
@@ -193,6 +194,44 @@ describe("every list and aggregate reads an index at 20,000 deliveries", () => {
       expectIndexed(invoices, "a tax month's invoices");
       expect(invoices).toMatch(/invoices_issue_date_idx/);
       expect(await plan(taxMonthCreditNotesQuery(db, "2021-03", page, 50))).toMatch(/credit_notes_issue_date_idx/);
+    }
+  });
+
+  it("receivables: each client's recent due dates through client_owed_totals' key", async () => {
+    // Here a few hundred due-date rows owe something: a scan of them all is cheaper than the key,
+    // and the planner rightly takes it. The table grows with the days a client has owed on, so
+    // the plan is checked at the size of years of unpaid invoices: 30 years of days for each of
+    // three clients, added and measured inside a transaction that is then rolled back.
+    const db = await getDb();
+    const plans: string[] = [];
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(sql`
+          with c as (insert into clients (name) select 'Aged client ' || g from generate_series(1, 3) g returning id)
+          insert into client_owed_totals (client_id, due_date, owed)
+          select c.id, date '2000-01-01' + d, 100 from c cross join generate_series(0, 10999) d`);
+        await tx.execute(sql`
+          insert into client_balances (client_id, owed)
+          select client_id, sum(owed) from client_owed_totals group by client_id
+          on conflict (client_id) do update set owed = excluded.owed`);
+        await tx.execute(sql`analyze client_owed_totals`);
+        await tx.execute(sql`analyze client_balances`);
+        for (const clients of [[clientA, clientB], null]) {
+          const text = rowsOf<Row>(await tx.execute(sql`explain ${receivablesRecentQuery("2030-01-01", clients)}`))
+            .map((r) => String(Object.values(r)[0]))
+            .join("\n");
+          plans.push(text);
+        }
+        throw new Error("rollback");
+      })
+      .catch((error: Error) => {
+        if (error.message !== "rollback") throw error;
+      });
+    expect(plans).toHaveLength(2);
+    for (const text of plans) {
+      expect(text, text).toMatch(/client_owed_totals_client_id_due_date_pk/);
+      expect(text, text).not.toMatch(/Seq Scan on client_owed_totals\b/);
+      expect(text, text).not.toMatch(/ on invoices\b/);
     }
   });
 

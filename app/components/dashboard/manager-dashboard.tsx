@@ -12,6 +12,7 @@ import { Sparkline } from "./sparkline";
 const QUICK_LINKS = [
   { to: "/invoices", label: "Invoices" },
   { to: "/payments", label: "Payments" },
+  { to: "/receivables", label: "Receivables" },
   { to: "/reconciliation", label: "Reconciliation" },
   { to: "/tax", label: "Tax Report" },
   { to: "/agents", label: "Agents" },

@@ -1,0 +1,119 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { ErrorView } from "~/components/error-view";
+import { ExportCsvLink } from "~/components/export-link";
+import { Figure } from "~/components/statement-parts";
+import { TableScroll } from "~/components/table-scroll";
+import { listReceivables, readReceivablesCursor, receivablesTotals } from "~/presenters/receivables.server";
+import { requireCapability } from "~/rules/capabilities.server";
+import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
+import { formatDayMonthYear } from "~/utils/dates";
+import { formatNaira } from "~/utils/money";
+
+// Receivables (docs/decisions/0995): what every client owes today, aged as on its statement,
+// 50 clients a page by name, with the total over all of them. GET links only: the same without
+// JavaScript.
+export const meta: MetaFunction = () => [{ title: "Receivables · Clients" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireCapability(request, "client.statement");
+  const asked = readReceivablesCursor(new URL(request.url).searchParams.get("cursor"));
+  // A cursor that is not one of ours shows the first page, as the other paged lists do.
+  const after = asked === "invalid" ? null : asked;
+  const now = new Date();
+  const [page, totals] = await Promise.all([listReceivables(user, { after }, now), receivablesTotals(user, now)]);
+  return { ...page, totals, paged: after !== null };
+}
+
+export default function ReceivablesPage() {
+  const { asOf, items, nextCursor, totals, paged } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="page-title">Receivables</h1>
+          <p className="page-subtitle">
+            What each client owes as of {formatDayMonthYear(asOf)}, by how long it has been due
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <Link to="/clients" className="btn-ghost">
+            Back to Clients
+          </Link>
+          <ExportCsvLink to="/receivables/export" />
+        </div>
+      </header>
+      <section className="card p-4" aria-labelledby="receivables-total">
+        <h2 id="receivables-total" className="font-semibold">
+          All clients ({totals.clients} with a balance)
+        </h2>
+        <dl className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-6">
+          {AGEING_BUCKETS.map((b) => (
+            <Figure key={b} label={AGEING_LABELS[b]} value={formatNaira(totals[b])} />
+          ))}
+          <Figure label="Total" value={formatNaira(totals.total)} />
+        </dl>
+      </section>
+      <section className="card p-4" aria-labelledby="receivables-clients">
+        <h2 id="receivables-clients" className="sr-only">
+          Clients by name
+        </h2>
+        <TableScroll label="Receivables by client">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Client</th>
+                {AGEING_BUCKETS.map((b) => (
+                  <th key={b} scope="col" className="num">
+                    {AGEING_LABELS[b]}
+                  </th>
+                ))}
+                <th scope="col" className="num">
+                  Balance
+                </th>
+                <th scope="col">Statement</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((r) => (
+                <tr key={r.clientId}>
+                  <td>{r.name}</td>
+                  {AGEING_BUCKETS.map((b) => (
+                    <td key={b} className="num">
+                      {formatNaira(r[b])}
+                    </td>
+                  ))}
+                  <td className="num font-semibold">{formatNaira(r.total)}</td>
+                  <td>
+                    <a href={`/clients/${r.clientId}/statement`} aria-label={`Statement of ${r.name}`}>
+                      Statement
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+        {items.length === 0 ? <p className="page-subtitle mt-2">No client owes anything or holds a credit.</p> : null}
+      </section>
+      {paged || nextCursor ? (
+        <nav aria-label="Receivables pages" className="flex flex-wrap justify-center gap-2">
+          {paged ? (
+            <Link to="?" className="btn-ghost">
+              First page
+            </Link>
+          ) : null}
+          {nextCursor ? (
+            <Link to={`?cursor=${nextCursor}`} className="btn-outline" rel="next">
+              Next clients
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView error={useRouteError()} failure="Failed to load the receivables. Please try again." />;
+}
