@@ -22,6 +22,7 @@ import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.ser
 import * as exports from "../../app/presenters/exports.server";
 import * as invoiceDocument from "../../app/presenters/invoice-document.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
+import * as receivables from "../../app/presenters/receivables.server";
 import * as taxReport from "../../app/presenters/tax-report.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -377,6 +378,17 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     name: "exports.taxMonthExport",
     capability: "tax.view",
     call: async (u) => exports.taxMonthExport(u, "2026-02"),
+  },
+  { name: "receivables.listReceivables", capability: "client.statement", call: (u) => receivables.listReceivables(u) },
+  {
+    name: "receivables.receivablesTotals",
+    capability: "client.statement",
+    call: (u) => receivables.receivablesTotals(u),
+  },
+  {
+    name: "exports.receivablesExport",
+    capability: "client.statement",
+    call: async (u) => exports.receivablesExport(u),
   },
   {
     name: "invoiceDocument.loadInvoiceDocument",
