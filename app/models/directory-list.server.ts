@@ -18,7 +18,9 @@ export function decodeNameCursor(cursor: string | null): string | null | "invali
   if (cursor === null || cursor === "") return null;
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) return "invalid";
   const name = Buffer.from(cursor, "base64url").toString("utf8");
-  return name && encodeNameCursor(name) === cursor ? name : "invalid";
+  // A name never holds a control character, and PostgreSQL text cannot hold U+0000 at all ("AA"
+  // decodes to it): such a cursor is not one of ours, never a database error.
+  return name && !/\p{Cc}/u.test(name) && encodeNameCursor(name) === cursor ? name : "invalid";
 }
 
 async function page<T extends Agent | Client>(table: Table, after: string | null, limit: number, q: string | null) {

@@ -29,7 +29,7 @@ import { compare, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
 import { creditNoteEntryColumns } from "./credit-note.server";
-import { paymentLinkColumns } from "./payment.server";
+import { lockKeptTotals, paymentLinkColumns } from "./payment.server";
 import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 
@@ -425,6 +425,11 @@ export async function createInvoicesForMonth(
         todayIn(env().APP_TIME_ZONE, now),
         groups.map((g) => g[0].taxRate),
       );
+      // One invoice per client: each takes its client's balance rows, then the status roll-up,
+      // which a payment on another client's invoice takes in the same order. Several clients in
+      // one transaction would cross those; the batch takes the kept totals whole first instead
+      // (decision 0995, "Lock order").
+      await lockKeptTotals(tx);
       for (const group of groups) created.push(await insertInvoice(tx, group, user, undefined, now));
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: created.map((i) => i.id).join(",") });

@@ -406,13 +406,14 @@ export async function reversePayment(
 export const NO_CLIENT_CREDIT = "This invoice carries no client credit to refund";
 
 /**
- * A write that changes two invoices (a credit move, or its reversal) updates the kept totals of
- * both (decision 0508), through the triggers, and so would take their rows in another order than
- * a write of one invoice takes them: a deadlock. It takes the totals' tables whole instead, after
- * its invoice rows and before it writes: payment_day_totals first, as every write of one invoice
- * takes its payment row first. Writes of one invoice queue behind it for a few milliseconds.
+ * A write that changes two invoices (a credit move, or its reversal, or a month's batch of new
+ * invoices) updates the kept totals of each (decision 0508), through the triggers, and so would
+ * take their rows in another order than a write of one invoice takes them: a deadlock. It takes
+ * the totals' tables whole instead, after its invoice rows and before it writes:
+ * payment_day_totals first, as every write of one invoice takes its payment row first. Writes of
+ * one invoice queue behind it for as long as it takes.
  */
-async function lockKeptTotals(tx: Executor) {
+export async function lockKeptTotals(tx: Executor) {
   await tx.execute(
     sql`lock table payment_day_totals, client_owed_totals, client_balances, invoice_status_totals, invoice_status_rollup in share row exclusive mode`,
   );

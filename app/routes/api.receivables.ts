@@ -1,10 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  listReceivables,
-  readReceivablesCursor,
-  receivableBatches,
-  receivablesTotals,
-} from "~/presenters/receivables.server";
+import { listReceivables, readReceivablesCursor, receivableBatches } from "~/presenters/receivables.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed } from "~/utils/http.server";
@@ -12,11 +7,10 @@ import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json
 
 // GET: what every client owes today, aged as on its statement (docs/decisions/0995), by client
 // name. With `limit`, a page and the next cursor (X-Next-Cursor, Link rel="next"); without, every
-// client with a balance, streamed. `?totals=1`: the total over all clients instead.
+// client with a balance, streamed. The total over every client: GET /api/receivables/totals.
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "client.statement");
   const params = new URL(request.url).searchParams;
-  if (params.get("totals") === "1") return Response.json(await receivablesTotals(user));
   const after = readReceivablesCursor(params.get("cursor"));
   if (after === "invalid") return jsonError(400, "The cursor is not valid");
   const limit = readLimit(params);

@@ -6,9 +6,10 @@ CREATE TABLE "client_balances" (
 --> statement-breakpoint
 ALTER TABLE "client_balances" ADD CONSTRAINT "client_balances_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- Kept with client_owed_totals by the one function every change of a client's balance goes
--- through (the trigger of migration 0010), right after the due-date row: the same order in every
--- write, so no new lock order. Writes that change two invoices take the table whole with the
--- other kept totals (lockKeptTotals in app/models/payment.server.ts).
+-- through (the trigger of migration 0010), right after the due-date row. A write of one invoice
+-- takes it in that order. Writes of several invoices (credit moves, a month's batch) take the
+-- kept totals' tables whole first (lockKeptTotals in app/models/payment.server.ts), since one
+-- row per client is met by every write of that client's invoices.
 CREATE OR REPLACE FUNCTION "pks_client_owed_add"(c_id integer, due date, d_owed numeric, d_credit numeric) RETURNS void LANGUAGE sql AS $$
   INSERT INTO client_owed_totals AS t (client_id, due_date, owed, credit) VALUES (c_id, due, d_owed, d_credit)
   ON CONFLICT (client_id, due_date) DO UPDATE SET owed = t.owed + excluded.owed, credit = t.credit + excluded.credit;

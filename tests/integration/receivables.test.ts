@@ -7,22 +7,27 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type User } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
+import { createInvoiceForDelivery, createInvoicesForMonth, voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/models/payment.server";
 import { ageingAsOf } from "../../app/models/statement.server";
 import { receivablesExport } from "../../app/presenters/exports.server";
 import { listReceivables, receivableBatches, receivablesTotals } from "../../app/presenters/receivables.server";
 import * as receivablesPage from "../../app/routes/_app.receivables";
 import * as receivablesCsv from "../../app/routes/_app.receivables.export";
+import * as clientsApi from "../../app/routes/api.clients";
 import * as receivablesApi from "../../app/routes/api.receivables";
+import * as receivablesTotalsApi from "../../app/routes/api.receivables.totals";
 import { findBreaches } from "../../db/ops";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { addDays, todayIn } from "../../app/utils/dates";
 import { call, makeRequest } from "../http";
 import { csvText, expectKeptTotalsToMatchRebuild } from "../money-entries";
 
-// Every figure is as of 15 January 2027, after every payment the tests record (dated today).
-const AS_OF = "2027-01-15";
+// Every figure is as of 50 days from today, after every payment the tests record (dated today);
+// each invoice falls due a set number of days before or after that day.
+const AS_OF = addDays(todayIn("Africa/Lagos"), 50);
+const due = (days: number) => addDays(AS_OF, days);
 const NOW = new Date(`${AS_OF}T12:00:00Z`);
 
 let admin: User;
@@ -58,28 +63,28 @@ beforeAll(async () => {
   settled = await createClient({ name: "Settled Oils", paymentTermsDays: 60, taxRate: "0.00" });
 
   // Aged Foods: one invoice at each side of every boundary.
-  await invoiceDue(aged.id, "2027-01-19", "100.00"); // not yet due: Current
-  await invoiceDue(aged.id, "2027-01-15", "200.00"); // due that day: Current
-  await invoiceDue(aged.id, "2027-01-14", "300.00"); // 1 day: 1-30
-  await invoiceDue(aged.id, "2026-12-16", "400.00"); // 30 days: 1-30
-  await invoiceDue(aged.id, "2026-12-15", "500.00"); // 31 days: 31-60
-  const partPaid = await invoiceDue(aged.id, "2026-11-16", "600.00"); // 60 days: 31-60, 250 paid
-  await invoiceDue(aged.id, "2026-10-17", "700.00"); // 90 days: 61-90
-  const credited = await invoiceDue(aged.id, "2026-10-16", "800.00"); // 91 days: over 90, 300 credited
-  await invoiceDue(aged.id, "2025-02-09", "900.00"); // long over 90
-  const voided = await invoiceDue(aged.id, "2025-02-08", "5000.00"); // void: nothing
+  await invoiceDue(aged.id, due(4), "100.00"); // not yet due: Current
+  await invoiceDue(aged.id, due(0), "200.00"); // due that day: Current
+  await invoiceDue(aged.id, due(-1), "300.00"); // 1 day: 1-30
+  await invoiceDue(aged.id, due(-30), "400.00"); // 30 days: 1-30
+  await invoiceDue(aged.id, due(-31), "500.00"); // 31 days: 31-60
+  const partPaid = await invoiceDue(aged.id, due(-60), "600.00"); // 60 days: 31-60, 250 paid
+  await invoiceDue(aged.id, due(-90), "700.00"); // 90 days: 61-90
+  const credited = await invoiceDue(aged.id, due(-91), "800.00"); // 91 days: over 90, 300 credited
+  await invoiceDue(aged.id, due(-705), "900.00"); // long over 90
+  const voided = await invoiceDue(aged.id, due(-706), "5000.00"); // void: nothing
   expect((await recordPayment(manager, { invoiceId: partPaid.id, amount: "250.00", reference: "R-1" })).ok).toBe(true);
   expect((await createCreditNote(admin, credited.id, { amount: "300.00", reason: "Short weight" })).ok).toBe(true);
   expect((await voidInvoice(admin, voided.id, { reason: "Raised twice" })).ok).toBe(true);
 
   // Credit Mills: paid in full, then credited: a credit of 150, and 50 owed on another invoice.
-  const overpaid = await invoiceDue(inCredit.id, "2026-12-01", "1000.00");
+  const overpaid = await invoiceDue(inCredit.id, due(-45), "1000.00");
   expect((await recordPayment(manager, { invoiceId: overpaid.id, amount: "1000.00", reference: "R-2" })).ok).toBe(true);
   expect((await createCreditNote(admin, overpaid.id, { amount: "150.00", reason: "Moisture" })).ok).toBe(true);
-  await invoiceDue(inCredit.id, "2026-09-01", "50.00");
+  await invoiceDue(inCredit.id, due(-136), "50.00");
 
   // Settled Oils: paid in full, owes nothing: not listed.
-  const paid = await invoiceDue(settled.id, "2026-12-20", "400.00");
+  const paid = await invoiceDue(settled.id, due(-26), "400.00");
   expect((await recordPayment(manager, { invoiceId: paid.id, amount: "400.00", reference: "R-3" })).ok).toBe(true);
 });
 
@@ -164,9 +169,13 @@ describe("receivables", () => {
     expect(api.headers.get("X-Next-Cursor")).toBeTruthy();
     const all = await call(receivablesApi.loader, makeRequest("/api/receivables", { cookie }));
     expect((all.body as unknown[]).length).toBe(2);
-    const totals = await call(receivablesApi.loader, makeRequest("/api/receivables?totals=1", { cookie }));
+    const totals = await call(receivablesTotalsApi.loader, makeRequest("/api/receivables/totals", { cookie }));
     expect(totals.body).toMatchObject({ clients: 2 });
-    for (const query of ["cursor=%%%", "limit=0", "limit=x"]) {
+    // "AA" is valid base64url for U+0000, which PostgreSQL text cannot hold: a 400, not a 500.
+    expect((await call(clientsApi.loader, makeRequest("/api/clients?limit=5&cursor=AA", { cookie }))).status).toBe(400);
+    const nul = await call(receivablesPage.loader, makeRequest("/receivables?cursor=AA", { cookie }));
+    expect(nul.status).toBe(200);
+    for (const query of ["cursor=%%%", "cursor=AA", "cursor=CQ", "limit=0", "limit=x"]) {
       expect((await call(receivablesApi.loader, makeRequest(`/api/receivables?${query}`, { cookie }))).status).toBe(
         400,
       );
@@ -181,6 +190,41 @@ describe("receivables", () => {
     await db.execute(sql`update client_balances set owed = owed + 1 where client_id = ${aged.id}`);
     expect((await findBreaches(db)).map((b) => b.check)).toEqual(["client balances equal their due dates"]);
     await db.execute(sql`update client_balances set owed = owed - 1 where client_id = ${aged.id}`);
+  });
+
+  it("a month's invoices for several clients, made while their older invoices are paid: no deadlock", async () => {
+    // The batch writes one invoice per client, each taking its client's balance row and then the
+    // status roll-up; a payment takes its client's balance row and then the roll-up too. The
+    // batch takes the kept totals whole first (lockKeptTotals), so the two never cross.
+    const clients = [];
+    for (const name of ["Race Ayo", "Race Bisi", "Race Chidi"]) {
+      clients.push(await createClient({ name, paymentTermsDays: 60, taxRate: "0.00" }));
+    }
+    for (let round = 0; round < 4; round++) {
+      const older = [];
+      for (const client of clients) older.push(await invoiceDue(client.id, due(-10 - round), "900.00"));
+      for (const client of clients) {
+        await createDelivery({
+          agentId,
+          clientId: client.id,
+          createdBy: manager.id,
+          date: "2026-10-10",
+          tons: "1.00",
+          sellingRate: "500.00",
+        });
+      }
+      const [batch, ...payments] = await Promise.all([
+        createInvoicesForMonth(manager, "2026-10"),
+        ...older
+          .reverse()
+          .map((invoice) =>
+            recordPayment(manager, { invoiceId: invoice.id, amount: "100.00", reference: `RACE-${round}` }),
+          ),
+      ]);
+      expect(batch.ok, batch.ok ? "" : batch.message).toBe(true);
+      for (const paid of payments) expect(paid.ok, paid.ok ? "" : paid.message).toBe(true);
+    }
+    await expectKeptTotalsToMatchRebuild(["client_balances", "client_owed_totals", "invoice_status_rollup"]);
   });
 
   it("refuses a staff member at the presenter, whoever calls it", async () => {
@@ -212,6 +256,13 @@ describeAccess("receivables", [
     handler: receivablesApi.loader,
     method: "GET",
     path: "/api/receivables",
+    allowed: ["manager", "admin"],
+  },
+  {
+    name: "receivables total JSON",
+    handler: receivablesTotalsApi.loader,
+    method: "GET",
+    path: "/api/receivables/totals",
     allowed: ["manager", "admin"],
   },
   {
