@@ -1,5 +1,6 @@
 // Decision 0509: on PostgreSQL, queries outside transactions go as named statements, parsed
-// once per connection, and each execution is still planned for its own values.
+// once per connection, and each execution is still planned for its own values; and no query is
+// compiled by JIT.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connect } from "../../db/client.server";
@@ -25,5 +26,10 @@ describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", ()
     } finally {
       await own.close();
     }
+  });
+
+  it("runs the app's sessions without JIT compilation", async () => {
+    const [{ jit }] = rowsOf<{ jit: string }>(await (await getDb()).execute(sql`show jit`));
+    expect(jit).toBe("off");
   });
 });
