@@ -13,6 +13,7 @@ import { invariantResponse } from "~/utils/http.server";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { deliveriesCount } from "~/utils/plural";
+import { PageHeader } from "~/components/page-header";
 
 // An agent's statement (issue 15 item 5, docs/decisions/0980): every counted delivery's net
 // payable and every payout of the period with what was owed after it, for admins. The dates
@@ -55,25 +56,19 @@ export default function AgentStatementPage() {
   const { search } = useLocation();
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Agent Statement</h1>
-          <p className="page-subtitle">{agent?.name}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Link to="/agents/owed" className="btn-ghost">
-            Agent Balances
+      <PageHeader title="Agent Statement" subtitle={agent?.name}>
+        <Link to="/agents/owed" className="btn-ghost">
+          Agent Balances
+        </Link>
+        {agent ? (
+          <Link to={`payout${search}`} className="btn-primary" preventScrollReset>
+            Record Payout
           </Link>
-          {agent ? (
-            <Link to={`payout${search}`} className="btn-primary" preventScrollReset>
-              Record Payout
-            </Link>
-          ) : null}
-          {statement && agent ? (
-            <StatementDownloads base={`/agents/${agent.id}/statement`} period={statement.period} />
-          ) : null}
-        </div>
-      </header>
+        ) : null}
+        {statement && agent ? (
+          <StatementDownloads base={`/agents/${agent.id}/statement`} period={statement.period} />
+        ) : null}
+      </PageHeader>
       <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}
       <Outlet />

@@ -9,6 +9,7 @@ import { requireCapability } from "~/rules/capabilities.server";
 import { formatDayMonthYear } from "~/utils/dates";
 import { formatNaira, isNegative } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
+import { PageHeader } from "~/components/page-header";
 
 // Agent Balances (issue 15 item 5, docs/decisions/0980): what is owed to every agent, newest
 // activity first, 50 a page. One row per agent from agent_balances (kept by triggers), so the
@@ -29,18 +30,12 @@ export default function AgentBalancesPage() {
   const { items, olderCursor, newerCursor, totals } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Agent Balances</h1>
-          <p className="page-subtitle">What each agent is owed for their deliveries, after payouts</p>
-        </div>
-        <div className="flex gap-2">
-          <Link to="/agents" className="btn-ghost">
-            Back to Agents
-          </Link>
-          <ExportCsvLink to="/agents/owed/export" />
-        </div>
-      </header>
+      <PageHeader title="Agent Balances" subtitle="What each agent is owed for their deliveries, after payouts">
+        <Link to="/agents" className="btn-ghost">
+          Back to Agents
+        </Link>
+        <ExportCsvLink to="/agents/owed/export" />
+      </PageHeader>
       <section className="card p-4" aria-label="Totals">
         <dl className="grid gap-2 sm:grid-cols-3">
           <div>

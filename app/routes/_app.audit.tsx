@@ -7,6 +7,7 @@ import { Pager } from "~/components/pager";
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, listAuditEvents, parseAuditFilters } from "~/models/audit.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { readPageRequest } from "~/utils/params";
+import { PageHeader } from "~/components/page-header";
 
 export const meta: MetaFunction = () => [{ title: "Audit Trail · Management" }];
 
@@ -32,13 +33,9 @@ export default function AuditPage() {
   const { events, olderCursor, newerCursor, filtered, entities, actions } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Audit Trail</h1>
-          <p className="page-subtitle">Who changed what, and when. Times are UTC; nothing here can be edited.</p>
-        </div>
+      <PageHeader title="Audit Trail" subtitle="Who changed what, and when. Times are UTC; nothing here can be edited.">
         <ExportCsvLink to="/audit/export" />
-      </header>
+      </PageHeader>
       <FilterForm label="Filter audit events" clearTo="/audit">
         <FilterSelect
           name="entity"

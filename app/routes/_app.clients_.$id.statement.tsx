@@ -16,6 +16,7 @@ import { formatDayMonthYear } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
+import { PageHeader } from "~/components/page-header";
 
 // A client's statement of account (issue 15 item 4, docs/decisions/0970). The dates are a GET
 // form, so it works without JavaScript; a bad period is a message on the page (400), nothing else.
@@ -59,18 +60,12 @@ export default function ClientStatementPage() {
   const id = client?.id;
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Statement of Account</h1>
-          <p className="page-subtitle">{client?.name}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Link to="/clients" className="btn-ghost">
-            Back to Clients
-          </Link>
-          {statement ? <StatementDownloads base={`/clients/${id}/statement`} period={statement.period} /> : null}
-        </div>
-      </header>
+      <PageHeader title="Statement of Account" subtitle={client?.name}>
+        <Link to="/clients" className="btn-ghost">
+          Back to Clients
+        </Link>
+        {statement ? <StatementDownloads base={`/clients/${id}/statement`} period={statement.period} /> : null}
+      </PageHeader>
       <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}
     </div>

@@ -17,6 +17,7 @@ import {
 import { requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";
 import { readPageRequest } from "~/utils/params";
+import { PageHeader } from "~/components/page-header";
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
 
@@ -66,18 +67,12 @@ export default function InvoicesPage() {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/invoices";
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Invoices</h1>
-          <p className="page-subtitle">Invoice confirmed deliveries and record payments</p>
-        </div>
-        <div className="flex gap-2">
-          <ExportCsvLink to="/invoices/export" />
-          <Link to="new" className="btn-primary" preventScrollReset>
-            <PlusIcon width={16} height={16} /> Generate Invoice
-          </Link>
-        </div>
-      </header>
+      <PageHeader title="Invoices" subtitle="Invoice confirmed deliveries and record payments">
+        <ExportCsvLink to="/invoices/export" />
+        <Link to="new" className="btn-primary" preventScrollReset>
+          <PlusIcon width={16} height={16} /> Generate Invoice
+        </Link>
+      </PageHeader>
       <nav className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Invoice summary">
         <Summary label="Pending" status="pending" value={summary.pending} current={status} />
         <Summary label="Partial" status="partial" value={summary.partial} current={status} />

@@ -19,6 +19,7 @@ import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { SummaryAmount } from "~/components/money";
+import { PageHeader } from "~/components/page-header";
 
 export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
 
@@ -99,13 +100,9 @@ export default function PaymentsPage() {
   const listSearch = new URLSearchParams(useLocation().search);
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Payments</h1>
-          <p className="page-subtitle">Track payment records</p>
-        </div>
+      <PageHeader title="Payments" subtitle="Track payment records">
         <ExportCsvLink to="/payments/export" />
-      </header>
+      </PageHeader>
       <section className="grid grid-cols-2 gap-3">
         <div className="card p-4">
           <p className="text-sm text-slate-500">Total Payments</p>

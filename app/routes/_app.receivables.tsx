@@ -9,6 +9,7 @@ import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { formatDayMonthYear } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
+import { PageHeader } from "~/components/page-header";
 
 // Receivables (docs/decisions/0995): what every client owes today, aged as on its statement,
 // 50 clients a page by name, with the total over all of them. GET links only: the same without
@@ -29,20 +30,15 @@ export default function ReceivablesPage() {
   const { asOf, items, nextCursor, totals, paged } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Receivables</h1>
-          <p className="page-subtitle">
-            What each client owes as of {formatDayMonthYear(asOf)}, by how long it has been due
-          </p>
-        </div>
-        <div className="flex gap-2">
-          <Link to="/clients" className="btn-ghost">
-            Back to Clients
-          </Link>
-          <ExportCsvLink to="/receivables/export" />
-        </div>
-      </header>
+      <PageHeader
+        title="Receivables"
+        subtitle={`What each client owes as of ${formatDayMonthYear(asOf)}, by how long it has been due`}
+      >
+        <Link to="/clients" className="btn-ghost">
+          Back to Clients
+        </Link>
+        <ExportCsvLink to="/receivables/export" />
+      </PageHeader>
       <section className="card p-4" aria-labelledby="receivables-total">
         <h2 id="receivables-total" className="font-semibold">
           All clients ({totals.clients} with a balance)

@@ -19,6 +19,7 @@ import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";
 import { keyOf } from "~/utils/idempotency.server";
 import { readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
+import { PageHeader } from "~/components/page-header";
 
 export const meta: MetaFunction = () => [{ title: "Monthly Reconciliation · Management" }];
 
@@ -84,13 +85,9 @@ export default function ReconciliationPage() {
   const back = `/reconciliation${withoutConfirm.size ? `?${withoutConfirm}` : ""}`;
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Monthly Reconciliation</h1>
-          <p className="page-subtitle">Deliveries by month, and what is left to invoice</p>
-        </div>
+      <PageHeader title="Monthly Reconciliation" subtitle="Deliveries by month, and what is left to invoice">
         <ExportCsvLink to="/reconciliation/export" keep={["month"]} />
-      </header>
+      </PageHeader>
       {months.length === 0 ? (
         <div className="card p-10 text-center">
           <p className="font-semibold">No deliveries found</p>

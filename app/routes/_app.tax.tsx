@@ -16,6 +16,7 @@ import { formatDayMonthYear, formatMonth } from "~/utils/dates";
 import { isYearMonth } from "~/utils/year-month";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { readPageRequest, type PageRequest } from "~/utils/params";
+import { PageHeader } from "~/components/page-header";
 
 export const meta: MetaFunction = () => [{ title: "Tax Report · Management" }];
 
@@ -62,15 +63,12 @@ export default function TaxReportPage() {
   };
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">Tax Report</h1>
-          <p className="page-subtitle">
-            Tax contained in the month&apos;s invoices, less the tax in its credit notes (rates include tax)
-          </p>
-        </div>
+      <PageHeader
+        title="Tax Report"
+        subtitle="Tax contained in the month's invoices, less the tax in its credit notes (rates include tax)"
+      >
         <ExportCsvLink to="/tax/export" keep={["month"]} />
-      </header>
+      </PageHeader>
       {asked && !month ? (
         <p role="status" className="card p-4 text-sm">
           {isYearMonth(asked)
