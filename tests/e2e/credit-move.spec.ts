@@ -1,4 +1,4 @@
-import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
+import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 import { AXE_SOURCE, seriousAxeViolations, WIDTHS, type Width } from "./walk";
 
 // Moving a client credit to another invoice (docs/decisions/0920, addendum "moving a client
@@ -17,22 +17,22 @@ test("a manager moves a client credit to another invoice of the client, in two p
   await loginAs("manager");
   const post = apiPoster(page.request, baseURL!);
   const tag = unique();
-  const agent = await post("/api/agents", { name: `Move Agent ${tag}` });
-  const client = await post("/api/clients", { name: `Move Client ${tag}` });
-  const invoices: { id: number; invoiceNo: string }[] = [];
-  for (const tons of ["10.00", "1.00", "1.00"]) {
-    const delivery = await post("/api/deliveries", {
-      agentId: agent.id,
-      clientId: client.id,
-      tons,
-      location: `Move yard ${tag}`,
+  const first = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Move",
+    tag,
+    rates: { sellingRate: "65000", buyingRate: "1000" },
+  });
+  const invoices = [first.invoice];
+  for (let more = 0; more < 2; more++) {
+    const next = await invoiceThroughApi(page.request, baseURL!, {
+      label: "Move",
+      tag,
+      agent: first.agent,
+      client: first.client,
+      delivery: { tons: "1.00" },
+      rates: { sellingRate: "65000", buyingRate: "1000" },
     });
-    const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-      data: { sellingRate: "65000", buyingRate: "1000" },
-      headers: { Origin: baseURL! },
-    });
-    expect(priced.status()).toBe(200);
-    invoices.push((await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; invoiceNo: string });
+    invoices.push(next.invoice);
   }
   // A: ₦650,000.00 paid in full, then credited ₦3,000.00. B: ₦65,000.00, unpaid. C: ₦65,000.00,
   // all but ₦500.00 paid (it owes less than the credit).

@@ -1,4 +1,4 @@
-import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
+import { apiPoster, expect, hydrated, invoiceThroughApi, test } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
 // Reversing a credit note issued in error (docs/decisions/0920, addendum "reversing a credit
@@ -16,22 +16,11 @@ test("an admin reverses a credit note from the invoice page; the invoice is owed
   test.slow();
   await loginAs("admin");
   const post = apiPoster(page.request, baseURL!);
-  const tag = unique();
-  const agent = await post("/api/agents", { name: `Credit Reversal Agent ${tag}` });
-  const client = await post("/api/clients", { name: `Credit Reversal Client ${tag}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "10.00",
-    location: `Credit reversal yard ${tag}`,
-  });
   // 10 tons at ₦65,000: an invoice of ₦650,000.00, credited twice ₦2,000.00.
-  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { sellingRate: "65000", buyingRate: "1000" },
-    headers: { Origin: baseURL! },
+  const { invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Credit Reversal",
+    rates: { sellingRate: "65000", buyingRate: "1000" },
   });
-  expect(priced.status()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; invoiceNo: string };
   const credits: { id: number; creditNoteNo: string }[] = [];
   for (const width of ["desktop", "phone"]) {
     credits.push(
@@ -101,21 +90,11 @@ test("a manager is offered no Reverse beside a credit note, and the dialog's add
 }) => {
   await loginAs("manager");
   const post = apiPoster(page.request, baseURL!);
-  const tag = unique();
-  const agent = await post("/api/agents", { name: `Credit Manager Agent ${tag}` });
-  const client = await post("/api/clients", { name: `Credit Manager Client ${tag}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "1.00",
-    location: `Credit manager yard ${tag}`,
+  const { invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Credit Manager",
+    delivery: { tons: "1.00" },
+    rates: { sellingRate: "65000" },
   });
-  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { sellingRate: "65000" },
-    headers: { Origin: baseURL! },
-  });
-  expect(priced.status()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number };
   const credit = (await post(`/api/invoices/${invoice.id}/credit-notes`, { amount: "100.00", reason: "Wet" })) as {
     id: number;
     creditNoteNo: string;

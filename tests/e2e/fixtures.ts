@@ -138,3 +138,52 @@ export function apiPoster(request: APIRequestContext, origin: string) {
     return (await res.json()) as Record<string, unknown> & { id: number };
   };
 }
+
+type ApiRow = Record<string, unknown> & { id: number };
+
+/**
+ * Through the API, as the signed-in user: a delivery by an agent for a client (new ones named
+ * "`label` Agent `tag`" and "`label` Client `tag`" unless given), priced with rates of its own
+ * (the settings' rates are whatever other journeys left), and the invoice made for it.
+ */
+export async function invoiceThroughApi(
+  request: APIRequestContext,
+  origin: string,
+  {
+    label,
+    tag = unique(),
+    agent,
+    client,
+    clientFields = {},
+    delivery = {},
+    rates,
+  }: {
+    label: string;
+    tag?: string;
+    agent?: ApiRow;
+    client?: ApiRow;
+    /** Fields of the new client, beside (or instead of) its name. */
+    clientFields?: object;
+    /** Fields of the delivery, beside (or instead of) 10.00 tons at "`label` yard `tag`". */
+    delivery?: object;
+    rates: { sellingRate: string; buyingRate?: string };
+  },
+) {
+  const post = apiPoster(request, origin);
+  agent ??= await post("/api/agents", { name: `${label} Agent ${tag}` });
+  client ??= await post("/api/clients", { name: `${label} Client ${tag}`, ...clientFields });
+  const made = await post("/api/deliveries", {
+    agentId: agent.id,
+    clientId: client.id,
+    tons: "10.00",
+    location: `${label} yard ${tag}`,
+    ...delivery,
+  });
+  const priced = await request.patch(`/api/deliveries/${made.id}`, { data: rates, headers: { Origin: origin } });
+  expect(priced.status(), await priced.text()).toBe(200);
+  const invoice = (await post("/api/invoices", { deliveryId: made.id })) as ApiRow & {
+    invoiceNo: string;
+    amount: string;
+  };
+  return { agent, client, delivery: made, invoice };
+}

@@ -6,32 +6,20 @@ import type { APIRequestContext } from "@playwright/test";
 import { amountInWords } from "../../app/utils/amount-words.server";
 import { todayIn } from "../../app/utils/dates";
 import { formatNaira, sub, toFixed } from "../../app/utils/money";
-import { apiPoster, expect, test, unique } from "./fixtures";
+import { apiPoster, expect, invoiceThroughApi, test, unique } from "./fixtures";
 
 /** A client with an address, one delivery invoiced for them, and a payment of 0.50 on it. */
 async function invoiceWithPayment(request: APIRequestContext, origin: string) {
-  const headers = { Origin: origin };
   const tag = unique();
   const post = apiPoster(request, origin);
-  const client = await post("/api/clients", {
-    name: `Print Client ${tag}`,
-    taxRate: "7.5",
-    address: "Km 5 Benin Road\nOkomu",
-    taxNo: `TIN-${tag}`,
+  // 12.5 t at ₦65,000.04 is ₦812,500.50.
+  const { invoice } = await invoiceThroughApi(request, origin, {
+    label: "Print",
+    tag,
+    clientFields: { taxRate: "7.5", address: "Km 5 Benin Road\nOkomu", taxNo: `TIN-${tag}` },
+    delivery: { tons: "12.50", location: "Ikorodu yard", truckNo: `LAG-${tag.slice(-4)}` },
+    rates: { sellingRate: "65000.04" },
   });
-  const agent = await post("/api/agents", { name: `Print Agent ${tag}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "12.50",
-    location: "Ikorodu yard",
-    truckNo: `LAG-${tag.slice(-4)}`,
-  });
-  // The rate is the delivery's own (the settings' rate is whatever other tests left): 12.5 t at
-  // ₦65,000.04 is ₦812,500.50.
-  const priced = await request.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate: "65000.04" }, headers });
-  expect(priced.status(), await priced.text()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number } & Record<string, string>;
   await post("/api/payments", { invoiceId: invoice.id, amount: "0.50", paymentDate: todayIn("Africa/Lagos") });
   return { invoice, clientName: `Print Client ${tag}`, truck: `LAG-${tag.slice(-4)}` };
 }

@@ -1,4 +1,4 @@
-import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
+import { apiPoster, expect, hydrated, invoiceThroughApi, test } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
 // Reversing a client payment recorded in error (docs/decisions/0920, addendum of 26 November):
@@ -16,22 +16,11 @@ test("an admin reverses a payment from the invoice page; the invoice is owed it 
   test.slow();
   await loginAs("admin");
   const post = apiPoster(page.request, baseURL!);
-  const tag = unique();
-  const agent = await post("/api/agents", { name: `Reversal Agent ${tag}` });
-  const client = await post("/api/clients", { name: `Reversal Client ${tag}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "10.00",
-    location: `Reversal yard ${tag}`,
-  });
   // 10 tons at ₦65,000: an invoice of ₦650,000.00, paid twice ₦1,000.00.
-  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { sellingRate: "65000", buyingRate: "1000" },
-    headers: { Origin: baseURL! },
+  const { invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Reversal",
+    rates: { sellingRate: "65000", buyingRate: "1000" },
   });
-  expect(priced.status()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; invoiceNo: string };
   const payments = [];
   for (const width of ["desktop", "phone"]) {
     payments.push(await post("/api/payments", { invoiceId: invoice.id, amount: "1000.00", reference: `REF-${width}` }));

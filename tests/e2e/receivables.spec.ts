@@ -4,7 +4,7 @@
 // server: this one's name sorts before theirs, so it is on the first page.
 import { formatDayMonthYear, todayIn } from "../../app/utils/dates";
 import { formatNaira } from "../../app/utils/money";
-import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
+import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 
 test("a manager finds what a client owes, aged, and opens its statement", async ({
   page,
@@ -15,20 +15,11 @@ test("a manager finds what a client owes, aged, and opens its statement", async 
   await loginAs("manager");
   const post = apiPoster(page.request, baseURL!);
   const name = `0 Receivables ${javaScript ? "JS" : "HTML"} ${unique()}`;
-  const client = await post("/api/clients", { name, taxRate: "7.5", paymentTermsDays: 30 });
-  const agent = await post("/api/agents", { name: `Receivables Agent ${unique()}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "10.00",
-    location: "Yard",
+  const { client, invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Receivables",
+    clientFields: { name, taxRate: "7.5", paymentTermsDays: 30 },
+    rates: { sellingRate: "1000.00" },
   });
-  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { sellingRate: "1000.00" },
-    headers: { Origin: baseURL! },
-  });
-  expect(priced.status(), await priced.text()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number };
   await post("/api/payments", { invoiceId: invoice.id, amount: "4000.00" });
 
   await page.goto("/");

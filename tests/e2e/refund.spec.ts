@@ -1,4 +1,4 @@
-import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
+import { apiPoster, expect, hydrated, invoiceThroughApi, test } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
 // Refunding a client credit (docs/decisions/0920, addendum "refunding a client credit"): an
@@ -13,22 +13,11 @@ async function creditedInvoice(
   request: import("@playwright/test").APIRequestContext,
   origin: string,
 ) {
-  const tag = unique();
-  const agent = await post("/api/agents", { name: `Refund Agent ${tag}` });
-  const client = await post("/api/clients", { name: `Refund Client ${tag}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "10.00",
-    location: `Refund yard ${tag}`,
-  });
   // 10 tons at ₦65,000: an invoice of ₦650,000.00, paid in full, then credited ₦3,000.00.
-  const priced = await request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { sellingRate: "65000", buyingRate: "1000" },
-    headers: { Origin: origin },
+  const { invoice } = await invoiceThroughApi(request, origin, {
+    label: "Refund",
+    rates: { sellingRate: "65000", buyingRate: "1000" },
   });
-  expect(priced.status()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; invoiceNo: string };
   await post("/api/payments", { invoiceId: invoice.id, amount: "650000.00", reference: "FULL" });
   await post(`/api/invoices/${invoice.id}/credit-notes`, { amount: "3000.00", reason: "Wet shells" });
   return invoice;

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { AGEING_LABELS, ageingBucket } from "../../app/rules/ageing";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { formatNaira, sub, toFixed } from "../../app/utils/money";
-import { apiPoster, expect, test, unique } from "./fixtures";
+import { apiPoster, expect, invoiceThroughApi, test, unique } from "./fixtures";
 import { pdfToText } from "./pdf-text";
 
 test("a client's statement: opening, lines, closing balance and the ageing bucket of an overdue invoice", async ({
@@ -14,7 +14,6 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   baseURL,
 }) => {
   await loginAs("manager");
-  const headers = { Origin: baseURL! };
   const post = apiPoster(page.request, baseURL!);
   const tag = unique();
   const today = todayIn("Africa/Lagos");
@@ -23,22 +22,13 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   // or not, the bucket is the rule's).
   const delivered = addDays(today, -10) < monthStart ? monthStart : addDays(today, -10);
   const name = `Statement Client ${tag}`;
-  const client = await post("/api/clients", { name, taxRate: "0", paymentTermsDays: 0 });
-  const agent = await post("/api/agents", { name: `Statement Agent ${tag}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "10.00",
-    location: "Ikorodu yard",
-    truckNo: `ST-${tag.slice(-4)}`,
-    date: delivered,
+  const { client, invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Statement",
+    tag,
+    clientFields: { taxRate: "0", paymentTermsDays: 0 },
+    delivery: { location: "Ikorodu yard", truckNo: `ST-${tag.slice(-4)}`, date: delivered },
+    rates: { sellingRate: "12345.67" },
   });
-  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { sellingRate: "12345.67" },
-    headers,
-  });
-  expect(priced.status(), await priced.text()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; amount: string };
   await post("/api/payments", { invoiceId: invoice.id, amount: "1000.05", paymentDate: today });
   const closing = toFixed(sub(invoice.amount, "1000.05"));
 

@@ -5,7 +5,7 @@
 // so that rate's row holds only this test's documents.
 import { formatMonth, todayIn } from "../../app/utils/dates";
 import { formatNaira } from "../../app/utils/money";
-import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
+import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 
 test("a manager opens this month's tax: an invoice's tax less a credit note's, under its rate", async ({
   page,
@@ -19,20 +19,12 @@ test("a manager opens this month's tax: an invoice's tax less a credit note's, u
   const rate = javaScript ? "3.25" : "4.25";
   const r = Number(rate);
   // 10 tons at 100 x (100 + r): the amount is 1,000 x (100 + r), containing exactly 1,000 x r of tax.
-  const client = await post("/api/clients", { name: `Tax Client ${tag}`, taxRate: rate, paymentTermsDays: 30 });
-  const agent = await post("/api/agents", { name: `Tax Agent ${tag}` });
-  const delivery = await post("/api/deliveries", {
-    agentId: agent.id,
-    clientId: client.id,
-    tons: "10.00",
-    location: "Tax yard",
+  const { invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Tax",
+    tag,
+    clientFields: { taxRate: rate, paymentTermsDays: 30 },
+    rates: { sellingRate: (100 * (100 + r)).toFixed(2) },
   });
-  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
-    data: { sellingRate: (100 * (100 + r)).toFixed(2) },
-    headers: { Origin: baseURL! },
-  });
-  expect(priced.status(), await priced.text()).toBe(200);
-  const invoice = (await post("/api/invoices", { deliveryId: delivery.id })) as { id: number; invoiceNo: string };
   const note = (await post(`/api/invoices/${invoice.id}/credit-notes`, {
     amount: (100 * (100 + r)).toFixed(2),
     reason: "Wet shells",
