@@ -135,16 +135,16 @@ const invoiceOf = (row: SQL) =>
   sql`select i.id, i.invoice_no, i.client_id, i.payment_status from invoices i where i.id = ${row}.invoice_id offset 0`;
 
 /**
- * What the client owed at the start of `day` (everything dated before it): what it owes now (the
- * kept totals of its invoices' balances, one row a due date, migration 0010) less what was
- * invoiced, paid and credited from `day` on. Each part reads an index range from `day`, so a
- * statement of recent months costs the same however long the client has traded.
+ * What the client owed at the start of `day` (everything dated before it): what it owes now (its
+ * kept balance, one row, migration 0025) less what was invoiced, paid and credited from `day` on.
+ * Each part reads an index range from `day`, so a statement of recent months costs the same
+ * however long the client has traded.
  */
 async function balanceBefore(clientId: number, day: string): Promise<string> {
   const db = await getDb();
   const result = await db.execute(sql`
     select (
-      coalesce((select sum(t.owed + t.credit) from client_owed_totals t where t.client_id = ${clientId}), 0)
+      coalesce((select b.owed + b.credit from client_balances b where b.client_id = ${clientId}), 0)
       - coalesce((select sum(i.amount) from invoices i
           where i.client_id = ${clientId} and i.payment_status <> 'void' and i.issue_date >= ${day}::date), 0)
       + coalesce((select sum(t.amount) from payment_day_totals t
@@ -295,7 +295,10 @@ async function periodTotals(clientId: number, period: StatementPeriod) {
  * Current). The buckets add up to the closing balance.
  *
  * It starts from what every invoice owes now, kept per due date with owed and credit apart
- * (client_owed_totals, migration 0010), so the cost is the client's due dates, not its invoices.
+ * (client_owed_totals, migration 0010), and per client (client_balances, migration 0025). Only
+ * the due dates from 90 days before `asOf` on are read one by one: what is owed on older ones is
+ * the client's owed total less those, all Over 90 days, and its credit is all Current. So the
+ * cost is the client's recent due dates, not its history (as the Receivables page, decision 0995).
  * Only the invoices that changed after `asOf` are read one by one: those issued after it (they
  * owed nothing then: their balance now is taken away) and those paid or credited after it (their
  * balance now is taken away and their balance then added back, each in the bucket of its own
@@ -319,9 +322,14 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
         from invoices i where i.payment_status <> 'void'
           and i.id in (select invoice_id from later_payments union select invoice_id from later_credits)
     ), parts (due, amount, sign) as (
-      select t.due_date, t.owed, 1::numeric from client_owed_totals t where t.client_id = ${clientId} and t.owed <> 0
+      select t.due_date, t.owed, 1::numeric from client_owed_totals t
+        where t.client_id = ${clientId} and t.due_date >= ${asOf}::date - 90 and t.owed <> 0
       union all
-      select t.due_date, t.credit, -1::numeric from client_owed_totals t where t.client_id = ${clientId} and t.credit <> 0
+      select ${asOf}::date - 91, b.owed - coalesce((select sum(t.owed) from client_owed_totals t
+          where t.client_id = ${clientId} and t.due_date >= ${asOf}::date - 90), 0), 1::numeric
+        from client_balances b where b.client_id = ${clientId}
+      union all
+      select ${asOf}::date, b.credit, -1::numeric from client_balances b where b.client_id = ${clientId} and b.credit <> 0
       union all
       select x.due, -x.now_bal, x.now_bal from changed x where x.now_bal <> 0
       union all
