@@ -285,6 +285,26 @@ describe("the kept totals behind the balance and the ageing", () => {
     expect(now.statement.ageing.current).toBe("-200.00");
   });
 
+  it("ages an invoice over 90 days late that was paid and credited after the date, on both sides of 90 days", async () => {
+    // The kept rows are read one by one only for the 90 days before the date (decision 0970,
+    // addendum of stop 29); what was owed on an older due date then is corrected the same way.
+    const late = (await createClient({ name: "Late Payer", taxRate: "0", paymentTermsDays: 30 })).id;
+    const old = await invoiceFor(late, "1000.00", "2025-06-01", "2025-07-01");
+    await pay(old.id, "400.00", "2026-03-10");
+    await credit(old.id, "100.00", "2026-04-20");
+    await invoiceFor(late, "300.00", "2026-01-10", "2026-02-09");
+    for (const asOf of ["2025-09-29", "2025-09-30", "2026-01-31", "2026-03-31", "2026-04-30", "2026-05-31"]) {
+      expect({ asOf, ageing: await ageingAsOf(late, asOf) }).toEqual({
+        asOf,
+        ageing: await ageingByDefinition(late, asOf),
+      });
+    }
+    // 90 days after its due date the old invoice is 61-90; a day later, Over 90.
+    expect(await ageingAsOf(late, "2025-09-29")).toMatchObject({ d61_90: "1000.00", over90: "0.00" });
+    expect(await ageingAsOf(late, "2025-09-30")).toMatchObject({ d61_90: "0.00", over90: "1000.00" });
+    expect(await ageingAsOf(late, "2026-03-31")).toMatchObject({ d31_60: "300.00", over90: "600.00", total: "900.00" });
+  });
+
   it("equal a recount from the invoices, and db:check finds a row that does not", async () => {
     const db = await getDb();
     const owedBreaches = async () =>
