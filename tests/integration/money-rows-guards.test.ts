@@ -11,7 +11,10 @@ import { createCreditNote } from "../../app/models/credit-note.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server";
 import { voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/models/payment.server";
-import { createAgent, createDelivery, createUser } from "../factories";
+import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";
+import * as deliveryApi from "../../app/routes/api.deliveries.$id";
+import { createAgent, createDelivery, createUser, loginAs } from "../factories";
+import { call, makeRequest } from "../http";
 import { expectKeptTotalsToMatchRebuild, invoiceOfTenThousand, invoiceRow } from "../money-entries";
 
 let admin: User;
@@ -117,6 +120,37 @@ describe("a void invoice", () => {
     expect(await deleteDelivery(admin, delivery.id)).toEqual({ ok: true });
     // A recount still finds the void invoice's month (its line keeps the delivery's date).
     await expectKeptTotalsToMatchRebuild(["delivery_month_totals"]);
+  });
+});
+
+describe("deleting a delivery a void freed, through the form and the JSON call", () => {
+  // Each was a 500 while invoices.delivery_id was a foreign key (until 0023).
+  async function freedDelivery() {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    const [delivery] = await deliveriesOf(invoice.id);
+    expect((await voidInvoice(admin, invoice.id, { reason: "Recorded twice" })).ok).toBe(true);
+    return delivery.id;
+  }
+
+  it("the Delete dialog's form redirects to the list with its toast", async () => {
+    const id = await freedDelivery();
+    const { cookie } = await loginAs("admin");
+    const deleted = await call(
+      deleteDialog.action,
+      makeRequest(`/deliveries/${id}/delete`, { method: "POST", cookie, form: {} }),
+      { id: String(id) },
+    );
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("Location")).toBe("/deliveries");
+  });
+
+  it("DELETE /api/deliveries/{id} answers 200", async () => {
+    const id = await freedDelivery();
+    const { cookie } = await loginAs("admin");
+    const deleted = await call(deliveryApi.action, makeRequest(`/api/deliveries/${id}`, { method: "DELETE", cookie }), {
+      id: String(id),
+    });
+    expect(deleted.status).toBe(200);
   });
 });
 
