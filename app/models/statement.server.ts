@@ -289,6 +289,24 @@ async function periodTotals(clientId: number, period: StatementPeriod) {
 }
 
 /**
+ * What the client `client` (a value, or a column of an outer query) owes now, from its kept
+ * totals, as `(due, amount, sign)` rows for the ageing rule as of `asOf`: what is owed on each due
+ * date from 90 days before `asOf` on; the rest of what is owed as one row 91 days before it (all
+ * Over 90 days); its credit as one row of sign -1 (Current). Read through client_owed_totals' key
+ * and the client's one client_balances row, so the cost is its recent due dates, never its
+ * history. The statement's ageing and the Receivables page (decision 0995) both start here.
+ */
+export const keptAgeingPartsSql = (client: SQL, asOf: string) => sql`
+  select kt.due_date as due, kt.owed as amount, 1::numeric as sign from client_owed_totals kt
+    where kt.client_id = ${client} and kt.due_date >= ${asOf}::date - 90 and kt.owed <> 0
+  union all
+  select ${asOf}::date - 91, kb.owed - coalesce((select sum(kr.owed) from client_owed_totals kr
+      where kr.client_id = ${client} and kr.due_date >= ${asOf}::date - 90), 0), 1::numeric
+    from client_balances kb where kb.client_id = ${client}
+  union all
+  select ${asOf}::date, kb.credit, -1::numeric from client_balances kb where kb.client_id = ${client} and kb.credit <> 0`;
+
+/**
  * The ageing of the balance at `asOf`: per invoice (not void) what it owed at the end of that
  * day (its amount if issued by then, less its payments and credit notes dated by then), in the
  * bucket of its due date (app/rules/statements.server.ts; a balance below zero, a credit, is
@@ -322,14 +340,7 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
         from invoices i where i.payment_status <> 'void'
           and i.id in (select invoice_id from later_payments union select invoice_id from later_credits)
     ), parts (due, amount, sign) as (
-      select t.due_date, t.owed, 1::numeric from client_owed_totals t
-        where t.client_id = ${clientId} and t.due_date >= ${asOf}::date - 90 and t.owed <> 0
-      union all
-      select ${asOf}::date - 91, b.owed - coalesce((select sum(t.owed) from client_owed_totals t
-          where t.client_id = ${clientId} and t.due_date >= ${asOf}::date - 90), 0), 1::numeric
-        from client_balances b where b.client_id = ${clientId}
-      union all
-      select ${asOf}::date, b.credit, -1::numeric from client_balances b where b.client_id = ${clientId} and b.credit <> 0
+      ${keptAgeingPartsSql(sql`${clientId}`, asOf)}
       union all
       select x.due, -x.now_bal, x.now_bal from changed x where x.now_bal <> 0
       union all

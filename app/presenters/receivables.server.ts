@@ -4,22 +4,21 @@
 // to today, and a client's credit counts in Current as a negative, so a row adds up to the
 // client's balance.
 //
-// The cost does not grow with the invoices. A client's balance is one row of client_balances,
-// and the due dates of the last 90 days and later are rows of client_owed_totals read through
-// its (client_id, due_date) key (both kept by the invoice trigger, migrations 0010 and 0025).
-// What is owed on older due dates is the balance less those: Over 90 days.
-import { sql } from "drizzle-orm";
+// The cost does not grow with the invoices: each client's ageing starts from the statement's
+// kept parts (keptAgeingPartsSql in statement.server.ts): its one client_balances row, and of
+// client_owed_totals only the due dates of the last 90 days and later, read through its
+// (client_id, due_date) key (both kept by the invoice trigger, migrations 0010 and 0025).
+import { sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf } from "~/db.server";
 import { decodeNameCursor, encodeNameCursor } from "~/models/directory-list.server";
+import { keptAgeingPartsSql } from "~/models/statement.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
-import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
-import { addDays, todayIn } from "~/utils/dates";
+import { ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
+import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { add, sub, toFixed } from "~/utils/money";
+import { add, toFixed } from "~/utils/money";
 
 export const RECEIVABLES_PER_PAGE = 50;
-/** Due dates older than this many days before today are all Over 90 days. */
-const AGED_WINDOW_DAYS = 90;
 
 export type Receivable = Ageing & { clientId: number; name: string };
 export type ReceivablesPage = { asOf: string; items: Receivable[]; nextCursor: string | null };
@@ -31,57 +30,50 @@ export const readReceivablesCursor = (value: string | null) => decodeNameCursor(
 const asOfDay = (now: Date) => todayIn(env().APP_TIME_ZONE, now);
 
 /**
- * What the balance row `b` (or, with `b` left free, every client) owes on due dates from 90 days
- * ago on, by bucket as of `asOf`, as a JSON object of exact amounts. Each client's recent due
- * dates are read through client_owed_totals' key, never the whole table (the scale test's
- * EXPLAIN, at the size of years of unpaid invoices).
+ * The ageing buckets of the kept parts `from` gives (one client's, or every client's) as of
+ * `asOf`, as a JSON object of exact amounts: the statement's parts, bucketed by its rule.
  */
-function recentSql(asOf: string, clients: "one" | "all") {
-  const bucket = ageingBucketSql(asOf, sql.raw("t.due_date"), sql`1`);
-  const from = addDays(asOf, -AGED_WINDOW_DAYS);
-  const rows =
-    clients === "one"
-      ? sql`select ${bucket} as bucket, t.owed from client_owed_totals t
-          where t.client_id = b.client_id and t.due_date >= ${from}::date and t.owed <> 0`
-      : sql`select ${bucket} as bucket, t.owed from client_balances o cross join lateral (
-            select t.due_date, t.owed from client_owed_totals t
-            where t.client_id = o.client_id and t.due_date >= ${from}::date and t.owed <> 0
-          ) t where o.owed <> 0`;
-  return sql`(select coalesce(json_object_agg(x.bucket, x.owed), '{}')::text
-    from (select r.bucket, sum(r.owed)::text as owed from (${rows}) r group by 1) x)`;
+function bucketsSql(asOf: string, from: SQL) {
+  const bucket = ageingBucketSql(asOf, sql.raw("p.due"), sql.raw("p.sign"));
+  return sql`(select coalesce(json_object_agg(x.bucket, x.amount), '{}')::text
+    from (select ${bucket} as bucket, sum(p.amount)::text as amount from ${from} group by 1) x)`;
 }
 
-/** A page of balance rows with their recent buckets, in one statement (one snapshot). */
+/** A page of balance rows with their buckets, in one statement (one snapshot). */
 export const receivablesPageQuery = (asOf: string, after: string | null, limit: number) => sql`
   select b.client_id as "clientId", c.name, b.owed::text as owed, b.credit::text as credit,
-    ${recentSql(asOf, "one")} as recent
+    ${bucketsSql(asOf, sql`(${keptAgeingPartsSql(sql.raw("b.client_id"), asOf)}) p`)} as buckets
   from client_balances b join clients c on c.id = b.client_id
   where (b.owed <> 0 or b.credit <> 0) ${after === null ? sql`` : sql`and lower(c.name) > ${after}`}
   order by lower(c.name)
   limit ${limit}`;
 
-/** Every client's balance summed, with the recent buckets of all, in one statement. */
+/** Every client's balance summed, with the buckets of all, in one statement. */
 export const receivablesTotalsQuery = (asOf: string) => sql`
   select count(*) filter (where b.owed <> 0 or b.credit <> 0)::int as clients,
     coalesce(sum(b.owed), 0)::text as owed, coalesce(sum(b.credit), 0)::text as credit,
-    ${recentSql(asOf, "all")} as recent
+    ${bucketsSql(
+      asOf,
+      sql`client_balances o cross join lateral (${keptAgeingPartsSql(sql.raw("o.client_id"), asOf)}) p
+        where o.owed <> 0 or o.credit <> 0`,
+    )} as buckets
   from client_balances b`;
 
-/** The ageing of one balance: its recent buckets, the rest of what is owed Over 90 days, its credit in Current. */
-function aged(owed: string, credit: string, recentJson: string): Ageing {
-  const recent = JSON.parse(recentJson) as Partial<Record<AgeingBucket, string>>;
-  const part = (bucket: AgeingBucket) => recent[bucket] ?? "0";
+/** A balance's ageing: its buckets as the query summed them, and its balance. */
+function aged(owed: string, credit: string, bucketsJson: string): Ageing {
+  const buckets = JSON.parse(bucketsJson) as Partial<Record<AgeingBucket, string>>;
+  const part = (bucket: AgeingBucket) => toFixed(buckets[bucket] ?? "0");
   return {
-    current: toFixed(add(part("current"), credit)),
-    d1_30: toFixed(part("d1_30")),
-    d31_60: toFixed(part("d31_60")),
-    d61_90: toFixed(part("d61_90")),
-    over90: toFixed(sub(owed, add(...AGEING_BUCKETS.map(part)))),
+    current: part("current"),
+    d1_30: part("d1_30"),
+    d31_60: part("d31_60"),
+    d61_90: part("d61_90"),
+    over90: part("over90"),
     total: toFixed(add(owed, credit)),
   };
 }
 
-type BalanceRow = { clientId: number; name: string; owed: string; credit: string; recent: string };
+type BalanceRow = { clientId: number; name: string; owed: string; credit: string; buckets: string };
 
 /** A page of the clients that owe or hold a credit, by name, 50 at a time. */
 export async function listReceivables(
@@ -97,7 +89,7 @@ export async function listReceivables(
   const items = page.map((r) => ({
     clientId: Number(r.clientId),
     name: r.name,
-    ...aged(r.owed, r.credit, r.recent),
+    ...aged(r.owed, r.credit, r.buckets),
   }));
   const last = page[page.length - 1];
   return { asOf, items, nextCursor: rows.length > limit && last ? encodeNameCursor(last.name) : null };
@@ -111,7 +103,7 @@ export async function receivablesTotals(actor: Actor, now = new Date()): Promise
   const [totals] = rowsOf<Omit<BalanceRow, "clientId" | "name"> & { clients: number }>(
     await db.execute(receivablesTotalsQuery(asOf)),
   );
-  return { asOf, clients: Number(totals.clients), ...aged(totals.owed, totals.credit, totals.recent) };
+  return { asOf, clients: Number(totals.clients), ...aged(totals.owed, totals.credit, totals.buckets) };
 }
 
 /** Every client with a balance, by name, in batches (the CSV export and the full JSON list). */
