@@ -10,6 +10,7 @@ export function Pager({
   newerCursor,
   names = { cursor: "cursor", before: "before" },
   keep,
+  olderLabel = "Older",
 }: {
   label: string;
   olderCursor: string | null;
@@ -18,6 +19,8 @@ export function Pager({
   names?: { cursor: string; before: string };
   /** Extra parameters every link sets (e.g. the open month). */
   keep?: Record<string, string>;
+  /** The forward link's words, for a list not ordered by time (Receivables: "Next clients"). */
+  olderLabel?: string;
 }) {
   const [current] = useSearchParams();
   const params = new URLSearchParams(current);
@@ -52,7 +55,7 @@ export function Pager({
           rel="next"
           preventScrollReset={names.cursor !== "cursor"}
         >
-          Older
+          {olderLabel}
         </Link>
       ) : null}
     </nav>

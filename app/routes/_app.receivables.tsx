@@ -10,6 +10,7 @@ import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { formatDayMonthYear } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { PageHeader } from "~/components/page-header";
+import { Pager } from "~/components/pager";
 
 // Receivables (docs/decisions/0995): what every client owes today, aged as on its statement,
 // 50 clients a page by name, with the total over all of them. GET links only: the same without
@@ -23,11 +24,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const after = asked === "invalid" ? null : asked;
   const now = new Date();
   const [page, totals] = await Promise.all([listReceivables(user, { after }, now), receivablesTotals(user, now)]);
-  return { ...page, totals, paged: after !== null };
+  return { ...page, totals };
 }
 
 export default function ReceivablesPage() {
-  const { asOf, items, nextCursor, totals, paged } = useLoaderData<typeof loader>();
+  const { asOf, items, nextCursor, totals } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
       <PageHeader
@@ -92,20 +93,7 @@ export default function ReceivablesPage() {
         </TableScroll>
         {items.length === 0 ? <p className="page-subtitle mt-2">No client owes anything or holds a credit.</p> : null}
       </section>
-      {paged || nextCursor ? (
-        <nav aria-label="Receivables pages" className="flex flex-wrap justify-center gap-2">
-          {paged ? (
-            <Link to="?" className="btn-ghost">
-              First page
-            </Link>
-          ) : null}
-          {nextCursor ? (
-            <Link to={`?cursor=${nextCursor}`} className="btn-outline" rel="next">
-              Next clients
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager label="Receivables pages" olderCursor={nextCursor} newerCursor={null} olderLabel="Next clients" />
     </div>
   );
 }
