@@ -2,7 +2,7 @@
 // to check a write: the invoice row, its paid total against a recount of its payments, how many
 // audit events an action wrote, a CSV export's rows as text, and whether the totals the triggers
 // keep equal a rebuild from the rows.
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { expect } from "vitest";
 import { getDb, rowsOf, schema, type User } from "../app/db.server";
 import { createInvoiceForDelivery } from "../app/models/invoice.server";
@@ -37,6 +37,19 @@ export async function rewriteInvoice(invoiceId: number, values: Partial<typeof s
     await tx.update(schema.invoices).set(values).where(eq(schema.invoices.id, invoiceId));
     await tx.execute(sql`alter table invoices enable trigger invoices_keep_document`);
   });
+}
+
+/**
+ * Runs a statement behind the app's back: "done" when the database took it, else the database's
+ * own message (drizzle wraps the error; a trigger's refusal is its cause). For the tests that
+ * show a table refusing a rewrite whoever sends it.
+ */
+export async function statementOutcome(statement: SQL | string): Promise<string> {
+  const db = await getDb();
+  return db.execute(typeof statement === "string" ? sql.raw(statement) : statement).then(
+    () => "done",
+    (error: Error & { cause?: Error }) => String(error.cause?.message ?? error.message),
+  );
 }
 
 export async function invoiceRow(id: number) {

@@ -15,7 +15,7 @@ import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";
 import * as deliveryApi from "../../app/routes/api.deliveries.$id";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
-import { expectKeptTotalsToMatchRebuild, invoiceOfTenThousand, invoiceRow } from "../money-entries";
+import { expectKeptTotalsToMatchRebuild, invoiceOfTenThousand, invoiceRow, statementOutcome } from "../money-entries";
 
 let admin: User;
 let manager: User;
@@ -26,15 +26,6 @@ beforeAll(async () => {
   manager = await createUser({ role: "manager" });
   agentId = (await createAgent()).id;
 });
-
-/** Runs a statement; "done" when the database took it, else the database's own message. */
-async function outcome(statement: ReturnType<typeof sql>): Promise<string> {
-  const db = await getDb();
-  return db.execute(statement).then(
-    () => "done",
-    (error: Error & { cause?: Error }) => String(error.cause?.message ?? error.message),
-  );
-}
 
 async function deliveriesOf(invoiceId: number) {
   const db = await getDb();
@@ -55,7 +46,7 @@ describe("an issued invoice", () => {
       sql`update invoices set client_id = (select id from clients where id <> invoices.client_id limit 1) where id = ${invoice.id}`,
       sql`update invoices set created_at = created_at - interval '1 day' where id = ${invoice.id}`,
     ]) {
-      expect(await outcome(change)).toMatch(/is issued: its number, client, deliveries, amount, tax rate/);
+      expect(await statementOutcome(change)).toMatch(/is issued: its number, client, deliveries, amount, tax rate/);
     }
     expect(await invoiceRow(invoice.id)).toEqual(before);
   });
@@ -63,7 +54,7 @@ describe("an issued invoice", () => {
   it("is written only for a delivery that exists", async () => {
     const { invoice } = await invoiceOfTenThousand(manager, agentId);
     expect(
-      await outcome(sql`insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit,
+      await statementOutcome(sql`insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit,
         expected_payment_date, issue_date) select '999998', 2147483000, client_id, 1, 0, 0, current_date, current_date
         from invoices where id = ${invoice.id}`),
     ).toMatch(/names delivery 2147483000, which does not exist/);
@@ -71,10 +62,10 @@ describe("an issued invoice", () => {
 
   it("refuses DELETE and TRUNCATE", async () => {
     const { invoice } = await invoiceOfTenThousand(manager, agentId);
-    expect(await outcome(sql`delete from invoices where id = ${invoice.id}`)).toMatch(
+    expect(await statementOutcome(sql`delete from invoices where id = ${invoice.id}`)).toMatch(
       /invoices keeps every invoice \(void it instead\): DELETE is not allowed/,
     );
-    expect(await outcome(sql`truncate invoices cascade`)).toMatch(/invoices keeps every invoice.*TRUNCATE/);
+    expect(await statementOutcome(sql`truncate invoices cascade`)).toMatch(/invoices keeps every invoice.*TRUNCATE/);
     expect(await invoiceRow(invoice.id)).toBeDefined();
   });
 
@@ -95,7 +86,7 @@ describe("an issued invoice", () => {
       sql`delete from invoice_lines where invoice_id = ${invoice.id}`,
       sql`truncate invoice_lines`,
     ]) {
-      expect(await outcome(change)).toMatch(/invoice_lines is append-only/);
+      expect(await statementOutcome(change)).toMatch(/invoice_lines is append-only/);
     }
   });
 });
@@ -111,7 +102,7 @@ describe("a void invoice", () => {
       sql`update invoices set payment_status = 'pending', voided_at = null, void_reason = null where id = ${invoice.id}`,
       sql`update invoices set void_reason = 'Another reason' where id = ${invoice.id}`,
     ]) {
-      expect(await outcome(change)).toMatch(/is void, and a void is final/);
+      expect(await statementOutcome(change)).toMatch(/is void, and a void is final/);
     }
     // The freed delivery is an ordinary confirmed delivery again: editable, and deletable although
     // the void invoice still names it as its first delivery (that was a foreign key until 0023).
@@ -164,15 +155,15 @@ describe("a delivery on an invoice", () => {
       sql`update deliveries set buying_rate = 1 where id = ${delivery.id}`,
       sql`update deliveries set client_id = null where id = ${delivery.id}`,
     ]) {
-      expect(await outcome(change)).toMatch(/is on an invoice: its tons, rates and client never change/);
+      expect(await statementOutcome(change)).toMatch(/is on an invoice: its tons, rates and client never change/);
     }
-    expect(await outcome(sql`delete from deliveries where id = ${delivery.id}`)).toMatch(
+    expect(await statementOutcome(sql`delete from deliveries where id = ${delivery.id}`)).toMatch(
       /is on an invoice and is never removed/,
     );
-    expect(await outcome(sql`truncate deliveries cascade`)).toMatch(
+    expect(await statementOutcome(sql`truncate deliveries cascade`)).toMatch(
       /^deliveries keeps its invoiced deliveries: TRUNCATE/,
     );
-    expect(await outcome(sql`update deliveries set status = 'draft' where id = ${delivery.id}`)).toMatch(
+    expect(await statementOutcome(sql`update deliveries set status = 'draft' where id = ${delivery.id}`)).toMatch(
       /is on an invoice: its status stays invoiced/,
     );
     expect((await deliveriesOf(invoice.id)).map((d) => [d.id, d.tons, d.sellingRate])).toEqual([
@@ -188,7 +179,7 @@ describe("a delivery on an invoice", () => {
       sql`update deliveries set invoice_id = null, status = 'confirmed' where id = ${delivery.id}`,
       sql`update deliveries set invoice_id = ${other.id} where id = ${delivery.id}`,
     ]) {
-      expect(await outcome(change)).toMatch(/leaves its invoice only when the invoice is void/);
+      expect(await statementOutcome(change)).toMatch(/leaves its invoice only when the invoice is void/);
     }
   });
 
@@ -207,7 +198,7 @@ describe("a delivery on an invoice", () => {
 
   it("leaves a draft or confirmed delivery free to change and to delete", async () => {
     const draft = await createDelivery({ agentId, createdBy: manager.id, tons: "3.00" });
-    expect(await outcome(sql`update deliveries set tons = 4 where id = ${draft.id}`)).toBe("done");
-    expect(await outcome(sql`delete from deliveries where id = ${draft.id}`)).toBe("done");
+    expect(await statementOutcome(sql`update deliveries set tons = 4 where id = ${draft.id}`)).toBe("done");
+    expect(await statementOutcome(sql`delete from deliveries where id = ${draft.id}`)).toBe("done");
   });
 });

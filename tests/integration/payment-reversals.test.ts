@@ -35,6 +35,7 @@ import {
   invoiceOfTenThousand,
   invoiceRow,
   paidAndRecount,
+  statementOutcome,
 } from "../money-entries";
 
 const today = () => todayIn("Africa/Lagos");
@@ -365,19 +366,12 @@ describe("the payments table keeps its own rules", () => {
 
   it("never rewrites or removes a payment", async () => {
     const { payment } = await paidInvoice();
-    const db = await getDb();
-    // The database's own refusal (drizzle wraps it: the trigger's message is the cause).
-    const refusal = (statement: ReturnType<typeof sql>) =>
-      db.execute(statement).then(
-        () => "done",
-        (error: Error & { cause?: Error }) => String(error.cause?.message ?? error.message),
-      );
     for (const statement of [
       sql`update payments set amount = 1 where id = ${payment.id}`,
       sql`delete from payments where id = ${payment.id}`,
       sql`truncate payments cascade`,
     ]) {
-      expect(await refusal(statement)).toMatch(/payments is append-only/);
+      expect(await statementOutcome(statement)).toMatch(/payments is append-only/);
     }
   });
 });
