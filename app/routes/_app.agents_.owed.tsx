@@ -10,6 +10,7 @@ import { formatDayMonthYear } from "~/utils/dates";
 import { formatNaira, isNegative } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
+import { Figure } from "~/components/statement-parts";
 
 // Agent Balances (issue 15 item 5, docs/decisions/0980): what is owed to every agent, newest
 // activity first, 50 a page. One row per agent from agent_balances (kept by triggers), so the
@@ -38,18 +39,9 @@ export default function AgentBalancesPage() {
       </PageHeader>
       <section className="card p-4" aria-label="Totals">
         <dl className="grid gap-2 sm:grid-cols-3">
-          <div>
-            <dt className="page-subtitle">Owed to agents</dt>
-            <dd className="font-semibold tabular-nums">{formatNaira(totals.owed)}</dd>
-          </div>
-          <div>
-            <dt className="page-subtitle">Paid out, all time</dt>
-            <dd className="font-semibold tabular-nums">{formatNaira(totals.paid)}</dd>
-          </div>
-          <div>
-            <dt className="page-subtitle">Agents</dt>
-            <dd className="font-semibold tabular-nums">{totals.agents}</dd>
-          </div>
+          <Figure label="Owed to agents" value={formatNaira(totals.owed)} />
+          <Figure label="Paid out, all time" value={formatNaira(totals.paid)} />
+          <Figure label="Agents" value={String(totals.agents)} />
         </dl>
       </section>
       <section className="card p-4" aria-labelledby="agent-balances">
