@@ -42,7 +42,8 @@ export const agentsPage = (after: string | null, limit: number, q: string | null
 export const clientsPage = (after: string | null, limit: number, q: string | null = null) =>
   page<Client>(schema.clients, after, limit, q);
 
-export async function* directoryBatches<T extends Agent | Client>(
+/** Every row of a list paged by name (agents, clients, Receivables), in batches. */
+export async function* directoryBatches<T extends { name: string }>(
   read: (after: string | null, limit: number, q: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,
   q: string | null = null,
   batchSize = 1000,

@@ -10,7 +10,7 @@
 // (client_id, due_date) key (both kept by the invoice trigger, migrations 0010 and 0025).
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf } from "~/db.server";
-import { decodeNameCursor, encodeNameCursor } from "~/models/directory-list.server";
+import { directoryBatches, encodeNameCursor } from "~/models/directory-list.server";
 import { keptAgeingPartsSql } from "~/models/statement.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
@@ -23,9 +23,6 @@ export const RECEIVABLES_PER_PAGE = 50;
 export type Receivable = Ageing & { clientId: number; name: string };
 export type ReceivablesPage = { asOf: string; items: Receivable[]; nextCursor: string | null };
 export type ReceivablesTotals = Ageing & { asOf: string; clients: number };
-
-/** The cursor of a page (the last client name seen), or "invalid" when it is not one of ours. */
-export const readReceivablesCursor = (value: string | null) => decodeNameCursor(value);
 
 const asOfDay = (now: Date) => todayIn(env().APP_TIME_ZONE, now);
 
@@ -107,12 +104,5 @@ export async function receivablesTotals(actor: Actor, now = new Date()): Promise
 }
 
 /** Every client with a balance, by name, in batches (the CSV export and the full JSON list). */
-export async function* receivableBatches(actor: Actor, now = new Date(), batchSize = 1000) {
-  let after: string | null = null;
-  for (;;) {
-    const page = await listReceivables(actor, { after, limit: batchSize }, now);
-    if (page.items.length) yield page.items;
-    if (!page.nextCursor) return;
-    after = page.items[page.items.length - 1].name.toLowerCase();
-  }
-}
+export const receivableBatches = (actor: Actor, now = new Date(), batchSize = 1000) =>
+  directoryBatches((after, limit) => listReceivables(actor, { after, limit }, now), null, batchSize);

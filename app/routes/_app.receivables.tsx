@@ -4,13 +4,14 @@ import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { Figure } from "~/components/statement-parts";
 import { TableScroll } from "~/components/table-scroll";
-import { listReceivables, readReceivablesCursor, receivablesTotals } from "~/presenters/receivables.server";
+import { listReceivables, receivablesTotals } from "~/presenters/receivables.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { formatDayMonthYear } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { PageHeader } from "~/components/page-header";
 import { Pager } from "~/components/pager";
+import { decodeNameCursor } from "~/models/directory-list.server";
 
 // Receivables (docs/decisions/0995): what every client owes today, aged as on its statement,
 // 50 clients a page by name, with the total over all of them. GET links only: the same without
@@ -19,7 +20,7 @@ export const meta: MetaFunction = () => [{ title: "Receivables · Clients" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "client.statement");
-  const asked = readReceivablesCursor(new URL(request.url).searchParams.get("cursor"));
+  const asked = decodeNameCursor(new URL(request.url).searchParams.get("cursor"));
   // A cursor that is not one of ours shows the first page, as the other paged lists do.
   const after = asked === "invalid" ? null : asked;
   const now = new Date();
