@@ -2,7 +2,8 @@
 // For each driver (PostgreSQL when DATABASE_URL is set, and PGlite) and each size (1,000 and
 // 100,000 deliveries; 1,000,000 with --million): a fresh database seeded by bench/seed.ts, the
 // production server started on it with the bare yardstick page, every page and list call
-// loaded for BENCH_SECONDS (default 3) by bench/http-load.mjs, and the server's memory watched
+// loaded for BENCH_SECONDS (default 3; the four pages with a p99 target for BENCH_P99_SECONDS,
+// default 15) by bench/http-load.mjs, and the server's memory watched
 // while a full GET /api/invoices streams. Then the 50-user mixed load (bench/mixed-load.mjs)
 // at 10,000 deliveries on each driver and the exactly-once check (bench/check-writes.ts).
 // With --lighthouse, Lighthouse's mobile scores of five pages too (bench/lighthouse.mjs, at
@@ -29,6 +30,12 @@ const { values } = parseArgs({
 // engineer's tests on the same PostgreSQL, never share or drop each other's database.
 const RUN_ID = `${process.pid}_${Date.now().toString(36)}`;
 const SECONDS = process.env.BENCH_SECONDS ?? "3";
+// Issue 10 holds these four to a p99 of at most twice the bare page's. A p99 needs samples: in
+// 3 s a page at ~110 requests a second gives about 330, so its p99 is the fourth-slowest request
+// and one pause of the machine moves it by half. These run longer (about 1,600 requests each at
+// 15 s) so the ratio measures the page, not the slice.
+const P99_SECONDS = process.env.BENCH_P99_SECONDS ?? "15";
+const P99_PATHS = new Set(["/deliveries/new", "/deliveries", "/invoices", "/api/deliveries?limit=50"]);
 const MIXED_SECONDS = process.env.BENCH_MIXED_SECONDS ?? "30";
 // Users arrive over this many seconds (decision 0503); 0 is everyone at once.
 const MIXED_RAMP = process.env.BENCH_MIXED_RAMP ?? "10";
@@ -154,7 +161,7 @@ for (const driver of drivers) {
             "--connections",
             "10",
             "--seconds",
-            SECONDS,
+            P99_PATHS.has(p) ? String(Math.max(Number(SECONDS), Number(P99_SECONDS))) : SECONDS,
             "--warmup",
             "1",
           ]);
@@ -206,7 +213,7 @@ for (const driver of drivers) {
 }
 
 const lines = [
-  `Run ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS}, 10 connections, production build, admin session, load average at the end ${os
+  `Run ${new Date().toISOString()}, BENCH_SECONDS=${SECONDS} (BENCH_P99_SECONDS=${P99_SECONDS} for ${[...P99_PATHS].join(", ")}), 10 connections, production build, admin session, load average at the end ${os
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(" ")} on ${os.cpus().length} cores.`,
