@@ -130,16 +130,17 @@ export async function saveRates(page: Page, fill: () => Promise<void>) {
 /** A short tag that keeps the names a test creates apart from every other run's. */
 export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
+/** A row the API answered: its id and whatever else it carries. */
+type ApiRow = Record<string, unknown> & { id: number };
+
 /** Posts JSON to the app's API as the signed-in user and answers the created row (any 2xx). */
 export function apiPoster(request: APIRequestContext, origin: string) {
   return async (url: string, data: object) => {
     const res = await request.post(url, { data, headers: { Origin: origin } });
     expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
-    return (await res.json()) as Record<string, unknown> & { id: number };
+    return (await res.json()) as ApiRow;
   };
 }
-
-type ApiRow = Record<string, unknown> & { id: number };
 
 /**
  * Through the API, as the signed-in user: a delivery by an agent for a client (new ones named
