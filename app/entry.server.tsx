@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { closeDb, getDb, getDriver, isDatabaseUnavailable, pingDb } from "~/db.server";
@@ -56,6 +56,9 @@ export async function shutdown() {
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // The router's own 4xx answers (a post to a page that takes none is a 405, a .data call for
+  // a route that is not there a 404): the client's mistake, answered as such, not our fault.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logUnexpected(request, context, error);
 };
 

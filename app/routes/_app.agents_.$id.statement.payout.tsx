@@ -13,7 +13,7 @@ import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -43,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "agent.settle");
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: PayoutFormSchema, disableAutoCoercion: true });
   const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
   const result = await recordAgentPayout(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });

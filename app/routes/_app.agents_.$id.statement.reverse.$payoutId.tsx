@@ -8,7 +8,7 @@ import { requireCapability } from "~/rules/capabilities.server";
 import { PayoutReversalFormSchema, payoutReversalFormConstraint } from "~/schemas/settlements";
 import { formatDayMonthYear } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -45,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "agent.settle");
   const { id, payoutId } = ids(params);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: PayoutReversalFormSchema, disableAutoCoercion: true });
   const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
   const result = await reverseAgentPayout(user, id, payoutId, input, new Date(), {

@@ -9,7 +9,7 @@ import { parseId } from "~/utils/params";
 import { CLIENT_FORM_CONSTRAINT, ClientFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -37,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "client.manage");
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ClientFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return replyInvalid(submission);
   const form = Object.fromEntries(formData);

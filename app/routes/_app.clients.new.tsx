@@ -8,6 +8,7 @@ import { CLIENT_FORM_CONSTRAINT, ClientFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireCapability(request, "client.manage");
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "client.manage");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ClientFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return replyInvalid(submission);
   const form = Object.fromEntries(formData);

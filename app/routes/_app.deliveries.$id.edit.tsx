@@ -15,7 +15,7 @@ import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -57,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "delivery.financials");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: EditDeliveryFormSchema, disableAutoCoercion: true });
   const failed = (first: string) => `Failed to update delivery: ${first}`;
   if (submission.status !== "success") return replyInvalid(submission, { formMessage: failed });

@@ -24,6 +24,7 @@ import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
 import { formatAmount } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "New Delivery · Management" }];
 
@@ -48,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   // The delivery model has the last word on every field (it resolves the client, the agent...).
   const submission = parseWithZod(formData, { schema: NewDeliveryFormSchema, disableAutoCoercion: true });
   const form = Object.fromEntries(formData);

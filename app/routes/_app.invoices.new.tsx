@@ -21,6 +21,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { parseId, readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
@@ -66,7 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "invoice.manage");
-  const form = await request.formData();
+  const form = await readForm(request);
   // The invoice model has the last word (see GenerateInvoiceFormSchema).
   const submission = parseWithZod(form, { schema: GenerateInvoiceFormSchema, disableAutoCoercion: true });
   // Only the delivery is taken from the form: every figure is recomputed from the database.

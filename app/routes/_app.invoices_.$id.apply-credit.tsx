@@ -12,7 +12,7 @@ import { clientCreditOf } from "~/rules/invoices.server";
 import { ApplyCreditFormSchema, applyCreditFormConstraint } from "~/schemas/corrections";
 import { formatDeliveryDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { compare, formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -49,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "payment.record");
   const id = invoiceIdOf(params);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ApplyCreditFormSchema, disableAutoCoercion: true });
   const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
   const result = await applyClientCredit(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });

@@ -10,7 +10,7 @@ import { getInvoice } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { CreditNoteFormSchema, creditNoteFormConstraint } from "~/schemas/corrections";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -43,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "credit_note.create");
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: CreditNoteFormSchema, disableAutoCoercion: true });
   const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
   const result = await createCreditNote(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });

@@ -7,7 +7,7 @@ import { requireCapability } from "~/rules/capabilities.server";
 import { CreditNoteReversalFormSchema, creditNoteReversalFormConstraint } from "~/schemas/corrections";
 import { formatDayMonthYear } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -41,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "credit_note.reverse");
   const { invoiceId, creditNoteId } = idsOf(params);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: CreditNoteReversalFormSchema, disableAutoCoercion: true });
   const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
   const result = await reverseCreditNote(user, creditNoteId, input, new Date(), {

@@ -13,7 +13,7 @@ import { RefundFormSchema, refundFormConstraint } from "~/schemas/corrections";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "payment.refund");
   const id = invoiceIdOf(params);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: RefundFormSchema, disableAutoCoercion: true });
   const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
   const result = await refundClientCredit(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });

@@ -8,7 +8,7 @@ import { getInvoice, isVoidable, voidInvoice } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { VoidInvoiceFormSchema, voidInvoiceFormConstraint } from "~/schemas/corrections";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -40,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "invoice.void");
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: VoidInvoiceFormSchema, disableAutoCoercion: true });
   const result = await voidInvoice(user, id, Object.fromEntries(formData));
   if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to void invoice: ${result.message}` });

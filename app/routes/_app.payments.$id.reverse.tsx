@@ -8,7 +8,7 @@ import { requireCapability } from "~/rules/capabilities.server";
 import { PaymentReversalFormSchema, paymentReversalFormConstraint } from "~/schemas/corrections";
 import { formatDayMonthYear } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -40,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "payment.reverse");
   const id = paymentIdOf(params);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: PaymentReversalFormSchema, disableAutoCoercion: true });
   const { idempotencyKey: field, ...input } = Object.fromEntries(formData);
   const result = await reversePayment(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });

@@ -20,6 +20,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { PageHeader } from "~/components/page-header";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Monthly Reconciliation · Management" }];
 
@@ -51,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "invoice.manage");
-  const form = await request.formData();
+  const form = await readForm(request);
   const month = String(form.get("month") ?? "");
   const back = safeReturn(form.get("returnTo"));
   const result = await createInvoicesForMonth(user, month, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });

@@ -9,7 +9,7 @@ import { PASSWORD_CONFIRM_FORM_CONSTRAINT, PasswordConfirmFormSchema } from "~/s
 import { requireUser } from "~/utils/auth.server";
 import { replyRefused } from "~/utils/form-reply.server";
 import { parseId } from "~/utils/params";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { logEvent } from "~/utils/logger.server";
 import { confirmRecentAuth, isRecentlyAuthenticated } from "~/models/reauth.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -29,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: PasswordConfirmFormSchema, disableAutoCoercion: true });
   const reauth = await confirmRecentAuth(request, user, formData.get("password"));
   if (!reauth.ok) return replyRefused(submission, reauth, { field: "password", hideFields: ["password"] });

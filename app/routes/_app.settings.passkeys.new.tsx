@@ -14,6 +14,7 @@ import { requireUser } from "~/utils/auth.server";
 import { isRecentlyAuthenticated } from "~/models/reauth.server";
 import { replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Passkey · Management" }];
 
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const submission = parseWithZod(form, { schema: PasskeyRegisterFormSchema, disableAutoCoercion: true });
   const deviceName = form.get("deviceName");
   let credential: unknown = null;

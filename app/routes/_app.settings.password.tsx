@@ -8,6 +8,7 @@ import { ChangePasswordSchema } from "~/schemas/auth";
 import { getCurrent, requireUser } from "~/utils/auth.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Change Password · Management" }];
 
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: ChangePasswordSchema });
   if (submission.status !== "success") return replyInvalid(submission, { hideFields: ["currentPassword"] });
   const current = await getCurrent(request);
   const result = await changeOwnPassword(user, submission.value, current?.session.sid ?? null);

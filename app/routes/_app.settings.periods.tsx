@@ -9,6 +9,7 @@ import { formatMonth } from "~/utils/dates";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { data } from "@remix-run/node";
+import { readForm } from "~/utils/http.server";
 
 // A page route (it renders the answer to a post); opened directly it is System Settings.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "period.close");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent") === "reopen" ? ("reopen" as const) : ("close" as const);
   const submission = parseWithZod(formData, { schema: PeriodFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") {

@@ -7,6 +7,7 @@ import { RatesFormSchema } from "~/schemas/settings";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 // A page route (it renders the answer to a post); opened directly it is System Settings.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "settings.manage");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   // No coercion: an emptied box must reach its field's rule as "" (an absent key would skip it).
   const submission = parseWithZod(formData, { schema: RatesFormSchema, disableAutoCoercion: true });
   // Every message goes under its own field, all at once (not only the first, not as a toast).

@@ -4,6 +4,7 @@ import { canSwitchRole, switchOwnRole } from "~/models/admin-users.server";
 import { safeRedirect } from "~/utils/redirect";
 import { requireUser } from "~/utils/auth.server";
 import { redirectWithToast, toastHeader } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -15,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if (!canSwitchRole(user)) throw new Response("You do not have permission to do this", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   const role = form.get("role");
   const back = safeRedirect(form.get("redirectTo"), "/");
   const viaFetcher = form.get("js") === "1";

@@ -14,6 +14,7 @@ import { replyRefused } from "~/utils/form-reply.server";
 import { logEvent } from "~/utils/logger.server";
 import { confirmRecentAuth, isRecentlyAuthenticated } from "~/models/reauth.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Set Up Two-factor · Management" }];
 
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if (user.totpEnabled) throw redirect("/settings");
-  const form = await request.formData();
+  const form = await readForm(request);
   const submission = parseWithZod(form, { schema: TwoFactorSetupFormSchema, disableAutoCoercion: true });
   const reauth = await confirmRecentAuth(request, user, form.get("password"));
   if (!reauth.ok) return replyRefused(submission, reauth, { field: "password", hideFields: ["password"] });

@@ -10,6 +10,7 @@ import { PASSWORD_CONFIRM_FORM_CONSTRAINT, PasswordConfirmFormSchema } from "~/s
 import { requireUser } from "~/utils/auth.server";
 import { replyRefused } from "~/utils/form-reply.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Turn Off Two-factor · Management" }];
 
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: PasswordConfirmFormSchema, disableAutoCoercion: true });
   const result = await disableTotp(user, formData.get("password"));
   if (!result.ok) return replyRefused(submission, result, { field: "password", hideFields: ["password"] });

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { setUserStatus } from "~/models/admin-users.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireCapability(request, "user.manage");
@@ -11,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
-  const status = (await request.formData()).get("status");
+  const status = (await readForm(request)).get("status");
   const result = await setUserStatus(admin, params.id ?? "", status);
   if (!result.ok) {
     return redirectWithToast("/settings", {

@@ -5,6 +5,7 @@ import { Dialog } from "~/components/dialog";
 import { bulkDeleteUsers, bulkMessage, bulkSetStatus, getUserRows, listUsers } from "~/models/admin-users.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm · Management" }];
 
@@ -45,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const userIds = form.getAll("userIds").map(String);
   if (!isIntent(intent))

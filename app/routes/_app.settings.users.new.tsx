@@ -9,6 +9,7 @@ import { createUserByAdmin } from "~/models/admin-users.server";
 import { CreateUserSchema, MISSING_FIELDS } from "~/schemas/users";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyRefused } from "~/utils/form-reply.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User · Management" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "user.manage");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: CreateUserSchema });
   if (submission.status !== "success") {
     const missing = !formData.get("email") || !formData.get("role");

@@ -9,6 +9,7 @@ import { getCurrent, requireUser } from "~/utils/auth.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { PRODUCT_NAME } from "~/utils/brand";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: `Change Your Password · ${PRODUCT_NAME}` }];
 
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { allowPasswordChange: true });
   if (user.mustChangePassword !== 1) throw redirect("/");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
   if (submission.status !== "success") return replyInvalid(submission);
   const current = await getCurrent(request);

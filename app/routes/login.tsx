@@ -15,6 +15,7 @@ import { requireAnonymous, startSession } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { COMPANY_LINE, PRODUCT_NAME } from "~/utils/brand";
 import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: `Sign in · ${PRODUCT_NAME}` }];
 
@@ -27,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   clientAddress(request, context);
   // remix-auth reads the body itself: validate a clone first (STACK.md).
-  const formData = await request.clone().formData();
+  const formData = await readForm(request.clone());
   const submission = parseWithZod(formData, { schema: LoginSchema });
   // Each empty field says so under itself; no summary repeats it.
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });

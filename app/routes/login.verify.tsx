@@ -16,6 +16,7 @@ import { clientAddress } from "~/utils/client-address.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { PRODUCT_NAME } from "~/utils/brand";
 import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
+import { readForm } from "~/utils/http.server";
 
 export const meta: MetaFunction = () => [{ title: `Two-factor code · ${PRODUCT_NAME}` }];
 
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   clientAddress(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const submission = parseWithZod(form, { schema: TotpCodeFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success")
     return replyInvalid(submission, { formMessage: (first) => `Invalid code: ${first}` });

@@ -76,7 +76,12 @@ export function logEvent(levelName: LogLevel, fields: Record<string, unknown> & 
  * (which repeats key values) is left out.
  */
 export function safeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: scrub(String(error)) };
+  if (!(error instanceof Error)) {
+    // The router's error answers carry the Error they stand for.
+    const inner = error && typeof error === "object" ? (error as { error?: unknown }).error : undefined;
+    if (inner instanceof Error) return safeError(inner);
+    return { message: scrub(describe(error)) };
+  }
   const cause = (error as { cause?: unknown }).cause;
   const code = (error as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
   return {
@@ -86,6 +91,16 @@ export function safeError(error: unknown): Record<string, unknown> {
     stack: error.stack ? scrub(error.stack) : undefined,
     ...(cause instanceof Error ? { cause: { name: cause.name, message: scrub(cause.message) } } : {}),
   };
+}
+
+/** A thrown value that is not an Error, readable in a log line ("[object Object]" is not). */
+function describe(value: unknown) {
+  if (!value || typeof value !== "object") return String(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 function scrub(text: string) {

@@ -5,6 +5,7 @@ import {
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
 } from "@remix-run/node";
+import { readForm, unreadableForm } from "~/utils/http.server";
 
 export type UploadForm = { ok: true; formData: FormData } | { ok: false; field: string | null };
 
@@ -14,7 +15,7 @@ export type UploadForm = { ok: true; formData: FormData } | { ok: false; field: 
  */
 export async function readUploadForm(request: Request, maxBytes: number): Promise<UploadForm> {
   const type = request.headers.get("Content-Type") ?? "";
-  if (!type.toLowerCase().startsWith("multipart/form-data")) return { ok: true, formData: await request.formData() };
+  if (!type.toLowerCase().startsWith("multipart/form-data")) return { ok: true, formData: await readForm(request) };
   try {
     const formData = await unstable_parseMultipartFormData(
       request,
@@ -23,7 +24,9 @@ export async function readUploadForm(request: Request, maxBytes: number): Promis
     return { ok: true, formData };
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) return { ok: false, field: error.field };
-    throw error;
+    // A multipart body that does not parse (no boundary, cut short) is the client's mistake.
+    if (request.signal.aborted) throw error;
+    throw unreadableForm(request, 400);
   }
 }
 

@@ -1,5 +1,6 @@
 // Issue 11, item 14: one JSON line per event, sign-in decisions and 403s logged, unexpected
 // errors logged under an id, and never a password, code, secret, session id or cookie.
+import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "@remix-run/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleError } from "../../app/entry.server";
 import * as apiLogin from "../../app/routes/api.auth.password.login";
@@ -83,6 +84,43 @@ describe("structured logs", () => {
     expect(line).not.toContain("SECRETSID123");
     expect(line).not.toContain("boss@example.test");
     expect(line).toContain("57P01");
+  });
+
+  it("leave the router's own 4xx answers out of the error log, and log a thrown non-Error readably", () => {
+    const before = events().filter((e) => e.event === "error.unexpected").length;
+    // What Remix hands handleError for a post to a page without an action.
+    const notAllowed = new ErrorResponseImpl(
+      405,
+      "Method Not Allowed",
+      new Error('You made a POST request to "/agents" but did not provide an `action` for route "routes/_app.agents"'),
+      true,
+    );
+    handleError(notAllowed, {
+      request: new Request("http://localhost/agents", { method: "POST" }),
+      params: {},
+      context: {},
+    });
+    expect(events().filter((e) => e.event === "error.unexpected").length).toBe(before);
+
+    const failed = new ErrorResponseImpl(500, "Internal Server Error", new Error("a loader broke"), true);
+    handleError(failed, {
+      request: new Request("http://localhost/agents"),
+      params: {},
+      context: { requestId: "req-500" },
+    });
+    expect(events().find((e) => e.errorId === "req-500")).toMatchObject({ error: { message: "a loader broke" } });
+
+    handleError(
+      { code: "E_ODD", detail: "thrown as a plain object" },
+      {
+        request: new Request("http://localhost/agents"),
+        params: {},
+        context: { requestId: "req-object" },
+      },
+    );
+    const logged = events().find((e) => e.errorId === "req-object") as { error: { message: string } };
+    expect(logged.error.message).toContain("thrown as a plain object");
+    expect(logged.error.message).not.toBe("[object Object]");
   });
 
   it("answer an unexpected /api error as JSON that shows the logged error id; pages keep their boundary", async () => {

@@ -32,7 +32,9 @@ export function problemsOf(source: string): string[] {
   if (!body) return [];
   const problems: string[] = [];
   if (/\bfieldErrors\b/.test(body)) problems.push("builds its own fieldErrors (use replyInvalid / replyRefused)");
-  if (/formData\(\)/.test(body) && !/\bparseWithZod\(/.test(body)) problems.push("reads a form without parseWithZod");
+  if (/\.formData\(\)/.test(body))
+    problems.push("reads the body with formData() (use readForm: never a 500 for a bad body)");
+  if (/\breadForm\(/.test(body) && !/\bparseWithZod\(/.test(body)) problems.push("reads a form without parseWithZod");
   return problems;
 }
 
@@ -59,9 +61,9 @@ describe("forms on Conform", () => {
     for (const file of Object.keys(NOT_A_FORM)) expect(files).toContain(file);
   });
 
-  it("the check catches a hand-built fieldErrors object and a form read without Conform", () => {
+  it("the check catches a hand-built fieldErrors object, a form read without Conform and a raw formData()", () => {
     const handRolled = `export async function action({ request }) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   return data({ message: "x", fieldErrors: { name: ["Name is required"] } }, { status: 400 });
 }
 `;
@@ -69,11 +71,36 @@ describe("forms on Conform", () => {
       "builds its own fieldErrors (use replyInvalid / replyRefused)",
       "reads a form without parseWithZod",
     ]);
+    expect(
+      problemsOf("export async function action({ request }) {\n  parseWithZod(await request.formData());\n}\n"),
+    ).toEqual(["reads the body with formData() (use readForm: never a 500 for a bad body)"]);
     const onConform = `export async function action({ request }) {
-  const submission = parseWithZod(await request.formData(), { schema: S });
+  const submission = parseWithZod(await readForm(request), { schema: S });
   if (submission.status !== "success") return replyInvalid(submission);
 }
 `;
     expect(problemsOf(onConform)).toEqual([]);
+  });
+});
+
+// A JSON or text body posted to a page, or a multipart body cut short, made request.formData()
+// throw: a 500 for a client's mistake. readForm answers 415 or 400 instead; only it, and the
+// 503 guard's read of a copy (which catches), may call formData() itself.
+describe("forms are read through readForm", () => {
+  const APP = path.resolve(__dirname, "../..");
+  const ALLOWED = new Set(["utils/http.server.ts", "utils/unavailable.server.ts"]);
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return sources(full);
+      return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
+    });
+
+  it("no other server file calls formData() on a request", () => {
+    const offenders = sources(APP)
+      .filter((file) => !ALLOWED.has(path.relative(APP, file)))
+      .filter((file) => /\brequest(\.clone\(\))?\.formData\(\)/.test(readFileSync(file, "utf8")))
+      .map((file) => path.relative(APP, file));
+    expect(offenders).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { RecordPaymentFormSchema, recordPaymentFormConstraint } from "~/schemas/
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -32,7 +32,7 @@ export async function submitRecordPayment(
   const user = await requireCapability(request, "payment.record");
   const id = parseId(idParam);
   invariantResponse(id, "Invoice not found");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   // The model has the last word on every field (see RecordPaymentFormSchema).
   const submission = parseWithZod(formData, { schema: RecordPaymentFormSchema, disableAutoCoercion: true });
   const form = Object.fromEntries(formData);
