@@ -6,6 +6,7 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { loadContext } from "./server/context.js";
+import { bodyLimit } from "./server/body-limit.js";
 import { createDrain, drainTimeoutFromEnv, healthRoutes, retryAfterOn503 } from "./server/operations.js";
 import { isAllowedWrite, makeNonce, securityHeaders } from "./server/security.js";
 
@@ -35,6 +36,8 @@ app.use(
   }),
 );
 app.use(drain.track);
+// A body over its path's limit, or one of no declared length, is refused unread (decision 0705).
+app.use(bodyLimit());
 app.use(retryAfterOn503());
 // gzip at level 1: a third of level 6's CPU for about 15% more bytes (10.8 KB instead of 9.3 KB
 // for a 55 KB page); browsers ask for brotli, which stays at quality 4 (decision 0504).

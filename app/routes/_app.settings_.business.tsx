@@ -22,8 +22,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "settings.manage");
   const upload = await readUploadForm(request, LOGO_MAX_BYTES);
   if (!upload.ok) {
-    // The upload stopped at the limit: nothing was saved, and the form says why.
+    // A part over the limit: nothing was saved, and the form says why. A logo that was too
+    // large leaves the other fields read, so the form shows again what was typed.
     const message = upload.field === "logo" ? LOGO_TOO_LARGE : "A field is far too long";
+    if (upload.formData) {
+      const submission = parseWithZod(upload.formData, {
+        schema: BusinessDetailsFormSchema,
+        disableAutoCoercion: true,
+      });
+      return replyRefused(
+        submission,
+        { status: 400, message },
+        { field: upload.field ?? undefined, hideFields: ["logo"] },
+      );
+    }
     const result = { status: "error" as const, error: { [upload.field ?? ""]: [message] } };
     return data({ result }, { status: 400 });
   }

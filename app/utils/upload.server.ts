@@ -1,13 +1,21 @@
-// Forms with a file (the business logo): read with Remix's multipart parser into memory, with
-// each part capped, so an oversized upload is refused while it streams in, never buffered whole.
+// Forms with a file (the business logo): read with Remix's multipart parser into memory. A
+// text part over the limit stops the read; a file over it is read to its end and dropped, so
+// the fields around it are kept and the form can show them again. The server refuses a body
+// over 16 MB on these paths before it is read (server/body-limit.js, decision 0705), so that
+// is the most a dropped file can cost.
 import {
   MaxPartSizeExceededError,
+  unstable_composeUploadHandlers,
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
+  type UploadHandler,
 } from "@remix-run/node";
 import { readForm, unreadableForm } from "~/utils/http.server";
 
-export type UploadForm = { ok: true; formData: FormData } | { ok: false; field: string | null };
+export type UploadForm =
+  | { ok: true; formData: FormData }
+  /** `formData`: the other fields, when only a file was over the limit (else null). */
+  | { ok: false; field: string | null; formData: FormData | null };
 
 /**
  * The form of a post that may carry a file of at most `maxBytes`. A plain (urlencoded) form is
@@ -16,14 +24,28 @@ export type UploadForm = { ok: true; formData: FormData } | { ok: false; field: 
 export async function readUploadForm(request: Request, maxBytes: number): Promise<UploadForm> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) return { ok: true, formData: await readForm(request) };
+  let oversized: string | null = null;
+  const files: UploadHandler = async ({ name, filename, contentType, data }) => {
+    if (!filename) return undefined;
+    const chunks: BlobPart[] = [];
+    let size = 0;
+    for await (const chunk of data) {
+      size += chunk.byteLength;
+      // The parser's chunks are views of plain ArrayBuffers, never shared ones.
+      if (size <= maxBytes) chunks.push(chunk as Uint8Array<ArrayBuffer>);
+    }
+    if (size <= maxBytes) return new File(chunks, filename, { type: contentType });
+    oversized ??= name;
+    return null;
+  };
   try {
     const formData = await unstable_parseMultipartFormData(
       request,
-      unstable_createMemoryUploadHandler({ maxPartSize: maxBytes }),
+      unstable_composeUploadHandlers(files, unstable_createMemoryUploadHandler({ maxPartSize: maxBytes })),
     );
-    return { ok: true, formData };
+    return oversized ? { ok: false, field: oversized, formData } : { ok: true, formData };
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return { ok: false, field: error.field };
+    if (error instanceof MaxPartSizeExceededError) return { ok: false, field: error.field, formData: null };
     // A multipart body that does not parse (no boundary, cut short) is the client's mistake.
     if (request.signal.aborted) throw error;
     throw unreadableForm(request, 400);

@@ -29,6 +29,17 @@ test("an admin saves business details with a logo; a non-image logo is refused w
   await expect(page.getByText("The logo must be a PNG or JPEG image")).toBeVisible();
   await expect(page.getByLabel("Company name")).toHaveValue("PKS Trading Ltd");
 
+  // A phone photo of 3 MB: the form stops reading it at 200 KB and says so (decision 0705); the
+  // page goes on working on the same server afterwards.
+  await page.locator('input[type="file"][name="logo"]').setInputFiles({
+    name: "photo.png",
+    mimeType: "image/png",
+    buffer: Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024, 7)]),
+  });
+  await page.getByRole("button", { name: "Save Business Details" }).click();
+  await expect(page.getByText("The logo must be at most 200 KB")).toBeVisible();
+  await expect(page.getByLabel("Company name")).toHaveValue("PKS Trading Ltd");
+
   await page
     .locator('input[type="file"][name="logo"]')
     .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });

@@ -8,10 +8,11 @@ export type Seeded = {
   password: string;
   staff: string[];
   managers: string[];
+  admins: string[];
   agentIds: number[];
 };
 
-export async function seed(options: ConnectOptions, { staff = 4, managers = 2 } = {}): Promise<Seeded> {
+export async function seed(options: ConnectOptions, { staff = 4, managers = 2, admins = 0 } = {}): Promise<Seeded> {
   const connection = connect(options);
   setConnection(connection);
   const { db, close } = await connection;
@@ -23,11 +24,13 @@ export async function seed(options: ConnectOptions, { staff = 4, managers = 2 } 
     await createClient({ name: "Kodan", taxRate: "7.50", paymentTermsDays: 30 }, db);
     const agentIds: number[] = [];
     for (let i = 0; i < 3; i++) agentIds.push((await createAgent({}, db)).id);
-    const result: Seeded = { password: TEST_PASSWORD, staff: [], managers: [], agentIds };
+    const result: Seeded = { password: TEST_PASSWORD, staff: [], managers: [], admins: [], agentIds };
     for (let i = 0; i < staff; i++)
       result.staff.push((await createUser({ role: "staff", email: `ops-staff-${i}@example.test` }, db)).email);
     for (let i = 0; i < managers; i++)
       result.managers.push((await createUser({ role: "manager", email: `ops-manager-${i}@example.test` }, db)).email);
+    for (let i = 0; i < admins; i++)
+      result.admins.push((await createUser({ role: "admin", email: `ops-admin-${i}@example.test` }, db)).email);
     return result;
   } finally {
     await close();

@@ -1,0 +1,79 @@
+// How large a request body the server accepts (decision 0705). Every body is read whole into
+// memory by the fetch Request that Remix hands an action (`formData()`, `text()`), so without a
+// cap one unauthenticated post of 300 MB to the sign-in call held 900 MB of the server's memory.
+// The cap is checked on the declared length, before a byte of the body is read.
+import onHeaders from "on-headers";
+
+/** Forms and JSON: the largest the app takes (a bulk user action, a long remark) is a few KB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Business Details posts the logo as a file. Its parser caps the file at 200 KB while it
+ * streams (app/utils/upload.server.ts) and says so in the form, so a phone photo of a few MB
+ * must reach it rather than be cut off here.
+ */
+export const MAX_UPLOAD_BODY_BYTES = 16 * 1024 * 1024;
+
+const UPLOAD_PATHS = new Set(["/settings/business", "/api/settings/business"]);
+
+/** The largest body a request to this path may carry. */
+export function bodyLimitFor(pathname) {
+  return UPLOAD_PATHS.has(pathname.replace(/\.data$/, "")) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
+}
+
+const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/**
+ * What to answer before a request's body is read, or null to let it through:
+ * - a declared length over the path's limit: 413;
+ * - a body without a declared length (chunked): 411. Browsers always declare one (Chromium
+ *   streams a request body only over HTTP/2), and so do the HTTP clients this API serves;
+ *   counting a chunked body as it streams would mean reading it here, ahead of Remix.
+ */
+export function bodyRefusal({ method, pathname, contentLength, transferEncoding }) {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return null;
+  const limit = bodyLimitFor(pathname);
+  if (contentLength !== undefined) {
+    const length = Number(contentLength);
+    if (!Number.isSafeInteger(length) || length < 0) {
+      return { status: 400, message: "The Content-Length header is not a number of bytes" };
+    }
+    return length > limit
+      ? { status: 413, message: `The request body is too large: at most ${megabytes(limit)} is accepted here` }
+      : null;
+  }
+  if (transferEncoding) {
+    return { status: 411, message: "A request body must be sent with a Content-Length" };
+  }
+  return null;
+}
+
+/**
+ * The Express middleware. The connection is closed after a refusal: the body is never read.
+ * It is closed too after any answer sent before its request's body was read to the end (the
+ * logo form stops reading an oversized file at 200 KB and says so). Node discards an unread
+ * body only when nothing began reading it; here Remix has, so the rest would sit on the
+ * keep-alive connection and the next request sent on it would wait until the connection timed
+ * out and was reset (6 s, then an error in the client).
+ */
+export function bodyLimit() {
+  return (req, res, next) => {
+    const refusal = bodyRefusal({
+      method: req.method,
+      pathname: req.path,
+      contentLength: req.headers["content-length"],
+      transferEncoding: req.headers["transfer-encoding"],
+    });
+    if (!refusal) {
+      onHeaders(res, () => {
+        if (!req.complete) res.setHeader("Connection", "close");
+      });
+      return next();
+    }
+    res
+      .status(refusal.status)
+      .set("Connection", "close")
+      .type("application/json")
+      .send(JSON.stringify({ message: refusal.message }));
+  };
+}

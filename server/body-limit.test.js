@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { bodyLimit, bodyLimitFor, bodyRefusal, MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES } from "./body-limit.js";
+
+const post = (pathname, headers) => ({ method: "POST", pathname, ...headers });
+
+describe("request body limits", () => {
+  it("allow 1 MB on every path and 16 MB where the logo is uploaded, with or without .data", () => {
+    expect(bodyLimitFor("/api/auth/password/login")).toBe(MAX_BODY_BYTES);
+    expect(bodyLimitFor("/deliveries/new.data")).toBe(MAX_BODY_BYTES);
+    expect(bodyLimitFor("/settings/business")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/settings/business.data")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/api/settings/business")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/settings/businessx")).toBe(MAX_BODY_BYTES);
+  });
+
+  it("let through a body up to the limit, and reads without a body", () => {
+    expect(bodyRefusal(post("/api/deliveries", { contentLength: String(MAX_BODY_BYTES) }))).toBeNull();
+    expect(bodyRefusal(post("/api/deliveries", { contentLength: "0" }))).toBeNull();
+    expect(bodyRefusal(post("/logout", {}))).toBeNull();
+    expect(bodyRefusal({ method: "GET", pathname: "/invoices", transferEncoding: "chunked" })).toBeNull();
+    expect(bodyRefusal(post("/settings/business", { contentLength: String(5 * 1024 * 1024) }))).toBeNull();
+  });
+
+  it("refuse a declared length over the limit with 413, and one that is not a number with 400", () => {
+    expect(bodyRefusal(post("/api/auth/password/login", { contentLength: String(MAX_BODY_BYTES + 1) }))).toEqual({
+      status: 413,
+      message: "The request body is too large: at most 1 MB is accepted here",
+    });
+    expect(bodyRefusal(post("/settings/business", { contentLength: String(MAX_UPLOAD_BODY_BYTES + 1) }))).toMatchObject(
+      {
+        status: 413,
+        message: expect.stringContaining("16 MB"),
+      },
+    );
+    expect(bodyRefusal(post("/api/deliveries", { contentLength: "12abc" }))).toMatchObject({ status: 400 });
+  });
+
+  it("refuse a body of no declared length with 411", () => {
+    expect(bodyRefusal({ method: "PATCH", pathname: "/api/deliveries/1", transferEncoding: "chunked" })).toEqual({
+      status: 411,
+      message: "A request body must be sent with a Content-Length",
+    });
+  });
+
+  it("answer the refusal as JSON and close the connection, without calling the app", () => {
+    const sent = {};
+    const res = {
+      status(code) {
+        sent.status = code;
+        return this;
+      },
+      set(name, value) {
+        sent[name] = value;
+        return this;
+      },
+      type(value) {
+        sent.type = value;
+        return this;
+      },
+      send(body) {
+        sent.body = body;
+      },
+    };
+    let called = false;
+    const req = { method: "POST", path: "/api/payments", headers: { "content-length": "99999999" } };
+    bodyLimit()(req, res, () => (called = true));
+    expect(called).toBe(false);
+    expect(sent).toMatchObject({ status: 413, Connection: "close", type: "application/json" });
+    expect(JSON.parse(sent.body).message).toMatch(/too large/);
+    bodyLimit()({ ...req, headers: { "content-length": "20" } }, res, () => (called = true));
+    expect(called).toBe(true);
+  });
+});

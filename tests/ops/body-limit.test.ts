@@ -1,0 +1,146 @@
+// Request body limits (decision 0705), against the built server: a body over its path's limit
+// is refused as soon as its headers arrive, never read, and one of no declared length is
+// refused too; the logo upload keeps its larger limit so that the form can say what is wrong.
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appPort } from "./support/ports";
+import { buildMissingReason, startApp, type AppProcess } from "./support/app";
+import { request, signIn } from "./support/client";
+import { seed, type Seeded } from "./support/seed";
+
+const missing = buildMissingReason();
+if (missing) console.warn(`ops body-limit tests skipped: ${missing}`);
+
+/**
+ * Sends the headers and the first 64 KB of a body, and resolves with the answer without sending
+ * the rest: an answer can only come from a server that did not wait for the whole body.
+ */
+function partialPost(url: string, pathname: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(`${url}${pathname}`, { method: "POST", headers }, (res) => {
+      let body = "";
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on("error", reject);
+    req.write(Buffer.alloc(64 * 1024, "a"));
+  });
+}
+
+/** Business Details as the form posts it, with one part of `bytes` bytes: the logo, or a text field. */
+function multipart(bytes: number, large: "logo" | "address") {
+  const boundary = "ops-body-limit";
+  const head =
+    large === "logo"
+      ? `Content-Disposition: form-data; name="logo"; filename="photo.png"\r\nContent-Type: image/png`
+      : `Content-Disposition: form-data; name="address"`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="companyName"\r\n\r\nKodan Trading\r\n`),
+    Buffer.from(`--${boundary}\r\n${head}\r\n\r\n`),
+    Buffer.alloc(bytes, 65),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe.skipIf(missing)("request body limits on the built server (PGlite)", () => {
+  let dir: string;
+  let seeded: Seeded;
+  let app: AppProcess;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "pks-ops-body-"));
+    seeded = await seed({ driver: "pglite", dataDir: path.join(dir, "db") }, { staff: 0, managers: 0, admins: 1 });
+    app = await startApp({ port: appPort(41), database: { pgliteDir: path.join(dir, "db") } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a 50 MB sign-in body with 413 before it has arrived", async () => {
+    const reply = await partialPost(app.url, "/api/auth/password/login", {
+      "Content-Type": "application/json",
+      "Content-Length": String(50 * 1024 * 1024),
+    });
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body)).toEqual({ message: "The request body is too large: at most 1 MB is accepted here" });
+    expect((await request(app.url, "/healthz")).status).toBe(200);
+  });
+
+  it("refuses a body of no declared length with 411", async () => {
+    const reply = await partialPost(app.url, "/api/deliveries", {
+      "Content-Type": "application/json",
+      "Transfer-Encoding": "chunked",
+    });
+    expect(reply.status).toBe(411);
+    expect(JSON.parse(reply.body)).toEqual({ message: "A request body must be sent with a Content-Length" });
+  });
+
+  it("reads a body just under the limit as before", async () => {
+    const reply = await request(app.url, "/api/auth/password/login", {
+      method: "POST",
+      json: { email: seeded.admins[0], password: "x".repeat(1000 * 1000) },
+    });
+    expect(reply.status).toBeGreaterThanOrEqual(400);
+    expect(reply.status).not.toBe(413);
+    expect(reply.status).toBeLessThan(500);
+  });
+
+  it("lets a 3 MB logo reach Business Details, whose form keeps what was typed and says the logo is too large", async () => {
+    const cookie = await signIn(app.url, seeded.admins[0], seeded.password);
+    const { body, type } = multipart(3 * 1024 * 1024, "logo");
+    const page = await fetch(`${app.url}/settings/business`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": type, Origin: app.url },
+      body,
+      redirect: "manual",
+    });
+    expect(page.status).toBe(400);
+    const html = await page.text();
+    expect(html).toContain("The logo must be at most 200 KB");
+    expect(html).toContain('value="Kodan Trading"');
+    const api = await fetch(`${app.url}/api/settings/business`, {
+      method: "PUT",
+      headers: { Cookie: cookie, "Content-Type": type, Origin: app.url },
+      body,
+    });
+    expect(api.status).toBe(400);
+    expect(await api.json()).toEqual({ message: "The logo must be at most 200 KB" });
+    const huge = await partialPost(app.url, "/settings/business", {
+      Cookie: cookie,
+      "Content-Type": type,
+      "Content-Length": String(17 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
+  });
+
+  // A text part over 200 KB stops the read where it is, and the rest of the body is never read.
+  // Before decision 0705 it stayed on the keep-alive connection, and the next request sent on
+  // it (fetch reuses the connection) waited 6 s and was reset: the connection is closed instead.
+  it("closes the connection after an answer sent before the body was read, and the next request is answered", async () => {
+    const cookie = await signIn(app.url, seeded.admins[0], seeded.password);
+    const { body, type } = multipart(3 * 1024 * 1024, "address");
+    const post = () =>
+      fetch(`${app.url}/settings/business`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": type, Origin: app.url },
+        body,
+        redirect: "manual",
+      });
+    const first = await post();
+    expect(first.status).toBe(400);
+    expect(await first.text()).toContain("A field is far too long");
+    expect(first.headers.get("connection")).toBe("close");
+    const second = await post();
+    expect(second.status).toBe(400);
+    expect((await request(app.url, "/healthz")).status).toBe(200);
+  });
+});
