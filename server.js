@@ -6,7 +6,7 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { loadContext } from "./server/context.js";
-import { bodyLimit } from "./server/body-limit.js";
+import { bodyLimit, continueUnlessRefused } from "./server/body-limit.js";
 import { createDrain, drainTimeoutFromEnv, healthRoutes, retryAfterOn503 } from "./server/operations.js";
 import { isAllowedWrite, makeNonce, securityHeaders } from "./server/security.js";
 
@@ -102,6 +102,8 @@ app.all(
 const server = app.listen(port, () => {
   console.log(`PKS back office listening on http://localhost:${port}`);
 });
+// A body that would be refused is refused before the client sends it (decision 0705).
+server.on("checkContinue", continueUnlessRefused(app));
 
 process.on("SIGTERM", () => drain.drain("SIGTERM"));
 process.on("SIGINT", () => drain.drain("SIGINT"));

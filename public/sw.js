@@ -223,7 +223,7 @@ async function syncOutbox() {
       }
       if (response.status === 200 || response.status === 201) {
         await write(db, (store) => store.delete(entry.key));
-      } else if ([400, 403, 404, 409, 422].includes(response.status)) {
+      } else if ([400, 403, 404, 409, 411, 413, 415, 422].includes(response.status)) {
         const body = await response.json().catch(() => ({}));
         const next = {
           ...entry,

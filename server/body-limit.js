@@ -8,17 +8,25 @@ import onHeaders from "on-headers";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Business Details posts the logo as a file. Its parser caps the file at 200 KB while it
- * streams (app/utils/upload.server.ts) and says so in the form, so a phone photo of a few MB
- * must reach it rather than be cut off here.
+ * Business Details posts the logo as a file. Its parser keeps at most 200 KB of the file, reads
+ * the rest to its end and drops it (app/utils/upload.server.ts), and the form says so: a phone
+ * photo of a few MB must reach it rather than be cut off here with a bare 413.
  */
 export const MAX_UPLOAD_BODY_BYTES = 16 * 1024 * 1024;
 
 const UPLOAD_PATHS = new Set(["/settings/business", "/api/settings/business"]);
 
-/** The largest body a request to this path may carry. */
+/**
+ * The largest body a request to this path may carry. Routes match whatever the case and with a
+ * trailing slash (a form without JavaScript posts to the page's own address as typed), so the
+ * lookup does too.
+ */
 export function bodyLimitFor(pathname) {
-  return UPLOAD_PATHS.has(pathname.replace(/\.data$/, "")) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
+  const route = pathname
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/\/+$/, "");
+  return UPLOAD_PATHS.has(route) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
 }
 
 const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
@@ -49,9 +57,27 @@ export function bodyRefusal({ method, pathname, contentLength, transferEncoding 
 }
 
 /**
+ * For the server's `checkContinue` event: a client that asks before sending its body
+ * (`Expect: 100-continue`, as curl does over 1 MB) is told to go on only when the body is
+ * within the limit; otherwise the middleware below answers 413 and the body is never sent.
+ */
+export function continueUnlessRefused(handler) {
+  return (req, res) => {
+    const refused = bodyRefusal({
+      method: req.method,
+      pathname: new URL(req.url ?? "/", "http://localhost").pathname,
+      contentLength: req.headers["content-length"],
+      transferEncoding: req.headers["transfer-encoding"],
+    });
+    if (!refused) res.writeContinue();
+    handler(req, res);
+  };
+}
+
+/**
  * The Express middleware. The connection is closed after a refusal: the body is never read.
- * It is closed too after any answer sent before its request's body was read to the end (the
- * logo form stops reading an oversized file at 200 KB and says so). Node discards an unread
+ * It is closed too after any answer sent before its request's body was read to the end (a
+ * text part over 200 KB in the logo form stops the read; a refusal before the body is read). Node discards an unread
  * body only when nothing began reading it; here Remix has, so the rest would sit on the
  * keep-alive connection and the next request sent on it would wait until the connection timed
  * out and was reset (6 s, then an error in the client).

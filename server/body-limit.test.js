@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimit, bodyLimitFor, bodyRefusal, MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES } from "./body-limit.js";
+import {
+  bodyLimit,
+  bodyLimitFor,
+  bodyRefusal,
+  continueUnlessRefused,
+  MAX_BODY_BYTES,
+  MAX_UPLOAD_BODY_BYTES,
+} from "./body-limit.js";
 
 const post = (pathname, headers) => ({ method: "POST", pathname, ...headers });
 
@@ -11,6 +18,9 @@ describe("request body limits", () => {
     expect(bodyLimitFor("/settings/business.data")).toBe(MAX_UPLOAD_BODY_BYTES);
     expect(bodyLimitFor("/api/settings/business")).toBe(MAX_UPLOAD_BODY_BYTES);
     expect(bodyLimitFor("/settings/businessx")).toBe(MAX_BODY_BYTES);
+    // Routes match whatever the case and with a trailing slash; so does the limit.
+    expect(bodyLimitFor("/settings/business/")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/Settings/Business")).toBe(MAX_UPLOAD_BODY_BYTES);
   });
 
   it("let through a body up to the limit, and reads without a body", () => {
@@ -69,5 +79,21 @@ describe("request body limits", () => {
     expect(JSON.parse(sent.body).message).toMatch(/too large/);
     bodyLimit()({ ...req, headers: { "content-length": "20" } }, res, () => (called = true));
     expect(called).toBe(true);
+  });
+
+  it("tell a client that asks first to send its body only when it is within the limit", () => {
+    const seen = [];
+    const handler = (req) => seen.push(req.url);
+    const ask = (url, length) => {
+      let continued = false;
+      const req = { method: "POST", url, headers: { "content-length": String(length), expect: "100-continue" } };
+      continueUnlessRefused(handler)(req, { writeContinue: () => (continued = true) });
+      return continued;
+    };
+    expect(ask("/api/deliveries?x=1", 500)).toBe(true);
+    expect(ask("/api/auth/password/login", 50 * 1024 * 1024)).toBe(false);
+    expect(ask("/settings/business.data", 5 * 1024 * 1024)).toBe(true);
+    // The app still gets both: it answers the refused one with its 413.
+    expect(seen).toHaveLength(3);
   });
 });

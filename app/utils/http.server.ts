@@ -50,6 +50,8 @@ export function unreadableForm(request: Request, status: 400 | 415) {
  */
 export async function readForm(request: Request): Promise<FormData> {
   if (!FORM_TYPE.test((request.headers.get("Content-Type") ?? "").trim())) throw unreadableForm(request, 415);
+  // Read twice is our mistake, not the client's: a real error (logged, a 500), not a 400.
+  if (request.bodyUsed) throw new Error("readForm: the request body was already read");
   try {
     return await request.formData();
   } catch (error) {

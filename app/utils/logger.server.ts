@@ -93,14 +93,14 @@ export function safeError(error: unknown): Record<string, unknown> {
   };
 }
 
-/** A thrown value that is not an Error, readable in a log line ("[object Object]" is not). */
+/**
+ * A thrown value that is not an Error, readable in a log line ("[object Object]" is not): an
+ * object by its keys only, since its values may be a password or a code.
+ */
 function describe(value: unknown) {
   if (!value || typeof value !== "object") return String(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  const kind = value.constructor?.name ?? "Object";
+  return `a thrown ${kind} with keys: ${Object.keys(value).slice(0, 20).join(", ") || "(none)"}`;
 }
 
 function scrub(text: string) {

@@ -54,6 +54,14 @@ describe("sendEntry: what the server's answer means for an outbox entry", () => 
     });
   });
 
+  it.each([413, 415])(
+    "%i (a body the server will not take) needs attention rather than blocking the queue",
+    async (status) => {
+      answer(status, { message: "The request body is too large: at most 1 MB is accepted here" });
+      expect(await sendEntry(entry)).toMatchObject({ kind: "attention", status });
+    },
+  );
+
   it("401 keeps it and asks for sign-in", async () => {
     answer(401, { message: "Unauthorized" });
     expect(await sendEntry(entry)).toEqual({ kind: "signin" });

@@ -126,8 +126,10 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
     return { kind: "sent", tons: body?.tons ?? entry.fields.tons ?? "" };
   if (response.status === 401) return { kind: "signin" };
   // Refused for a reason a person must look at: bad input, a removed agent, a closed month,
-  // a key already used for something else, a password that must change.
-  if ([400, 403, 404, 409, 422].includes(response.status)) {
+  // a key already used for something else, a password that must change, a body the server
+  // will not take (too large, not JSON): sent again it would fail the same way and hold up
+  // every entry behind it.
+  if ([400, 403, 404, 409, 411, 413, 415, 422].includes(response.status)) {
     return {
       kind: "attention",
       status: response.status,

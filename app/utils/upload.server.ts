@@ -5,7 +5,6 @@
 // is the most a dropped file can cost.
 import {
   MaxPartSizeExceededError,
-  unstable_composeUploadHandlers,
   unstable_createMemoryUploadHandler,
   unstable_parseMultipartFormData,
   type UploadHandler,
@@ -25,24 +24,24 @@ export async function readUploadForm(request: Request, maxBytes: number): Promis
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) return { ok: true, formData: await readForm(request) };
   let oversized: string | null = null;
-  const files: UploadHandler = async ({ name, filename, contentType, data }) => {
-    if (!filename) return undefined;
+  const text = unstable_createMemoryUploadHandler({ maxPartSize: maxBytes });
+  // One handler, not composed ones: a composed chain would pass a dropped file on to the next
+  // handler, which would append it again as an empty file.
+  const handler: UploadHandler = async (part) => {
+    if (!part.filename) return text(part);
     const chunks: BlobPart[] = [];
     let size = 0;
-    for await (const chunk of data) {
+    for await (const chunk of part.data) {
       size += chunk.byteLength;
       // The parser's chunks are views of plain ArrayBuffers, never shared ones.
       if (size <= maxBytes) chunks.push(chunk as Uint8Array<ArrayBuffer>);
     }
-    if (size <= maxBytes) return new File(chunks, filename, { type: contentType });
-    oversized ??= name;
-    return null;
+    if (size <= maxBytes) return new File(chunks, part.filename, { type: part.contentType });
+    oversized ??= part.name;
+    return undefined;
   };
   try {
-    const formData = await unstable_parseMultipartFormData(
-      request,
-      unstable_composeUploadHandlers(files, unstable_createMemoryUploadHandler({ maxPartSize: maxBytes })),
-    );
+    const formData = await unstable_parseMultipartFormData(request, handler);
     return oversized ? { ok: false, field: oversized, formData } : { ok: true, formData };
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) return { ok: false, field: error.field, formData: null };

@@ -29,8 +29,8 @@ test("an admin saves business details with a logo; a non-image logo is refused w
   await expect(page.getByText("The logo must be a PNG or JPEG image")).toBeVisible();
   await expect(page.getByLabel("Company name")).toHaveValue("PKS Trading Ltd");
 
-  // A phone photo of 3 MB: the form stops reading it at 200 KB and says so (decision 0705); the
-  // page goes on working on the same server afterwards.
+  // A phone photo of 3 MB: the form keeps none of it, says so and shows again what was typed,
+  // with and without JavaScript (decision 0705).
   await page.locator('input[type="file"][name="logo"]').setInputFiles({
     name: "photo.png",
     mimeType: "image/png",

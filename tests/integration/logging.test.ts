@@ -111,7 +111,7 @@ describe("structured logs", () => {
     expect(events().find((e) => e.errorId === "req-500")).toMatchObject({ error: { message: "a loader broke" } });
 
     handleError(
-      { code: "E_ODD", detail: "thrown as a plain object" },
+      { code: "E_ODD", password: "hunter2-secret" },
       {
         request: new Request("http://localhost/agents"),
         params: {},
@@ -119,8 +119,8 @@ describe("structured logs", () => {
       },
     );
     const logged = events().find((e) => e.errorId === "req-object") as { error: { message: string } };
-    expect(logged.error.message).toContain("thrown as a plain object");
-    expect(logged.error.message).not.toBe("[object Object]");
+    expect(logged.error.message).toBe("a thrown Object with keys: code, password");
+    expect(lines.join("")).not.toContain("hunter2-secret");
   });
 
   it("answer an unexpected /api error as JSON that shows the logged error id; pages keep their boundary", async () => {

@@ -75,6 +75,43 @@ describe.skipIf(missing)("request body limits on the built server (PGlite)", () 
     expect((await request(app.url, "/healthz")).status).toBe(200);
   });
 
+  it("refuses before the body is sent when the client asks first (Expect: 100-continue)", async () => {
+    const answer = await new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+      let continued = false;
+      const req = http.request(`${app.url}/api/auth/password/login`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "Content-Length": String(50 * 1024 * 1024),
+          Expect: "100-continue",
+        },
+      });
+      req.on("continue", () => (continued = true));
+      req.on("response", (res) => {
+        res.resume();
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, continued });
+      });
+      req.on("error", reject);
+      req.flushHeaders();
+    });
+    expect(answer).toEqual({ status: 413, continued: false });
+  });
+
+  it("keeps the connection of a request whose body was read, and of a read", async () => {
+    const health = await fetch(`${app.url}/healthz`);
+    await health.text();
+    expect(health.headers.get("connection")).not.toBe("close");
+    const signIn = await fetch(`${app.url}/api/auth/password/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: seeded.admins[0], password: "not the password" }),
+    });
+    await signIn.text();
+    expect(signIn.status).toBe(401);
+    expect(signIn.headers.get("connection")).not.toBe("close");
+  });
+
   it("refuses a body of no declared length with 411", async () => {
     const reply = await partialPost(app.url, "/api/deliveries", {
       "Content-Type": "application/json",

@@ -84,23 +84,50 @@ describe("forms on Conform", () => {
 });
 
 // A JSON or text body posted to a page, or a multipart body cut short, made request.formData()
-// throw: a 500 for a client's mistake. readForm answers 415 or 400 instead; only it, and the
-// 503 guard's read of a copy (which catches), may call formData() itself.
-describe("forms are read through readForm", () => {
+// throw: a 500 for a client's mistake. Bodies are read through readForm, readJsonBody
+// (utils/http.server.ts) and readUploadForm (utils/upload.server.ts); only those, and the 503
+// guard's read of a copy (which catches), may read a request body themselves.
+const READS_A_BODY =
+  /\b(request|req)\s*(\.\s*clone\(\)\s*)?\.\s*(formData|text|json|arrayBuffer|blob)\(\)|\bunstable_parseMultipartFormData\(/;
+
+describe("request bodies are read through the helpers", () => {
   const APP = path.resolve(__dirname, "../..");
-  const ALLOWED = new Set(["utils/http.server.ts", "utils/unavailable.server.ts"]);
+  const ALLOWED = new Set(["utils/http.server.ts", "utils/unavailable.server.ts", "utils/upload.server.ts"]);
   const sources = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) return sources(full);
       return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
     });
+  const files = sources(APP);
 
-  it("no other server file calls formData() on a request", () => {
-    const offenders = sources(APP)
+  it("finds the server files, the helpers among them", () => {
+    expect(files.length).toBeGreaterThan(100);
+    // The 503 guard reads its copy under another name; the two helpers must match.
+    for (const file of ["utils/http.server.ts", "utils/upload.server.ts"]) {
+      expect(READS_A_BODY.test(readFileSync(path.join(APP, file), "utf8")), file).toBe(true);
+    }
+  });
+
+  it("no other file reads a request body itself", () => {
+    const offenders = files
       .filter((file) => !ALLOWED.has(path.relative(APP, file)))
-      .filter((file) => /\brequest(\.clone\(\))?\.formData\(\)/.test(readFileSync(file, "utf8")))
+      .filter((file) => READS_A_BODY.test(readFileSync(file, "utf8")))
       .map((file) => path.relative(APP, file));
     expect(offenders).toEqual([]);
+  });
+
+  it("the check sees the ways a body is read, split over lines too", () => {
+    for (const read of [
+      "await request.formData()",
+      "await request\n    .clone()\n    .formData()",
+      "await req.json()",
+      "await request.text()",
+      "await unstable_parseMultipartFormData(request, handler)",
+    ]) {
+      expect(READS_A_BODY.test(read), read).toBe(true);
+    }
+    expect(READS_A_BODY.test("await readForm(request)")).toBe(false);
+    expect(READS_A_BODY.test("const formData = new FormData(form)")).toBe(false);
   });
 });
