@@ -223,7 +223,8 @@ async function syncOutbox() {
       }
       if (response.status === 200 || response.status === 201) {
         await write(db, (store) => store.delete(entry.key));
-      } else if ([400, 403, 404, 409, 411, 413, 415, 422].includes(response.status)) {
+      } else if (response.status < 500 && ![401, 408, 429].includes(response.status)) {
+        // The page's outbox rule (app/utils/outbox.ts): any other 4xx needs a person.
         const body = await response.json().catch(() => ({}));
         const next = {
           ...entry,

@@ -54,10 +54,10 @@ describe("sendEntry: what the server's answer means for an outbox entry", () => 
     });
   });
 
-  it.each([413, 415])(
-    "%i (a body the server will not take) needs attention rather than blocking the queue",
+  it.each([405, 410, 413, 415])(
+    "%i (any other refusal) needs attention rather than blocking the queue",
     async (status) => {
-      answer(status, { message: "The request body is too large: at most 1 MB is accepted here" });
+      answer(status, { message: "Refused" });
       expect(await sendEntry(entry)).toMatchObject({ kind: "attention", status });
     },
   );

@@ -125,15 +125,16 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
   if (response.status === 200 || response.status === 201)
     return { kind: "sent", tons: body?.tons ?? entry.fields.tons ?? "" };
   if (response.status === 401) return { kind: "signin" };
-  // Refused for a reason a person must look at: bad input, a removed agent, a closed month,
-  // a key already used for something else, a password that must change, a body the server
-  // will not take (too large, not JSON): sent again it would fail the same way and hold up
+  // Any other 4xx but 408 and 429 is refused for a reason a person must look at: bad input, a
+  // removed agent, a closed month, a key already used for something else, a password that must
+  // change, a body the server will not take. Sent again it would fail the same way and hold up
   // every entry behind it.
-  if ([400, 403, 404, 409, 411, 413, 415, 422].includes(response.status)) {
+  const status = response.status;
+  if (status < 500 && status !== 408 && status !== 429) {
     return {
       kind: "attention",
-      status: response.status,
-      message: body?.message ?? `The server refused this delivery (${response.status})`,
+      status,
+      message: body?.message ?? `The server refused this delivery (${status})`,
       fieldErrors: body?.errors ?? {},
     };
   }
