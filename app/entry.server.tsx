@@ -59,8 +59,17 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // The router's own 4xx answers (a post to a page that takes none is a 405, a .data call for
   // a route that is not there a 404): the client's mistake, answered as such, not our fault.
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  // Remix reports a request in its old data protocol (`?_data=`) through here as an Error. It
+  // is a client's leftover or a scanner's guess, answered as usual: a warning, not an error.
+  if (error instanceof Error && error.message.startsWith(LEGACY_DATA_WARNING)) {
+    logEvent("warn", { event: "request.legacy-data", method: request.method, route: new URL(request.url).pathname });
+    return;
+  }
   logUnexpected(request, context, error);
 };
+
+/** How @remix-run/server-runtime words it (server.js, `url.searchParams.has("_data")`). */
+export const LEGACY_DATA_WARNING = "Warning: Single fetch-enabled apps should not be making ?_data requests";
 
 // Every page may carry someone's data: never stored by browsers or proxies.
 export const handleDataRequest: HandleDataRequestFunction = (response) => {

@@ -62,7 +62,13 @@ export function readPlainCookie(request: Request, name: string): string | undefi
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key !== name) continue;
+    // A value the browser script never writes (a broken %-escape) reads as absent, not a 500.
+    try {
+      return decodeURIComponent(rest.join("="));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -26,3 +26,14 @@ describe("session cookie", () => {
     expect(await sessionCookie().serialize("abc")).toMatch(/^__session=/);
   });
 });
+
+describe("plain cookies", () => {
+  it("read a value, and a broken %-escape as absent rather than an error", async () => {
+    const { readPlainCookie } = await import("./cookies.server");
+    const request = (cookie: string) => new Request("http://localhost/", { headers: { Cookie: cookie } });
+    expect(readPlainCookie(request("a=1; theme=dark"), "theme")).toBe("dark");
+    expect(readPlainCookie(request("theme=d%61rk"), "theme")).toBe("dark");
+    expect(readPlainCookie(request("sidebar_state=%zz; theme=dark"), "sidebar_state")).toBeUndefined();
+    expect(readPlainCookie(request("sidebar_state=%zz; theme=dark"), "theme")).toBe("dark");
+  });
+});

@@ -2,7 +2,9 @@
 // errors logged under an id, and never a password, code, secret, session id or cookie.
 import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "@remix-run/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleError } from "../../app/entry.server";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { handleError, LEGACY_DATA_WARNING } from "../../app/entry.server";
 import * as apiLogin from "../../app/routes/api.auth.password.login";
 import * as apiDelivery from "../../app/routes/api.deliveries.$id";
 import * as apiPayments from "../../app/routes/api.payments";
@@ -11,6 +13,7 @@ import { guardHandler } from "../../app/utils/unavailable.server";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 
+const require = createRequire(import.meta.url);
 const lines: string[] = [];
 const events = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 
@@ -121,6 +124,20 @@ describe("structured logs", () => {
     const logged = events().find((e) => e.errorId === "req-object") as { error: { message: string } };
     expect(logged.error.message).toBe("a thrown Object with keys: code, password");
     expect(lines.join("")).not.toContain("hunter2-secret");
+  });
+
+  it("log a request in Remix's old data protocol (?_data=) as a warning, not an error", async () => {
+    // The wording this matches is Remix's own: if an upgrade changes it, this fails.
+    const runtime = readFileSync(require.resolve("@remix-run/server-runtime/dist/server.js"), "utf8");
+    expect(runtime).toContain(LEGACY_DATA_WARNING);
+    const before = events().filter((e) => e.event === "error.unexpected").length;
+    handleError(new Error(`${LEGACY_DATA_WARNING}, this is likely to break in the future`), {
+      request: new Request("http://localhost/invoices?_data=root"),
+      params: {},
+      context: {},
+    });
+    expect(events().filter((e) => e.event === "error.unexpected").length).toBe(before);
+    expect(events().at(-1)).toMatchObject({ event: "request.legacy-data", route: "/invoices", level: "warn" });
   });
 
   it("answer an unexpected /api error as JSON that shows the logged error id; pages keep their boundary", async () => {
