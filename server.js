@@ -7,7 +7,13 @@ import compression from "compression";
 import express from "express";
 import { loadContext } from "./server/context.js";
 import { bodyLimit, continueUnlessRefused } from "./server/body-limit.js";
-import { createDrain, drainTimeoutFromEnv, healthRoutes, retryAfterOn503 } from "./server/operations.js";
+import {
+  createDrain,
+  drainTimeoutFromEnv,
+  healthRoutes,
+  malformedAddressIs400,
+  retryAfterOn503,
+} from "./server/operations.js";
 import { isAllowedWrite, makeNonce, securityHeaders } from "./server/security.js";
 
 const development = process.env.NODE_ENV !== "production";
@@ -98,6 +104,7 @@ app.all(
       }
     : createRequestHandler({ build: guard(build), mode: "production", getLoadContext }),
 );
+app.use(malformedAddressIs400());
 
 const server = app.listen(port, () => {
   console.log(`PKS back office listening on http://localhost:${port}`);

@@ -65,7 +65,9 @@ export function continueUnlessRefused(handler) {
   return (req, res) => {
     const refused = bodyRefusal({
       method: req.method,
-      pathname: new URL(req.url ?? "/", "http://localhost").pathname,
+      // The raw path, not `new URL(...)`: this runs outside Express, and a path such as "//"
+      // would throw there and take the process down.
+      pathname: (req.url ?? "/").split("?")[0],
       contentLength: req.headers["content-length"],
       transferEncoding: req.headers["transfer-encoding"],
     });

@@ -108,6 +108,23 @@ export function createDrain({
   return { track, drain, isDraining: () => draining, inFlight: () => inFlight.size };
 }
 
+/**
+ * The last Express error handler: a request whose address cannot be made into a URL (a
+ * malformed `X-Forwarded-Host` or `X-Forwarded-Proto`; Remix's adapter builds one for every
+ * request) is the client's mistake, answered 400. Anything else goes on to Express's own 500.
+ */
+export function malformedAddressIs400() {
+  // Express knows an error handler by its four parameters.
+  return (error, req, res, next) => {
+    if (error?.code !== "ERR_INVALID_URL" || res.headersSent) return next(error);
+    res
+      .status(400)
+      .set("Connection", "close")
+      .type("application/json")
+      .send(JSON.stringify({ message: "The request's address is malformed" }));
+  };
+}
+
 export function drainTimeoutFromEnv(env = process.env) {
   const value = Number(env.DRAIN_TIMEOUT_MS);
   return env.DRAIN_TIMEOUT_MS && Number.isFinite(value) && value >= 0 ? value : DEFAULT_DRAIN_TIMEOUT_MS;

@@ -147,6 +147,11 @@ export async function getPendingTotpUser(request: Request, now = new Date()): Pr
 export async function completeTotpLogin(request: Request, token: unknown, now = new Date()): Promise<TotpLoginResult> {
   const user = await getPendingTotpUser(request, now);
   if (!user || !user.totpSecret) {
+    // A session already signed in (a code sent again after the first went through) is kept:
+    // the code step does not apply to it, and ending it would sign the person out.
+    if ((await readSession(request, now))?.userId) {
+      return { ok: false, status: 400, message: "You are already signed in." };
+    }
     return {
       ok: false,
       status: 401,

@@ -107,6 +107,15 @@ describe("two-factor codes", () => {
     const session = cookieOf(ok.headers);
     expect((await call(meRoute.loader, makeRequest("/api/auth/user", { cookie: session }))).status).toBe(200);
 
+    // The code sent again on the signed-in session (a second tap) is refused and signs no one out.
+    const again = await call(
+      verifyRoute.action,
+      makeRequest("/api/totp/verify-login", { method: "POST", cookie: session, json: { token: code } }),
+    );
+    expect(again).toMatchObject({ status: 400, body: { message: "You are already signed in." } });
+    expect(again.headers.get("Set-Cookie")).toBeNull();
+    expect((await call(meRoute.loader, makeRequest("/api/auth/user", { cookie: session }))).status).toBe(200);
+
     const pendingAgain = await passwordStep(user.email, user.plainPassword);
     const replay = await call(
       verifyRoute.action,
