@@ -1,6 +1,6 @@
 // How large a request body the server accepts (decision 0705). Every body is read whole into
 // memory by the fetch Request that Remix hands an action (`formData()`, `text()`), so without a
-// cap one unauthenticated post of 300 MB to the sign-in call held 900 MB of the server's memory.
+// cap one unauthenticated post of 300 MB to the sign-in call grew the server by 870 MB.
 // The cap is checked on the declared length, before a byte of the body is read.
 import onHeaders from "on-headers";
 
@@ -79,10 +79,10 @@ export function continueUnlessRefused(handler) {
 /**
  * The Express middleware. The connection is closed after a refusal: the body is never read.
  * It is closed too after any answer sent before its request's body was read to the end (a
- * text part over 200 KB in the logo form stops the read; a refusal before the body is read). Node discards an unread
- * body only when nothing began reading it; here Remix has, so the rest would sit on the
- * keep-alive connection and the next request sent on it would wait until the connection timed
- * out and was reset (6 s, then an error in the client).
+ * text part over 200 KB in the logo form stops the read). Node discards an unread body only
+ * when nothing began reading it; here Remix has, so the rest would sit on the keep-alive
+ * connection, and the next request sent on it would wait until the connection timed out and
+ * was reset (6 s, then an error in the client).
  */
 export function bodyLimit() {
   return (req, res, next) => {
