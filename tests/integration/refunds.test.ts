@@ -23,6 +23,8 @@ import {
   reversePayment,
 } from "../../app/models/payment.server";
 import { closeMonth } from "../../app/models/period.server";
+import { addDays, todayIn } from "../../app/utils/dates";
+import { env } from "../../app/utils/env.server";
 import { clientStatement } from "../../app/models/statement.server";
 import { clientStatementExport, paymentsExport } from "../../app/presenters/exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
@@ -133,7 +135,8 @@ describe("refunding a client credit", () => {
     const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(schema.payments))[0].n;
     const rows = await count();
     const refunds = await auditEvents("payment.refund");
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // Tomorrow in the business's time zone: from 23:00 UTC, UTC's tomorrow is Lagos's today.
+    const tomorrow = addDays(todayIn(env().APP_TIME_ZONE), 1);
     expect(await refundClientCredit(admin, invoice.id, { amount: "800.01", reason: "x" })).toMatchObject({
       status: 409,
     });
