@@ -5,9 +5,10 @@ import type { Failure, FieldErrors } from "~/utils/result";
 import { endUserSessions } from "~/utils/session.server";
 import { passwordProblem } from "./password-policy.server";
 import { recordAudit } from "./audit.server";
-import { checkUserPassword, hashPassword, setPassword } from "./user.server";
+import { confirmPassword } from "./reauth.server";
+import { hashPassword, setPassword } from "./user.server";
 
-export type ChangePasswordResult = { ok: true } | (Failure<400> & { fieldErrors: FieldErrors });
+export type ChangePasswordResult = { ok: true } | (Failure<400 | 429> & { fieldErrors: FieldErrors });
 
 /**
  * Changes the user's own password: the current one must match, the new one follow the rules
@@ -27,9 +28,12 @@ export async function changeOwnPassword(
   if (!parsed.success) {
     return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   }
-  if (!(await checkUserPassword(user, parsed.data.currentPassword))) {
-    const message = "Current password is incorrect. Please check your current password.";
-    return { ok: false, status: 400, fieldErrors: { currentPassword: [message] }, message };
+  // Counted like a sign-in attempt (decision 0600): an open session cannot guess without limit.
+  const check = await confirmPassword(user, parsed.data.currentPassword, "password-change");
+  if (!check.ok) {
+    const message =
+      check.status === 429 ? check.message : "Current password is incorrect. Please check your current password.";
+    return { ok: false, status: check.status, fieldErrors: { currentPassword: [message] }, message };
   }
   const problem = await passwordProblem(parsed.data.newPassword, user.email);
   if (problem) return { ok: false, status: 400, fieldErrors: { newPassword: [problem] }, message: problem };

@@ -1,14 +1,57 @@
 // Factor changes (two-factor on or off, adding or removing a passkey) need the current
 // password, or a sign-in (or a password confirmation) within the last five minutes: a session
 // left open on a shared computer cannot change how its owner signs in.
+//
+// Every password asked again while signed in (here, Change Password's current password and
+// turning two-factor off) is counted like a sign-in attempt, on the sign-in counters
+// (decision 0600, addendum of 27 November): an open session is no better a place to guess the
+// owner's password than the sign-in form.
 import type { User } from "~/db.server";
 import { checkUserPassword } from "./user.server";
 import { getCurrent, updateSessionData } from "~/utils/auth.server";
 import { logEvent } from "~/utils/logger.server";
+import { requestScope } from "~/utils/request-scope.server";
+import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
 
 export const REAUTH_WINDOW_MS = 5 * 60 * 1000;
 export const REAUTH_REQUIRED = "Please enter your current password to confirm this change";
 export const REAUTH_WRONG = "Password is incorrect";
+
+/** What the password was asked for, in the logs. */
+export type PasswordPurpose = "factor-change" | "password-change" | "two-factor-off";
+
+export type PasswordConfirmation =
+  { ok: true } | { ok: false; status: 400 } | { ok: false; status: 429; message: string; retryAfterSeconds: number };
+
+/**
+ * Checks the signed-in user's password, asked again, under the sign-in throttle: a slot of the
+ * user's counters (this address, the account, the address) is taken before bcrypt runs, and a
+ * right password gives it back as a right password at sign-in does. Callers word the refusal.
+ */
+export async function confirmPassword(
+  user: User,
+  password: string,
+  purpose: PasswordPurpose,
+  now = new Date(),
+): Promise<PasswordConfirmation> {
+  // The route wrapper keeps the request's client address (decision 0600); without one, as in a
+  // script, every attempt shares the "unknown" address.
+  const address = requestScope.getStore()?.clientAddress ?? "unknown";
+  const throttle = await takeSignInAttempt(user.email, address, now);
+  if (throttle.limited) {
+    const { retryAfterSeconds } = throttle;
+    logEvent("warn", { event: "reauth.locked", purpose, userId: user.id, address, retryAfterSeconds });
+    return { ok: false, status: 429, message: throttledMessage(retryAfterSeconds), retryAfterSeconds };
+  }
+  if (!(await checkUserPassword(user, password))) {
+    logEvent("info", { event: "reauth.failure", purpose, userId: user.id, address });
+    return { ok: false, status: 400 };
+  }
+  // As at sign-in: for a two-factor user only a right code clears this address's count
+  // (decision 0401), so a known password cannot reset the count of wrong codes.
+  await giveBack(user.email, address, { clear: !user.totpEnabled });
+  return { ok: true };
+}
 
 export async function isRecentlyAuthenticated(request: Request, now = new Date()) {
   const current = await getCurrent(request);
@@ -18,7 +61,7 @@ export async function isRecentlyAuthenticated(request: Request, now = new Date()
   return now.getTime() - Math.max(signedInAt, confirmedAt) <= REAUTH_WINDOW_MS;
 }
 
-export type ReauthResult = { ok: true } | { ok: false; status: 400 | 403; message: string; field: "password" };
+export type ReauthResult = { ok: true } | { ok: false; status: 400 | 403 | 429; message: string; field: "password" };
 
 /**
  * Passes when `password` is the user's current password (remembered on the session for five
@@ -31,9 +74,10 @@ export async function confirmRecentAuth(
   now = new Date(),
 ): Promise<ReauthResult> {
   if (typeof password === "string" && password !== "") {
-    if (!(await checkUserPassword(user, password))) {
-      logEvent("info", { event: "reauth.failure", userId: user.id });
-      return { ok: false, status: 400, message: REAUTH_WRONG, field: "password" };
+    const check = await confirmPassword(user, password, "factor-change", now);
+    if (!check.ok) {
+      const message = check.status === 429 ? check.message : REAUTH_WRONG;
+      return { ok: false, status: check.status, message, field: "password" };
     }
     const current = await getCurrent(request);
     if (current) await updateSessionData(current.session.sid, { ...current.session.sess, reauthAt: now.getTime() });

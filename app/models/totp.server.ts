@@ -9,10 +9,11 @@ import { openSecret, sealSecret } from "~/utils/secret-box.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { logEvent } from "~/utils/logger.server";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
-import { createSession, destroySession, readSession } from "~/utils/session.server";
+import { createSession, destroySession, pendingTotpUserId, readSession, signedInUserId } from "~/utils/session.server";
 import { recordAudit } from "./audit.server";
 import { recordSignIn } from "./sign-in-audit.server";
-import { checkUserPassword, getUserById } from "./user.server";
+import { confirmPassword, REAUTH_WRONG } from "./reauth.server";
+import { getUserById } from "./user.server";
 
 // Two-factor codes (RFC 6238, 30-second steps). A code is accepted once: the step it matched is
 // stored in users.totpLastStep and any code of that step or earlier is refused afterwards.
@@ -74,7 +75,7 @@ export async function getTotpEnrolment(user: User): Promise<TotpEnrolment | null
   return { secret, uri, qrDataUrl };
 }
 
-export type TotpResult = Result<object, 400 | 401 | 409>;
+export type TotpResult = Result<object, 400 | 401 | 409 | 429>;
 
 /** Turns two-factor on once the user proves their app produces the right code. */
 export async function confirmTotpEnrolment(user: User, token: unknown, now = new Date()): Promise<TotpResult> {
@@ -111,7 +112,10 @@ export async function confirmTotpEnrolment(user: User, token: unknown, now = new
 export async function disableTotp(user: User, password: unknown): Promise<TotpResult> {
   if (typeof password !== "string" || !password)
     return { ok: false, status: 400, message: "Please enter your password" };
-  if (!(await checkUserPassword(user, password))) return { ok: false, status: 400, message: "Password is incorrect" };
+  // Counted like a sign-in attempt (decision 0600): an open session cannot guess without limit.
+  const check = await confirmPassword(user, password, "two-factor-off");
+  if (!check.ok)
+    return { ok: false, status: check.status, message: check.status === 429 ? check.message : REAUTH_WRONG };
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx
@@ -137,9 +141,10 @@ export type TotpLoginResult =
 /** The user half-way through signing in on this request's session, if still within its time. */
 export async function getPendingTotpUser(request: Request, now = new Date()): Promise<User | null> {
   const session = await readSession(request, now);
-  if (!session || session.userId || !session.sess.pendingTotpUserId) return null;
+  const userId = session && pendingTotpUserId(session);
+  if (!session || !userId) return null;
   if (!session.sess.pendingTotpAt || now.getTime() - session.sess.pendingTotpAt > TOTP_PENDING_TTL_MS) return null;
-  const user = await getUserById(session.sess.pendingTotpUserId);
+  const user = await getUserById(userId);
   return user && user.status === "active" && user.totpEnabled ? user : null;
 }
 
@@ -149,7 +154,8 @@ export async function completeTotpLogin(request: Request, token: unknown, now = 
   if (!user || !user.totpSecret) {
     // A session already signed in (a code sent again after the first went through) is kept:
     // the code step does not apply to it, and ending it would sign the person out.
-    if ((await readSession(request, now))?.userId) {
+    const session = await readSession(request, now);
+    if (session && signedInUserId(session)) {
       return { ok: false, status: 400, message: "You are already signed in." };
     }
     return {

@@ -7,18 +7,21 @@ import {
   destroySession,
   getSessionId,
   readSession,
+  pendingTotpUserId,
   readSessionAndUser,
+  signedInUserId,
   updateSessionData,
   type SessionRow,
 } from "./session.server";
 
 /**
  * Completes the first step of a sign-in: a fresh session (new id) for the user, or, when
- * two-factor is on, a session that only remembers who is half-way through.
+ * two-factor is on, a session marked as half-way through, not signed in. It carries the user's
+ * id, so a password change, reset, freeze or deletion ends it with the user's other sessions.
  */
 export async function startSession(request: Request, result: { kind: "signed-in" | "totp-required"; user: User }) {
   if (result.kind === "totp-required") {
-    return createSession(request, null, { pendingTotpUserId: result.user.id, pendingTotpAt: Date.now() });
+    return createSession(request, result.user.id, { pendingTotpUserId: result.user.id, pendingTotpAt: Date.now() });
   }
   return createSession(request, result.user.id);
 }
@@ -60,7 +63,7 @@ export function getCurrent(request: Request): Promise<Current> {
 
 async function loadCurrent(sid: string): Promise<Current> {
   const found = await readSessionAndUser(sid);
-  if (!found?.session.userId) return null;
+  if (!found || !signedInUserId(found.session)) return null;
   const { session, user } = found;
   const db = await getDb();
   if (!user || user.status !== "active") {
@@ -77,7 +80,7 @@ export async function getUser(request: Request) {
 
 export async function getPendingTotpUserId(request: Request) {
   const session = await readSession(request);
-  return session && !session.userId ? (session.sess.pendingTotpUserId ?? null) : null;
+  return session ? pendingTotpUserId(session) : null;
 }
 
 export { updateSessionData };

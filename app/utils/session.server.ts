@@ -51,6 +51,21 @@ export async function readSessionAndUser(
   return { session: row, user: found.user };
 }
 
+/**
+ * The user a session signs in, or null. A half-way two-factor sign-in (right password, code
+ * still missing) carries its user's id too, so that ending a user's sessions (password change,
+ * reset, freeze, delete) ends it as well; its pending mark keeps it from signing anyone in.
+ */
+export function signedInUserId(row: Pick<SessionRow, "userId" | "sess">): string | null {
+  return row.sess.pendingTotpUserId == null ? row.userId : null;
+}
+
+/** The user half-way through a two-factor sign-in on this session, or null. */
+export function pendingTotpUserId(row: Pick<SessionRow, "userId" | "sess">): string | null {
+  // A pending row from before the user id was stored has none: that sign-in starts again.
+  return row.userId != null && row.sess.pendingTotpUserId === row.userId ? row.userId : null;
+}
+
 export function isExpired(row: Pick<SessionRow, "expire" | "createdAt">, now = new Date()) {
   return row.expire.getTime() <= now.getTime() || row.createdAt.getTime() + SESSION_ABSOLUTE_MS <= now.getTime();
 }
@@ -95,7 +110,10 @@ export async function destroySession(request: Request): Promise<string> {
   return sessionCookie().serialize("", { maxAge: 0 });
 }
 
-/** Ends every session of a user (freeze, delete, password reset), optionally keeping one. */
+/**
+ * Ends every session of a user (freeze, delete, password reset), optionally keeping one; a
+ * half-way two-factor sign-in of the user is one of them.
+ */
 export async function endUserSessions(userId: string, exceptSid?: string | null) {
   const db = await getDb();
   const byUser = eq(schema.sessions.userId, userId);

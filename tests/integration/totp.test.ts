@@ -9,6 +9,9 @@ import {
   startTotpEnrolment,
   TOTP_PENDING_TTL_MS,
 } from "../../app/models/totp.server";
+import * as resetRoute from "../../app/routes/api.admin.users.$id.reset-password";
+import * as statusRoute from "../../app/routes/api.admin.users.$id.status";
+import * as changeRoute from "../../app/routes/api.auth.password.change";
 import * as loginRoute from "../../app/routes/api.auth.password.login";
 import * as meRoute from "../../app/routes/api.auth.user";
 import * as verifyRoute from "../../app/routes/api.totp.verify-login";
@@ -16,7 +19,8 @@ import * as setupPage from "../../app/routes/_app.settings.two-factor";
 import * as disablePage from "../../app/routes/_app.settings.two-factor_.disable";
 import * as loginVerifyPage from "../../app/routes/login.verify";
 import { describeAccess } from "../access";
-import { createUser } from "../factories";
+import { createSession } from "../../app/utils/session.server";
+import { createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 
 describeAccess("two-factor settings need a signed-in user", [
@@ -213,5 +217,97 @@ describe("two-factor codes", () => {
     expect(await disableTotp(fresh, "wrong")).toMatchObject({ ok: false });
     expect(await disableTotp(fresh, user.plainPassword)).toEqual({ ok: true });
     expect((await getUserById(user.id))!.totpEnabled).toBe(false);
+  });
+});
+
+// Decision 0003: re-passwording (or freezing) a user ends their sessions at once. A half-way
+// sign-in is one of them: the attacker who typed the old password must not finish with a code.
+describe("ending a user's sessions ends a half-way sign-in too", () => {
+  const EXPIRED = { status: 401, body: { message: "Your sign-in has expired. Please sign in again." } };
+  const verify = (cookie: string, token: string) =>
+    call(verifyRoute.action, makeRequest("/api/totp/verify-login", { method: "POST", cookie, json: { token } }));
+
+  const endings: [string, (user: Awaited<ReturnType<typeof enrolledUser>>) => Promise<void>][] = [
+    [
+      "the user changes their password",
+      async (user) => {
+        const { cookie } = await createSession(new Request("http://localhost/"), user.id);
+        const res = await call(
+          changeRoute.action,
+          makeRequest("/api/auth/password/change", {
+            method: "POST",
+            cookie: cookie.split(";")[0],
+            json: { currentPassword: user.plainPassword, newPassword: "a fresh yard phrase 42" },
+          }),
+        );
+        expect(res.status).toBe(200);
+      },
+    ],
+    [
+      "an admin resets the password",
+      async (user) => {
+        const admin = await loginAs("admin");
+        const res = await call(
+          resetRoute.action,
+          makeRequest(`/api/admin/users/${user.id}/reset-password`, { method: "POST", cookie: admin.cookie }),
+          { id: user.id },
+        );
+        expect(res.status).toBe(200);
+      },
+    ],
+    [
+      "an admin freezes the user, then unfreezes them",
+      async (user) => {
+        const admin = await loginAs("admin");
+        for (const status of ["frozen", "active"]) {
+          const res = await call(
+            statusRoute.action,
+            makeRequest(`/api/admin/users/${user.id}/status`, {
+              method: "PATCH",
+              cookie: admin.cookie,
+              json: { status },
+            }),
+            { id: user.id },
+          );
+          expect(res.status).toBe(200);
+        }
+      },
+    ],
+  ];
+
+  it.each(endings)("password accepted, then %s: the code step is refused", async (_, end) => {
+    const user = await enrolledUser();
+    const pending = await passwordStep(user.email, user.plainPassword);
+    await end(user);
+    const code = await codeAt(user.secret, new Date());
+    expect(await verify(pending, code)).toMatchObject(EXPIRED);
+    expect((await call(loginVerifyPage.loader, makeRequest("/login/verify", { cookie: pending }))).status).toBe(302);
+  });
+
+  it("the half-way session carries the user's id yet signs no one in; its code still works", async () => {
+    const user = await enrolledUser();
+    const pending = await passwordStep(user.email, user.plainPassword);
+    const { getDb, schema } = await import("../../app/db.server");
+    const { eq } = await import("drizzle-orm");
+    const rows = await (await getDb()).select().from(schema.sessions).where(eq(schema.sessions.userId, user.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].sess).toMatchObject({ pendingTotpUserId: user.id });
+    expect((await call(meRoute.loader, makeRequest("/api/auth/user", { cookie: pending }))).status).toBe(401);
+    const page = await call(setupPage.loader, makeRequest("/settings/two-factor", { cookie: pending }));
+    expect(page.status).toBe(302);
+    expect(page.headers.get("Location")).toMatch(/^\/login/);
+    expect(await verify(pending, await codeAt(user.secret, new Date()))).toMatchObject({
+      status: 200,
+      body: { id: user.id },
+    });
+  });
+
+  it("a half-way session stored before the user id was (none on the row) starts the sign-in again", async () => {
+    const user = await enrolledUser();
+    const { cookie } = await createSession(new Request("http://localhost/"), null, {
+      pendingTotpUserId: user.id,
+      pendingTotpAt: Date.now(),
+    });
+    expect(await verify(cookie.split(";")[0], await codeAt(user.secret, new Date()))).toMatchObject(EXPIRED);
   });
 });
