@@ -90,7 +90,8 @@ const invoiceColumns: CsvColumn<InvoiceView>[] = [
   { header: "Due Date", kind: "date", value: (i) => i.expectedPaymentDate },
   { header: "Status", kind: "text", value: (i) => i.paymentStatus },
   { header: "Profit", kind: "amount", value: (i) => i.profit },
-  { header: "Created", kind: "date", value: (i) => i.createdAt },
+  // The invoice's business date, as its document and the tax report carry it (decision 0952, stop 32).
+  { header: "Created", kind: "date", value: (i) => i.issueDate },
 ];
 
 export function invoicesExport(
@@ -113,6 +114,7 @@ const paymentColumns: CsvColumn<PaymentView>[] = [
   { header: "Client", kind: "text", value: (p) => p.clientName },
   { header: "Amount", kind: "amount", value: (p) => p.amount },
   { header: "Reference", kind: "text", value: (p) => p.reference },
+  // The day it was entered: its timestamp's day in APP_TIME_ZONE, written by csvCell (stop 32).
   { header: "Recorded", kind: "date", value: (p) => p.createdAt },
   {
     header: "Note",

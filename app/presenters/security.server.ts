@@ -2,14 +2,32 @@ import type { User } from "~/db.server";
 import { listUsers } from "~/models/admin-users.server";
 import { listPasskeys } from "~/models/passkey.server";
 import { can } from "~/rules/capabilities.server";
+import { dayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
 
-/** Data of the Password, Two-factor, Passkey and (admins only) User Management cards. */
+/**
+ * Data of the Password, Two-factor, Passkey and (admins only) User Management cards. "Added" and
+ * "Last used" are days of the business time zone, worked out here: the cards also render in the
+ * browser, which does not know APP_TIME_ZONE, and a timestamp's UTC date is the day before for
+ * the first hour of every Lagos day.
+ */
 export async function loadSecurityCards(user: User) {
   const [passkeys, users] = await Promise.all([
     listPasskeys(user.id),
     can(user, "user.manage") ? listUsers(user) : Promise.resolve(null),
   ]);
-  return { totpEnabled: user.totpEnabled, passkeys, users };
+  const timeZone = env().APP_TIME_ZONE;
+  return {
+    totpEnabled: user.totpEnabled,
+    passkeys: passkeys.map(({ createdAt, lastUsedAt, ...passkey }) => ({
+      ...passkey,
+      addedOn: dayIn(timeZone, createdAt),
+      lastUsedOn: lastUsedAt ? dayIn(timeZone, lastUsedAt) : null,
+    })),
+    users: users?.map(({ createdAt, ...row }) => ({ ...row, addedOn: dayIn(timeZone, createdAt) })) ?? null,
+  };
 }
 
 export type SecurityCardsData = Awaited<ReturnType<typeof loadSecurityCards>>;
+/** A row of the User Management card. */
+export type SecurityUserRow = NonNullable<SecurityCardsData["users"]>[number];

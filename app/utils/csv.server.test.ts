@@ -23,6 +23,18 @@ describe("formula guard", () => {
     expect(csvCell("text", null)).toBe("");
     expect(csvCell("amount", undefined)).toBe("");
   });
+
+  it("writes a timestamp in a date column as its day in the business time zone", () => {
+    // 23:30 UTC on 28 February is 00:30 on 1 March in Lagos; 22:59 UTC is still 28 February.
+    expect(csvCell("date", "2026-02-28T23:30:00.000Z", "Africa/Lagos")).toBe("2026-03-01");
+    expect(csvCell("date", new Date("2026-02-28T23:30:00Z"), "Africa/Lagos")).toBe("2026-03-01");
+    expect(csvCell("date", "2026-02-28T22:59:59.999Z", "Africa/Lagos")).toBe("2026-02-28");
+    // The zone is APP_TIME_ZONE unless given (Africa/Lagos in the tests' environment).
+    expect(csvCell("date", "2026-02-28T23:00:00.000Z")).toBe("2026-03-01");
+    expect(csvCell("date", "2026-02-28T23:30:00.000Z", "UTC")).toBe("2026-02-28");
+    // A calendar date stays the date it is, whatever the zone.
+    expect(csvCell("date", "2026-03-01", "America/Los_Angeles")).toBe("2026-03-01");
+  });
 });
 
 describe("csvResponse", () => {
@@ -49,6 +61,16 @@ describe("csvResponse", () => {
       ['\'=HYPERLINK("x")', "-10.00"],
       ["Line\nbreak, comma", "1000000.05"],
     ]);
+  });
+
+  it("writes a row's timestamps as days of APP_TIME_ZONE", async () => {
+    type Stamped = { at: string };
+    async function* stamped() {
+      yield [{ at: "2026-02-28T23:30:00.000Z" }];
+    }
+    const stampedColumns: CsvColumn<Stamped>[] = [{ header: "Recorded", kind: "date", value: (r) => r.at }];
+    const text = await csvResponse("t.csv", stampedColumns, stamped()).text();
+    expect(parse(text, { bom: true })).toEqual([["Recorded"], ["2026-03-01"]]);
   });
 
   it("reads a batch only when the client asks for more", async () => {

@@ -3,12 +3,16 @@
 // it, so the server holds one batch at a time however long the list (as the JSON streams of
 // decision 0502 do).
 import { stringify } from "csv-stringify/sync";
+import { dayIn } from "./dates";
+import { env } from "./env.server";
 import { toFixed } from "./money";
 
 /**
  * How a column is written: `text` is guarded against spreadsheet formulas; `amount` is a plain
  * decimal with two places (never guarded: a negative profit stays a number); `date` is
- * yyyy-MM-dd; `number` (tons, counts) as stored.
+ * yyyy-MM-dd, and a timestamp (a Date or an ISO string with a time) is written as its day in the
+ * business time zone, never its UTC day (decision 0952, stop 32); `number` (tons, counts) as
+ * stored.
  */
 export type CsvKind = "text" | "amount" | "date" | "number";
 export type CsvCell = string | number | Date | null | undefined;
@@ -22,16 +26,16 @@ export function guardFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-/** One cell as written: null and undefined are empty. */
-export function csvCell(kind: CsvKind, value: CsvCell): string {
+/** One cell as written: null and undefined are empty; `timeZone` is the business time zone. */
+export function csvCell(kind: CsvKind, value: CsvCell, timeZone = env().APP_TIME_ZONE): string {
   if (value === null || value === undefined || value === "") return "";
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (value instanceof Date) return dayIn(timeZone, value);
   const text = String(value);
   switch (kind) {
     case "amount":
       return toFixed(text);
     case "date":
-      return text.slice(0, 10);
+      return dayIn(timeZone, text);
     case "number":
       return text;
     case "text":
@@ -53,6 +57,7 @@ export function csvFilename(name: string, today: string) {
  */
 export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], batches: AsyncIterable<T[]>): Response {
   const encoder = new TextEncoder();
+  const timeZone = env().APP_TIME_ZONE;
   const iterator = batches[Symbol.asyncIterator]();
   let started = false;
   const body = new ReadableStream<Uint8Array>({
@@ -69,7 +74,7 @@ export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], batche
           controller.close();
           return;
         }
-        const records = value.map((row) => columns.map((c) => csvCell(c.kind, c.value(row))));
+        const records = value.map((row) => columns.map((c) => csvCell(c.kind, c.value(row), timeZone)));
         controller.enqueue(encoder.encode(stringify(records, OPTIONS)));
       } catch (error) {
         controller.error(error);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   addDays,
+  dayIn,
   formatDayMonthYear,
   formatDeliveryDate,
   formatMonth,
@@ -37,5 +38,23 @@ describe("business dates", () => {
     expect(formatShortDate("2026-03-05")).toBe("Mar 5, 2026");
     expect(formatDayMonthYear("2026-03-05")).toBe("05/03/2026");
     expect(formatMonth("2026-03")).toBe("March 2026");
+  });
+
+  it("gives a timestamp's day in Lagos, which starts at 23:00 UTC the day before", () => {
+    expect(dayIn("Africa/Lagos", "2026-02-28T22:59:59.999Z")).toBe("2026-02-28");
+    expect(dayIn("Africa/Lagos", "2026-02-28T23:00:00.000Z")).toBe("2026-03-01");
+    expect(dayIn("Africa/Lagos", "2026-02-28T23:30:00.000Z")).toBe("2026-03-01");
+    expect(dayIn("Africa/Lagos", new Date("2026-12-31T23:59:59.999Z"))).toBe("2027-01-01");
+    expect(dayIn("UTC", "2026-02-28T23:30:00.000Z")).toBe("2026-02-28");
+    // A calendar date is already a day: it is not read as UTC midnight and moved.
+    expect(dayIn("America/Los_Angeles", "2026-03-01")).toBe("2026-03-01");
+    expect(() => dayIn("Africa/Lagos", "yesterday")).toThrow(RangeError);
+  });
+
+  it("shows a short date of the day the loader worked out, and refuses a UTC timestamp", () => {
+    // A user added at 00:30 Lagos time on 15 March: 23:30 UTC on the 14th.
+    const added = "2026-03-14T23:30:00.000Z";
+    expect(formatShortDate(dayIn("Africa/Lagos", added))).toBe("Mar 15, 2026");
+    expect(() => formatShortDate(added)).toThrow(TypeError);
   });
 });

@@ -3,8 +3,7 @@ import { useEffect, useState } from "react";
 import { KeyIcon, PlusIcon, ShieldIcon, UsersIcon } from "~/components/icons";
 import { roleBadgeClass } from "~/components/app-shell";
 import { CopyButton } from "~/components/copy-button";
-import type { AdminUserRow } from "~/models/admin-users.server";
-import type { SecurityCardsData } from "~/presenters/security.server";
+import type { SecurityCardsData, SecurityUserRow } from "~/presenters/security.server";
 import type { PublicUser } from "~/models/user.server";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { formatShortDate } from "~/utils/dates";
@@ -87,8 +86,8 @@ function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) 
               <div>
                 <p className="font-medium">{p.deviceName}</p>
                 <p className="text-xs text-slate-500">
-                  Added {formatShortDate(p.createdAt)} ·{" "}
-                  {p.lastUsedAt ? `Last used ${formatShortDate(p.lastUsedAt)}` : "Never used"}
+                  Added {formatShortDate(p.addedOn)} ·{" "}
+                  {p.lastUsedOn ? `Last used ${formatShortDate(p.lastUsedOn)}` : "Never used"}
                 </p>
               </div>
               <Link
@@ -109,7 +108,7 @@ function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) 
   );
 }
 
-function statusBadge(status: AdminUserRow["status"]) {
+function statusBadge(status: SecurityUserRow["status"]) {
   if (status === "frozen")
     return <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Frozen</span>;
   if (status === "deleted")
@@ -117,7 +116,7 @@ function statusBadge(status: AdminUserRow["status"]) {
   return null;
 }
 
-function UserManagementCard({ users, currentUserId }: { users: AdminUserRow[]; currentUserId: string }) {
+function UserManagementCard({ users, currentUserId }: { users: SecurityUserRow[]; currentUserId: string }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const selectable = users.filter((u) => u.id !== currentUserId);
@@ -211,7 +210,7 @@ function UserRow({
   checked,
   onToggle,
 }: {
-  user: AdminUserRow;
+  user: SecurityUserRow;
   own: boolean;
   checked: boolean;
   onToggle: (id: string, on: boolean) => void;
@@ -253,7 +252,7 @@ function UserRow({
         <p className="truncate text-sm text-slate-500" title={user.email}>
           {user.email}
         </p>
-        <p className="text-xs text-slate-500">Added {formatShortDate(user.createdAt)}</p>
+        <p className="text-xs text-slate-500">Added {formatShortDate(user.addedOn)}</p>
       </div>
       {own || user.status === "deleted" ? null : (
         <div className="flex flex-wrap gap-2">
