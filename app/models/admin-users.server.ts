@@ -166,7 +166,9 @@ export async function createUserByAdmin(
 type Target = { ok: true; user: User } | { ok: false; status: 400 | 404 | 409; message: string };
 
 async function loadTarget(admin: User, id: string, tx: Executor, { allowDeleted = false } = {}): Promise<Target> {
-  if (id === admin.id) return { ok: false, status: 400, message: "You cannot change your own account here" };
+  // PostgreSQL reads a uuid in either case; the stored one is lower case.
+  if (id.toLowerCase() === admin.id)
+    return { ok: false, status: 400, message: "You cannot change your own account here" };
   if (!isUuid(id)) return { ok: false, status: 404, message: "User not found" };
   const [user] = await tx.select().from(schema.users).where(eq(schema.users.id, id)).for("update");
   if (!user) return { ok: false, status: 404, message: "User not found" };

@@ -13,6 +13,7 @@ import { addDays, isValidDate } from "~/utils/dates";
 import { FIRST_PAGE, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { isUuid, type PageRequest } from "~/utils/params";
 import { requestScope } from "~/utils/request-scope.server";
+import { hasControlCharacters } from "~/utils/text";
 
 /** Every action the app records, `entity.verb`. */
 export const AUDIT_ACTIONS = [
@@ -256,12 +257,12 @@ export function parseAuditFilters(params: URLSearchParams): { filters: AuditFilt
   }
   const entityId = get("entityId");
   if (entityId) {
-    if (entityId.length <= 100) filters.entityId = entityId;
+    if (entityId.length <= 100 && !hasControlCharacters(entityId)) filters.entityId = entityId;
     else invalid ??= "entityId";
   }
   const actor = get("actor");
   if (actor) {
-    if (actor.length <= 320) filters.actor = actor;
+    if (actor.length <= 320 && !hasControlCharacters(actor)) filters.actor = actor;
     else invalid ??= "actor";
   }
   const action = get("action");

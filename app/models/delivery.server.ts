@@ -36,6 +36,7 @@ import { recordAudit } from "./audit.server";
 import { findClientByName } from "./client.server";
 import { assertPeriodOpen, checkPeriodOpen, isPeriodClosed } from "./period.server";
 import { deliveryClientName, getSettings } from "./settings.server";
+import { compare, isDecimalString } from "~/utils/money";
 
 export const PAGE_SIZE = 50;
 
@@ -366,6 +367,14 @@ export type UpdateResult = { ok: true; delivery: DeliveryView } | Failure;
 /** What an invoiced delivery keeps: the form shows these read-only and the server refuses a change. */
 export const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"] as const;
 
+/** The same value as stored: "10" is the stored "10.00" (a PATCH may resend it unchanged). */
+function sameValue(sent: unknown, stored: unknown) {
+  const a = String(sent ?? "");
+  const b = String(stored ?? "");
+  if (a === b) return true;
+  return isDecimalString(a) && isDecimalString(b) && compare(a, b) === 0;
+}
+
 export { isInvoiced };
 
 /** The number of the invoice a delivery is on, for the edit form's notice. */
@@ -420,9 +429,7 @@ export async function updateDelivery(
     const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
     if (!current) return { ok: false, status: 404, message: "Delivery not found" };
     if (isInvoiced(current)) {
-      const locked = INVOICED_LOCKED.filter(
-        (f) => f in changes && String(changes[f] ?? "") !== String(current[f] ?? ""),
-      );
+      const locked = INVOICED_LOCKED.filter((f) => f in changes && !sameValue(changes[f], current[f]));
       if (locked.length) {
         return {
           ok: false,

@@ -3,9 +3,11 @@
 // The Agents and Clients pages: newest first, 50 cards a page, keyset on the primary key, with
 // an optional search on the name (docs/decisions/0200, addendum).
 import { and, asc, sql } from "drizzle-orm";
-import { getDb, schema, type Agent, type Client, type Executor } from "~/db.server";
+import { getDb, schema, type Agent, type Client, type Executor, type User } from "~/db.server";
+import { can } from "~/rules/capabilities.server";
 import { FIRST_PAGE, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { readPageRequest, type Page, type PageRequest } from "~/utils/params";
+import { searchTerm } from "~/utils/text";
 
 type Table = typeof schema.agents | typeof schema.clients;
 
@@ -61,10 +63,9 @@ export const DIRECTORY_PAGE_SIZE = 50;
 /** Longer searches are cut to this (a name is at most 100 characters). */
 export const DIRECTORY_SEARCH_MAX = 100;
 
-/** The search of a directory page from its URL (`?q=`): trimmed, null when empty. */
+/** The search of a directory page from its URL (`?q=`): trimmed, null when empty or unusable. */
 export function readDirectorySearch(params: URLSearchParams): string | null {
-  const q = (params.get("q") ?? "").trim().slice(0, DIRECTORY_SEARCH_MAX);
-  return q === "" ? null : q;
+  return searchTerm(params.get("q"), DIRECTORY_SEARCH_MAX);
 }
 
 /** What a directory page's URL asks for: its search and its page (a cursor not of ours: the first). */
@@ -136,3 +137,24 @@ export const agentCardsPage = (request: { search: string | null; page: PageReque
 /** One page of the Clients page, for `readDirectoryRequest`'s search and page. */
 export const clientCardsPage = (request: { search: string | null; page: PageRequest }, limit = DIRECTORY_PAGE_SIZE) =>
   cardsPage<ClientCard>(clientCardsQuery, request, limit);
+
+/**
+ * What a role reads of an agent or client through the JSON calls. Every signed-in user reads the
+ * lists (the delivery forms need them, decision 0200), but the details added for settlements and
+ * invoice documents (an agent's phone and bank account, a client's address, e-mail, phone and tax
+ * number) are for those who manage them: staff get the spec's fields only.
+ */
+export function agentFieldsFor(viewer: Pick<User, "role">): (agent: Agent) => Partial<Agent> {
+  if (can(viewer, "agent.manage")) return (agent) => agent;
+  return ({ id, name, contact, createdAt }) => ({ id, name, contact, createdAt });
+}
+
+export function clientFieldsFor(viewer: Pick<User, "role">): (client: Client) => Partial<Client> {
+  if (can(viewer, "client.manage")) return (client) => client;
+  return ({ id, name, taxRate, paymentTermsDays, createdAt }) => ({ id, name, taxRate, paymentTermsDays, createdAt });
+}
+
+/** The same batches, each row shown through `view`. */
+export async function* viewBatches<T, V>(batches: AsyncIterable<T[]>, view: (row: T) => V) {
+  for await (const batch of batches) yield batch.map(view);
+}

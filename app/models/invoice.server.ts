@@ -25,13 +25,15 @@ import {
   settledOf,
   taxContained,
 } from "~/rules/invoices.server";
-import { compare, toFixed } from "~/utils/money";
+import { compare, formatNaira, isNegative, sub as subtract, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
 import { creditNoteEntryColumns } from "./credit-note.server";
 import { lockKeptTotals, paymentLinkColumns } from "./payment.server";
 import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
+import { searchTerm } from "~/utils/text";
+import { isYearMonth } from "~/utils/year-month";
 
 // Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
 // the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
@@ -52,6 +54,17 @@ export async function highestInvoiceNumber(db: Executor): Promise<number> {
 export async function nextInvoiceNumber(db?: Executor): Promise<string> {
   db ??= await getDb();
   return String((await highestInvoiceNumber(db)) + 1);
+}
+
+/**
+ * Takes the counter row's lock without taking a number (the row made at 126 when there is none
+ * yet, as the migrations make it): a month's batch takes it before its other locks.
+ */
+async function lockInvoiceCounter(tx: Tx) {
+  await tx
+    .insert(schema.invoiceCounter)
+    .values({ id: 1, lastNo: FIRST_INVOICE_NUMBER - 1 })
+    .onConflictDoUpdate({ target: schema.invoiceCounter.id, set: { lastNo: sql`${schema.invoiceCounter.lastNo}` } });
 }
 
 /** Takes the next number, or records a chosen one, holding the counter row until commit. */
@@ -113,10 +126,10 @@ export type PickerFilters = { agent?: string; date?: string; location?: string }
 
 export function parsePickerFilters(params: URLSearchParams): PickerFilters {
   const filters: PickerFilters = {};
-  const agent = params.get("agent")?.trim();
-  if (agent) filters.agent = agent.slice(0, 200);
-  const location = params.get("location")?.trim();
-  if (location) filters.location = location.slice(0, 200);
+  const agent = searchTerm(params.get("agent"), 200);
+  if (agent) filters.agent = agent;
+  const location = searchTerm(params.get("location"), 200);
+  if (location) filters.location = location;
   const date = params.get("date");
   if (date && isValidDate(date)) filters.date = date;
   return filters;
@@ -216,6 +229,23 @@ async function lockTaxRows(tx: Tx, issueDate: string, rates: string[]) {
   }
 }
 
+/** The largest amount (and profit, either way) an invoice's money columns hold: numeric(12,2). */
+export const MAX_INVOICE_AMOUNT = "9999999999.99";
+
+const over = (amount: string) => compare(isNegative(amount) ? subtract(0, amount) : amount, MAX_INVOICE_AMOUNT) > 0;
+
+/** Refuses, with the figure, an invoice the database could not store (it was a 500). */
+function assertFitsOneInvoice(figures: InvoiceFigures, deliveries: number) {
+  if (!over(figures.amount) && !over(figures.profit)) return;
+  const figure = over(figures.amount)
+    ? `comes to ${formatNaira(figures.amount)}`
+    : `has a profit of ${formatNaira(figures.profit)}`;
+  const advice = deliveries > 1 ? "; invoice its deliveries one at a time" : "; check its tons and rates";
+  throw new InvoiceConflict(
+    `The invoice for ${figures.clientName} ${figure}, more than one invoice can hold (${formatNaira(MAX_INVOICE_AMOUNT)})${advice}`,
+  );
+}
+
 async function insertInvoice(
   tx: Tx,
   rows: EligibleRow[],
@@ -229,6 +259,7 @@ async function insertInvoice(
   const issueDate = todayIn(env().APP_TIME_ZONE, createdAt);
   await assertPeriodOpen(tx, issueDate, ...rows.map((r) => r.date));
   const figures = invoiceFigures(rows);
+  assertFitsOneInvoice(figures, rows.length);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   if (requestedNo !== undefined) {
     const [taken] = await tx
@@ -380,8 +411,7 @@ export async function createInvoicesForMonth(
   const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(yearMonth))
-    return { ok: false as const, status: 400 as const, message: "Choose a month" };
+  if (!isYearMonth(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
   const from = `${yearMonth}-01`;
   const to = addDays(addDays(from, 31).slice(0, 8) + "01", -1);
   const db = await getDb();
@@ -420,6 +450,10 @@ export async function createInvoicesForMonth(
       const groups = [...byClient.values()].sort((a, b) => a[0].clientName.localeCompare(b[0].clientName));
       // One clock reading for the batch: its invoices share one issue date, even at midnight.
       const now = new Date();
+      // The counter first, as a single invoice takes it before anything its insert touches:
+      // taken after the tax rows, a single invoice at one of the batch's rates would hold the
+      // counter and wait on the tax row while the batch held the row and waited on the counter.
+      await lockInvoiceCounter(tx);
       await lockTaxRows(
         tx,
         todayIn(env().APP_TIME_ZONE, now),

@@ -138,13 +138,20 @@ export async function consumeChallenge(
   return { userId: row.userId };
 }
 
+/**
+ * Challenges and credential ids are base64url text (WebAuthn's encoding, and how ours are made).
+ * Anything else is refused before it reaches a query: a NUL byte there is a database error.
+ */
+const isBase64Url = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0 && value.length <= 1024 && /^[A-Za-z0-9_-]+$/.test(value);
+
 /** The challenge the browser signed, read from clientDataJSON (verified again by the library). */
 function challengeOf(credential: unknown): string | null {
   const encoded = (credential as { response?: { clientDataJSON?: unknown } } | null)?.response?.clientDataJSON;
   if (typeof encoded !== "string" || encoded.length > 10_000) return null;
   try {
     const clientData = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8")) as { challenge?: unknown };
-    return typeof clientData.challenge === "string" ? clientData.challenge : null;
+    return isBase64Url(clientData.challenge) ? clientData.challenge : null;
   } catch {
     return null;
   }
@@ -283,7 +290,7 @@ export async function verifyPasskeyAuthentication(
   const fail = { ok: false as const, status: 400 as const, message: PASSKEY_MESSAGES.authenticationFailed };
   const credential = credentialInput as AuthenticationResponseJSON | null;
   const challenge = challengeOf(credential);
-  if (!challenge || typeof credential?.id !== "string") return fail;
+  if (!challenge || !isBase64Url(credential?.id)) return fail;
   const stored = await consumeChallenge(challenge, "authenticate", now, binding);
   if (!stored) return fail;
   const db = await getDb();

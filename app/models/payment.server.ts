@@ -24,6 +24,7 @@ import { add, compare, formatNaira, isNegative, sub, toFixed } from "~/utils/mon
 import { recordAudit } from "./audit.server";
 import { outerColumn } from "./outer-column.server";
 import { checkPeriodOpen } from "./period.server";
+import { hasControlCharacters } from "~/utils/text";
 
 export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
 
@@ -931,7 +932,8 @@ export function parsePaymentFilters(params: URLSearchParams): { filters: Payment
     else filters.invoiceNo = invoiceNo;
   }
   const reference = params.get("reference")?.trim();
-  if (reference) filters.reference = reference.slice(0, 200);
+  if (reference && hasControlCharacters(reference)) invalid ??= "The reference is not valid";
+  else if (reference) filters.reference = reference.slice(0, 200);
   return { filters, invalid };
 }
 

@@ -21,7 +21,8 @@ export async function loadStaffDashboard(user: User, now = new Date()) {
     .select({
       today: sql<number>`count(*) filter (where ${schema.deliveries.date} = ${today})::int`,
       week: sql<number>`count(*)::int`,
-      weekTons: sql<string>`coalesce(sum(${schema.deliveries.tons}), 0)::numeric(12,2)::text`,
+      // round(), not a cast to numeric(12,2): a week of more than 10 digits of tons overflowed it.
+      weekTons: sql<string>`round(coalesce(sum(${schema.deliveries.tons}), 0), 2)::text`,
     })
     .from(schema.deliveries)
     .where(

@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Delete User · Management" }]
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
-  if (params.id === admin.id) throw redirect("/settings");
+  if (params.id?.toLowerCase() === admin.id) throw redirect("/settings");
   const user = await getUserRow(admin, params.id ?? "");
   invariantResponse(user && user.status !== "deleted", "User not found");
   return { user: { displayName: user.displayName, email: user.email } };

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteAgent, getAgent, updateAgent } from "~/models/agent.server";
+import { agentFieldsFor } from "~/models/directory-list.server";
 import { parseId } from "~/utils/params";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -7,11 +8,11 @@ import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const id = parseId(params.id);
   if (!id) return jsonError(400, "Agent id must be a number");
   const agent = await getAgent(id);
-  return agent ? Response.json(agent) : jsonError(404, "Agent not found");
+  return agent ? Response.json(agentFieldsFor(user)(agent)) : jsonError(404, "Agent not found");
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteClient, getClient, updateClient } from "~/models/client.server";
+import { clientFieldsFor } from "~/models/directory-list.server";
 import { parseId } from "~/utils/params";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -7,11 +8,11 @@ import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
 import { failureJson } from "~/utils/result.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const id = parseId(params.id);
   if (!id) return jsonError(400, "Client id must be a number");
   const client = await getClient(id);
-  return client ? Response.json(client) : jsonError(404, "Client not found");
+  return client ? Response.json(clientFieldsFor(user)(client)) : jsonError(404, "Client not found");
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,6 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createClient } from "~/models/client.server";
-import { clientsPage, decodeNameCursor, directoryBatches } from "~/models/directory-list.server";
+import {
+  clientsPage,
+  decodeNameCursor,
+  directoryBatches,
+  clientFieldsFor,
+  viewBatches,
+} from "~/models/directory-list.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -9,7 +15,8 @@ import { failureJson } from "~/utils/result.server";
 
 // Everyone signed in reads clients (the New Delivery form and the edit dialog need them); managers and admins change them.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
+  const shown = clientFieldsFor(user);
   // With `limit`, a page and the next cursor (X-Next-Cursor, Link rel="next"); without, the
   // whole list, streamed.
   const params = new URL(request.url).searchParams;
@@ -17,9 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (after === "invalid") return jsonError(400, "The cursor is not valid");
   const limit = readLimit(params);
   if (limit === "invalid") return badLimit();
-  if (limit === null) return streamJsonArray(directoryBatches(clientsPage));
+  if (limit === null) return streamJsonArray(viewBatches(directoryBatches(clientsPage), shown));
   const result = await clientsPage(after, limit);
-  return pageResponse(request, result.items, result.nextCursor);
+  return pageResponse(request, result.items.map(shown), result.nextCursor);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

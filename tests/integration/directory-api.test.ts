@@ -347,6 +347,57 @@ describe("agents and clients calls", () => {
   });
 });
 
+describe("what each role reads of agents and clients", () => {
+  it("staff get the spec's fields; the bank and contact details are for managers and admins", async () => {
+    const agent = await createAgent({
+      name: "Banked Agent",
+      phone: "08030000000",
+      bankName: "First Bank",
+      bankAccountName: "Banked Agent",
+      bankAccountNo: "0123456789",
+    });
+    const client = await createClient({
+      name: "Addressed Client",
+      email: "pay@addressed.test",
+      phone: "08040000000",
+      taxNo: "TIN-1",
+      address: "1 Marina",
+    });
+    const staff = await loginAs("staff");
+    const manager = await loginAs("manager");
+    const read = async (cookie: string) => {
+      const one = async (handler: typeof apiAgent.loader, path: string, id: number) =>
+        (await call(handler, makeRequest(path, { cookie }), { id: String(id) })).body as Record<string, unknown>;
+      const listed = async (handler: typeof apiAgents.loader, path: string, name: string) => {
+        const paged = (await call(handler, makeRequest(`${path}?limit=500`, { cookie }))).body as { name: string }[];
+        const streamed = (await await handler({ request: makeRequest(path, { cookie }), params: {}, context: {} })
+          .then((r) => r as Response)
+          .then((r) => r.json())) as { name: string }[];
+        return [paged.find((r) => r.name === name), streamed.find((r) => r.name === name)] as Record<string, unknown>[];
+      };
+      return {
+        agent: [
+          await one(apiAgent.loader, `/api/agents/${agent.id}`, agent.id),
+          ...(await listed(apiAgents.loader, "/api/agents", agent.name)),
+        ],
+        client: [
+          await one(apiClient.loader, `/api/clients/${client.id}`, client.id),
+          ...(await listed(apiClients.loader, "/api/clients", client.name)),
+        ],
+      };
+    };
+    const seenByStaff = await read(staff.cookie);
+    for (const row of seenByStaff.agent)
+      expect(Object.keys(row).sort()).toEqual(["contact", "createdAt", "id", "name"]);
+    for (const row of seenByStaff.client)
+      expect(Object.keys(row).sort()).toEqual(["createdAt", "id", "name", "paymentTermsDays", "taxRate"]);
+    const seenByManager = await read(manager.cookie);
+    for (const row of seenByManager.agent)
+      expect(row).toMatchObject({ bankAccountNo: "0123456789", phone: "08030000000" });
+    for (const row of seenByManager.client) expect(row).toMatchObject({ email: "pay@addressed.test", taxNo: "TIN-1" });
+  });
+});
+
 describe("settings", () => {
   it("stores exact decimals, refuses bad ones, and only new deliveries take new rates", async () => {
     const { cookie, user } = await loginAs("admin");

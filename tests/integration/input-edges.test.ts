@@ -11,6 +11,13 @@ import * as apiLogin from "../../app/routes/api.auth.password.login";
 import * as apiLogout from "../../app/routes/api.auth.password.logout";
 import * as apiPayments from "../../app/routes/api.payments";
 import * as apiPasskeyOptions from "../../app/routes/api.passkeys.authenticate.options";
+import * as apiPasskeyVerify from "../../app/routes/api.passkeys.authenticate.verify";
+import * as agentsPage from "../../app/routes/_app.agents";
+import * as agentsExport from "../../app/routes/_app.agents.export";
+import * as clientsPage from "../../app/routes/_app.clients";
+import * as newInvoice from "../../app/routes/_app.invoices.new";
+import * as paymentsPage from "../../app/routes/_app.payments";
+import * as apiAudit from "../../app/routes/api.audit";
 import { todayIn } from "../../app/utils/dates";
 import { createAgent, createClient, createDelivery, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
@@ -102,6 +109,47 @@ describe("control characters", () => {
       makeRequest("/api/passkeys/authenticate/options", { method: "POST", json: { email: "a\u0000@x.test" } }),
     );
     expect(opts.status).toBe(200);
+  });
+});
+
+describe("a control character in search and filter text (stop 32: a NUL byte reached PostgreSQL)", () => {
+  it("pages show their list as if the term were not there", async () => {
+    const { cookie } = await loginAs("manager");
+    const pages: [Parameters<typeof call>[0], string][] = [
+      [agentsPage.loader, "/agents?q=%00"],
+      [agentsExport.loader, "/agents/export?q=Musa%00"],
+      [clientsPage.loader, "/clients?q=%01x"],
+      [newInvoice.loader, "/invoices/new?agent=%00&location=a%00b"],
+      [paymentsPage.loader, "/payments?reference=%00"],
+    ];
+    for (const [loader, url] of pages) {
+      const res = await call(loader, makeRequest(url, { cookie }));
+      expect(res.status, url).toBe(200);
+    }
+  });
+
+  it("JSON calls answer 400", async () => {
+    const { cookie } = await loginAs("admin");
+    for (const url of ["/api/payments?reference=%00", "/api/audit?actor=%00", "/api/audit?entityId=1%00"]) {
+      const loader = url.startsWith("/api/audit") ? apiAudit.loader : apiPayments.loader;
+      const res = await call(loader, makeRequest(url, { cookie }));
+      expect(res.status, url).toBe(400);
+    }
+  });
+
+  it("a passkey challenge or credential id that is not base64url is a failed sign-in, signed out", async () => {
+    const clientData = (challenge: string) =>
+      Buffer.from(JSON.stringify({ challenge, type: "webauthn.get" })).toString("base64url");
+    for (const credential of [
+      { id: "x", response: { clientDataJSON: clientData("\u0000") } },
+      { id: "x\u0000", response: { clientDataJSON: clientData("abc") } },
+    ]) {
+      const res = await call(
+        apiPasskeyVerify.action,
+        makeRequest("/api/passkeys/authenticate/verify", { method: "POST", json: { credential } }),
+      );
+      expect(res.status).toBe(400);
+    }
   });
 });
 
