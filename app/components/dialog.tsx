@@ -3,9 +3,11 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 import { ErrorList, FormErrors } from "./forms";
 import { XIcon } from "./icons";
 
+const FIELDS = "input:not([type=hidden]):not([disabled]),select,textarea";
+
 /**
  * A dialog that is a route: the same markup works as a page without JavaScript (close is a
- * link) and as a modal with it (Escape closes, focus moves inside).
+ * link) and as a modal with it (Escape closes, focus moves inside and Tab stays inside).
  */
 export function Dialog({
   title,
@@ -26,13 +28,25 @@ export function Dialog({
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   useEffect(() => {
-    const first = ref.current?.querySelector<HTMLElement>(
-      "input:not([type=hidden]):not([disabled]), select, textarea, button",
-    );
-    first?.focus();
-    if (!dismissible) return;
+    const root = ref.current!;
+    // The first field; in a confirmation, its Cancel (data-autofocus), so that Enter does not
+    // confirm at once; else the first control below the title.
+    (
+      root.querySelector<HTMLElement>(`${FIELDS},[data-autofocus]`) ??
+      root.querySelector<HTMLElement>("a[href]:not([aria-label=Close]),button")
+    )?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") navigate(closeTo, { preventScrollReset: true });
+      if (event.key === "Escape" && dismissible) navigate(closeTo, { preventScrollReset: true });
+      // aria-modal: Tab from the last control goes to the first, Shift+Tab from the first to the last.
+      if (event.key !== "Tab") return;
+      const controls = [...root.querySelectorAll<HTMLElement>(`${FIELDS},a[href],button:not([disabled])`)].filter(
+        (el) => el.getClientRects().length,
+      );
+      const [from, to] = event.shiftKey ? [0, controls.length - 1] : [controls.length - 1, 0];
+      if (controls.length && (!root.contains(document.activeElement) || document.activeElement === controls[from])) {
+        event.preventDefault();
+        controls[to].focus();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteError } from "@remix-run/react";
 import { ManagerDashboard } from "~/components/dashboard/manager-dashboard";
 import { StaffDashboard } from "~/components/dashboard/staff-dashboard";
+import { ErrorView } from "~/components/error-view";
 import { MANAGER_RECENT_COLUMNS, STAFF_RECENT_COLUMNS, toDeliveryRow } from "~/components/deliveries/deliveries-table";
 import { loadManagerDashboard } from "~/presenters/manager-dashboard.server";
 import { loadStaffDashboard } from "~/presenters/staff-dashboard.server";
@@ -32,4 +33,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Dashboard() {
   const data = useLoaderData<typeof loader>();
   return data.kind === "staff" ? <StaffDashboard data={data.staff!} /> : <ManagerDashboard data={data.manager!} />;
+}
+
+// Spec section 8: the dashboard's own load-failure text, with Try Again.
+export function ErrorBoundary() {
+  return (
+    <ErrorView
+      error={useRouteError()}
+      failure="Failed to load dashboard data. Please check your connection and try again."
+    />
+  );
 }

@@ -10,7 +10,7 @@ import { requireCapability } from "~/rules/capabilities.server";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { formatDayMonthYear } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { deliveriesCount } from "~/utils/plural";
 import { PageHeader } from "~/components/page-header";
@@ -149,11 +149,11 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                     <td>{l.truckNo ?? "—"}</td>
                     <td>{l.location}</td>
                     <td className="text-right">{l.tons}</td>
-                    <td className="text-right">{formatAmount(l.buyingRate ?? "0")}</td>
-                    <td className="text-right">{formatAmount(l.gross ?? "0")}</td>
-                    <td className="text-right">{formatAmount(l.offloading ?? "0")}</td>
-                    <td className="text-right">{formatAmount(l.mobilization ?? "0")}</td>
-                    <td className="text-right">{formatAmount(l.earned ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.buyingRate ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.gross ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.offloading ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.mobilization ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.earned ?? "0")}</td>
                     <td />
                     <td className="text-right">{formatNaira(l.owed)}</td>
                   </tr>
@@ -164,7 +164,7 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                       {AGENT_LINE_TYPES.reversal} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
                     </td>
                     <td colSpan={7}>{reversalText(l)}</td>
-                    <td className="text-right">{formatAmount(l.paid ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.paid ?? "0")}</td>
                     <td className="text-right">{formatNaira(l.owed)}</td>
                   </tr>
                 ) : (
@@ -188,7 +188,7 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                         </Link>
                       )}
                     </td>
-                    <td className="text-right">{formatAmount(l.paid ?? "0")}</td>
+                    <td className="text-right">{formatNaira(l.paid ?? "0")}</td>
                     <td className="text-right">{formatNaira(l.owed)}</td>
                   </tr>
                 ),

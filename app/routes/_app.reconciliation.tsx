@@ -84,11 +84,14 @@ export default function ReconciliationPage() {
   const withoutConfirm = new URLSearchParams(params);
   withoutConfirm.delete("confirm");
   const back = `/reconciliation${withoutConfirm.size ? `?${withoutConfirm}` : ""}`;
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/reconciliation";
   return (
     <div className="space-y-4">
       <PageHeader title="Monthly Reconciliation" subtitle="Deliveries by month, and what is left to invoice">
         <ExportCsvLink to="/reconciliation/export" keep={["month"]} />
       </PageHeader>
+      {loading ? <p className="page-subtitle">Loading reconciliation...</p> : null}
       {months.length === 0 ? (
         <div className="card p-10 text-center">
           <p className="font-semibold">No deliveries found</p>
@@ -266,7 +269,7 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
             </table>
           </TableScroll>
           <div className="flex flex-wrap justify-end gap-2">
-            <Link to={back} preventScrollReset className="btn-ghost">
+            <Link to={back} preventScrollReset className="btn-ghost" data-autofocus>
               Cancel
             </Link>
             <button type="submit" className="btn-primary" disabled={busy}>

@@ -12,7 +12,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 // With JavaScript the switcher posts through a fetcher (js=1) and reloads the page after 1 s
-// (spec section 4); without it the form redirects back with the toast.
+// (spec section 4); without it the form redirects back with the toast. A refusal answers the
+// fetcher with 200: with single fetch a 4xx action skips the loaders' revalidation, so the
+// root would never read the flash toast.
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if (!canSwitchRole(user)) throw new Response("You do not have permission to do this", { status: 403 });
@@ -29,9 +31,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await switchOwnRole(user, user.id, role);
   if (!result.ok) {
     const toast = { title: "Error", description: result.message, variant: "destructive" as const };
-    if (viaFetcher)
-      return data({ ok: false }, { status: result.status, headers: { "Set-Cookie": await toastHeader(toast) } });
     if (result.status === 403) throw new Response(result.message, { status: 403 });
+    if (viaFetcher) {
+      return data({ ok: false, message: result.message }, { headers: { "Set-Cookie": await toastHeader(toast) } });
+    }
     return redirectWithToast(back, toast);
   }
   const toast = { title: "Role Updated", description: "Your role has been changed. Refreshing..." };

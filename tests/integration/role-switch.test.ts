@@ -3,9 +3,17 @@ import * as roleRoute from "../../app/routes/api.users.$id.role";
 import * as rolePage from "../../app/routes/_app.settings.role";
 import { getUserById } from "../../app/models/user.server";
 import { resetEnv } from "../../app/utils/env.server";
+import { readToast } from "../../app/utils/toast.server";
 import { describeAccess } from "../access";
 import { createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+
+/** The flash toast a response sets, read as the root loader would on the next request. */
+async function toastOf(res: { headers: Headers }) {
+  const setCookie = res.headers.get("Set-Cookie") ?? "";
+  const { toast } = await readToast(new Request("http://localhost/", { headers: { Cookie: setCookie.split(";")[0] } }));
+  return toast;
+}
 
 const patch = (id: string, cookie: string, role: string) =>
   call(roleRoute.action, makeRequest(`/api/users/${id}/role`, { method: "PATCH", cookie, json: { role } }), { id });
@@ -88,5 +96,37 @@ describe("PATCH /api/users/{id}/role", () => {
     expect(res).toMatchObject({ status: 200, body: { ok: true } });
     expect(res.headers.get("Set-Cookie")).toBeTruthy();
     expect((await getUserById(user.id))!.role).toBe("staff");
+  });
+
+  it("with JavaScript a refused switch answers 200 with the message and the Error toast", async () => {
+    const { getDb, schema } = await import("../../app/db.server");
+    const { eq } = await import("drizzle-orm");
+    const db = await getDb();
+    // The caller is the only active admin, so stepping down is refused (409 through the API).
+    await db.update(schema.users).set({ status: "frozen" }).where(eq(schema.users.role, "admin"));
+    const { user, cookie } = await loginAs("admin");
+    const message = "You are the only active admin: add another admin before changing your role";
+    const res = await call(
+      rolePage.action,
+      makeRequest("/settings/role", {
+        method: "POST",
+        cookie,
+        form: { role: "staff", js: "1", redirectTo: "/settings" },
+      }),
+    );
+    // 200, not 409: single fetch revalidates the loaders only after a 2xx action, and the root
+    // loader is what reads the flash toast.
+    expect(res).toMatchObject({ status: 200, body: { ok: false, message } });
+    expect(await toastOf(res)).toEqual({ title: "Error", description: message, variant: "destructive" });
+    expect((await getUserById(user.id))!.role).toBe("admin");
+
+    // Without JavaScript the form still redirects back with the same toast.
+    const html = await call(
+      rolePage.action,
+      makeRequest("/settings/role", { method: "POST", cookie, form: { role: "staff", redirectTo: "/settings" } }),
+    );
+    expect(html.status).toBe(302);
+    expect(html.headers.get("Location")).toBe("/settings");
+    expect(await toastOf(html)).toEqual({ title: "Error", description: message, variant: "destructive" });
   });
 });

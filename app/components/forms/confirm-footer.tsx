@@ -27,7 +27,8 @@ export function ConfirmFooter({
   const pending = useIsPending({ formAction });
   return (
     <div className={className}>
-      <Link to={cancelTo} preventScrollReset className="btn-outline">
+      {/* The dialog starts here when it has no field: Enter must not confirm at once. */}
+      <Link to={cancelTo} preventScrollReset className="btn-outline" data-autofocus>
         Cancel
       </Link>
       <SubmitButton
