@@ -37,6 +37,7 @@ import { findClientByName } from "./client.server";
 import { assertPeriodOpen, checkPeriodOpen, isPeriodClosed } from "./period.server";
 import { deliveryClientName, getSettings } from "./settings.server";
 import { compare, isDecimalString } from "~/utils/money";
+import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 
 export const PAGE_SIZE = 50;
 
@@ -129,6 +130,12 @@ const flatten = (r: { delivery: Delivery; agentName: string | null; clientName: 
   agentName: r.agentName,
   clientName: r.clientName,
 });
+
+/**
+ * The list's filters and page as a query ("" or "?…"), for the rows' Edit links (decision 0200).
+ * Here, on the server, so the list's browser code (which New Delivery loads too) does not carry it.
+ */
+export const deliveryListSearch = (params: URLSearchParams) => keptSearch(params, DELIVERY_LIST_PARAMS);
 
 export function parseFilters(input: Record<string, unknown>): DeliveryFilters {
   // Query strings name only some filters; a bad value is ignored rather than failing the page.

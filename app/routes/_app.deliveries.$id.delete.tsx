@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { ConfirmFooter } from "~/components/forms";
 import { Dialog, NoticeDialog } from "~/components/dialog";
 import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
+import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
@@ -25,27 +26,30 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
   const result = await deleteDelivery(user, id);
+  // Back to the list's filters and page the dialog was opened on.
+  const list = keptSearch(new URL(request.url).searchParams, DELIVERY_LIST_PARAMS);
   if (!result.ok) {
-    return redirectWithToast(`/deliveries/${id}/edit`, {
+    return redirectWithToast(`/deliveries/${id}/edit${list}`, {
       title: "Failed to delete delivery",
       description: result.message,
       variant: "destructive",
     });
   }
-  return redirectWithToast("/deliveries", { title: "Delivery deleted successfully" });
+  return redirectWithToast(`/deliveries${list}`, { title: "Delivery deleted successfully" });
 }
 
 export default function DeleteDeliveryRoute() {
   const { delivery, invoiceNo } = useLoaderData<typeof loader>();
+  const editUrl = `/deliveries/${delivery.id}/edit${keptSearch(useLocation().search, DELIVERY_LIST_PARAMS)}`;
   if (invoiceNo !== null) {
     return (
-      <NoticeDialog title="Cannot delete this delivery" closeTo={`/deliveries/${delivery.id}/edit`}>
+      <NoticeDialog title="Cannot delete this delivery" closeTo={editUrl}>
         It is invoiced on Invoice #{invoiceNo}; invoiced deliveries are kept.
       </NoticeDialog>
     );
   }
   return (
-    <Dialog title="Are you sure?" closeTo={`/deliveries/${delivery.id}/edit`} size="sm">
+    <Dialog title="Are you sure?" closeTo={editUrl} size="sm">
       <p className="text-sm text-slate-600 dark:text-slate-300">
         This will delete this delivery record. This action cannot be undone; the delivery&apos;s last state is kept in
         the audit trail.
@@ -54,7 +58,7 @@ export default function DeleteDeliveryRoute() {
         {formatDeliveryDate(delivery.date)} · {delivery.agentName} · {delivery.tons} tons
       </p>
       <Form method="post" className="mt-4">
-        <ConfirmFooter cancelTo={`/deliveries/${delivery.id}/edit`} confirmLabel="Delete" pendingLabel="Deleting..." />
+        <ConfirmFooter cancelTo={editUrl} confirmLabel="Delete" pendingLabel="Deleting..." />
       </Form>
     </Dialog>
   );

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
 import { FormErrors, InputField, MoneyField, SelectField, SubmitButton, useChoiceSearch } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
@@ -11,6 +11,7 @@ import { listAuditEvents } from "~/models/audit.server";
 import { listClientChoices } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
 import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas/delivery";
+import { DELIVERY_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate } from "~/utils/dates";
@@ -66,7 +67,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const input = Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === "string" && v.trim() !== ""));
   const result = await updateDelivery(user, id, input);
   if (!result.ok) return replyRefused(submission, result, { formMessage: failed(result.message), always: true });
-  return redirectWithToast("/deliveries", { title: "Delivery updated successfully" });
+  return redirectWithToast(listUrlFrom("/deliveries", request.url, DELIVERY_LIST_PARAMS), {
+    title: "Delivery updated successfully",
+  });
 }
 
 const MONEY_FIELDS = [
@@ -104,11 +107,13 @@ export default function EditDeliveryRoute() {
   });
   const agentSearch = useChoiceSearch(agents, fields.agentId.id, "agents");
   const clientSearch = useChoiceSearch(clients, fields.clientId.id, "clients");
+  // The list's filters and page, kept by Close, Save and Delete (decision 0200).
+  const list = keptSearch(useLocation().search, DELIVERY_LIST_PARAMS);
   return (
     <Dialog
       title="Edit Delivery"
       description={`${formatDeliveryDate(delivery.date)} · ${delivery.agentName}`}
-      closeTo="/deliveries"
+      closeTo={`/deliveries${list}`}
       size="lg"
     >
       <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -189,7 +194,7 @@ export default function EditDeliveryRoute() {
         ) : null}
         <div className="flex flex-wrap justify-between gap-2">
           {isAdmin && !locked ? (
-            <Link to={`/deliveries/${delivery.id}/delete`} className="btn-destructive" preventScrollReset>
+            <Link to={`/deliveries/${delivery.id}/delete${list}`} className="btn-destructive" preventScrollReset>
               Delete
             </Link>
           ) : (

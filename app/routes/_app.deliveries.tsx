@@ -1,5 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  Outlet,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
@@ -13,7 +22,7 @@ import {
 } from "~/components/deliveries/deliveries-table";
 import { Pager } from "~/components/pager";
 import { listAgentChoices } from "~/models/agent.server";
-import { listDeliveryRows, parseFilters } from "~/models/delivery.server";
+import { deliveryListSearch, listDeliveryRows, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
 import { readPageRequest } from "~/utils/params";
 
@@ -24,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   // Opening New Delivery as a document (no JavaScript, or a fresh load on a weak connection)
   // renders the form alone: the 50 rows would only slow the page the yard staff need.
-  if (url.pathname === "/deliveries/new") return { skipped: true as const, role: user.role };
+  if (url.pathname === NEW_DELIVERY) return { skipped: true as const, role: user.role };
   const filters = parseFilters(Object.fromEntries(url.searchParams));
   // A cursor that does not parse shows the first page.
   const page = readPageRequest(url.searchParams, "date");
@@ -43,8 +52,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
     newerCursor,
     agents,
     filtered: Boolean(filters.from || filters.to || filters.status || filters.agentId),
+    listSearch: deliveryListSearch(url.searchParams),
   };
 }
+
+/**
+ * New Delivery opened from the list by a link keeps the list behind the dialog as it is: run for
+ * `/deliveries/new`, the loader skips the rows (and a filtered list's link changes the query,
+ * which would run it). Leaving New Delivery always runs it: the rows may have been skipped.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
+  const opensNew = nextUrl.pathname === NEW_DELIVERY && currentUrl.pathname !== NEW_DELIVERY;
+  if (opensNew && !formMethod) return false;
+  if (currentUrl.pathname === NEW_DELIVERY && nextUrl.pathname !== NEW_DELIVERY) return true;
+  return defaultShouldRevalidate;
+};
+const NEW_DELIVERY = "/deliveries/new";
 
 export default function DeliveriesPage() {
   const data = useLoaderData<typeof loader>();
@@ -66,7 +94,12 @@ export default function DeliveriesPage() {
         </div>
       </header>
       <Filters agents={data.agents} />
-      <DeliveriesList rows={data.deliveries} columns={data.columns} filtered={data.filtered} />
+      <DeliveriesList
+        rows={data.deliveries}
+        columns={data.columns}
+        filtered={data.filtered}
+        listSearch={data.listSearch}
+      />
       <Pager label="Pages of deliveries" olderCursor={data.olderCursor} newerCursor={data.newerCursor} />
       <Outlet />
     </div>
@@ -77,7 +110,13 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
   const [params] = useSearchParams();
   const agentSearch = useChoiceSearch(agents, "filter-agent", "agents");
   return (
-    <Form method="get" className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end" aria-label="Filter deliveries">
+    // Keyed on the query, so Clear (and Back) resets what the fields show.
+    <Form
+      key={params.toString()}
+      method="get"
+      className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end"
+      aria-label="Filter deliveries"
+    >
       <div>
         <label className="label" htmlFor="filter-from">
           From
@@ -132,10 +171,12 @@ function DeliveriesList({
   rows,
   columns,
   filtered,
+  listSearch,
 }: {
   rows: DeliveryRow[];
   columns: DeliveryColumn[];
   filtered: boolean;
+  listSearch: string;
 }) {
   const navigation = useNavigation();
   if (rows.length === 0) {
@@ -156,6 +197,7 @@ function DeliveriesList({
       minWidth="640"
       className="max-h-table"
       busy={navigation.state === "loading"}
+      listSearch={listSearch}
       before={
         navigation.state === "loading" && navigation.location.pathname === "/deliveries" ? (
           <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">Loading deliveries...</p>

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { RecordPaymentDialog } from "~/components/invoices/record-payment-dialog";
 import { loadRecordPayment, submitRecordPayment } from "~/components/invoices/record-payment.server";
+import { INVOICE_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
 
 export const meta: MetaFunction = () => [{ title: "Record Payment · Management" }];
 
@@ -10,11 +11,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return submitRecordPayment(request, params.id, () => "/invoices");
+  return submitRecordPayment(request, params.id, () => listUrlFrom("/invoices", request.url, INVOICE_LIST_PARAMS));
 }
 
 export default function RecordPaymentRoute() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  return <RecordPaymentDialog {...data} lastResult={actionData?.result} closeTo="/invoices" />;
+  // Back to the list's filters and page the dialog was opened on (decision 0200).
+  const closeTo = `/invoices${keptSearch(useLocation().search, INVOICE_LIST_PARAMS)}`;
+  return <RecordPaymentDialog {...data} lastResult={actionData?.result} closeTo={closeTo} />;
 }

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, Outlet, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { Link, Outlet, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { ClientFilter, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
@@ -16,6 +16,7 @@ import {
 } from "~/models/invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";
+import { INVOICE_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
 
@@ -65,6 +66,7 @@ export default function InvoicesPage() {
   const { invoices, olderCursor, newerCursor, summary, clients, status, filtered } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/invoices";
+  const listSearch = keptSearch(useLocation().search, INVOICE_LIST_PARAMS);
   return (
     <div className="space-y-4">
       <PageHeader title="Invoices" subtitle="Invoice confirmed deliveries and record payments">
@@ -112,7 +114,10 @@ export default function InvoicesPage() {
           </div>
         ) : (
           // The cards are one HTML string (decision 0507): no state, plain links, text escaped.
-          <ul className="grid gap-3 md:grid-cols-2" dangerouslySetInnerHTML={{ __html: invoiceCardsHtml(invoices) }} />
+          <ul
+            className="grid gap-3 md:grid-cols-2"
+            dangerouslySetInnerHTML={{ __html: invoiceCardsHtml(invoices, listSearch) }}
+          />
         )}
         <Pager label="Invoice pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       </section>

@@ -104,6 +104,7 @@ export function DeliveriesTable({
   className = "",
   busy,
   before,
+  listSearch,
 }: {
   rows: DeliveryRow[];
   columns: readonly DeliveryColumn[];
@@ -115,6 +116,8 @@ export function DeliveriesTable({
   className?: string;
   busy?: boolean;
   before?: ReactNode;
+  /** The list's filters and page ("?…"), carried by each row's Edit link. */
+  listSearch?: string;
 }) {
   const width = minWidth === "640" ? "min-w-[640px]" : minWidth === "560" ? "min-w-[560px]" : "";
   return (
@@ -131,7 +134,7 @@ export function DeliveriesTable({
           </tr>
         </thead>
         {/* The rows are one escaped HTML string (decision 0507): no state, a plain Edit link. */}
-        <tbody dangerouslySetInnerHTML={{ __html: deliveryRowsHtml(rows, columns, compact) }} />
+        <tbody dangerouslySetInnerHTML={{ __html: deliveryRowsHtml(rows, columns, compact, listSearch) }} />
       </table>
     </TableScroll>
   );

@@ -8,7 +8,7 @@ import { formatDeliveryDate } from "~/utils/dates";
 import { html, type Html } from "~/utils/html";
 import { formatAmount, formatNaira } from "~/utils/money";
 
-function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean): Html {
+function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean, listSearch: string): Html {
   switch (column) {
     case "date":
       return html`<td class="nowrap">${formatDeliveryDate(d.date)}</td>`;
@@ -33,12 +33,20 @@ function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean): Html {
       return html`<td class="num">${d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>`;
     case "edit": {
       const label = `Edit delivery of ${formatDeliveryDate(d.date)} from ${d.agentName}`;
-      return html`<td>${rowLinkHtml(`/deliveries/${d.id}/edit`, "Edit", { className: "btn-ghost btn-sm", label, keepScroll: true })}</td>`;
+      return html`<td>${rowLinkHtml(`/deliveries/${d.id}/edit${listSearch}`, "Edit", { className: "btn-ghost btn-sm", label, keepScroll: true })}</td>`;
     }
   }
 }
 
-/** The `<tr>` rows of the table, as HTML for its `<tbody>`'s `dangerouslySetInnerHTML`. */
-export function deliveryRowsHtml(rows: DeliveryRow[], columns: readonly DeliveryColumn[], compact: boolean): string {
-  return html`${rows.map((d) => html`<tr>${columns.map((c) => cell(d, c, compact))}</tr>`)}`.value;
+/**
+ * The `<tr>` rows of the table, as HTML for its `<tbody>`'s `dangerouslySetInnerHTML`. The Edit
+ * links carry the list's filters and page (`listSearch`, "" or "?…"), so the dialog returns there.
+ */
+export function deliveryRowsHtml(
+  rows: DeliveryRow[],
+  columns: readonly DeliveryColumn[],
+  compact: boolean,
+  listSearch = "",
+): string {
+  return html`${rows.map((d) => html`<tr>${columns.map((c) => cell(d, c, compact, listSearch))}</tr>`)}`.value;
 }

@@ -31,7 +31,7 @@ export type InvoiceCard = {
 // list and keeps the scroll position.
 // The markup is written without whitespace between tags (none is sent); Prettier leaves the
 // templates of `*-html.ts` files as written (.prettierrc.json).
-function card(inv: InvoiceCard) {
+function card(inv: InvoiceCard, listSearch: string) {
   const isVoid = inv.voidReason !== null;
   const title = `Invoice #${inv.invoiceNo}`;
   const titleClass = `block font-semibold underline-offset-2 hover:underline${isVoid ? " line-through" : ""}`;
@@ -45,7 +45,10 @@ function card(inv: InvoiceCard) {
   const profit = html`<dt>Profit</dt><dd>${formatNaira(inv.profit)}</dd>`;
   const pay =
     inv.payable &&
-    rowLinkHtml(`/invoices/${inv.id}/pay`, "Record Payment", { className: "btn-outline btn-sm", keepScroll: true });
+    rowLinkHtml(`/invoices/${inv.id}/pay${listSearch}`, "Record Payment", {
+      className: "btn-outline btn-sm",
+      keepScroll: true,
+    });
   const print = rowLinkHtml(`/invoices/${inv.id}/print`, "Print", {
     className: "btn-ghost btn-sm",
     label: `Print invoice #${inv.invoiceNo}`,
@@ -60,7 +63,11 @@ function card(inv: InvoiceCard) {
   return html`<li class="card p-4" aria-label="${title}">${top}${reason}${facts}${actions}</li>`;
 }
 
-/** The `<li>` cards of a page of invoices, as HTML for the list's `dangerouslySetInnerHTML`. */
-export function invoiceCardsHtml(invoices: InvoiceCard[]): string {
-  return html`${invoices.map(card)}`.value;
+/**
+ * The `<li>` cards of a page of invoices, as HTML for the list's `dangerouslySetInnerHTML`.
+ * Record Payment carries the list's filters and page (`listSearch`, "" or "?…"): the dialog
+ * returns there.
+ */
+export function invoiceCardsHtml(invoices: InvoiceCard[], listSearch = ""): string {
+  return html`${invoices.map((inv) => card(inv, listSearch))}`.value;
 }
