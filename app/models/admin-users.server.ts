@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { userSessionsWhere } from "~/utils/session.server";
 import { getDb, schema, type Executor, type Role, type User, type UserStatus } from "~/db.server";
 import { env } from "~/utils/env.server";
 import { logEvent } from "~/utils/logger.server";
@@ -178,7 +179,7 @@ async function loadTarget(admin: User, id: string, tx: Executor, { allowDeleted 
 }
 
 async function endSessions(tx: Executor, userIds: string[]) {
-  if (userIds.length) await tx.delete(schema.sessions).where(inArray(schema.sessions.userId, userIds));
+  if (userIds.length) await tx.delete(schema.sessions).where(userSessionsWhere(userIds));
 }
 
 export const STATUS_CHOICES = ["active", "frozen"] as const;

@@ -16,12 +16,13 @@ import {
 
 /**
  * Completes the first step of a sign-in: a fresh session (new id) for the user, or, when
- * two-factor is on, a session marked as half-way through, not signed in. It carries the user's
- * id, so a password change, reset, freeze or deletion ends it with the user's other sessions.
+ * two-factor is on, a session marked as half-way through, not signed in. It has no user id (a
+ * server of an earlier version, beside this one or after a rollback, would take a row with one
+ * for a sign-in); ending a user's sessions ends it by its mark (`userSessionsWhere`).
  */
 export async function startSession(request: Request, result: { kind: "signed-in" | "totp-required"; user: User }) {
   if (result.kind === "totp-required") {
-    return createSession(request, result.user.id, { pendingTotpUserId: result.user.id, pendingTotpAt: Date.now() });
+    return createSession(request, null, { pendingTotpUserId: result.user.id, pendingTotpAt: Date.now() });
   }
   return createSession(request, result.user.id);
 }

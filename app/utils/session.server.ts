@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { getDb, schema, type SessionData, type User } from "~/db.server";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionCookie } from "./cookies.server";
 
@@ -53,8 +53,7 @@ export async function readSessionAndUser(
 
 /**
  * The user a session signs in, or null. A half-way two-factor sign-in (right password, code
- * still missing) carries its user's id too, so that ending a user's sessions (password change,
- * reset, freeze, delete) ends it as well; its pending mark keeps it from signing anyone in.
+ * still missing) has no user id, and its pending mark alone never signs anyone in.
  */
 export function signedInUserId(row: Pick<SessionRow, "userId" | "sess">): string | null {
   return row.sess.pendingTotpUserId == null ? row.userId : null;
@@ -62,8 +61,19 @@ export function signedInUserId(row: Pick<SessionRow, "userId" | "sess">): string
 
 /** The user half-way through a two-factor sign-in on this session, or null. */
 export function pendingTotpUserId(row: Pick<SessionRow, "userId" | "sess">): string | null {
-  // A pending row from before the user id was stored has none: that sign-in starts again.
-  return row.userId != null && row.sess.pendingTotpUserId === row.userId ? row.userId : null;
+  return row.userId == null ? (row.sess.pendingTotpUserId ?? null) : null;
+}
+
+/**
+ * The rows of some users' sessions: those that sign them in, and their half-way two-factor
+ * sign-ins (named only in the row's JSON), so that a password change, reset, freeze or deletion
+ * ends both (decision 0401, addendum of stop 32).
+ */
+export function userSessionsWhere(userIds: string[]) {
+  return or(
+    inArray(schema.sessions.userId, userIds),
+    inArray(sql`${schema.sessions.sess}->>'pendingTotpUserId'`, userIds),
+  )!;
 }
 
 export function isExpired(row: Pick<SessionRow, "expire" | "createdAt">, now = new Date()) {
@@ -116,7 +126,7 @@ export async function destroySession(request: Request): Promise<string> {
  */
 export async function endUserSessions(userId: string, exceptSid?: string | null) {
   const db = await getDb();
-  const byUser = eq(schema.sessions.userId, userId);
+  const byUser = userSessionsWhere([userId]);
   await db.delete(schema.sessions).where(exceptSid ? and(byUser, ne(schema.sessions.sid, exceptSid)) : byUser);
 }
 
