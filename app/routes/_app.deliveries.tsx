@@ -57,20 +57,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * New Delivery opened from the list by a link keeps the list behind the dialog as it is: run for
- * `/deliveries/new`, the loader skips the rows (and a filtered list's link changes the query,
- * which would run it). Leaving New Delivery always runs it: the rows may have been skipped.
+ * While New Delivery is open the list behind it stays as it is: run for `/deliveries/new`, the
+ * loader skips the rows (a filtered list's link changes the query, which would run it, and so
+ * would any revalidation while the dialog is open). Leaving New Delivery always runs it: the
+ * rows may have been skipped.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  defaultShouldRevalidate,
-}) => {
-  const opensNew = nextUrl.pathname === NEW_DELIVERY && currentUrl.pathname !== NEW_DELIVERY;
-  if (opensNew && !formMethod) return false;
-  if (currentUrl.pathname === NEW_DELIVERY && nextUrl.pathname !== NEW_DELIVERY) return true;
-  return defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (nextUrl.pathname === NEW_DELIVERY) return false;
+  return currentUrl.pathname === NEW_DELIVERY || defaultShouldRevalidate;
 };
 const NEW_DELIVERY = "/deliveries/new";
 

@@ -60,9 +60,12 @@ test("deliveries: Edit, Close, Save and Delete keep the list's filter, and Clear
     await expect(page).toHaveURL(listUrl);
     await expect(rows).toHaveCount(count);
 
-    // Delete, Cancel (back to the edit dialog, still filtered), then Delete for real.
+    // Delete, Cancel (back to the edit dialog, still filtered), then Delete for real. Loaded
+    // afresh first: without JavaScript the toast stays, and on a phone it covers the last rows.
+    await page.goto(`/deliveries?agentId=${agent.id}`);
+    await hydrated(page, javaScript);
     await rows
-      .last()
+      .first()
       .getByRole("link", { name: /^Edit delivery of/ })
       .click();
     await dialog.getByRole("link", { name: "Delete" }).click();
