@@ -25,7 +25,7 @@ import {
   settledOf,
   taxContained,
 } from "~/rules/invoices.server";
-import { compare, formatNaira, isNegative, sub as subtract, toFixed } from "~/utils/money";
+import { compare, formatNaira, toFixed } from "~/utils/money";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
 import { creditNoteEntryColumns } from "./credit-note.server";
@@ -232,7 +232,8 @@ async function lockTaxRows(tx: Tx, issueDate: string, rates: string[]) {
 /** The largest amount (and profit, either way) an invoice's money columns hold: numeric(12,2). */
 export const MAX_INVOICE_AMOUNT = "9999999999.99";
 
-const over = (amount: string) => compare(isNegative(amount) ? subtract(0, amount) : amount, MAX_INVOICE_AMOUNT) > 0;
+const over = (amount: string) =>
+  compare(amount, MAX_INVOICE_AMOUNT) > 0 || compare(amount, `-${MAX_INVOICE_AMOUNT}`) < 0;
 
 /** Refuses, with the figure, an invoice the database could not store (it was a 500). */
 function assertFitsOneInvoice(figures: InvoiceFigures, deliveries: number) {

@@ -29,12 +29,13 @@ export async function changeOwnPassword(
     return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   }
   // Counted like a sign-in attempt (decision 0600): an open session cannot guess without limit.
-  const check = await confirmPassword(user, parsed.data.currentPassword, "password-change");
-  if (!check.ok) {
-    const message =
-      check.status === 429 ? check.message : "Current password is incorrect. Please check your current password.";
-    return { ok: false, status: check.status, fieldErrors: { currentPassword: [message] }, message };
-  }
+  const check = await confirmPassword(
+    user,
+    parsed.data.currentPassword,
+    "password-change",
+    "Current password is incorrect. Please check your current password.",
+  );
+  if (!check.ok) return { ...check, fieldErrors: { currentPassword: [check.message] } };
   const problem = await passwordProblem(parsed.data.newPassword, user.email);
   if (problem) return { ok: false, status: 400, fieldErrors: { newPassword: [problem] }, message: problem };
   if (parsed.data.currentPassword === parsed.data.newPassword) {

@@ -20,18 +20,19 @@ export const REAUTH_WRONG = "Password is incorrect";
 /** What the password was asked for, in the logs. */
 export type PasswordPurpose = "factor-change" | "password-change" | "two-factor-off";
 
-export type PasswordConfirmation =
-  { ok: true } | { ok: false; status: 400 } | { ok: false; status: 429; message: string; retryAfterSeconds: number };
+export type PasswordConfirmation = { ok: true } | { ok: false; status: 400 | 429; message: string };
 
 /**
  * Checks the signed-in user's password, asked again, under the sign-in throttle: a slot of the
  * user's counters (this address, the account, the address) is taken before bcrypt runs, and a
- * right password gives it back as a right password at sign-in does. Callers word the refusal.
+ * right password gives it back as a right password at sign-in does. A wrong one is refused with
+ * `wrongMessage` (each form words it), a locked account with sign-in's own message.
  */
 export async function confirmPassword(
   user: User,
   password: string,
   purpose: PasswordPurpose,
+  wrongMessage: string,
   now = new Date(),
 ): Promise<PasswordConfirmation> {
   // The route wrapper keeps the request's client address (decision 0600); without one, as in a
@@ -41,11 +42,11 @@ export async function confirmPassword(
   if (throttle.limited) {
     const { retryAfterSeconds } = throttle;
     logEvent("warn", { event: "reauth.locked", purpose, userId: user.id, address, retryAfterSeconds });
-    return { ok: false, status: 429, message: throttledMessage(retryAfterSeconds), retryAfterSeconds };
+    return { ok: false, status: 429, message: throttledMessage(retryAfterSeconds) };
   }
   if (!(await checkUserPassword(user, password))) {
     logEvent("info", { event: "reauth.failure", purpose, userId: user.id, address });
-    return { ok: false, status: 400 };
+    return { ok: false, status: 400, message: wrongMessage };
   }
   // As at sign-in: for a two-factor user only a right code clears this address's count
   // (decision 0401), so a known password cannot reset the count of wrong codes.
@@ -74,11 +75,8 @@ export async function confirmRecentAuth(
   now = new Date(),
 ): Promise<ReauthResult> {
   if (typeof password === "string" && password !== "") {
-    const check = await confirmPassword(user, password, "factor-change", now);
-    if (!check.ok) {
-      const message = check.status === 429 ? check.message : REAUTH_WRONG;
-      return { ok: false, status: check.status, message, field: "password" };
-    }
+    const check = await confirmPassword(user, password, "factor-change", REAUTH_WRONG, now);
+    if (!check.ok) return { ...check, field: "password" };
     const current = await getCurrent(request);
     if (current) await updateSessionData(current.session.sid, { ...current.session.sess, reauthAt: now.getTime() });
     return { ok: true };

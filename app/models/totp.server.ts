@@ -9,7 +9,7 @@ import { openSecret, sealSecret } from "~/utils/secret-box.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { logEvent } from "~/utils/logger.server";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
-import { createSession, destroySession, pendingTotpUserId, readSession, signedInUserId } from "~/utils/session.server";
+import { createSession, destroySession, readSession } from "~/utils/session.server";
 import { recordAudit } from "./audit.server";
 import { recordSignIn } from "./sign-in-audit.server";
 import { confirmPassword, REAUTH_WRONG } from "./reauth.server";
@@ -113,9 +113,8 @@ export async function disableTotp(user: User, password: unknown): Promise<TotpRe
   if (typeof password !== "string" || !password)
     return { ok: false, status: 400, message: "Please enter your password" };
   // Counted like a sign-in attempt (decision 0600): an open session cannot guess without limit.
-  const check = await confirmPassword(user, password, "two-factor-off");
-  if (!check.ok)
-    return { ok: false, status: check.status, message: check.status === 429 ? check.message : REAUTH_WRONG };
+  const check = await confirmPassword(user, password, "two-factor-off", REAUTH_WRONG);
+  if (!check.ok) return check;
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx
@@ -141,10 +140,9 @@ export type TotpLoginResult =
 /** The user half-way through signing in on this request's session, if still within its time. */
 export async function getPendingTotpUser(request: Request, now = new Date()): Promise<User | null> {
   const session = await readSession(request, now);
-  const userId = session && pendingTotpUserId(session);
-  if (!session || !userId) return null;
+  if (!session || session.userId || !session.sess.pendingTotpUserId) return null;
   if (!session.sess.pendingTotpAt || now.getTime() - session.sess.pendingTotpAt > TOTP_PENDING_TTL_MS) return null;
-  const user = await getUserById(userId);
+  const user = await getUserById(session.sess.pendingTotpUserId);
   return user && user.status === "active" && user.totpEnabled ? user : null;
 }
 
@@ -154,8 +152,7 @@ export async function completeTotpLogin(request: Request, token: unknown, now = 
   if (!user || !user.totpSecret) {
     // A session already signed in (a code sent again after the first went through) is kept:
     // the code step does not apply to it, and ending it would sign the person out.
-    const session = await readSession(request, now);
-    if (session && signedInUserId(session)) {
+    if ((await readSession(request, now))?.userId) {
       return { ok: false, status: 400, message: "You are already signed in." };
     }
     return {

@@ -7,9 +7,7 @@ import {
   destroySession,
   getSessionId,
   readSession,
-  pendingTotpUserId,
   readSessionAndUser,
-  signedInUserId,
   updateSessionData,
   type SessionRow,
 } from "./session.server";
@@ -64,7 +62,8 @@ export function getCurrent(request: Request): Promise<Current> {
 
 async function loadCurrent(sid: string): Promise<Current> {
   const found = await readSessionAndUser(sid);
-  if (!found || !signedInUserId(found.session)) return null;
+  // A half-way two-factor sign-in has no user id (decision 0401): it signs no one in.
+  if (!found?.session.userId) return null;
   const { session, user } = found;
   const db = await getDb();
   if (!user || user.status !== "active") {
@@ -81,7 +80,7 @@ export async function getUser(request: Request) {
 
 export async function getPendingTotpUserId(request: Request) {
   const session = await readSession(request);
-  return session ? pendingTotpUserId(session) : null;
+  return session && !session.userId ? (session.sess.pendingTotpUserId ?? null) : null;
 }
 
 export { updateSessionData };

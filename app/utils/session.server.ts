@@ -52,19 +52,6 @@ export async function readSessionAndUser(
 }
 
 /**
- * The user a session signs in, or null. A half-way two-factor sign-in (right password, code
- * still missing) has no user id, and its pending mark alone never signs anyone in.
- */
-export function signedInUserId(row: Pick<SessionRow, "userId" | "sess">): string | null {
-  return row.sess.pendingTotpUserId == null ? row.userId : null;
-}
-
-/** The user half-way through a two-factor sign-in on this session, or null. */
-export function pendingTotpUserId(row: Pick<SessionRow, "userId" | "sess">): string | null {
-  return row.userId == null ? (row.sess.pendingTotpUserId ?? null) : null;
-}
-
-/**
  * The rows of some users' sessions: those that sign them in, and their half-way two-factor
  * sign-ins (named only in the row's JSON), so that a password change, reset, freeze or deletion
  * ends both (decision 0401, addendum of stop 32).
