@@ -22,20 +22,17 @@ beforeAll(async () => {
   agentId = (await createAgent()).id;
 });
 
+/** A delivery of the file's agent for `clientId`, recorded by the manager. */
+const deliveryFor = (clientId: number, fields: Partial<Parameters<typeof createDelivery>[0]>) =>
+  createDelivery({ agentId, clientId, createdBy: manager.id, ...fields });
+
 const invoiceCount = async () => (await (await getDb()).select().from(schema.invoices)).length;
 
 describe("an invoice too large for its columns", () => {
   it("refuses one delivery whose amount would overflow, naming the figure, and writes nothing", async () => {
     const client = await createClient({ name: "Overflow Single Ltd" });
     // 200,000 t x 60,000.00 = 12,000,000,000.00, over 9,999,999,999.99.
-    const delivery = await createDelivery({
-      agentId,
-      clientId: client.id,
-      createdBy: manager.id,
-      tons: "200000.00",
-      sellingRate: "60000.00",
-      buyingRate: "1.00",
-    });
+    const delivery = await deliveryFor(client.id, { tons: "200000.00", sellingRate: "60000.00", buyingRate: "1.00" });
     const before = await invoiceCount();
     const result = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
     expect(result).toMatchObject({ ok: false, status: 409 });
@@ -58,15 +55,7 @@ describe("an invoice too large for its columns", () => {
     const client = await createClient({ name: "Overflow Month Ltd" });
     // Two deliveries of 6,000,000,000.00 each: either alone fits, together they do not.
     for (const date of ["2025-03-03", "2025-03-04"]) {
-      await createDelivery({
-        agentId,
-        clientId: client.id,
-        createdBy: manager.id,
-        date,
-        tons: "100000.00",
-        sellingRate: "60000.00",
-        buyingRate: "1.00",
-      });
+      await deliveryFor(client.id, { date, tons: "100000.00", sellingRate: "60000.00", buyingRate: "1.00" });
     }
     const before = await invoiceCount();
     const result = await createInvoicesForMonth(manager, "2025-03");
@@ -79,14 +68,7 @@ describe("an invoice too large for its columns", () => {
 
   it("refuses a loss too large for the profit column as well", async () => {
     const client = await createClient({ name: "Overflow Loss Ltd" });
-    const delivery = await createDelivery({
-      agentId,
-      clientId: client.id,
-      createdBy: manager.id,
-      tons: "200000.00",
-      sellingRate: "1.00",
-      buyingRate: "60000.00",
-    });
+    const delivery = await deliveryFor(client.id, { tons: "200000.00", sellingRate: "1.00", buyingRate: "60000.00" });
     const result = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
     expect(result).toMatchObject({ ok: false, status: 409 });
     if (!result.ok)
@@ -95,10 +77,7 @@ describe("an invoice too large for its columns", () => {
 
   it("still makes an invoice of exactly the largest amount", async () => {
     const client = await createClient({ name: "At The Limit Ltd" });
-    const delivery = await createDelivery({
-      agentId,
-      clientId: client.id,
-      createdBy: manager.id,
+    const delivery = await deliveryFor(client.id, {
       tons: "1.00",
       sellingRate: MAX_INVOICE_AMOUNT,
       buyingRate: MAX_INVOICE_AMOUNT,
@@ -124,14 +103,7 @@ describe("a month for Generate Invoice", () => {
 describe("an invoiced delivery resent with its own values", () => {
   it("is no change when the numbers are the same in another spelling, and still refused when they differ", async () => {
     const client = await createClient();
-    const delivery = await createDelivery({
-      agentId,
-      clientId: client.id,
-      createdBy: manager.id,
-      tons: "10.00",
-      buyingRate: "65000.00",
-      sellingRate: "70000.50",
-    });
+    const delivery = await deliveryFor(client.id, { tons: "10.00", buyingRate: "65000.00", sellingRate: "70000.50" });
     const made = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
     expect(made.ok).toBe(true);
     const same = await updateDelivery(admin, delivery.id, {
@@ -158,13 +130,8 @@ describe.runIf(testDriver() === "postgres")("a month's batch beside a single inv
     // The batch's month, and a delivery of another month at the same tax rate for the single
     // invoice (a delivery of the batch's month would queue on its own row lock first).
     const month = addDays(todayIn("Africa/Lagos"), -400).slice(0, 7);
-    await createDelivery({ agentId, clientId: client.id, createdBy: manager.id, date: `${month}-10` });
-    const other = await createDelivery({
-      agentId,
-      clientId: client.id,
-      createdBy: manager.id,
-      date: addDays(`${month}-10`, -60),
-    });
+    await deliveryFor(client.id, { date: `${month}-10` });
+    const other = await deliveryFor(client.id, { date: addDays(`${month}-10`, -60) });
 
     // A writer holding the kept totals makes the batch wait there, after its first locks.
     let release!: () => void;
