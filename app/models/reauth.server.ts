@@ -11,6 +11,7 @@ import { checkUserPassword } from "./user.server";
 import { getCurrent, updateSessionData } from "~/utils/auth.server";
 import { logEvent } from "~/utils/logger.server";
 import { requestScope } from "~/utils/request-scope.server";
+import type { Failure } from "~/utils/result";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
 
 export const REAUTH_WINDOW_MS = 5 * 60 * 1000;
@@ -20,7 +21,7 @@ export const REAUTH_WRONG = "Password is incorrect";
 /** What the password was asked for, in the logs. */
 export type PasswordPurpose = "factor-change" | "password-change" | "two-factor-off";
 
-export type PasswordConfirmation = { ok: true } | { ok: false; status: 400 | 429; message: string };
+export type PasswordConfirmation = { ok: true } | Failure<400 | 429>;
 
 /**
  * Checks the signed-in user's password, asked again, under the sign-in throttle: a slot of the
@@ -42,7 +43,7 @@ export async function confirmPassword(
   if (throttle.limited) {
     const { retryAfterSeconds } = throttle;
     logEvent("warn", { event: "reauth.locked", purpose, userId: user.id, address, retryAfterSeconds });
-    return { ok: false, status: 429, message: throttledMessage(retryAfterSeconds) };
+    return { ok: false, status: 429, message: throttledMessage(retryAfterSeconds), retryAfterSeconds };
   }
   if (!(await checkUserPassword(user, password))) {
     logEvent("info", { event: "reauth.failure", purpose, userId: user.id, address });
@@ -62,7 +63,8 @@ export async function isRecentlyAuthenticated(request: Request, now = new Date()
   return now.getTime() - Math.max(signedInAt, confirmedAt) <= REAUTH_WINDOW_MS;
 }
 
-export type ReauthResult = { ok: true } | { ok: false; status: 400 | 403 | 429; message: string; field: "password" };
+/** A refusal carries its message under `password` too, for the JSON calls' `errors`. */
+export type ReauthResult = { ok: true } | Failure<400 | 403 | 429>;
 
 /**
  * Passes when `password` is the user's current password (remembered on the session for five
@@ -76,11 +78,11 @@ export async function confirmRecentAuth(
 ): Promise<ReauthResult> {
   if (typeof password === "string" && password !== "") {
     const check = await confirmPassword(user, password, "factor-change", REAUTH_WRONG, now);
-    if (!check.ok) return { ...check, field: "password" };
+    if (!check.ok) return { ...check, fieldErrors: { password: [check.message] } };
     const current = await getCurrent(request);
     if (current) await updateSessionData(current.session.sid, { ...current.session.sess, reauthAt: now.getTime() });
     return { ok: true };
   }
   if (await isRecentlyAuthenticated(request, now)) return { ok: true };
-  return { ok: false, status: 403, message: REAUTH_REQUIRED, field: "password" };
+  return { ok: false, status: 403, message: REAUTH_REQUIRED, fieldErrors: { password: [REAUTH_REQUIRED] } };
 }

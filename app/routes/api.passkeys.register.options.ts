@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { passkeyRegistrationOptions } from "~/models/passkey.server";
-import { jsonError, requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 import { confirmRecentAuth } from "~/models/reauth.server";
 
 // Adding a passkey needs the current password in the body, or a sign-in within five minutes.
@@ -10,7 +11,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const body = await readJsonBody(request);
   const reauth = await confirmRecentAuth(request, user, body.password);
-  if (!reauth.ok) return jsonError(reauth.status, reauth.message, { errors: { password: [reauth.message] } });
+  if (!reauth.ok) return failureJson(reauth);
   return Response.json(await passkeyRegistrationOptions(user));
 }
 

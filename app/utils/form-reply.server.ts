@@ -4,6 +4,7 @@
 // (app/components/forms/forms-on-conform.test.ts).
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
+import { retryAfterHeader } from "./result.server";
 
 type Reply = {
   reply: (options?: {
@@ -15,7 +16,12 @@ type Reply = {
 };
 
 /** What a model says when it refuses (the `ok: false` side of its result). */
-export type Refusal = { status: number; message: string; fieldErrors?: Record<string, string[]> | null };
+export type Refusal = {
+  status: number;
+  message: string;
+  fieldErrors?: Record<string, string[]> | null;
+  retryAfterSeconds?: number;
+};
 
 type Invalid = Reply & { error?: Record<string, string[] | null> | null };
 
@@ -63,8 +69,12 @@ export function replyRefused<Extra extends Record<string, unknown> = Record<neve
   // `field`: the refusal is about that field ("Incorrect password" under Password).
   const underFields = field ? { ...own, [field]: [refusal.message] } : own;
   const atTop = underFields && !always ? undefined : [formMessage ?? refusal.message];
+  // A throttled password says when to try again, to a browser's script as to a JSON caller.
+  const retryAfter = retryAfterHeader(refusal);
+  const allHeaders = new Headers(headers);
+  if (retryAfter) allHeaders.set("Retry-After", retryAfter["Retry-After"]);
   return data(
     { ...(extra as Extra), result: submission.reply({ fieldErrors: underFields, formErrors: atTop, hideFields }) },
-    { status: refusal.status, headers },
+    { status: refusal.status, headers: allHeaders },
   );
 }

@@ -11,6 +11,8 @@ export type Failure<S extends FailureStatus = FailureStatus> = {
   status: S;
   message: string;
   fieldErrors?: FieldErrors;
+  /** With a 429 (or 503): seconds until a try can succeed, sent as `Retry-After`. */
+  retryAfterSeconds?: number;
 };
 
 /** Success carrying `T`'s fields, or a Failure. */

@@ -69,6 +69,11 @@ async function withTwoFactor(userId: string) {
 }
 
 const messageOf = (body: unknown) => (body as { message: string }).message;
+/** The whole seconds of a 429's Retry-After; NaN when it has none. */
+const retryAfterOf = (response: { headers?: Headers }) => {
+  const value = response.headers?.get("Retry-After") ?? "";
+  return /^\d+$/.test(value) ? Number(value) : NaN;
+};
 const formErrorsOf = (body: unknown) =>
   (body as { result: { error: Record<string, string[] | null> } }).result.error.password;
 
@@ -86,6 +91,7 @@ describe("passwords asked again while signed in are throttled like sign-in", () 
     expect(locked.status).toBe(429);
     expect(messageOf(locked.body)).toMatch(LOCKED);
     expect(locked.body).toMatchObject({ errors: { currentPassword: [messageOf(locked.body)] } });
+    expect(retryAfterOf(locked)).toBeGreaterThan(0);
     expect((await verifyPassword(user.email, user.plainPassword)).ok).toBe(true);
 
     // No more than sign-in's own rule: this address is locked as after five wrong sign-ins, the
@@ -122,6 +128,7 @@ describe("passwords asked again while signed in are throttled like sign-in", () 
     expect(locked.body).toMatchObject({
       result: { error: { currentPassword: [expect.stringMatching(LOCKED)] } },
     });
+    expect(retryAfterOf(locked)).toBeGreaterThan(0);
   });
 
   it("turning two-factor off: the sixth try gets 429 and two-factor stays on", async () => {
@@ -135,6 +142,7 @@ describe("passwords asked again while signed in are throttled like sign-in", () 
     const locked = await turnOffTwoFactor(cookie, user.plainPassword, "192.0.2.52");
     expect(locked.status).toBe(429);
     expect(formErrorsOf(locked.body)).toEqual([expect.stringMatching(LOCKED)]);
+    expect(retryAfterOf(locked)).toBeGreaterThan(0);
     expect((await getUserById(user.id))!.totpEnabled).toBe(true);
     // The same person from another address (another network) is not locked.
     expect((await turnOffTwoFactor(cookie, user.plainPassword, "198.51.100.52")).status).toBe(302);
@@ -151,6 +159,9 @@ describe("passwords asked again while signed in are throttled like sign-in", () 
       message: expect.stringMatching(LOCKED),
       errors: { password: [expect.any(String)] },
     });
+    // The minutes in the message and the seconds in Retry-After say the same wait.
+    const minutes = Number(/in (\d+) minute/.exec(messageOf(locked.body))![1]);
+    expect(Math.ceil(retryAfterOf(locked) / 60)).toBe(minutes);
   });
 
   it("a right password starts the count again, as at sign-in; for a two-factor user only a code does", async () => {
