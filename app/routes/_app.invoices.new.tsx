@@ -22,6 +22,7 @@ import { formatAmount, formatNaira } from "~/utils/money";
 import { parseId, readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/http.server";
+import { INVOICE_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
 
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
@@ -81,7 +82,8 @@ export async function action({ request }: ActionFunctionArgs) {
       formMessage: `Failed to create invoice: ${result.message}`,
       always: true,
     });
-  return redirectWithToast("/invoices", {
+  // Back to the list as it was when the dialog opened: its filters and page (decision 0300).
+  return redirectWithToast(listUrlFrom("/invoices", request.url, INVOICE_LIST_PARAMS), {
     title: "Invoice created successfully",
     description: `Invoice #${result.invoice.invoiceNo}`,
   });
@@ -91,6 +93,9 @@ export default function GenerateInvoiceRoute() {
   const { eligible, olderCursor, newerCursor, searched, preview, invoiceNo, idempotencyKey } =
     useLoaderData<typeof loader>();
   const [params] = useSearchParams();
+  // The list behind the dialog keeps its filters and page: Close returns to it, and the picker's
+  // search (a GET form, which sends only its own fields) carries them along.
+  const listParams = new URLSearchParams(keptSearch(params, INVOICE_LIST_PARAMS));
   const choose = (id: number) => {
     const next = new URLSearchParams(params);
     next.set("deliveryId", String(id));
@@ -103,7 +108,7 @@ export default function GenerateInvoiceRoute() {
     <Dialog
       title="Generate Invoice"
       description="Choose a confirmed delivery; the figures fill in."
-      closeTo="/invoices"
+      closeTo={`/invoices${keptSearch(params, INVOICE_LIST_PARAMS)}`}
     >
       {eligible.length === 0 && !searched ? (
         <p className="text-sm">No confirmed deliveries with clients available for invoicing.</p>
@@ -118,6 +123,9 @@ export default function GenerateInvoiceRoute() {
             preventScrollReset
             replace
           >
+            {[...listParams].map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
             {preview ? <input type="hidden" name="deliveryId" value={preview.deliveryId} /> : null}
             <div>
               <label className="label" htmlFor="picker-agent">

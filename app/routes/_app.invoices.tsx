@@ -71,7 +71,7 @@ export default function InvoicesPage() {
     <div className="space-y-4">
       <PageHeader title="Invoices" subtitle="Invoice confirmed deliveries and record payments">
         <ExportCsvLink to="/invoices/export" />
-        <Link to="new" className="btn-primary" preventScrollReset>
+        <Link to={`new${listSearch}`} className="btn-primary" preventScrollReset>
           <PlusIcon width={16} height={16} /> Generate Invoice
         </Link>
       </PageHeader>

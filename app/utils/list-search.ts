@@ -6,13 +6,18 @@ export const DIRECTORY_LIST_PARAMS = ["q", "cursor", "before"] as const;
 export const DELIVERY_LIST_PARAMS = ["from", "to", "status", "agentId", "cursor", "before"] as const;
 export const INVOICE_LIST_PARAMS = ["status", "clientId", "from", "to", "invoiceNo", "cursor", "before"] as const;
 
-/** `?status=…&cursor=…` from a URL's search part (or ""), keeping only the named parameters. */
+/**
+ * `?status=…&cursor=…` from a URL's search part (or ""), keeping only the named parameters, in
+ * the URL's own order and with their values as given (an empty filter field stays): a dialog
+ * opened with exactly the list's search does not make Remix load the list again (its loader runs
+ * again only when the search changes), and closing it returns to the same URL.
+ */
 export function keptSearch(search: string | URLSearchParams, names: readonly string[]): string {
   const from = typeof search === "string" ? new URLSearchParams(search) : search;
   const kept = new URLSearchParams();
-  for (const name of names) {
-    const value = from.get(name);
-    if (value) kept.set(name, value);
+  for (const [name, value] of from) {
+    // The list reads the first value of each name; a repeated one would change nothing.
+    if (names.includes(name) && !kept.has(name)) kept.set(name, value);
   }
   const text = kept.toString();
   return text ? `?${text}` : "";

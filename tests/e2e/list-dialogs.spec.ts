@@ -1,10 +1,10 @@
 import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
-// Dialogs opened over a filtered list come back to it (decision 0200, addendum of stop 32):
-// Edit Delivery and its Delete, Record Payment from the Invoices list; New Delivery opened from a
-// filtered list leaves the list behind it as it was; the deliveries filter's Clear empties its
-// fields. With JavaScript on and off, at desktop and phone widths.
+// Dialogs opened over a filtered list come back to it (decision 0200, addenda of stops 32 and
+// 33): Edit Delivery and its Delete, Record Payment and Generate Invoice from the Invoices list;
+// New Delivery opened from a filtered list leaves the list behind it as it was; the deliveries
+// filter's Clear empties its fields. With JavaScript on and off, at desktop and phone widths.
 
 test("deliveries: Edit, Close, Save and Delete keep the list's filter, and Clear empties the filter form", async ({
   page,
@@ -159,6 +159,82 @@ test("invoices: Record Payment from a filtered list returns to it, on Close and 
     await expect(page.getByRole("status")).toContainText("Payment recorded successfully");
     await expect(page).toHaveURL(listUrl);
     await expect(cards.getByRole("listitem")).toHaveCount(2);
+  }
+});
+
+test("invoices: Generate Invoice from a filtered list keeps it behind the dialog, through the picker's search, and returns to it", async ({
+  page,
+  baseURL,
+  loginAs,
+  javaScript,
+}) => {
+  test.slow();
+  await loginAs("manager");
+  const tag = unique();
+  const first = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Kept Gen",
+    tag,
+    rates: { sellingRate: "1000" },
+  });
+  // Two more of the client's deliveries to invoice, one per width. Dated in 2002, as above: no
+  // journey running beside this one takes them first.
+  const post = apiPoster(page.request, baseURL!);
+  for (let i = 0; i < 2; i++) {
+    const made = await post("/api/deliveries", {
+      agentId: first.agent.id,
+      clientId: first.client.id,
+      tons: "2.00",
+      location: `Kept Gen yard ${tag}`,
+      date: `2002-07-1${i}`,
+    });
+    const priced = await page.request.patch(`/api/deliveries/${made.id}`, {
+      data: { sellingRate: "1000" },
+      headers: { Origin: baseURL! },
+    });
+    expect(priced.status()).toBe(200);
+  }
+  const clientId = String(first.client.id);
+  const onList = (url: URL) => url.pathname === "/invoices" && url.search === `?clientId=${clientId}`;
+  const cards = page.getByRole("listitem", { name: /^Invoice #/ });
+  const agentName = first.agent.name as string;
+
+  for (const [index, width] of (["desktop", "phone"] as Width[]).entries()) {
+    await page.setViewportSize(WIDTHS[width]);
+    await page.goto(`/invoices?clientId=${clientId}`);
+    await hydrated(page, javaScript);
+    await expect(cards).toHaveCount(index + 1);
+
+    // Open, Close: the filtered list behind it all along, and back on it.
+    await page.getByRole("link", { name: "Generate Invoice" }).click();
+    const dialog = page.getByRole("dialog", { name: "Generate Invoice" });
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(
+      (url) => url.pathname === "/invoices/new" && url.searchParams.get("clientId") === clientId,
+    );
+    await expect(cards).toHaveCount(index + 1);
+    await dialog.getByRole("link", { name: "Close" }).click();
+    await expect(page).toHaveURL(onList);
+
+    // Open, search the picker (a GET form of its own fields), choose, generate: still filtered.
+    await page.getByRole("link", { name: "Generate Invoice" }).click();
+    await dialog.getByLabel("Agent").fill(agentName);
+    await dialog.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(
+      (url) => url.searchParams.get("agent") === agentName && url.searchParams.get("clientId") === clientId,
+    );
+    await expect(cards).toHaveCount(index + 1);
+    await dialog
+      .getByRole("list", { name: "Deliveries to invoice" })
+      .getByRole("link", { name: /2\.00 t/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(
+      (url) => url.searchParams.has("deliveryId") && url.searchParams.get("clientId") === clientId,
+    );
+    await dialog.getByRole("button", { name: "Generate Invoice" }).click();
+    await expect(page.getByRole("status")).toContainText("Invoice created successfully");
+    await expect(page).toHaveURL(onList);
+    await expect(cards).toHaveCount(index + 2);
   }
 });
 
