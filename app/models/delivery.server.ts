@@ -137,6 +137,21 @@ const flatten = (r: { delivery: Delivery; agentName: string | null; clientName: 
  */
 export const deliveryListSearch = (params: URLSearchParams) => keptSearch(params, DELIVERY_LIST_PARAMS);
 
+const FILTER_NAMES = { from: "from date", to: "to date", status: "status", agentId: "agent id" } as const;
+
+/**
+ * For the JSON list: the first filter in the query that `parseFilters` could not read, as a
+ * message ("The agent id is not valid"), or null. The page ignores such a value and shows the
+ * list without it; a program asking for one agent's deliveries must not get everyone's instead
+ * (decision 0100, addendum of stop 33).
+ */
+export function unreadFilter(params: URLSearchParams, filters: DeliveryFilters): string | null {
+  for (const [name, label] of Object.entries(FILTER_NAMES) as [keyof typeof FILTER_NAMES, string][]) {
+    if (params.get(name) && filters[name] === undefined) return `The ${label} is not valid`;
+  }
+  return null;
+}
+
 export function parseFilters(input: Record<string, unknown>): DeliveryFilters {
   // Query strings name only some filters; a bad value is ignored rather than failing the page.
   const parsed = safeParseFields(DeliveryFiltersSchema, input);

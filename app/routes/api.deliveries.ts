@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createDelivery, deliveryBatches, listDeliveries, parseFilters } from "~/models/delivery.server";
+import { createDelivery, deliveryBatches, listDeliveries, parseFilters, unreadFilter } from "~/models/delivery.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
@@ -12,6 +12,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const filters = parseFilters(Object.fromEntries(url.searchParams));
+  const unread = unreadFilter(url.searchParams, filters);
+  if (unread) return jsonError(400, unread);
   const page = readPageRequest(url.searchParams, "date");
   if (page.invalid) return jsonError(400, "The cursor is not valid");
   const limit = readLimit(url.searchParams);

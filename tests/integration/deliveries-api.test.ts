@@ -457,10 +457,25 @@ describe("filters and pages from the query string", () => {
       "Filter 2",
     ]);
     expect((await get(`agentId=${agent.id}&status=invoiced`)).body).toHaveLength(0);
-    // A bad value is ignored, not a failure.
-    expect((await get(`agentId=${agent.id}&from=2031-02-30&limit=1`)).body).toHaveLength(1);
+    // A filter it cannot read is a 400 that names it, never the list without that filter; the
+    // page ignores it instead (below).
+    for (const [query, message] of [
+      [`agentId=${agent.id}&from=2031-02-30&limit=1`, "The from date is not valid"],
+      [`agentId=${agent.id}&to=tomorrow`, "The to date is not valid"],
+      [`agentId=${agent.id}&status=paid`, "The status is not valid"],
+      [`agentId=${agent.id}x`, "The agent id is not valid"],
+      ["agentId=0", "The agent id is not valid"],
+    ]) {
+      const refused = await call(api.loader, makeRequest(`/api/deliveries?${query}`, { cookie }));
+      expect(refused, query).toMatchObject({ status: 400, body: { message } });
+    }
+    // Empty fields, as a filter form sends them, are no filter.
+    expect((await get(`agentId=${agent.id}&from=&to=&status=`)).body).toHaveLength(5);
 
-    const page = await call(deliveriesPage.loader, makeRequest(`/deliveries?agentId=${agent.id}`, { cookie }));
+    const page = await call(
+      deliveriesPage.loader,
+      makeRequest(`/deliveries?agentId=${agent.id}&from=2031-02-30`, { cookie }),
+    );
     const body = page.body as { deliveries: { location: string }[]; olderCursor: string | null };
     expect(body.deliveries).toHaveLength(5);
     expect(body.olderCursor).toBeNull();
