@@ -23,8 +23,9 @@ export type Tx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWit
 export type Executor = Db | Tx;
 
 /**
- * The business time zone, for migrations that turn a stored time into a business date (0019:
- * an invoice's issue date). The app's own default when APP_TIME_ZONE is not set.
+ * The business time zone, for migrations and functions that turn a stored time into a business
+ * date (0019: an invoice's issue date; 0026: an agent's first activity), set as `pks.time_zone`
+ * on every session. The app's own default when APP_TIME_ZONE is not set.
  */
 const migrationTimeZone = () => process.env.APP_TIME_ZONE?.trim() || "Africa/Lagos";
 
@@ -108,6 +109,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       backoff: (retries: number) => Math.min(0.1 * retries, 1),
       connection: {
         application_name: "pks-back-office",
+        // The business time zone, read by the functions that turn a stored time into a business
+        // date (migration 0026: an agent's first activity); PGlite's one session sets it below.
+        "pks.time_zone": migrationTimeZone(),
         statement_timeout: limits.statementTimeoutMs,
         lock_timeout: limits.lockTimeoutMs,
         idle_in_transaction_session_timeout: limits.idleInTransactionMs,

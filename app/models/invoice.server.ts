@@ -67,22 +67,30 @@ async function lockInvoiceCounter(tx: Tx) {
     .onConflictDoUpdate({ target: schema.invoiceCounter.id, set: { lastNo: sql`${schema.invoiceCounter.lastNo}` } });
 }
 
-/** Takes the next number, or records a chosen one, holding the counter row until commit. */
+/**
+ * Takes the next number, holding the counter row until commit. A number chosen by hand
+ * (`POST /api/invoices` with `invoiceNo`) must be that next number: numbers run without gaps
+ * (decision 0501, addendum of stop 33), so a number further on would leave a gap, and one far
+ * enough on would leave the counter past what an invoice number can hold.
+ */
 async function claimInvoiceNumber(tx: Tx, requestedNo?: string): Promise<string> {
   const [row] = await tx
     .insert(schema.invoiceCounter)
-    .values({ id: 1, lastNo: requestedNo === undefined ? FIRST_INVOICE_NUMBER : Number(requestedNo) })
+    .values({ id: 1, lastNo: FIRST_INVOICE_NUMBER })
     .onConflictDoUpdate({
       target: schema.invoiceCounter.id,
-      set: {
-        lastNo:
-          requestedNo === undefined
-            ? sql`${schema.invoiceCounter.lastNo} + 1`
-            : sql`greatest(${schema.invoiceCounter.lastNo}, ${requestedNo}::bigint)`,
-      },
+      set: { lastNo: sql`${schema.invoiceCounter.lastNo} + 1` },
     })
-    .returning({ lastNo: schema.invoiceCounter.lastNo });
-  return requestedNo ?? String(row.lastNo);
+    .returning({ lastNo: sql<string>`${schema.invoiceCounter.lastNo}::text` });
+  const next = row.lastNo;
+  if (requestedNo !== undefined && BigInt(requestedNo) !== BigInt(next)) {
+    // Thrown inside the transaction: the counter goes back with it.
+    const why = BigInt(requestedNo) < BigInt(next) ? "is already used or skipped" : "would leave a gap";
+    throw new InvoiceConflict(
+      `Invoice number ${requestedNo} ${why}: invoice numbers run without gaps, and the next is ${next}`,
+    );
+  }
+  return next;
 }
 
 type EligibleRow = {
@@ -262,13 +270,6 @@ async function insertInvoice(
   const figures = invoiceFigures(rows);
   assertFitsOneInvoice(figures, rows.length);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
-  if (requestedNo !== undefined) {
-    const [taken] = await tx
-      .select({ id: schema.invoices.id })
-      .from(schema.invoices)
-      .where(eq(schema.invoices.invoiceNo, requestedNo));
-    if (taken) throw new InvoiceConflict(`Invoice number ${requestedNo} is already used`);
-  }
   const [invoice] = await tx
     .insert(schema.invoices)
     .values({

@@ -295,9 +295,17 @@ export async function verifyPasskeyAuthentication(
   if (!stored) return fail;
   const db = await getDb();
   const [passkey] = await db.select().from(schema.passkeys).where(eq(schema.passkeys.credentialId, credential.id));
-  if (!passkey || (stored.userId && stored.userId !== passkey.userId)) return fail;
+  // From here each refusal is in the trail (decision 0900). Only after a challenge was spent:
+  // those come from the throttled options call, so a stranger cannot fill the trail for free.
+  if (!passkey) {
+    await recordSignIn({ outcome: "failure", method: "passkey", user: null, reason: "unknown-passkey" });
+    return fail;
+  }
   const user = await getUserById(passkey.userId);
-  if (!user) return fail;
+  if (!user || (stored.userId && stored.userId !== passkey.userId)) {
+    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "other-account" });
+    return fail;
+  }
   if (user.status !== "active") {
     await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "inactive" });
     return { ok: false, status: 403, message: PASSKEY_MESSAGES.inactive };

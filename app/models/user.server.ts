@@ -4,6 +4,7 @@ import { bcryptCompare, bcryptHash } from "~/utils/password-hash.server";
 import { eq, sql } from "drizzle-orm";
 import { getDb, schema, type Executor, type Role, type User } from "~/db.server";
 import { bcryptCost } from "~/utils/password-cost.server";
+import { recordAudit } from "./audit.server";
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;
@@ -168,7 +169,12 @@ export async function ensureFirstAdmin(
     if (existing) return { created: false as const };
     const email = options.email?.trim() || "admin@example.com";
     const generated = options.password ? undefined : generateTemporaryPassword();
-    await insertUser({ email, role: "admin", password: options.password ?? generated!, mustChangePassword: true }, tx);
+    const admin = await insertUser(
+      { email, role: "admin", password: options.password ?? generated!, mustChangePassword: true },
+      tx,
+    );
+    // Users created are in the trail (decision 0900); nobody is signed in yet, so no actor.
+    await recordAudit(tx, { actor: null, action: "user.create", entityType: "user", entityId: admin.id, after: admin });
     if (generated) {
       log(
         `\n  First admin created: ${email}\n  Temporary password (shown once): ${generated}\n` +

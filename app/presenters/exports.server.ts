@@ -13,7 +13,7 @@ import {
   type AgentStatementLine,
 } from "~/models/agent-settlement.server";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
-import { deliveryBatches, parseFilters, type DeliveryView } from "~/models/delivery.server";
+import { deliveryBatches, parseFilters, unreadFilter, type DeliveryView } from "~/models/delivery.server";
 import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/models/audit.server";
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
@@ -70,8 +70,15 @@ export function deliveryColumns(viewer: Actor): CsvColumn<DeliveryView>[] {
   return columns;
 }
 
-export function deliveriesExport(viewer: Actor, params: URLSearchParams, now = new Date()): CsvExport<DeliveryView> {
+export function deliveriesExport(
+  viewer: Actor,
+  params: URLSearchParams,
+  now = new Date(),
+): CsvExport<DeliveryView> | BadExport {
   const filters = parseFilters(Object.fromEntries(params));
+  // A filter that cannot be read is a 400, never an export of every delivery (decision 0952).
+  const invalid = unreadFilter(params, filters);
+  if (invalid) return { invalid };
   return {
     filename: csvFilename("deliveries", today(now)),
     columns: deliveryColumns(viewer),

@@ -282,6 +282,21 @@ describe("payouts", () => {
 });
 
 describe("the balances kept by triggers", () => {
+  it("date an agent with nothing counted yet by the business day it was added, not the UTC day", async () => {
+    // 23:30 UTC on 9 March is 00:30 on 10 March in Lagos (APP_TIME_ZONE).
+    const agent = await createAgent({ createdAt: new Date("2026-03-09T23:30:00Z") });
+    const db = await getDb();
+    const kept = async () =>
+      (await db.select().from(schema.agentBalances).where(eq(schema.agentBalances.agentId, agent.id)))[0]
+        ?.lastActivity;
+    expect(await kept()).toBe("2026-03-10");
+    // The recount's rule (a delivery that leaves the agent, pks_rebuild_agent_balances) agrees.
+    const [recount] = rowsOf<{ day: string }>(
+      await db.execute(sql`select pks_agent_last_activity(${agent.id})::text as day`),
+    );
+    expect(recount.day).toBe("2026-03-10");
+  });
+
   it("follow a delivery's edit and delete", async () => {
     const owed = async () =>
       (await listAgentBalances(admin, { page: { cursor: null, direction: "older" } })).items.find(

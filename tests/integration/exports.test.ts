@@ -151,7 +151,7 @@ describe("the other lists", () => {
     }
   });
 
-  it("invoices, payments and reconciliation export; a bad filter is a 400", async () => {
+  it("invoices, payments, reconciliation and deliveries export; a bad filter is a 400", async () => {
     const { cookie } = await loginAs("admin");
     expect((await csvOf(invoicesExport, "/invoices/export?status=paid", cookie))[0][0]).toBe("Invoice No");
     expect((await csvOf(paymentsExport, "/payments/export", cookie))[0][0]).toBe("Payment Date");
@@ -167,6 +167,8 @@ describe("the other lists", () => {
       [invoicesExport, "/invoices/export?status=late"],
       [paymentsExport, "/payments/export?from=2026-02-30"],
       [reconciliationExport, "/reconciliation/export?month=2031-13"],
+      [deliveriesExport, "/deliveries/export?from=2026-01-01&to=2026-02-30"],
+      [deliveriesExport, "/deliveries/export?status=bogus"],
     ] as const) {
       const res = await get(route, path, cookie);
       expect(res.status, path).toBe(400);

@@ -81,6 +81,29 @@ describe("invoices", () => {
     });
   });
 
+  it("takes a chosen number only when it is the next one: numbers run without gaps", async () => {
+    const db = await getDb();
+    const counter = async () => (await db.select().from(schema.invoiceCounter))[0]?.lastNo;
+    const d = await delivery();
+    const next = String(Number((await previewInvoice(user, d.id))!.invoiceNo));
+    const before = await counter();
+    // Far ahead: the counter would pass what an invoice number holds (18 digits), and every later
+    // invoice would fail; a little ahead would leave numbers never used.
+    for (const chosen of ["999999999999999999", String(Number(next) + 1), "5"]) {
+      const refused = await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: chosen });
+      expect(refused, chosen).toMatchObject({
+        ok: false,
+        status: 409,
+        message: expect.stringContaining(`invoice numbers run without gaps, and the next is ${next}`),
+      });
+      expect(await counter()).toBe(before);
+    }
+    const chosen = await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: ` 0${next} ` });
+    expect(chosen).toMatchObject({ ok: true, invoice: { invoiceNo: next } });
+    const after = await createInvoiceForDelivery(user, { deliveryId: (await delivery()).id });
+    expect(after).toMatchObject({ ok: true, invoice: { invoiceNo: String(Number(next) + 1) } });
+  });
+
   it("gives 20 invoices created at once 20 contiguous numbers", async () => {
     const db = await getDb();
     const before = Number(

@@ -155,6 +155,46 @@ describe("passkeys", () => {
     expect(await verifyPasskeyAuthentication(null)).toMatchObject({ ok: false });
   });
 
+  it("a spent challenge with an unknown passkey, or another account's, is a failed sign-in in the trail", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const db = await getDb();
+    await db.insert(schema.passkeys).values([
+      { userId: owner.id, credentialId: "owned-cred", credentialPublicKey: "AAAA", deviceName: "Phone" },
+      { userId: other.id, credentialId: "others-cred", credentialPublicKey: "AAAA", deviceName: "Laptop" },
+    ]);
+    const failures = async () =>
+      (await db.select().from(schema.auditEvents).where(eq(schema.auditEvents.action, "auth.sign_in_failed"))).filter(
+        (e) => (e.after as { method?: string } | null)?.method === "passkey",
+      );
+    const before = (await failures()).length;
+
+    const anyone = await passkeyAuthenticationOptions(undefined);
+    const unknown = await verifyPasskeyAuthentication({
+      ...fakeCredential(anyone.challenge, "webauthn.get"),
+      id: "never-registered",
+    });
+    expect(unknown).toMatchObject({ ok: false, message: "Authentication verification failed" });
+    // The other user's challenge, answered with the owner's passkey.
+    const othersChallenge = await passkeyAuthenticationOptions(other.email);
+    const crossed = await verifyPasskeyAuthentication({
+      ...fakeCredential(othersChallenge.challenge, "webauthn.get"),
+      id: "owned-cred",
+    });
+    expect(crossed).toMatchObject({ ok: false, message: "Authentication verification failed" });
+
+    const recorded = (await failures()).slice(before);
+    expect(recorded.map((e) => [e.entityId, (e.after as { reason: string }).reason])).toEqual([
+      [null, "unknown-passkey"],
+      [owner.id, "other-account"],
+    ]);
+    // A challenge never issued (or already spent) leaves nothing: it costs a stranger nothing.
+    expect(
+      await verifyPasskeyAuthentication({ ...fakeCredential(anyone.challenge, "webauthn.get"), id: "owned-cred" }),
+    ).toMatchObject({ ok: false });
+    expect(await failures()).toHaveLength(before + 2);
+  });
+
   it("frozen users cannot sign in with a passkey", async () => {
     const user = await createUser({ status: "frozen" });
     const db = await getDb();

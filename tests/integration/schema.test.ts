@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, getDriver } from "../../app/db.server";
+import { getDb, getDriver, schema } from "../../app/db.server";
 import { ensureFirstAdmin, getUserByEmail, verifyPassword } from "../../app/models/user.server";
 import { createUser } from "../factories";
 
@@ -41,6 +41,12 @@ describe("schema and first admin", () => {
     expect(admin?.role).toBe("admin");
     expect(admin?.mustChangePassword).toBe(1);
     expect((await verifyPassword("BOSS@example.com", "first-pass-123")).ok).toBe(true);
+    // In the trail like every user created, with no actor: nobody was signed in.
+    const db = await getDb();
+    const [event] = await db.select().from(schema.auditEvents).where(eq(schema.auditEvents.entityId, admin!.id));
+    expect(event).toMatchObject({ action: "user.create", actorId: null, entityType: "user" });
+    expect(event.after).toMatchObject({ email: "boss@example.com", role: "admin" });
+    expect(JSON.stringify(event.after)).not.toContain("first-pass-123");
     expect(await ensureFirstAdmin({ email: "other@example.com", password: "x" })).toEqual({ created: false });
   });
 });
