@@ -287,8 +287,7 @@ describe("the balances kept by triggers", () => {
     const agent = await createAgent({ createdAt: new Date("2026-03-09T23:30:00Z") });
     const db = await getDb();
     const kept = async () =>
-      (await db.select().from(schema.agentBalances).where(eq(schema.agentBalances.agentId, agent.id)))[0]
-        ?.lastActivity;
+      (await db.select().from(schema.agentBalances).where(eq(schema.agentBalances.agentId, agent.id)))[0]?.lastActivity;
     expect(await kept()).toBe("2026-03-10");
     // The recount's rule (a delivery that leaves the agent, pks_rebuild_agent_balances) agrees.
     const [recount] = rowsOf<{ day: string }>(
