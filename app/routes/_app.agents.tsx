@@ -4,6 +4,10 @@ import { DirectoryPage } from "~/components/directory/directory-page";
 import { UsersIcon } from "~/components/icons";
 import { agentCardsPage, readDirectoryRequest } from "~/models/directory-list.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
+import { keepListBehindDialogs } from "~/utils/revalidate";
+
+// Opening a dialog over the list does not load the list again (decision 0200, addendum of stop 33).
+export const shouldRevalidate = keepListBehindDialogs("/agents");
 
 export const meta: MetaFunction = () => [{ title: "Agents · Management" }];
 

@@ -4,6 +4,10 @@ import { DirectoryPage } from "~/components/directory/directory-page";
 import { BuildingIcon } from "~/components/icons";
 import { clientCardsPage, readDirectoryRequest } from "~/models/directory-list.server";
 import { requireCapability } from "~/rules/capabilities.server";
+import { keepListBehindDialogs } from "~/utils/revalidate";
+
+// Opening a dialog over the list does not load the list again (decision 0200, addendum of stop 33).
+export const shouldRevalidate = keepListBehindDialogs("/clients");
 
 export const meta: MetaFunction = () => [{ title: "Clients · Management" }];
 

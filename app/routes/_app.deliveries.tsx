@@ -25,6 +25,7 @@ import { listAgentChoices } from "~/models/agent.server";
 import { deliveryListSearch, listDeliveryRows, parseFilters } from "~/models/delivery.server";
 import { requireUser } from "~/utils/auth.server";
 import { readPageRequest } from "~/utils/params";
+import { keepListBehindDialogs } from "~/utils/revalidate";
 
 export const meta: MetaFunction = () => [{ title: "Deliveries · Management" }];
 
@@ -62,9 +63,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * would any revalidation while the dialog is open). Leaving New Delivery always runs it: the
  * rows may have been skipped.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) => {
-  if (nextUrl.pathname === NEW_DELIVERY) return false;
-  return currentUrl.pathname === NEW_DELIVERY || defaultShouldRevalidate;
+const keepBehindDialogs = keepListBehindDialogs("/deliveries");
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
+  if (args.nextUrl.pathname === NEW_DELIVERY) return false;
+  // Opening Edit or Delete over the list does not load it again (decision 0200, addendum of stop 33).
+  return args.currentUrl.pathname === NEW_DELIVERY || keepBehindDialogs(args);
 };
 const NEW_DELIVERY = "/deliveries/new";
 

@@ -20,6 +20,10 @@ import { formatDeliveryDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { SummaryAmount } from "~/components/money";
 import { PageHeader } from "~/components/page-header";
+import { keepListBehindDialogs } from "~/utils/revalidate";
+
+// Opening a dialog over the list does not load the list again (decision 0200, addendum of stop 33).
+export const shouldRevalidate = keepListBehindDialogs("/payments");
 
 export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
 

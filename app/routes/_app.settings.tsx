@@ -9,6 +9,10 @@ import { loadSystemSettings } from "~/models/settings.server";
 import { toPublicUser } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";
 import { can } from "~/rules/capabilities.server";
+import { keepListBehindDialogs } from "~/utils/revalidate";
+
+// Opening a dialog over Settings does not load its lists again (decision 0200, addendum of stop 33).
+export const shouldRevalidate = keepListBehindDialogs("/settings");
 
 export const meta: MetaFunction = () => [{ title: "Settings · Management" }];
 

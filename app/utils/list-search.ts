@@ -8,9 +8,9 @@ export const INVOICE_LIST_PARAMS = ["status", "clientId", "from", "to", "invoice
 
 /**
  * `?status=…&cursor=…` from a URL's search part (or ""), keeping only the named parameters, in
- * the URL's own order and with their values as given (an empty filter field stays): a dialog
- * opened with exactly the list's search does not make Remix load the list again (its loader runs
- * again only when the search changes), and closing it returns to the same URL.
+ * the URL's own order and with their values as given (an empty filter field stays), so a dialog
+ * opened from the list has the list's own search (the list is then not loaded again behind it:
+ * `keepListBehindDialogs`), and closing it returns to the very same address.
  */
 export function keptSearch(search: string | URLSearchParams, names: readonly string[]): string {
   const from = typeof search === "string" ? new URLSearchParams(search) : search;

@@ -1,0 +1,28 @@
+// When a list's loader runs again (decision 0200, addendum of stop 33). Under single fetch Remix
+// runs every matched loader on every navigation unless the route says otherwise (it calls a
+// route's `shouldRevalidate` with `defaultShouldRevalidate: true`), so opening a dialog over a
+// list loaded the whole list again, and its rows, for nothing.
+import type { Params, ShouldRevalidateFunction } from "@remix-run/react";
+
+/**
+ * A list route's `shouldRevalidate`: its loader is not run again when the navigation stays on
+ * the list and its dialogs (`listPath`, or the path made from the route's params, and the paths
+ * under it), is a plain GET (not a
+ * submission, nor the redirect after one, which carries the submission's method), goes to another
+ * address, and leaves the list's own query as it was (`sameList`, the whole search by default).
+ * Anything else (a save, a delete, a new filter or page, the same address again) runs it.
+ */
+export function keepListBehindDialogs(
+  listPath: string | ((params: Params) => string),
+  sameList: (current: URL, next: URL) => boolean = (current, next) => current.search === next.search,
+): ShouldRevalidateFunction {
+  const pathOf = typeof listPath === "string" ? () => listPath : listPath;
+  const under = (url: URL, path: string) => url.pathname === path || url.pathname.startsWith(`${path}/`);
+  return ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, defaultShouldRevalidate }) => {
+    if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+    const path = pathOf(currentParams);
+    const stays = path === pathOf(nextParams) && under(currentUrl, path) && under(nextUrl, path);
+    if (currentUrl.href === nextUrl.href || !stays) return defaultShouldRevalidate;
+    return sameList(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
+  };
+}
