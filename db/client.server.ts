@@ -75,10 +75,42 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): DbLimits {
 }
 
 export type ConnectOptions =
-  | { driver: "postgres"; url: string; max?: number; limits?: Partial<DbLimits> }
+  | { driver: "postgres"; url: string; migrationUrl?: string; max?: number; limits?: Partial<DbLimits> }
   | { driver: "pglite"; dataDir?: string; loadDataDir?: Blob; limits?: Partial<DbLimits> };
 
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+
+/**
+ * The tables whose rows are never changed or removed once written (decision 0900, 0920, 0980):
+ * their append-only triggers refuse it, and the app's own login gets no right to it either, so
+ * a login that is not the owner cannot switch the triggers off (only an owner can).
+ */
+const APPEND_ONLY_TABLES = ["audit_events", "payments", "credit_notes", "agent_payouts", "invoice_lines"];
+
+/**
+ * Run by the tables' owner after migrating, at every start (grants are idempotent, and a
+ * migration may have added a table): the app's login (`appUrl`'s) may read and write what the
+ * app writes, insert but never update or delete the append-only tables, and never delete or
+ * truncate invoices. Nothing is done when both URLs are the same login.
+ */
+async function grantAppRights(owner: import("postgres").Sql, appUrl: string, connectTimeoutS: number) {
+  const { default: postgres } = await import("postgres");
+  const app = postgres(appUrl, { max: 1, onnotice: () => {}, connect_timeout: connectTimeoutS });
+  let role: string;
+  try {
+    [{ role }] = await app<{ role: string }[]>`select current_user as role`;
+  } finally {
+    await app.end({ timeout: 5 });
+  }
+  const [{ me }] = await owner<{ me: string }[]>`select current_user as me`;
+  if (role === me) return;
+  const who = owner(role);
+  await owner`grant usage on schema public to ${who}`;
+  await owner`grant select, insert, update, delete on all tables in schema public to ${who}`;
+  await owner`grant usage, select, update on all sequences in schema public to ${who}`;
+  await owner`revoke update, delete, truncate on ${owner(APPEND_ONLY_TABLES)} from ${who}`;
+  await owner`revoke delete, truncate on invoices from ${who}`;
+}
 
 /** Opens a connection and applies pending migrations. */
 export async function connect(options: ConnectOptions): Promise<Connection> {
@@ -89,12 +121,19 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     // Migrations on their own connection, without the request timeouts: an index build on a
     // big table may rightly take longer than any request.
-    const migrator = postgres(options.url, { max: 1, onnotice: () => {}, connect_timeout: limits.connectTimeoutS });
+    // With `migrationUrl` (DATABASE_MIGRATION_URL) they run as the tables' owner, and the app's
+    // own login gets only the rights it needs (decision 0704, addendum of stop 33).
+    const migrator = postgres(options.migrationUrl ?? options.url, {
+      max: 1,
+      onnotice: () => {},
+      connect_timeout: limits.connectTimeoutS,
+    });
     try {
       // Several instances may start at once: one migrates, the others wait, then find nothing to do.
       await migrator`select pg_advisory_lock(7261012)`;
       await migrator`select set_config('pks.time_zone', ${migrationTimeZone()}, false)`;
       await migrate(drizzle(migrator, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      if (options.migrationUrl) await grantAppRights(migrator, options.url, limits.connectTimeoutS);
     } finally {
       await migrator.end({ timeout: 5 });
     }
@@ -247,7 +286,10 @@ export async function allowLongStatements(tx: Tx, ms: number) {
 }
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectOptions {
-  if (env.DATABASE_URL) return { driver: "postgres", url: env.DATABASE_URL };
+  if (env.DATABASE_URL) {
+    const migrationUrl = env.DATABASE_MIGRATION_URL?.trim() || undefined;
+    return { driver: "postgres", url: env.DATABASE_URL, ...(migrationUrl ? { migrationUrl } : {}) };
+  }
   return { driver: "pglite", dataDir: path.resolve(env.PGLITE_DIR ?? "data/pglite") };
 }
 

@@ -28,7 +28,8 @@ if (process.env.DATABASE_URL) {
     "--no-privileges",
     "--exit-on-error",
     "--single-transaction",
-    `--dbname=${process.env.DATABASE_URL}`,
+    // As the tables' owner when the app runs on a login of its own (decision 0704).
+    `--dbname=${process.env.DATABASE_MIGRATION_URL?.trim() || process.env.DATABASE_URL}`,
     file,
   ]);
 } else {
