@@ -5,7 +5,7 @@
 // date. Every sum is SQL numeric; the lines are keyset pages so a client with years of trade
 // never renders an unbounded page. Void invoices are zero lines marked void and count nowhere.
 import { eq, sql, type SQL } from "drizzle-orm";
-import { getDb, rowsOf, schema } from "~/db.server";
+import { getDb, getDriver, rowsOf, schema, type Db, type Executor, type Tx } from "~/db.server";
 import { paymentLinksSql } from "~/models/payment.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
@@ -140,9 +140,8 @@ const invoiceOf = (row: SQL) =>
  * Each part reads an index range from `day`, so a statement of recent months costs the same
  * however long the client has traded.
  */
-async function balanceBefore(clientId: number, day: string): Promise<string> {
-  const db = await getDb();
-  const result = await db.execute(sql`
+async function balanceBefore(ex: Executor, clientId: number, day: string): Promise<string> {
+  const result = await ex.execute(sql`
     select (
       coalesce((select b.owed + b.credit from client_balances b where b.client_id = ${clientId}), 0)
       - coalesce((select sum(i.amount) from invoices i
@@ -230,6 +229,7 @@ type LineRow = {
  * the page's own lines in order.
  */
 export async function statementLinesPage(
+  ex: Executor,
   clientId: number,
   period: StatementPeriod,
   openingBalance: string,
@@ -238,13 +238,12 @@ export async function statementLinesPage(
   /** The balance after `after`'s line when the caller knows it (the export's previous batch). */
   balanceAfterCursor?: string,
 ): Promise<{ lines: StatementLine[]; nextCursor: string | null }> {
-  const db = await getDb();
   const lines = periodLinesSql(clientId, period);
   const start =
     balanceAfterCursor !== undefined
       ? sql`${balanceAfterCursor}::numeric`
       : sql`${openingBalance}::numeric + ${upToSql(lines, after)}`;
-  const result = await db.execute(sql`
+  const result = await ex.execute(sql`
     with page as (
       select l.* from (${lines}) l ${afterCursorSql(after)}
       order by l.day, l.ord, l.id limit ${limit + 1}
@@ -280,9 +279,8 @@ export async function statementLinesPage(
 }
 
 /** The period's totals: debits and credits, one aggregate. */
-async function periodTotals(clientId: number, period: StatementPeriod) {
-  const db = await getDb();
-  const result = await db.execute(sql`
+async function periodTotals(ex: Executor, clientId: number, period: StatementPeriod) {
+  const result = await ex.execute(sql`
     select coalesce(sum(l.debit), 0)::numeric(20,2)::text as debits, coalesce(sum(l.credit), 0)::numeric(20,2)::text as credits
     from (${periodLinesSql(clientId, period)}) l`);
   return rowsOf<{ debits: string; credits: string }>(result)[0];
@@ -322,9 +320,8 @@ export const keptAgeingPartsSql = (client: SQL, asOf: string) => sql`
  * balance now is taken away and their balance then added back, each in the bucket of its own
  * sign). For a statement to today that is none.
  */
-export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing> {
-  const db = await getDb();
-  const result = await db.execute(sql`
+export async function ageingAsOf(clientId: number, asOf: string, ex?: Executor): Promise<Ageing> {
+  const result = await (ex ?? (await getDb())).execute(sql`
     with later_payments as (
       select p.invoice_id, sum(p.amount) as amount from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
         where i.client_id = ${clientId} and p.payment_date > ${asOf}::date group by p.invoice_id
@@ -361,9 +358,8 @@ export async function ageingAsOf(clientId: number, asOf: string): Promise<Ageing
   return { ...sums, total: toFixed(add(...AGEING_BUCKETS.map((b) => sums[b]))) };
 }
 
-async function statementClient(clientId: number): Promise<Statement["client"] | null> {
-  const db = await getDb();
-  const [client] = await db
+async function statementClient(ex: Executor, clientId: number): Promise<Statement["client"] | null> {
+  const [client] = await ex
     .select({
       id: schema.clients.id,
       name: schema.clients.name,
@@ -379,10 +375,10 @@ async function statementClient(clientId: number): Promise<Statement["client"] | 
 /** The client a statement is of, for its heading when the period asked for is refused; null when there is none. */
 export async function getStatementClient(actor: Actor, clientId: number) {
   assertCan(actor, "client.statement", `client/${clientId}/statement`);
-  return statementClient(clientId);
+  return statementClient(await getDb(), clientId);
 }
 
-/** The statement of one client for a period: its header figures and one page of lines. */
+/** The statement of one client for a period: its header figures and one page of lines, from one snapshot. */
 export async function clientStatement(
   actor: Actor,
   clientId: number,
@@ -391,47 +387,85 @@ export async function clientStatement(
   limit = STATEMENT_PAGE_SIZE,
 ): Promise<Result<{ statement: Statement }>> {
   assertCan(actor, "client.statement", `client/${clientId}/statement`);
-  const client = await statementClient(clientId);
-  if (!client) return fail(404, "Client not found");
-  if (after && (after.date < period.from || after.date > period.to)) {
-    return fail(400, "The page of lines is outside the statement's dates");
-  }
+  return inSnapshot(async (tx): Promise<Result<{ statement: Statement }>> => {
+    const client = await statementClient(tx, clientId);
+    if (!client) return fail(404, "Client not found");
+    if (after && (after.date < period.from || after.date > period.to)) {
+      return fail(400, "The page of lines is outside the statement's dates");
+    }
+    const head = await statementFigures(tx, client, period);
+    const page = await statementLinesPage(tx, clientId, period, head.openingBalance, after, limit);
+    return {
+      ok: true,
+      statement: { ...head, lines: page.lines, nextCursor: page.nextCursor, continued: after !== null },
+    };
+  });
+}
+
+type StatementHead = Omit<Statement, "lines" | "nextCursor" | "continued">;
+
+/** The statement's figures: opening and closing balances, the period's totals, the ageing. */
+async function statementFigures(
+  ex: Executor,
+  client: Statement["client"],
+  period: StatementPeriod,
+): Promise<StatementHead> {
+  const clientId = client.id;
+  // On PostgreSQL these three go down the transaction's one connection together (pipelined).
   const [openingBalance, totals, ageing] = await Promise.all([
-    balanceBefore(clientId, period.from),
-    periodTotals(clientId, period),
-    ageingAsOf(clientId, period.to),
+    balanceBefore(ex, clientId, period.from),
+    periodTotals(ex, clientId, period),
+    ageingAsOf(clientId, period.to, ex),
   ]);
   // Every line of the period is a debit or a credit: the closing balance follows from them.
   const closingBalance = toFixed(sub(add(openingBalance, totals.debits), totals.credits));
-  const page = await statementLinesPage(clientId, period, openingBalance, after, limit);
   return {
-    ok: true,
-    statement: {
-      client,
-      period,
-      openingBalance,
-      closingBalance,
-      totalDebits: totals.debits,
-      totalCredits: totals.credits,
-      lines: page.lines,
-      nextCursor: page.nextCursor,
-      continued: after !== null,
-      ageing,
-    },
+    client,
+    period,
+    openingBalance,
+    closingBalance,
+    totalDebits: totals.debits,
+    totalCredits: totals.credits,
+    ageing,
   };
 }
 
-/** Every line of the period in batches, for the CSV export (the server holds one batch at a time). */
-export async function* statementLineBatches(
+/**
+ * The whole statement for a download (the CSV and the PDF): its figures, and every line of the
+ * period in keyset batches, all read in one snapshot that stays open while the batches are read
+ * (`holdSnapshot`), so the lines run from the opening balance to exactly the closing balance and
+ * the ageing even while payments are recorded.
+ */
+export async function clientStatementDownload(
+  actor: Actor,
+  clientId: number,
+  period: StatementPeriod,
+  batchSize = 1000,
+): Promise<Result<{ statement: StatementHead; batches: AsyncIterable<StatementLine[]> }>> {
+  assertCan(actor, "client.statement", `client/${clientId}/statement`);
+  const held = await holdSnapshot(
+    async (tx) => {
+      const client = await statementClient(tx, clientId);
+      return client && statementFigures(tx, client, period);
+    },
+    (tx, head) => statementLineBatches(tx, clientId, period, head.openingBalance, batchSize),
+  );
+  if (!held) return fail(404, "Client not found");
+  return { ok: true, statement: held.head, batches: held.rows };
+}
+
+/** Every line of the period in batches (the server holds one batch at a time). */
+async function* statementLineBatches(
+  ex: Executor,
   clientId: number,
   period: StatementPeriod,
   openingBalance: string,
-  batchSize = 1000,
+  batchSize: number,
 ): AsyncGenerator<StatementLine[]> {
   let after: StatementCursor | null = null;
   let balance = openingBalance;
   for (;;) {
-    const page = await statementLinesPage(clientId, period, openingBalance, after, batchSize, balance);
+    const page = await statementLinesPage(ex, clientId, period, openingBalance, after, batchSize, balance);
     if (page.lines.length) yield page.lines;
     if (!page.nextCursor) return;
     const next = parseStatementCursor(page.nextCursor);
@@ -439,4 +473,128 @@ export async function* statementLineBatches(
     after = next;
     balance = page.lines[page.lines.length - 1].balance;
   }
+}
+
+// ---- One snapshot for a statement (decision 0970, stop 33).
+//
+// A statement's figures are several queries: the opening balance, the period's totals, the
+// ageing, the lines. Run one after the other on the pool, each sees the database as it is when it
+// starts, so a payment committed between two of them showed in some figures and not in others
+// (an ageing total that was not the closing balance, lines that did not end at it). They run in
+// one read-only REPEATABLE READ transaction instead: one snapshot, no locks taken, no writer
+// waits for it. On PGlite (one connection) the transaction holds the connection while it runs,
+// as every PGlite transaction does; nothing inside it may use `getDb()`, only its `tx`.
+
+const SNAPSHOT = { isolationLevel: "repeatable read", accessMode: "read only" } as const;
+
+/** `work` in one read-only REPEATABLE READ transaction: every query in it sees the same data. */
+export async function inSnapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  return db.transaction(work, SNAPSHOT);
+}
+
+/**
+ * How long a held snapshot waits for its reader to ask for the next batch before letting go: a
+ * download that stalls this long fails rather than keep a connection (PGlite's only one) in a
+ * transaction. Under PostgreSQL's idle_in_transaction_session_timeout (10 s by default, ADR 0700).
+ */
+export const SNAPSHOT_READER_STALL_MS = 5_000;
+
+/**
+ * `head(tx)` in one read-only REPEATABLE READ transaction that stays open for `rows(tx, head)`, a
+ * stream read as the response is sent. Null (and the transaction ended) when `head` finds
+ * nothing. The transaction ends when the rows are read to the end, when the reader stops
+ * (`return`, a cancelled download) or fails, or after `stallMs` without a call for more; a call
+ * after that fails, so a stalled download fails rather than end short.
+ */
+export async function holdSnapshot<H, B>(
+  head: (tx: Tx) => Promise<H | null>,
+  rows: (ex: Executor, head: H) => AsyncIterator<B>,
+  stallMs = SNAPSHOT_READER_STALL_MS,
+): Promise<{ head: H; rows: AsyncIterableIterator<B> } | null> {
+  const db = await getDb();
+  if ((await getDriver()) === "pglite") return figuresInSnapshot(db, head, rows);
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let opened: (value: { head: H | null; tx: Tx }) => void = () => {};
+  const open = new Promise<{ head: H | null; tx: Tx }>((resolve) => (opened = resolve));
+  const ended = db.transaction(async (tx) => {
+    const value = await head(tx);
+    opened({ head: value, tx });
+    if (value !== null) await released;
+  }, SNAPSHOT);
+  // Seen by `close`; a failure before the head is read rejects the race below.
+  ended.catch(() => {});
+  const { head: value, tx } = await Promise.race([open, ended.then(() => open)]);
+  if (value === null) {
+    await ended;
+    return null;
+  }
+  const source = rows(tx, value);
+  let state: "open" | "closed" | "stalled" = "open";
+  let timer: NodeJS.Timeout | undefined;
+  const close = async () => {
+    clearTimeout(timer);
+    if (state === "open") state = "closed";
+    release();
+    await ended;
+  };
+  const waitForReader = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      state = "stalled";
+      release();
+      void source.return?.()?.catch(() => {});
+    }, stallMs);
+  };
+  waitForReader();
+  const iterator: AsyncIterableIterator<B> = {
+    async next() {
+      clearTimeout(timer);
+      if (state === "stalled") throw new Error(`The download stalled for ${stallMs} ms and was stopped`);
+      if (state === "closed") return { done: true, value: undefined };
+      try {
+        const result = await source.next();
+        if (result.done) await close();
+        else waitForReader();
+        return result;
+      } catch (error) {
+        await close().catch(() => {});
+        throw error;
+      }
+    },
+    async return() {
+      clearTimeout(timer);
+      if (state === "open") await source.return?.();
+      await close();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return { head: value, rows: iterator };
+}
+
+/**
+ * PGlite's form of `holdSnapshot`: the figures in one snapshot, the rows read batch by batch as
+ * the reader asks, each on its own. PGlite has one connection: a transaction held at the reader's
+ * pace (a slow phone downloading five years) would make every other request wait behind it, then
+ * answer 503. So there a payment recorded while the lines are being sent can show in them
+ * (decision 0970, addendum of stop 33); the figures still agree with one another.
+ */
+async function figuresInSnapshot<H, B>(
+  db: Db,
+  head: (tx: Tx) => Promise<H | null>,
+  rows: (ex: Executor, head: H) => AsyncIterator<B>,
+): Promise<{ head: H; rows: AsyncIterableIterator<B> } | null> {
+  const value = await db.transaction(head, SNAPSHOT);
+  if (value === null) return null;
+  const source = rows(db, value);
+  const iterator: AsyncIterableIterator<B> = {
+    next: () => source.next(),
+    return: async () => (await source.return?.()) ?? { done: true, value: undefined },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return { head: value, rows: iterator };
 }

@@ -18,7 +18,7 @@ import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/model
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
 import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/payment.server";
-import { clientStatement, parseStatementPeriod, statementLineBatches } from "~/models/statement.server";
+import { clientStatementDownload, parseStatementPeriod } from "~/models/statement.server";
 import { assertCan, can, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/statements.server";
 import { csvFilename, pagedBatches, type BadExport, type CsvColumn, type CsvExport } from "~/utils/csv.server";
@@ -331,11 +331,11 @@ export async function clientStatementExport(
   const parsed = parseStatementPeriod(params, now);
   if (!parsed.ok) return { invalid: parsed.message };
   const { period } = parsed;
-  // The header figures (and the client's existence) from the page's own model; its first page
-  // of lines is one row, the stream below reads them all.
-  const head = await clientStatement(actor, clientId, period, null, 1);
-  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
-  const { statement } = head;
+  // The header figures (and the client's existence) and every line, read in one snapshot
+  // (decision 0970, stop 33): the lines end at the closing balance the last rows give.
+  const download = await clientStatementDownload(actor, clientId, period);
+  if (!download.ok) return download.status === 404 ? null : { invalid: download.message };
+  const { statement, batches: lines } = download;
   async function* batches(): AsyncGenerator<StatementRow[]> {
     yield [
       {
@@ -348,8 +348,8 @@ export async function clientStatementExport(
         balance: statement.openingBalance,
       },
     ];
-    for await (const lines of statementLineBatches(clientId, period, statement.openingBalance)) {
-      yield lines.map((l) => ({
+    for await (const batch of lines) {
+      yield batch.map((l) => ({
         date: l.date,
         type: clientLineType(l),
         reference: clientLineReference(l),

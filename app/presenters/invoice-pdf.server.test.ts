@@ -4,7 +4,43 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sampleInvoice } from "../../tests/invoice-sample";
+import { outside, overlaps, pdfWords } from "../../tests/pdf-words";
 import { fontRuns, renderInvoicePdf } from "./invoice-pdf.server";
+import { MARGIN } from "./pdf-kit.server";
+
+async function textOf(pdf: Buffer) {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "invoice-pdf-")), "invoice.pdf");
+  writeFileSync(file, pdf);
+  return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+}
+
+/** Invoices with nothing left to pay: void, paid in full, and paid past the amount (a credit). */
+const settled = {
+  void: sampleInvoice(3, {
+    voided: true,
+    voidReason: "Raised for the wrong client",
+    status: "void",
+    received: [],
+    paid: "0.00",
+    balance: "0.00",
+  }),
+  paid: sampleInvoice(3, {
+    status: "paid",
+    received: [{ kind: "payment", date: "2026-03-05", reference: "TRF-1", amount: "5957295.83" }],
+    paid: "5957295.83",
+    balance: "0.00",
+  }),
+  overCredited: sampleInvoice(3, {
+    status: "paid",
+    received: [
+      { kind: "payment", date: "2026-03-05", reference: "TRF-1", amount: "5957295.83" },
+      { kind: "credit", date: "2026-03-06", reference: "CN-1: moisture", amount: "1500.25" },
+    ],
+    paid: "5957295.83",
+    credited: "1500.25",
+    balance: "-1500.25",
+  }),
+};
 
 describe("invoice PDF", () => {
   it("draws ₦ in the latin-ext font and the rest in latin", () => {
@@ -26,5 +62,57 @@ describe("invoice PDF", () => {
     expect(text).toContain("₦5,957,295.83");
     expect(text.replace(/\s+/g, " ")).toContain("Five Million Nine Hundred Fifty Seven Thousand");
     expect(text).toContain("Page 2 of 2");
+  });
+
+  it("asks for payment only while something is due, and calls a balance below zero a credit", async () => {
+    const due = await textOf(await renderInvoicePdf(sampleInvoice(3)));
+    expect(due).toContain("PAYMENT INSTRUCTIONS");
+    expect(due).toContain("Please pay by Mar 31, 2026 into:");
+    expect(due).toMatch(/Balance Due\s+₦4,957,295.83/);
+    for (const [name, invoice] of Object.entries(settled)) {
+      const text = await textOf(await renderInvoicePdf(invoice));
+      expect(text, name).not.toContain("PAYMENT INSTRUCTIONS");
+      expect(text, name).not.toContain("Please pay by");
+      expect(text, name).not.toContain("First Bank");
+    }
+    const credit = await textOf(await renderInvoicePdf(settled.overCredited));
+    expect(credit).toMatch(/Credit\s+₦1,500.25/);
+    expect(credit).not.toContain("Balance Due");
+    expect(await textOf(await renderInvoicePdf(settled.paid))).toMatch(/Balance Due\s+₦0.00/);
+  });
+
+  it("prints Yoruba and Igbo names (ọ ẹ ị ụ) as letters, not missing-glyph boxes", async () => {
+    const name = "Ẹmẹka Ọkọrọ";
+    const text = await textOf(
+      await renderInvoicePdf(
+        sampleInvoice(3, {
+          client: { name, address: "12 Ọkọta Road, Ịkẹja", email: null, phone: null, taxNo: null },
+        }),
+      ),
+    );
+    expect(text).toContain(name);
+    expect(text).toContain("12 Ọkọta Road, Ịkẹja");
+  });
+
+  it("keeps 200-character names inside their boxes: nothing drawn over another word or off the page", async () => {
+    const long = `${"Ẹmẹka Ọkọrọ Plantation Holdings ".repeat(7)}Limited`.slice(0, 200);
+    const unbroken = "W".repeat(200);
+    const business = sampleInvoice().business;
+    for (const [companyName, clientName] of [
+      [long, long],
+      [unbroken, unbroken],
+    ]) {
+      const invoice = sampleInvoice(3, {
+        business: { ...business, companyName },
+        client: { name: clientName, address: "Km 5 Benin Road", email: null, phone: null, taxNo: null },
+      });
+      const [page] = pdfWords(await renderInvoicePdf(invoice));
+      expect(overlaps(page.words).map(([a, b]) => `${a.text} / ${b.text}`)).toEqual([]);
+      expect(outside(page, MARGIN).map((w) => w.text)).toEqual([]);
+      const text = page.words.map((w) => w.text).join(" ");
+      for (const label of ["INVOICE", "Invoice No", "BILL TO", "Amount (tax inclusive)", "Balance Due"]) {
+        expect(text).toContain(label);
+      }
+    }
   });
 });

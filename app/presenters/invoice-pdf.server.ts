@@ -6,6 +6,7 @@ import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import type { InvoiceDocument } from "./invoice-document.server";
 import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
+import { asksForPayment, balanceLine } from "~/components/invoices/invoice-document";
 import {
   A4,
   BOTTOM,
@@ -21,6 +22,7 @@ import {
   paragraph,
   RIGHT,
   tableHeader,
+  wrapped,
   type Doc,
   type TextOptions,
 } from "./pdf-kit.server";
@@ -68,8 +70,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compres
   // Bill to.
   label(doc, "BILL TO", MARGIN, y);
   y += 11;
-  line(doc, client.name, MARGIN, y, { size: 10, weight: "bold" });
-  y += 14;
+  y += wrapped(doc, client.name, MARGIN, y, { size: 10, weight: "bold", width: 300, maxLines: 2, lineHeight: 14 });
   for (const text of [
     client.address,
     [client.phone, client.email].filter(Boolean).join(" · "),
@@ -134,20 +135,21 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compres
   const totalsX = RIGHT - 250;
   let ty = y;
   for (const [label, value, options] of totals) {
-    line(doc, fit(doc, label, 160), totalsX, ty, { ...options, width: 160 });
+    line(doc, fit(doc, label, 160, options), totalsX, ty, { ...options, width: 160 });
     line(doc, value, RIGHT - 90, ty, { ...options, align: "right", width: 90 });
     ty += 14;
   }
   doc.moveTo(totalsX, ty).lineTo(RIGHT, ty).lineWidth(0.8).strokeColor("#94a3b8").stroke();
   ty += 5;
-  line(doc, "Balance Due", totalsX, ty, { size: 10, weight: "bold" });
-  line(doc, formatNaira(invoice.balance), RIGHT - 110, ty, { size: 10, weight: "bold", align: "right", width: 110 });
+  const balance = balanceLine(invoice);
+  line(doc, balance.label, totalsX, ty, { size: 10, weight: "bold" });
+  line(doc, balance.amount, RIGHT - 110, ty, { size: 10, weight: "bold", align: "right", width: 110 });
 
   let ly = y;
   label(doc, "AMOUNT IN WORDS", MARGIN, ly);
   ly += 11;
   ly += paragraph(doc, invoice.amountInWords, MARGIN, ly, 240) + 10;
-  if (business.bankName || business.bankAccountNo) {
+  if (asksForPayment(invoice)) {
     label(doc, "PAYMENT INSTRUCTIONS", MARGIN, ly);
     ly += 11;
     const bank = [

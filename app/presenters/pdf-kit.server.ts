@@ -1,7 +1,9 @@
 // The PDF drawing pieces every document shares (docs/decisions/0951, 0954): Noto Sans embedded,
 // each piece of text drawn in runs, each character in the font that has it (the fontsource
-// "latin" files have no ₦, the "latin-ext" files no ASCII); WOFF, not WOFF2, which pdfkit draws
-// blank. The invoice (invoice-pdf.server.ts) and the statements (statement-pdf.server.ts) draw
+// "latin" files have no ₦, the "latin-ext" files no ASCII, the "vietnamese" files hold the dotted
+// vowels of Yoruba and Igbo, ọ ẹ ị ụ); WOFF, not WOFF2, which pdfkit draws blank. Free text (a
+// name, an address) is fitted or wrapped to its box, measured in the size and weight it is
+// drawn in. The invoice (invoice-pdf.server.ts) and the statements (statement-pdf.server.ts) draw
 // with these, so a fix to the fonts or the header is made once.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,43 +21,56 @@ function face(name: string, file: string): Face {
   return { name, data, font: fontkit.create(data) };
 }
 
-let faces: Record<Weight, [Face, Face]> | null = null;
-/** The fonts, read once: [latin, latin-ext] per weight. */
+let faces: Record<Weight, Face[]> | null = null;
+/** The fonts, read once, per weight in the order they are tried: latin, latin-ext, vietnamese. */
 export function fonts() {
   faces ??= {
     regular: [
       face("Latin", "noto-sans-latin-400-normal.woff"),
       face("LatinExt", "noto-sans-latin-ext-400-normal.woff"),
+      face("Vietnamese", "noto-sans-vietnamese-400-normal.woff"),
     ],
     bold: [
       face("LatinBold", "noto-sans-latin-700-normal.woff"),
       face("LatinExtBold", "noto-sans-latin-ext-700-normal.woff"),
+      face("VietnameseBold", "noto-sans-vietnamese-700-normal.woff"),
     ],
   };
   return faces;
 }
 
-const choice = new Map<string, string>();
+const choice = new Map<string, Face>();
+// Combining marks (a tone mark over ọ, written as two characters): kept in the run of the letter
+// they sit on when its font has them, so they are placed over it rather than after it.
+const COMBINING = /^[\u0300-\u036f]$/;
 
-/** Splits text into runs, each in the first font that has its characters. */
+/**
+ * Splits text into runs, each in the first font that has its characters; a character in none of
+ * them is drawn in the latin font (its missing-glyph box).
+ */
 export function fontRuns(text: string, weight: Weight = "regular"): { font: string; text: string }[] {
-  const [latin, ext] = fonts()[weight];
+  const faces = fonts()[weight];
+  const latin = faces[0];
   // Most text is ASCII, which the latin font always has: one run, no lookups.
   if (/^[\x20-\x7e]*$/.test(text)) return [{ font: latin.name, text }];
-  const runs: { font: string; text: string }[] = [];
+  const runs: { font: Face; text: string }[] = [];
   for (const char of text) {
+    const code = char.codePointAt(0)!;
+    const last = runs[runs.length - 1];
+    if (last && COMBINING.test(char) && last.font.font.hasGlyphForCodePoint(code)) {
+      last.text += char;
+      continue;
+    }
     const key = `${weight}:${char}`;
     let font = choice.get(key);
     if (!font) {
-      const code = char.codePointAt(0)!;
-      font = latin.font.hasGlyphForCodePoint(code) || !ext.font.hasGlyphForCodePoint(code) ? latin.name : ext.name;
+      font = faces.find((f) => f.font.hasGlyphForCodePoint(code)) ?? latin;
       choice.set(key, font);
     }
-    const last = runs[runs.length - 1];
     if (last && last.font === font) last.text += char;
     else runs.push({ font, text: char });
   }
-  return runs;
+  return runs.map((r) => ({ font: r.font.name, text: r.text }));
 }
 
 export const A4 = { width: 595.28, height: 841.89 };
@@ -91,19 +106,87 @@ export function paragraph(doc: Doc, text: string, x: number, y: number, width: n
     doc.font(runs[0]?.font ?? fonts()[weight][0].name).text(text, x, y, { width });
     return doc.y - y;
   }
-  // Mixed fonts: one line per line of text, unwrapped (rare: a ₦ in an address).
-  const lines = text.split("\n");
-  lines.forEach((l, i) => line(doc, l, x, y + i * size * 1.3, options));
-  return lines.length * size * 1.3;
+  // Mixed fonts (a ₦ or a Yoruba name in an address): wrapped here, one line of runs at a time.
+  const lines = wrap(doc, text, width, options);
+  lines.forEach((l, i) => line(doc, l, x, y + i * size * LEADING, options));
+  return lines.length * size * LEADING;
 }
 
-/** Fits text into a column width, ending with "…" when cut. */
-export function fit(doc: Doc, text: string, width: number) {
-  doc.font(fonts().regular[0].name).fontSize(9);
-  if (doc.widthOfString(text) <= width) return text;
-  let cut = text;
-  while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
-  return `${cut}…`;
+/** Line height of wrapped lines drawn in runs, as a multiple of the font size. */
+export const LEADING = 1.3;
+
+/** The width of `text` drawn at `size` in `weight`: the sum of its runs, each in its own font. */
+export function textWidth(doc: Doc, text: string, { size = 9, weight = "regular" }: TextOptions = {}) {
+  doc.fontSize(size);
+  return fontRuns(text, weight).reduce((total, run) => total + doc.font(run.font).widthOfString(run.text), 0);
+}
+
+const graphemes = (text: string) => Array.from(new Intl.Segmenter().segment(text), (s) => s.segment);
+
+/** The longest start of `parts` (graphemes) whose text, followed by `suffix`, is at most `width` wide. */
+function longestFitting(doc: Doc, parts: string[], width: number, options: TextOptions, suffix = "") {
+  let low = 0;
+  let high = parts.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (textWidth(doc, `${parts.slice(0, mid).join("")}${suffix}`, options) <= width) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * Fits text into `width`, ending with "…" when cut, measured in the size and weight it will be
+ * drawn in (`options`, 9 pt regular by default, as `line` draws).
+ */
+export function fit(doc: Doc, text: string, width: number, options: TextOptions = {}) {
+  if (textWidth(doc, text, options) <= width) return text;
+  const parts = graphemes(text);
+  const kept = longestFitting(doc, parts, width, options, "…");
+  return `${parts.slice(0, kept).join("").trimEnd()}…`;
+}
+
+/**
+ * Text broken into lines of at most `width` (measured as `fit` does): at spaces, inside a word
+ * only when the word alone is wider. Past `maxLines`, the last line is fitted with "…".
+ */
+export function wrap(doc: Doc, text: string, width: number, options: TextOptions = {}, maxLines = Infinity) {
+  const lines: string[] = [];
+  for (const source of text.split("\n")) {
+    let current = "";
+    for (const word of source.split(/ +/)) {
+      const joined = current ? `${current} ${word}` : word;
+      if (textWidth(doc, joined, options) <= width) {
+        current = joined;
+        continue;
+      }
+      if (current) lines.push(current);
+      // A word wider than the line is broken where it must be.
+      let rest = graphemes(word);
+      while (rest.length > 1 && textWidth(doc, rest.join(""), options) > width) {
+        const kept = Math.max(1, longestFitting(doc, rest, width, options));
+        lines.push(rest.slice(0, kept).join(""));
+        rest = rest.slice(kept);
+      }
+      current = rest.join("");
+    }
+    lines.push(current);
+  }
+  if (lines.length <= maxLines) return lines;
+  return [...lines.slice(0, maxLines - 1), fit(doc, lines.slice(maxLines - 1).join(" "), width, options)];
+}
+
+/** Free text on at most `maxLines` lines of `width`; returns the height used (`lineHeight` a line). */
+export function wrapped(
+  doc: Doc,
+  text: string,
+  x: number,
+  y: number,
+  { width, maxLines, lineHeight, ...options }: TextOptions & { width: number; maxLines: number; lineHeight: number },
+) {
+  const lines = wrap(doc, text, width, options, maxLines);
+  lines.forEach((l, i) => line(doc, l, x, y + i * lineHeight, options));
+  return lines.length * lineHeight;
 }
 
 /** An A4 document with the fonts registered. */
@@ -116,10 +199,8 @@ export function createDocument(
   }: { compress?: boolean; bufferPages?: boolean; layout?: "portrait" | "landscape" } = {},
 ): Doc {
   const doc = new PDFDocument({ size: "A4", layout, margin: MARGIN, compress, bufferPages, info });
-  for (const [latin, ext] of Object.values(fonts())) {
-    doc.registerFont(latin.name, latin.data);
-    doc.registerFont(ext.name, ext.data);
-  }
+  // Registered, not embedded: pdfkit embeds a font (its glyphs used) only when text is drawn in it.
+  for (const face of Object.values(fonts()).flat()) doc.registerFont(face.name, face.data);
   return doc;
 }
 
@@ -139,6 +220,9 @@ export function frame(doc: Doc) {
   return { right, content: right - MARGIN, bottom: doc.page.height - MARGIN - 16, height: doc.page.height };
 }
 
+/** The width of the company's block, left of the letterhead's facts. */
+const COMPANY_WIDTH = 300;
+
 /**
  * The letterhead: the logo and the company on the left, the document's title and its facts
  * (label, value; the first in bold) on the right, a rule under both. Returns the y below it.
@@ -156,8 +240,17 @@ export function letterhead(
     doc.image(Buffer.from(logo.bytes), MARGIN, y, { fit: [140, 48] });
     y += 54;
   }
-  line(doc, business.companyName ?? "PKS", MARGIN, y, { size: 14, weight: "bold" });
-  y += 20;
+  // The company's name beside the title, on at most two lines.
+  const titleWidth = textWidth(doc, title, { size: 20, weight: "bold" });
+  const nameWidth = Math.min(COMPANY_WIDTH, RIGHT - titleWidth - 16 - MARGIN);
+  const nameLines = wrapped(doc, business.companyName ?? "PKS", MARGIN, y, {
+    size: 14,
+    weight: "bold",
+    width: nameWidth,
+    maxLines: 2,
+    lineHeight: 19,
+  });
+  y += nameLines + 1;
   const companyLines = [
     business.address,
     [business.phone, business.email].filter(Boolean).join(" · "),
@@ -168,7 +261,7 @@ export function letterhead(
       .filter(Boolean)
       .join(" · "),
   ].filter(Boolean) as string[];
-  for (const text of companyLines) y += paragraph(doc, text, MARGIN, y, 300);
+  for (const text of companyLines) y += paragraph(doc, text, MARGIN, y, COMPANY_WIDTH);
 
   line(doc, title, RIGHT - 260, MARGIN, { size: 20, weight: "bold", align: "right", width: 260 });
   facts.forEach(([label, value], i) => {

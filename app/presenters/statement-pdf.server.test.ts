@@ -3,8 +3,20 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { AgentStatementLine } from "~/models/agent-settlement.server";
+import type { Statement, StatementLine } from "~/models/statement.server";
 import { sampleInvoice } from "../../tests/invoice-sample";
-import { CLIENT_STATEMENT_COLUMNS, renderLedgerPdf, type Ledger } from "./statement-pdf.server";
+import { outside, overlaps, pdfWords, type PdfWord } from "../../tests/pdf-words";
+import { MARGIN } from "./pdf-kit.server";
+import {
+  AGENT_STATEMENT_COLUMNS,
+  agentStatementLedger,
+  CLIENT_STATEMENT_COLUMNS,
+  clientStatementLedger,
+  openingRow,
+  renderLedgerPdf,
+  type Ledger,
+} from "./statement-pdf.server";
 
 async function bytesOf(stream: ReadableStream<Uint8Array>) {
   return Buffer.from(await new Response(stream).arrayBuffer());
@@ -93,5 +105,140 @@ describe("statement PDF", () => {
       throw new Error("database went away");
     }
     await expect(bytesOf(renderLedgerPdf(ledger(0, { rows: broken() })))).rejects.toThrow();
+  });
+});
+
+const business = sampleInvoice().business;
+const MARCH = { from: "2026-03-01", to: "2026-03-31" };
+
+async function* once<T>(batch: T[]) {
+  yield batch;
+}
+
+function agentLine(overrides: Partial<AgentStatementLine>): AgentStatementLine {
+  return {
+    kind: "delivery",
+    id: 1,
+    date: "2026-03-05",
+    truckNo: null,
+    location: null,
+    tons: null,
+    buyingRate: null,
+    gross: null,
+    offloading: null,
+    mobilization: null,
+    earned: null,
+    paid: null,
+    method: null,
+    reference: null,
+    reversed: false,
+    reversesPayoutId: null,
+    reason: null,
+    owed: "0.00",
+    cursor: "x",
+    ...overrides,
+  };
+}
+
+function agentLedger(name = "Pdf Agent", lines: AgentStatementLine[] = []) {
+  return agentStatementLedger(
+    {
+      agent: { id: 7, name, phone: null, bankName: null, bankAccountName: null, bankAccountNo: null },
+      period: MARCH,
+      openingOwed: "12345.67",
+      closingOwed: "92345.67",
+      totals: {
+        deliveries: 1,
+        tons: "10.00",
+        gross: "90000.00",
+        offloading: "1500.00",
+        mobilization: "0.00",
+        earned: "88500.00",
+        paid: "8500.00",
+      },
+    },
+    once(lines),
+    { business },
+  );
+}
+
+function clientLedger(name: string, lines: StatementLine[] = []) {
+  const head: Omit<Statement, "lines" | "nextCursor" | "continued"> = {
+    client: { id: 3, name, address: "Km 5 Benin Road", email: null, phone: null },
+    period: MARCH,
+    openingBalance: "1000.00",
+    closingBalance: "1000.00",
+    totalDebits: "0.00",
+    totalCredits: "0.00",
+    ageing: { current: "1000.00", d1_30: "0.00", d31_60: "0.00", d61_90: "0.00", over90: "0.00", total: "1000.00" },
+  };
+  return clientStatementLedger(head, once(lines), { business });
+}
+
+/** The right edge of a column's title: the word `last` of the title, after `first` on the header row. */
+function titleRight(words: PdfWord[], first: string, last: string) {
+  const start = words.findIndex((w, i) => w.text === first && words[i + 1]?.text === last);
+  expect(start, `${first} ${last}`).toBeGreaterThanOrEqual(0);
+  return words[start + 1].xMax;
+}
+
+describe("the statements' ledgers", () => {
+  it("opens every ledger with one cell per column, the opening figure in the last", () => {
+    for (const columns of [CLIENT_STATEMENT_COLUMNS, AGENT_STATEMENT_COLUMNS]) {
+      const cells = openingRow(columns, "01/03/2026", "Opening", "1.00");
+      expect(cells).toHaveLength(columns.length);
+      expect(cells[columns.length - 1]).toBe("1.00");
+      expect(cells.filter(Boolean)).toEqual(["01/03/2026", "Opening", "1.00"]);
+    }
+  });
+
+  it("prints the agent's opening figure under Owed, as the page and the CSV do, not under Paid out", async () => {
+    const ledger = agentLedger("Pdf Agent", [
+      agentLine({ kind: "payout", id: 2, paid: "8500.00", method: "cheque", reference: "CHQ-9", owed: "3845.67" }),
+    ]);
+    const [page] = pdfWords(await bytesOf(renderLedgerPdf(ledger)));
+    const words = page.words;
+    const owedRight = titleRight(words, "OWED", "(₦)");
+    const paidRight = titleRight(words, "OUT", "(₦)");
+    const start = words.find(
+      (w) => w.text === "start" && words.some((o) => o.text === "12,345.67" && o.yMin === w.yMin),
+    )!;
+    const opening = words.find((w) => w.text === "12,345.67" && w.yMin === start.yMin)!;
+    // Right-aligned figures end where their column's title ends.
+    expect(Math.abs(opening.xMax - owedRight)).toBeLessThan(1);
+    expect(Math.abs(opening.xMax - paidRight)).toBeGreaterThan(20);
+    // A payout's own figures stay where they were: paid under Paid out, owed under Owed.
+    const payout = words.filter((w) => w.yMin === words.find((x) => x.text === "CHQ-9")!.yMin);
+    expect(Math.abs(payout.find((w) => w.text === "8,500.00")!.xMax - paidRight)).toBeLessThan(1);
+    expect(Math.abs(payout.find((w) => w.text === "3,845.67")!.xMax - owedRight)).toBeLessThan(1);
+  });
+
+  it("prints Yoruba and Igbo letters (ọ ẹ ị ụ, tone marks) as letters, not missing-glyph boxes", async () => {
+    const name = "Ẹmẹka Ọkọrọ Ịfẹ́ Ụ̀ka";
+    const text = textOf(await bytesOf(renderLedgerPdf(clientLedger(name)))).page(1);
+    expect(text.normalize("NFC")).toContain(name.normalize("NFC"));
+    const agent = textOf(await bytesOf(renderLedgerPdf(agentLedger("Ọlánrewájú Adéṣínà")))).page(1);
+    expect(agent.normalize("NFC")).toContain("Ọlánrewájú Adéṣínà".normalize("NFC"));
+  });
+
+  it("keeps a 200-character name inside its box: nothing drawn over another word or off the page", async () => {
+    const long = `${"Okomu Oil Palm Plantation Holdings ".repeat(6)}Limited`.slice(0, 200);
+    expect(long).toHaveLength(200);
+    const unbroken = "O".repeat(200);
+    for (const ledger of [
+      clientLedger(long),
+      clientLedger(unbroken),
+      agentLedger(long, [agentLine({ truckNo: "LAG-1", location: long, tons: "1.00", owed: "1.00" })]),
+      { ...clientLedger("Okomu"), business: { ...business, companyName: long } },
+      { ...agentLedger("Ade"), business: { ...business, companyName: unbroken } },
+    ]) {
+      for (const page of pdfWords(await bytesOf(renderLedgerPdf(ledger)))) {
+        expect(overlaps(page.words).map(([a, b]) => `${a.text} / ${b.text}`)).toEqual([]);
+        expect(outside(page, MARGIN).map((w) => w.text)).toEqual([]);
+        const text = page.words.map((w) => w.text).join(" ");
+        expect(text).toMatch(/STATEMENT/);
+        expect(text).toMatch(/Page 1$/);
+      }
+    }
   });
 });

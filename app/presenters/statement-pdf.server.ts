@@ -14,14 +14,24 @@ import { Readable } from "node:stream";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
 import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { agentStatement, agentStatementLineBatches } from "~/models/agent-settlement.server";
+import {
+  agentStatement,
+  agentStatementLineBatches,
+  type AgentStatement,
+  type AgentStatementLine,
+} from "~/models/agent-settlement.server";
 import {
   getBusinessDetails,
   getBusinessLogo,
   type BusinessDetailsView,
   type BusinessLogo,
 } from "~/models/business.server";
-import { clientStatement, parseStatementPeriod, statementLineBatches } from "~/models/statement.server";
+import {
+  clientStatementDownload,
+  parseStatementPeriod,
+  type Statement,
+  type StatementLine,
+} from "~/models/statement.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
@@ -41,6 +51,8 @@ import {
   MARGIN,
   paragraph,
   tableHeader,
+  textWidth,
+  wrapped,
   type Column,
   type Doc,
 } from "./pdf-kit.server";
@@ -80,33 +92,31 @@ const SIZE = 8;
 const header = (doc: Doc, columns: LedgerColumn[], y: number) =>
   tableHeader(doc, columns, y, { size: 6.5, rowHeight: ROW, inset: 3 });
 
+const FOOTER = { size: 7.5, color: GREY } as const;
+
 function footer(doc: Doc, text: string, page: number) {
   // Drawn inside the bottom margin: pdfkit would open a new page for text below it.
   const { content, height } = frame(doc);
   const bottomMargin = doc.page.margins.bottom;
   doc.page.margins.bottom = 0;
-  line(doc, `${text} · Page ${page}`, MARGIN, height - MARGIN, {
-    size: 7.5,
-    color: GREY,
-    align: "right",
-    width: content,
-  });
+  // The text (a party's name in it) gives way to the page number.
+  const pageNo = ` · Page ${page}`;
+  const fitted = fit(doc, text, content - textWidth(doc, pageNo, FOOTER), FOOTER);
+  line(doc, `${fitted}${pageNo}`, MARGIN, height - MARGIN, { ...FOOTER, align: "right", width: content });
   doc.page.margins.bottom = bottomMargin;
 }
 
-function row(doc: Doc, columns: LedgerColumn[], cells: string[], y: number, bold = false) {
+function row(doc: Doc, columns: LedgerColumn[], cells: string[], y: number) {
   let x = MARGIN;
   columns.forEach((c, i) => {
-    const text = c.align === "left" ? fit(doc, cells[i] ?? "", c.width - 5) : (cells[i] ?? "");
-    line(doc, text, x + (c.align === "left" ? 0 : -3), y, {
-      size: SIZE,
-      weight: bold ? "bold" : "regular",
-      align: c.align,
-      width: c.width,
-    });
+    const text = c.align === "left" ? fit(doc, cells[i] ?? "", c.width - 5, { size: SIZE }) : (cells[i] ?? "");
+    line(doc, text, x + (c.align === "left" ? 0 : -3), y, { size: SIZE, align: c.align, width: c.width });
     x += c.width;
   });
 }
+
+/** The party block's width (its name, address, phone), left of the summary figures. */
+const PARTY_WIDTH = 250;
 
 async function draw(doc: Doc, ledger: Ledger) {
   const { right: RIGHT, content: CONTENT_WIDTH, bottom: BOTTOM } = frame(doc);
@@ -115,9 +125,14 @@ async function draw(doc: Doc, ledger: Ledger) {
   let y = top;
   label(doc, ledger.party.label, MARGIN, y);
   y += 11;
-  line(doc, fit(doc, ledger.party.name, 250), MARGIN, y, { size: 10, weight: "bold" });
-  y += 14;
-  for (const text of ledger.party.lines) y += paragraph(doc, text, MARGIN, y, 250);
+  y += wrapped(doc, ledger.party.name, MARGIN, y, {
+    size: 10,
+    weight: "bold",
+    width: PARTY_WIDTH,
+    maxLines: 2,
+    lineHeight: 14,
+  });
+  for (const text of ledger.party.lines) y += paragraph(doc, text, MARGIN, y, PARTY_WIDTH);
 
   // The summary figures, right of the party block.
   let sy = top;
@@ -219,25 +234,50 @@ export const CLIENT_STATEMENT_COLUMNS: LedgerColumn[] = [
   { title: "Balance (₦)", width: LEDGER_WIDTH - 436, align: "right" },
 ];
 
-/** A client's statement of account for `?from=&to=` (docs/decisions/0970); null when no such client. */
-export async function clientStatementPdf(
-  actor: Actor,
-  clientId: number,
-  params: URLSearchParams,
-  now = new Date(),
-): Promise<StatementPdf | BadExport | null> {
-  assertCan(actor, "client.statement", `client/${clientId}/statement/pdf`);
-  const parsed = parseStatementPeriod(params, now);
-  if (!parsed.ok) return { invalid: parsed.message };
-  const { period } = parsed;
-  const head = await clientStatement(actor, clientId, period, null, 1);
-  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
-  const s = head.statement;
-  const [business, logo] = await Promise.all([getBusinessDetails(), getBusinessLogo()]);
+/** The agent statement's eleven columns, landscape; the last, Owed, is the running figure. */
+export const AGENT_STATEMENT_COLUMNS: LedgerColumn[] = [
+  { title: "Date", width: 58, align: "left" },
+  { title: "Truck / method", width: 100, align: "left" },
+  { title: "Location / reference", width: 108, align: "left" },
+  { title: "Tons", width: 42, align: "right" },
+  { title: "Rate (₦)", width: 58, align: "right" },
+  { title: "Gross (₦)", width: 64, align: "right" },
+  { title: "Offloading (₦)", width: 60, align: "right" },
+  { title: "Mobilization (₦)", width: 64, align: "right" },
+  { title: "Net payable (₦)", width: 68, align: "right" },
+  { title: "Paid out (₦)", width: 64, align: "right" },
+  { title: "Owed (₦)", width: LEDGER_WIDE - 686, align: "right" },
+];
+
+/**
+ * The row a ledger opens with (the opening balance, "Owed at start"): its date and label in the
+ * first two columns and its figure in the last, the running figure's column, as on the page and
+ * in the CSV; one cell for every column.
+ */
+export function openingRow(columns: readonly LedgerColumn[], date: string, text: string, figure: string): string[] {
+  return columns.map((_, i) => (i === 0 ? date : i === 1 ? text : i === columns.length - 1 ? figure : ""));
+}
+
+type Letterhead = { business: BusinessDetailsView; logo?: BusinessLogo | null };
+
+/** A client's statement as a ledger: its figures, and its lines as they are read. */
+export function clientStatementLedger(
+  s: Omit<Statement, "lines" | "nextCursor" | "continued">,
+  lines: AsyncIterable<StatementLine[]>,
+  { business, logo }: Letterhead,
+): Ledger {
+  const { period, client: c } = s;
   async function* rows(): AsyncGenerator<string[][]> {
-    yield [[formatDeliveryDate(period.from), "Opening balance", "", "", "", "", formatAmount(s.openingBalance)]];
-    for await (const lines of statementLineBatches(clientId, period, s.openingBalance)) {
-      yield lines.map((l) => [
+    yield [
+      openingRow(
+        CLIENT_STATEMENT_COLUMNS,
+        formatDeliveryDate(period.from),
+        "Opening balance",
+        formatAmount(s.openingBalance),
+      ),
+    ];
+    for await (const batch of lines) {
+      yield batch.map((l) => [
         formatDeliveryDate(l.date),
         clientLineType(l),
         l.kind === "invoice" ? "" : clientLineReference(l),
@@ -248,8 +288,7 @@ export async function clientStatementPdf(
       ]);
     }
   }
-  const c = s.client;
-  const stream = renderLedgerPdf({
+  return {
     title: "STATEMENT",
     documentTitle: `Statement of account: ${c.name}, ${period.from} to ${period.to}`,
     business,
@@ -281,30 +320,47 @@ export async function clientStatementPdf(
       ],
     },
     footer: `Statement · ${c.name}`,
-  });
-  return { stream, filename: `statement-${clientId}-${period.from}-to-${period.to}.pdf` };
+  };
 }
 
-/** An agent's statement for `?from=&to=` (docs/decisions/0980); null when no such agent. */
-export async function agentStatementPdf(
+/** A client's statement of account for `?from=&to=` (docs/decisions/0970); null when no such client. */
+export async function clientStatementPdf(
   actor: Actor,
-  agentId: number,
+  clientId: number,
   params: URLSearchParams,
   now = new Date(),
 ): Promise<StatementPdf | BadExport | null> {
-  assertCan(actor, "agent.settle", `agent/${agentId}/statement/pdf`);
+  assertCan(actor, "client.statement", `client/${clientId}/statement/pdf`);
   const parsed = parseStatementPeriod(params, now);
   if (!parsed.ok) return { invalid: parsed.message };
   const { period } = parsed;
-  const head = await agentStatement(actor, agentId, period, null, 1);
-  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
-  const s = head.statement;
+  // Read before the statement's snapshot opens: on PGlite that transaction holds the one
+  // connection until the last line is drawn, and these would wait for it.
   const [business, logo] = await Promise.all([getBusinessDetails(), getBusinessLogo()]);
-  const blank = ["", "", "", "", "", "", "", "", ""];
+  const download = await clientStatementDownload(actor, clientId, period);
+  if (!download.ok) return download.status === 404 ? null : { invalid: download.message };
+  const stream = renderLedgerPdf(clientStatementLedger(download.statement, download.batches, { business, logo }));
+  return { stream, filename: `statement-${clientId}-${period.from}-to-${period.to}.pdf` };
+}
+
+/** An agent's statement as a ledger: its figures, and its lines as they are read. */
+export function agentStatementLedger(
+  s: Pick<AgentStatement, "agent" | "period" | "openingOwed" | "closingOwed" | "totals">,
+  lines: AsyncIterable<AgentStatementLine[]>,
+  { business, logo }: Letterhead,
+): Ledger {
+  const { period, agent: a } = s;
   async function* rows(): AsyncGenerator<string[][]> {
-    yield [[formatDeliveryDate(period.from), "Owed at start", ...blank.slice(2), formatAmount(s.openingOwed)]];
-    for await (const lines of agentStatementLineBatches(agentId, period, s.openingOwed)) {
-      yield lines.map((l) =>
+    yield [
+      openingRow(
+        AGENT_STATEMENT_COLUMNS,
+        formatDeliveryDate(period.from),
+        "Owed at start",
+        formatAmount(s.openingOwed),
+      ),
+    ];
+    for await (const batch of lines) {
+      yield batch.map((l) =>
         l.kind === "delivery"
           ? [
               formatDeliveryDate(l.date),
@@ -335,9 +391,8 @@ export async function agentStatementPdf(
       );
     }
   }
-  const a = s.agent;
   const bank = [a.bankName, a.bankAccountName, a.bankAccountNo].filter(Boolean).join(" · ");
-  const stream = renderLedgerPdf({
+  return {
     title: "AGENT STATEMENT",
     documentTitle: `Agent statement: ${a.name}, ${period.from} to ${period.to}`,
     business,
@@ -358,23 +413,31 @@ export async function agentStatementPdf(
       ["Paid out", formatNaira(s.totals.paid)],
       ["Owed at end", formatNaira(s.closingOwed)],
     ],
-    columns: [
-      { title: "Date", width: 58, align: "left" },
-      { title: "Truck / method", width: 100, align: "left" },
-      { title: "Location / reference", width: 108, align: "left" },
-      { title: "Tons", width: 42, align: "right" },
-      { title: "Rate (₦)", width: 58, align: "right" },
-      { title: "Gross (₦)", width: 64, align: "right" },
-      { title: "Offloading (₦)", width: 60, align: "right" },
-      { title: "Mobilization (₦)", width: 64, align: "right" },
-      { title: "Net payable (₦)", width: 68, align: "right" },
-      { title: "Paid out (₦)", width: 64, align: "right" },
-      { title: "Owed (₦)", width: LEDGER_WIDE - 686, align: "right" },
-    ],
+    columns: AGENT_STATEMENT_COLUMNS,
     landscape: true,
     rows: rows(),
     closing: [`Owed at ${formatDeliveryDate(period.to)}`, formatAmount(s.closingOwed)],
     footer: `Agent statement · ${a.name}`,
-  });
+  };
+}
+
+/** An agent's statement for `?from=&to=` (docs/decisions/0980); null when no such agent. */
+export async function agentStatementPdf(
+  actor: Actor,
+  agentId: number,
+  params: URLSearchParams,
+  now = new Date(),
+): Promise<StatementPdf | BadExport | null> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/statement/pdf`);
+  const parsed = parseStatementPeriod(params, now);
+  if (!parsed.ok) return { invalid: parsed.message };
+  const { period } = parsed;
+  // Before the statement is read, as for a client's (a snapshot held on PGlite's one connection).
+  const [business, logo] = await Promise.all([getBusinessDetails(), getBusinessLogo()]);
+  const head = await agentStatement(actor, agentId, period, null, 1);
+  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
+  const s = head.statement;
+  const lines = agentStatementLineBatches(agentId, period, s.openingOwed);
+  const stream = renderLedgerPdf(agentStatementLedger(s, lines, { business, logo }));
   return { stream, filename: `agent-statement-${agentId}-${period.from}-to-${period.to}.pdf` };
 }

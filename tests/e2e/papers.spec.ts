@@ -7,6 +7,7 @@ import { amountInWords } from "../../app/utils/amount-words.server";
 import { todayIn } from "../../app/utils/dates";
 import { formatNaira, sub, toFixed } from "../../app/utils/money";
 import { apiPoster, expect, invoiceThroughApi, test, unique } from "./fixtures";
+import { pdfToText } from "./pdf-text";
 
 /** A client with an address, one delivery invoiced for them, and a payment of 0.50 on it. */
 async function invoiceWithPayment(request: APIRequestContext, origin: string) {
@@ -84,6 +85,35 @@ test("the PDF invoice: an attachment named by number, with the number, the amoun
   const res = await page.request.get(`/invoices/${invoice.id}/pdf`);
   expect(res.headers()["content-type"]).toBe("application/pdf");
   expect(res.headers()["content-disposition"]).toBe(`attachment; filename="invoice-${invoice.invoiceNo}.pdf"`);
+});
+
+test("an invoice paid and credited past its amount: a credit, not a balance due, and no payment instructions", async ({
+  page,
+  loginAs,
+  baseURL,
+}) => {
+  await loginAs("manager");
+  const post = apiPoster(page.request, baseURL!);
+  const { invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Credited",
+    clientFields: { taxRate: "0" },
+    rates: { sellingRate: "1000.00" },
+  });
+  await post("/api/payments", { invoiceId: invoice.id, amount: invoice.amount, paymentDate: todayIn("Africa/Lagos") });
+  await post(`/api/invoices/${invoice.id}/credit-notes`, { amount: "100.00", reason: "Wet shells" });
+  await page.goto(`/invoices/${invoice.id}/print`);
+  const doc = page.getByRole("article", { name: `Invoice ${invoice.invoiceNo}` });
+  await expect(page.getByTestId("balance-due")).toHaveText(formatNaira("100.00"));
+  await expect(doc.getByLabel("Totals")).toContainText(`Credit${formatNaira("100.00")}`);
+  await expect(doc.getByLabel("Totals")).not.toContainText("Balance Due");
+  await expect(doc.getByRole("region", { name: "Payment instructions" })).toHaveCount(0);
+  await expect(doc).not.toContainText("Please pay by");
+
+  const res = await page.request.get(`/invoices/${invoice.id}/pdf`);
+  const text = pdfToText(Buffer.from(await res.body()));
+  expect(text).toMatch(new RegExp(`Credit\\s+${formatNaira("100.00")}`));
+  expect(text).not.toContain("Balance Due");
+  expect(text).not.toContain("Please pay by");
 });
 
 test("staff cannot open an invoice's print view or PDF", async ({ page, loginAs }) => {

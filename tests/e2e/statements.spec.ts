@@ -65,6 +65,15 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   expect(pdfText).toContain(formatNaira(closing));
   expect(pdfText).toContain(bucket);
 
+  // And as CSV, its lines read in the same snapshot as its figures (decision 0970, stop 33): the
+  // last line's running balance is the closing balance.
+  const csv = await page.request.get(`/clients/${client.id}/statement/export?from=${monthStart}&to=${today}`);
+  expect(csv.status()).toBe(200);
+  const rows = (await csv.text()).split("\r\n").map((r) => r.split(","));
+  const closingRow = rows.find((r) => r[1] === "Closing balance");
+  expect(closingRow?.[6]).toBe(closing);
+  expect(rows[rows.indexOf(closingRow!) - 1][6]).toBe(closing);
+
   // A bad period: a message on the page, the API a 400.
   await page.goto(
     `/clients/${client.id}/statement?from=${today}&to=${monthStart === today ? "2000-01-01" : monthStart}`,

@@ -13,9 +13,10 @@ import { createInvoiceForDelivery } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/models/payment.server";
 import * as agentPdf from "../../app/routes/_app.agents_.$id.statement_.pdf";
 import * as clientPdf from "../../app/routes/_app.clients_.$id.statement_.pdf";
-import { todayIn } from "../../app/utils/dates";
+import { addDays, todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
+import { pdfWords } from "../pdf-words";
 
 let clientId: number;
 let agentId: number;
@@ -114,6 +115,31 @@ describe("the statement PDFs", () => {
     expect(text).toContain("88,500.00");
     expect(text).toContain("CHQ-9");
     expect(text).toContain("₦80,000.00");
+  });
+
+  it("an agent's: what was owed at the start under Owed, where the page and the CSV put it", async () => {
+    // Earned before the period: 2 t x 5,000.00 less 1,000.00 offloading, 9,000.00 owed at its start.
+    const owedAgent = (await createAgent({ name: "Ọlá Opening Agent" })).id;
+    await createDelivery({
+      agentId: owedAgent,
+      clientId,
+      createdBy: admin.id,
+      date: addDays(`${today.slice(0, 8)}01`, -3),
+      tons: "2.00",
+      buyingRate: "5000.00",
+      offloadingCost: "1000.00",
+      mobilizationPayment: null,
+    });
+    const response = await get(agentPdf.loader, `/agents/${owedAgent}/statement/pdf?${period}`, owedAgent);
+    const [page] = pdfWords(Buffer.from(await response.arrayBuffer()));
+    const words = page.words;
+    const titleEnd = (before: string) => words.find((w, i) => w.text === "(₦)" && words[i - 1]?.text === before)!.xMax;
+    // The table's "Owed at start" row (the summary above it has its own, in ₦).
+    const start = words.filter((w) => w.text === "start").at(-1)!;
+    const figure = words.find((w) => w.text === "9,000.00" && Math.abs(w.yMin - start.yMin) < 1)!;
+    expect(Math.abs(figure.xMax - titleEnd("OWED"))).toBeLessThan(1);
+    expect(Math.abs(figure.xMax - titleEnd("OUT"))).toBeGreaterThan(20);
+    expect(words.map((w) => w.text).join(" ")).toContain("Ọlá Opening Agent");
   });
 
   it("a bad period is a 400 and an unknown client or agent a 404", async () => {

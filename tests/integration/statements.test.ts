@@ -4,6 +4,7 @@
 // adding up to the closing balance, bad periods refused, and staff refused.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { testDriver } from "../db/template";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
@@ -11,6 +12,7 @@ import { recordPayment } from "../../app/models/payment.server";
 import {
   ageingAsOf,
   clientStatement,
+  holdSnapshot,
   parseStatementCursor,
   parseStatementPeriod,
 } from "../../app/models/statement.server";
@@ -325,4 +327,95 @@ describe("the kept totals behind the balance and the ageing", () => {
     await db.execute(sql`select pks_rebuild_totals()`);
     expect(await owedBreaches()).toEqual([]);
   });
+});
+
+describe("one snapshot for a statement (decision 0970, stop 33)", () => {
+  // PGlite has one connection: a download does not hold it between batches (see the last test).
+  it.runIf(testDriver() === "postgres")(
+    "reads a download's figures and every line in one snapshot, while a payment lands between them",
+    async () => {
+      const client = (await createClient({ paymentTermsDays: 30 })).id;
+      const invoice = await invoiceOn("1000.00", "2026-03-03", "2026-04-02", client);
+      const out = await clientStatementExport(manager, client, new URLSearchParams(MARCH));
+      if (!out || "invalid" in out) throw new Error("no export");
+      // A payment of the period, committed once the opening and closing balances and the ageing
+      // are read and before the lines are.
+      await pay(invoice.id, "250.00", "2026-03-15");
+      const rows: string[][] = [];
+      for await (const batch of out.batches) for (const r of batch) rows.push([r.date, r.type, r.balance]);
+      expect(rows).toEqual([
+        ["2026-03-01", "Opening balance", "0.00"],
+        ["2026-03-03", "Invoice", "1000.00"],
+        ["2026-03-31", "Closing balance", "1000.00"],
+        ["2026-03-31", "Ageing: Current", "1000.00"],
+        ["2026-03-31", "Ageing: 1–30 days", "0.00"],
+        ["2026-03-31", "Ageing: 31–60 days", "0.00"],
+        ["2026-03-31", "Ageing: 61–90 days", "0.00"],
+        ["2026-03-31", "Ageing: Over 90 days", "0.00"],
+      ]);
+      // The next statement has the payment, in its lines and its figures alike.
+      const after = await clientStatement(manager, client, MARCH);
+      if (!after.ok) throw new Error(after.message);
+      expect(after.statement.lines.map((l) => [l.kind, l.balance])).toEqual([
+        ["invoice", "1000.00"],
+        ["payment", "750.00"],
+      ]);
+      expect(after.statement).toMatchObject({
+        closingBalance: "750.00",
+        ageing: { current: "750.00", total: "750.00" },
+      });
+    },
+  );
+
+  it.runIf(testDriver() === "postgres")(
+    "lets go of a snapshot whose reader stops asking, and fails the reader that comes back",
+    async () => {
+      const held = await holdSnapshot(
+        async () => "head",
+        async function* (tx) {
+          yield rowsOf<{ one: number }>(await tx.execute(sql`select 1 as one`));
+        },
+        50,
+      );
+      if (!held) throw new Error("no snapshot");
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await expect(held.rows.next()).rejects.toThrow(/stalled/);
+      // The connection is free again (PGlite has only one).
+      const db = await getDb();
+      expect(rowsOf<{ two: number }>(await db.execute(sql`select 2 as two`))).toEqual([{ two: 2 }]);
+      // A reader that stops at once lets go at once; a head that finds nothing ends the transaction.
+      const stopped = await holdSnapshot(
+        async () => "head",
+        async function* () {
+          yield 1;
+        },
+      );
+      await stopped?.rows.return?.();
+      expect(
+        await holdSnapshot(
+          async () => null,
+          async function* () {},
+        ),
+      ).toBeNull();
+      expect(rowsOf<{ three: number }>(await db.execute(sql`select 3 as three`))).toEqual([{ three: 3 }]);
+    },
+  );
+
+  it.runIf(testDriver() === "pglite")(
+    "on PGlite, reads the figures in one snapshot and does not hold the one connection between batches",
+    async () => {
+      const client = (await createClient({ paymentTermsDays: 30 })).id;
+      await invoiceOn("1000.00", "2026-03-03", "2026-04-02", client);
+      const out = await clientStatementExport(manager, client, new URLSearchParams(MARCH));
+      if (!out || "invalid" in out) throw new Error("no export");
+      // Between the figures and the lines, another request gets the connection at once.
+      const db = await getDb();
+      const other = db.execute(sql`select 1 as one`).then(() => "answered");
+      const late = new Promise((resolve) => setTimeout(() => resolve("waited"), 2_000));
+      expect(await Promise.race([other, late])).toBe("answered");
+      const rows: string[] = [];
+      for await (const batch of out.batches) for (const r of batch) rows.push(r.type);
+      expect(rows).toContain("Closing balance");
+    },
+  );
 });

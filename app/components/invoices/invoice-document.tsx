@@ -1,14 +1,31 @@
 import type { InvoiceDocument } from "~/presenters/invoice-document.server";
 import { formatDeliveryDate } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { compare, formatAmount, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
 
-// The printable invoice (A4). The same figures as the PDF: both come from loadInvoiceDocument.
+// The printable invoice (A4). The same figures as the PDF: both come from loadInvoiceDocument,
+// and both word the balance and decide the payment instructions with the two functions below.
 // Black on white in both themes: it is paper.
+
+/**
+ * The totals' last line: what is still due, or, when payments and credit notes went past the
+ * amount, the client's credit, worded as the invoice page words it ("Credit ₦x").
+ */
+export function balanceLine(doc: Pick<InvoiceDocument, "balance">): { label: string; amount: string } {
+  return isNegative(doc.balance)
+    ? { label: "Credit", amount: formatNaira(toFixed(sub("0", doc.balance))) }
+    : { label: "Balance Due", amount: formatNaira(doc.balance) };
+}
+
+/** Payment instructions only while something is due: never on a void, paid or over-credited invoice. */
+export function asksForPayment(doc: Pick<InvoiceDocument, "voided" | "balance" | "business">): boolean {
+  const { bankName, bankAccountNo } = doc.business;
+  return Boolean(bankName || bankAccountNo) && !doc.voided && compare(doc.balance, "0") > 0;
+}
 
 export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
   const { business, client } = doc;
-  const bank = business.bankName || business.bankAccountNo;
+  const balance = balanceLine(doc);
   return (
     <article
       aria-label={`Invoice ${doc.invoiceNo}`}
@@ -118,7 +135,7 @@ export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
             <br />
             <span data-testid="amount-in-words">{doc.amountInWords}</span>
           </p>
-          {bank ? (
+          {asksForPayment(doc) ? (
             <section aria-label="Payment instructions">
               <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Payment Instructions</h2>
               <p>Please pay by {formatDeliveryDate(doc.dueDate)} into:</p>
@@ -142,9 +159,9 @@ export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
               <dd className="text-right text-slate-600">{receivedAmount(r)}</dd>
             </div>
           ))}
-          <dt className="border-t border-slate-400 pt-1 font-bold">Balance Due</dt>
+          <dt className="border-t border-slate-400 pt-1 font-bold">{balance.label}</dt>
           <dd className="border-t border-slate-400 pt-1 text-right font-bold" data-testid="balance-due">
-            {formatNaira(doc.balance)}
+            {balance.amount}
           </dd>
         </dl>
       </div>

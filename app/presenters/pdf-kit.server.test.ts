@@ -1,0 +1,71 @@
+// The shared PDF pieces: which font draws which letter, and free text fitted or wrapped to its
+// box as measured in the size and weight it is drawn in.
+import { describe, expect, it } from "vitest";
+import { createDocument, fit, fontRuns, textWidth, wrap, type TextOptions } from "./pdf-kit.server";
+
+const doc = () => createDocument({ Title: "t", Author: "a", Subject: "s" });
+
+describe("font runs", () => {
+  it("draws Yoruba and Igbo dotted letters in the vietnamese subset, ₦ in latin-ext, the rest in latin", () => {
+    expect(fontRuns("Ẹmẹka Ọkọrọ")).toEqual([
+      { font: "Vietnamese", text: "Ẹ" },
+      { font: "Latin", text: "m" },
+      { font: "Vietnamese", text: "ẹ" },
+      { font: "Latin", text: "ka " },
+      { font: "Vietnamese", text: "Ọ" },
+      { font: "Latin", text: "k" },
+      { font: "Vietnamese", text: "ọ" },
+      { font: "Latin", text: "r" },
+      { font: "Vietnamese", text: "ọ" },
+    ]);
+    expect(fontRuns("ịụ₦", "bold")).toEqual([
+      { font: "VietnameseBold", text: "ịụ" },
+      { font: "LatinExtBold", text: "₦" },
+    ]);
+  });
+
+  it("keeps a combining tone mark in the run of the letter under it", () => {
+    // ọ́ written as ọ + U+0301, and ò as o + U+0300.
+    expect(fontRuns("ọ\u0301o\u0300")).toEqual([
+      { font: "Vietnamese", text: "ọ\u0301" },
+      { font: "Latin", text: "o\u0300" },
+    ]);
+  });
+});
+
+describe("fitting free text", () => {
+  const long = `${"Ẹmẹka Ọkọrọ Plantation Holdings ".repeat(7)}Limited`.slice(0, 200);
+  const styles: TextOptions[] = [{}, { size: 8 }, { size: 10, weight: "bold" }, { size: 14, weight: "bold" }];
+
+  it("cuts a 200-character name to its width with “…”, measured in the size and weight it is drawn in", () => {
+    const d = doc();
+    for (const style of styles) {
+      const cut = fit(d, long, 250, style);
+      expect(cut.endsWith("…")).toBe(true);
+      expect(textWidth(d, cut, style)).toBeLessThanOrEqual(250);
+      // As long as it can be: one more letter would not fit.
+      const kept = cut.slice(0, -1);
+      const next = `${kept}${/^\s*\S/.exec(long.slice(kept.length))![0]}`;
+      expect(textWidth(d, `${next}…`, style)).toBeGreaterThan(250);
+      // pdfkit's own measure agrees for plain text.
+      const plain = fit(d, "W".repeat(200), 250, style);
+      d.font(style.weight === "bold" ? "LatinBold" : "Latin").fontSize(style.size ?? 9);
+      expect(d.widthOfString(plain)).toBeLessThanOrEqual(250);
+    }
+    expect(fit(d, "Okomu Oil Palm", 250)).toBe("Okomu Oil Palm");
+  });
+
+  it("wraps at spaces, breaks a word only when it alone is too wide, and ends the last line allowed with “…”", () => {
+    const d = doc();
+    const style: TextOptions = { size: 10, weight: "bold" };
+    const lines = wrap(d, long, 250, style, 2);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(long.slice(0, lines[0].length));
+    expect(lines[1].endsWith("…")).toBe(true);
+    for (const l of lines) expect(textWidth(d, l, style)).toBeLessThanOrEqual(250);
+    const broken = wrap(d, "W".repeat(200), 250, style);
+    expect(broken.join("")).toBe("W".repeat(200));
+    for (const l of broken) expect(textWidth(d, l, style)).toBeLessThanOrEqual(250);
+    expect(wrap(d, "Km 5 Benin Road\nOkomu", 250)).toEqual(["Km 5 Benin Road", "Okomu"]);
+  });
+});
