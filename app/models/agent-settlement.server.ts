@@ -32,6 +32,8 @@ import { recordAudit } from "./audit.server";
 import { checkPeriodOpen } from "./period.server";
 import {
   formatStatementCursor,
+  holdSnapshot,
+  inSnapshot,
   parseStatementCursor,
   type StatementCursor,
   type StatementPeriod,
@@ -410,9 +412,8 @@ const KIND_ORDER = { delivery: 1, payout: 2, reversal: 2 } as const;
  * (deliveries_agent_date_idx, agent_payouts_agent_date_idx), so a statement of recent months
  * costs the same however long the agent has delivered.
  */
-async function owedBefore(agentId: number, day: string): Promise<string> {
-  const db = await getDb();
-  const result = await db.execute(sql`
+async function owedBefore(ex: Executor, agentId: number, day: string): Promise<string> {
+  const result = await ex.execute(sql`
     select (
       coalesce((select ab.earned - ab.paid from agent_balances ab where ab.agent_id = ${agentId}), 0)
       - coalesce((select sum(${kobo(netPaymentSql())}::numeric) from deliveries
@@ -470,6 +471,7 @@ type LineRow = {
  * running figure), plus the page's own lines in order.
  */
 export async function agentStatementLinesPage(
+  ex: Executor,
   agentId: number,
   period: StatementPeriod,
   openingOwed: string,
@@ -477,7 +479,6 @@ export async function agentStatementLinesPage(
   limit = AGENT_STATEMENT_PAGE_SIZE,
   owedAfterCursor?: string,
 ): Promise<{ lines: AgentStatementLine[]; nextCursor: string | null }> {
-  const db = await getDb();
   const lines = periodLinesSql(agentId, period);
   const afterSql = after
     ? sql`where (l.day, l.ord, l.id) > (${after.date}::date, ${after.order}::int, ${after.id}::int)`
@@ -489,7 +490,7 @@ export async function agentStatementLinesPage(
         ? sql`${openingOwed}::numeric + (select coalesce(sum(l.earned - l.paid), 0) from (${lines}) l
             where (l.day, l.ord, l.id) <= (${after.date}::date, ${after.order}::int, ${after.id}::int))`
         : sql`${openingOwed}::numeric`;
-  const result = await db.execute(sql`
+  const result = await ex.execute(sql`
     with page as (
       select l.* from (${lines}) l ${afterSql}
       order by l.day, l.ord, l.id limit ${limit + 1}
@@ -532,9 +533,8 @@ export async function agentStatementLinesPage(
 }
 
 /** The period's totals, one aggregate. */
-async function periodTotals(agentId: number, period: StatementPeriod): Promise<AgentStatement["totals"]> {
-  const db = await getDb();
-  const result = await db.execute(sql`
+async function periodTotals(ex: Executor, agentId: number, period: StatementPeriod): Promise<AgentStatement["totals"]> {
+  const result = await ex.execute(sql`
     select count(*) filter (where l.kind = 'delivery')::int as deliveries,
       coalesce(sum(l.tons), 0)::numeric(20,2)::text as tons,
       coalesce(sum(l.gross), 0)::numeric(20,2)::text as gross,
@@ -546,10 +546,9 @@ async function periodTotals(agentId: number, period: StatementPeriod): Promise<A
   return rowsOf<AgentStatement["totals"]>(result)[0];
 }
 
-async function statementAgent(agentId: number): Promise<AgentStatement["agent"] | null> {
-  const db = await getDb();
+async function statementAgent(ex: Executor, agentId: number): Promise<AgentStatement["agent"] | null> {
   const a = schema.agents;
-  const [agent] = await db
+  const [agent] = await ex
     .select({
       id: a.id,
       name: a.name,
@@ -566,10 +565,30 @@ async function statementAgent(agentId: number): Promise<AgentStatement["agent"] 
 /** The agent a statement is of, for its heading when the period asked for is refused; null when there is none. */
 export async function getStatementAgent(actor: Actor, agentId: number) {
   assertCan(actor, "agent.settle", `agent/${agentId}/statement`);
-  return statementAgent(agentId);
+  return statementAgent(await getDb(), agentId);
 }
 
-/** The statement of one agent for a period: its figures and one page of lines. */
+type AgentStatementHead = Omit<AgentStatement, "lines" | "nextCursor" | "continued">;
+
+/** The statement's figures: what was owed at the start and the end, and the period's totals. */
+async function agentStatementFigures(
+  ex: Executor,
+  agent: AgentStatement["agent"],
+  period: StatementPeriod,
+): Promise<AgentStatementHead> {
+  const [openingOwed, totals] = await Promise.all([
+    owedBefore(ex, agent.id, period.from),
+    periodTotals(ex, agent.id, period),
+  ]);
+  // Every line of the period is earned or paid out: what is owed at its end follows from them.
+  const closingOwed = toFixed(sub(add(openingOwed, totals.earned), totals.paid));
+  return { agent, period, openingOwed, closingOwed, totals };
+}
+
+/**
+ * The statement of one agent for a period: its figures and one page of lines, from one snapshot
+ * (decision 0980, addendum of stop 33: a payout recorded meanwhile is in all of it or none).
+ */
 export async function agentStatement(
   actor: Actor,
   agentId: number,
@@ -578,41 +597,55 @@ export async function agentStatement(
   limit = AGENT_STATEMENT_PAGE_SIZE,
 ): Promise<Result<{ statement: AgentStatement }>> {
   assertCan(actor, "agent.settle", `agent/${agentId}/statement`);
-  const agent = await statementAgent(agentId);
-  if (!agent) return fail(404, AGENT_NOT_FOUND);
-  if (after && (after.date < period.from || after.date > period.to)) {
-    return fail(400, "The page of lines is outside the statement's dates");
-  }
-  const [openingOwed, totals] = await Promise.all([owedBefore(agentId, period.from), periodTotals(agentId, period)]);
-  // Every line of the period is earned or paid out: what is owed at its end follows from them.
-  const closingOwed = toFixed(sub(add(openingOwed, totals.earned), totals.paid));
-  const page = await agentStatementLinesPage(agentId, period, openingOwed, after, limit);
-  return {
-    ok: true,
-    statement: {
-      agent,
-      period,
-      openingOwed,
-      closingOwed,
-      totals,
-      lines: page.lines,
-      nextCursor: page.nextCursor,
-      continued: after !== null,
-    },
-  };
+  return inSnapshot(async (tx): Promise<Result<{ statement: AgentStatement }>> => {
+    const agent = await statementAgent(tx, agentId);
+    if (!agent) return fail(404, AGENT_NOT_FOUND);
+    if (after && (after.date < period.from || after.date > period.to)) {
+      return fail(400, "The page of lines is outside the statement's dates");
+    }
+    const head = await agentStatementFigures(tx, agent, period);
+    const page = await agentStatementLinesPage(tx, agentId, period, head.openingOwed, after, limit);
+    return {
+      ok: true,
+      statement: { ...head, lines: page.lines, nextCursor: page.nextCursor, continued: after !== null },
+    };
+  });
 }
 
-/** Every line of the period in batches (CSV and PDF): the server holds one batch at a time. */
-export async function* agentStatementLineBatches(
+/**
+ * The whole statement for a download (CSV and PDF): its figures and every line in batches, read
+ * in one snapshot held while the lines are sent (on PGlite the figures only: `holdSnapshot`).
+ */
+export async function agentStatementDownload(
+  actor: Actor,
+  agentId: number,
+  period: StatementPeriod,
+  batchSize = 1000,
+): Promise<Result<{ statement: AgentStatementHead; batches: AsyncIterable<AgentStatementLine[]> }>> {
+  assertCan(actor, "agent.settle", `agent/${agentId}/statement`);
+  const held = await holdSnapshot(
+    async (tx) => {
+      const agent = await statementAgent(tx, agentId);
+      return agent && agentStatementFigures(tx, agent, period);
+    },
+    (ex, head) => agentStatementLineBatches(ex, agentId, period, head.openingOwed, batchSize),
+  );
+  if (!held) return fail(404, AGENT_NOT_FOUND);
+  return { ok: true, statement: held.head, batches: held.rows };
+}
+
+/** Every line of the period in batches: the server holds one batch at a time. */
+async function* agentStatementLineBatches(
+  ex: Executor,
   agentId: number,
   period: StatementPeriod,
   openingOwed: string,
-  batchSize = 1000,
+  batchSize: number,
 ): AsyncGenerator<AgentStatementLine[]> {
   let after: StatementCursor | null = null;
   let owed = openingOwed;
   for (;;) {
-    const page = await agentStatementLinesPage(agentId, period, openingOwed, after, batchSize, owed);
+    const page = await agentStatementLinesPage(ex, agentId, period, openingOwed, after, batchSize, owed);
     if (page.lines.length) yield page.lines;
     if (!page.nextCursor) return;
     const next = parseStatementCursor(page.nextCursor);

@@ -7,8 +7,7 @@ import { creditMoveText, paymentReversalText, refundText } from "~/components/pa
 import { clientLineReference, clientLineType } from "~/components/client-statement";
 import {
   agentBalanceBatches,
-  agentStatement,
-  agentStatementLineBatches,
+  agentStatementDownload,
   type AgentBalanceView,
   type AgentStatementLine,
 } from "~/models/agent-settlement.server";
@@ -428,12 +427,12 @@ export async function agentStatementExport(
   const parsed = parseStatementPeriod(params, now);
   if (!parsed.ok) return { invalid: parsed.message };
   const { period } = parsed;
-  const head = await agentStatement(actor, agentId, period, null, 1);
-  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
-  const { statement } = head;
+  const download = await agentStatementDownload(actor, agentId, period);
+  if (!download.ok) return download.status === 404 ? null : { invalid: download.message };
+  const { statement, batches: lineBatches } = download;
   async function* batches(): AsyncGenerator<AgentStatementRow[]> {
     yield [{ date: period.from, type: "Owed at start", owed: statement.openingOwed }];
-    for await (const lines of agentStatementLineBatches(agentId, period, statement.openingOwed)) {
+    for await (const lines of lineBatches) {
       yield lines.map((l) => {
         const {
           kind,

@@ -14,12 +14,7 @@ import { Readable } from "node:stream";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
 import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import {
-  agentStatement,
-  agentStatementLineBatches,
-  type AgentStatement,
-  type AgentStatementLine,
-} from "~/models/agent-settlement.server";
+import { agentStatementDownload, type AgentStatement, type AgentStatementLine } from "~/models/agent-settlement.server";
 import {
   getBusinessDetails,
   getBusinessLogo,
@@ -434,10 +429,8 @@ export async function agentStatementPdf(
   const { period } = parsed;
   // Before the statement is read, as for a client's (a snapshot held on PGlite's one connection).
   const [business, logo] = await Promise.all([getBusinessDetails(), getBusinessLogo()]);
-  const head = await agentStatement(actor, agentId, period, null, 1);
-  if (!head.ok) return head.status === 404 ? null : { invalid: head.message };
-  const s = head.statement;
-  const lines = agentStatementLineBatches(agentId, period, s.openingOwed);
-  const stream = renderLedgerPdf(agentStatementLedger(s, lines, { business, logo }));
+  const download = await agentStatementDownload(actor, agentId, period);
+  if (!download.ok) return download.status === 404 ? null : { invalid: download.message };
+  const stream = renderLedgerPdf(agentStatementLedger(download.statement, download.batches, { business, logo }));
   return { stream, filename: `agent-statement-${agentId}-${period.from}-to-${period.to}.pdf` };
 }

@@ -5,11 +5,12 @@
 // with nothing written.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { testDriver } from "../db/template";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import {
   agentBalanceTotals,
   agentStatement,
-  agentStatementLineBatches,
+  agentStatementDownload,
   listAgentBalances,
   listAgentPayouts,
   recordAgentPayout,
@@ -150,7 +151,10 @@ describe("an agent's statement", () => {
     expect(second.statement.continued).toBe(true);
     expect(second.statement.lines.map((l) => l.owed)).toEqual(["1465765.28", "565765.28"]);
     const all = [];
-    for await (const batch of agentStatementLineBatches(agentId, period, "0.00", 2)) all.push(...batch);
+    const download = await agentStatementDownload(admin, agentId, period, 2);
+    if (!download.ok) throw new Error(download.message);
+    expect(download.statement.openingOwed).toBe("0.00");
+    for await (const batch of download.batches) all.push(...batch);
     expect(all.map((l) => l.owed)).toEqual([
       "1950765.28",
       "950765.28",
@@ -180,6 +184,38 @@ describe("an agent's statement", () => {
       expect(result, query).toMatchObject({ invalid: expect.any(String) });
     }
     expect(await agentStatement(admin, 2_000_000, MARCH)).toMatchObject({ ok: false, status: 404 });
+  });
+});
+
+describe.runIf(testDriver() === "postgres")("an agent's statement in one snapshot (decision 0980, stop 33)", () => {
+  it("reads a download's figures and every line in one snapshot, while a payout lands between them", async () => {
+    const agent = (await createAgent({})).id;
+    await createDelivery({
+      agentId: agent,
+      createdBy: admin.id,
+      date: "2026-05-20",
+      tons: "1.00",
+      offloadingCost: "0",
+    });
+    const period = { from: "2026-05-01", to: "2026-06-30" };
+    const download = await agentStatementDownload(admin, agent, period);
+    if (!download.ok) throw new Error(download.message);
+    expect(download.statement.closingOwed).toBe("52000.00");
+    // Committed after the figures were read and before the lines are; the whole amount, so the
+    // other tests' totals over every agent stay as they were.
+    const paid = await recordAgentPayout(admin, agent, { amount: "52000.00", method: "cash" }, NOW);
+    expect(paid).toMatchObject({ ok: true });
+    const lines = [];
+    for await (const batch of download.batches) lines.push(...batch);
+    expect(lines.map((l) => [l.kind, l.owed])).toEqual([["delivery", "52000.00"]]);
+    // The next statement has it, in its lines and its figures alike.
+    const after = await agentStatement(admin, agent, period);
+    if (!after.ok) throw new Error(after.message);
+    expect(after.statement.closingOwed).toBe("0.00");
+    expect(after.statement.lines.map((l) => [l.kind, l.owed])).toEqual([
+      ["delivery", "52000.00"],
+      ["payout", "0.00"],
+    ]);
   });
 });
 
