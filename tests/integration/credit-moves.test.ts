@@ -36,6 +36,7 @@ import { createAgent, createClient, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 import {
   auditEvents,
+  behindTotals,
   expectKeptTotalsToMatchRebuild,
   invoiceOfTenThousand,
   invoiceRow,
@@ -453,8 +454,9 @@ describe("the payments table keeps credit moves to their own rules", () => {
     const db = await getDb();
     type Entry = Partial<typeof schema.payments.$inferInsert> & { invoiceId: number; amount: string };
     // Each attempt is one transaction: a move's two entries are checked together when it commits.
+    // Behind the app (the invoices' totals do not move), so their own check is off here.
     const write = (...entries: ((outId: number) => Entry)[]) =>
-      db.transaction(async (tx) => {
+      behindTotals(async (tx) => {
         let outId = 0;
         for (const entry of entries) {
           const [row] = await tx

@@ -79,6 +79,22 @@ describe("an issued invoice", () => {
     expect([row.amountPaid, row.amountCredited, row.paymentStatus]).toEqual(["4000.00", "1000.00", "partial"]);
   });
 
+  it("refuses, at commit, paid or credited totals that are not the sum of the invoice's entries", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    expect(await recordPayment(manager, { invoiceId: invoice.id, amount: "4000.00" })).toMatchObject({ ok: true });
+    for (const change of [
+      sql`update invoices set amount_paid = amount, payment_status = 'paid' where id = ${invoice.id}`,
+      sql`update invoices set amount_credited = 1 where id = ${invoice.id}`,
+      sql`insert into payments (invoice_id, amount, payment_date) values (${invoice.id}, 10, current_date)`,
+      sql`insert into credit_notes (invoice_id, credit_note_no, amount, reason, issue_date) values (${invoice.id}, 'CN-999998', 10, 'x', current_date)`,
+    ]) {
+      expect(await statementOutcome(change)).toMatch(
+        /^invoice \d+ says paid [\d.]+ and credited [\d.]+, but its payments add up to [\d.]+ and its credit notes to [\d.]+$/,
+      );
+    }
+    expect(await invoiceRow(invoice.id)).toMatchObject({ amountPaid: "4000.00", amountCredited: "0.00" });
+  });
+
   it("keeps its lines: no UPDATE, DELETE or TRUNCATE", async () => {
     const { invoice } = await invoiceOfTenThousand(manager, agentId);
     for (const change of [
