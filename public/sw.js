@@ -5,15 +5,24 @@
 // fingerprinted and come from the cache. Pages are stored from the worker's own fetch: the
 // server marks them no-store for the HTTP cache. Plain JavaScript, not bundled.
 /* eslint-disable */
-const PAGES = "pks-pages-v1";
+// v2: the copy has a person (OWNER). Copies kept by v1 have none, and go when v2 takes over.
+const PAGES = "pks-pages-v2";
 const ASSETS = "pks-assets-v1";
 const FORM = "/deliveries/new";
 const STATIC = ["/favicon.svg", "/manifest.webmanifest", "/icons/icon-192.png", "/icons/icon-512.png"];
 const REFRESH_EVERY_MS = 5 * 60 * 1000;
+// Whose copy the page cache holds: the user id the pages last told (a plain text response).
+const OWNER = "/__pks/copy-owner";
 // The outbox the pages keep through idb-keyval (app/utils/outbox.ts): same names.
 const OUTBOX_DB = "pks-outbox";
 const OUTBOX_STORE = "deliveries";
 const SYNC_TAG = "pks-outbox";
+// The outbox's rules (app/utils/outbox.ts and app/utils/outbox-protocol.ts): same values.
+const OUTBOX_USER_HEADER = "X-Outbox-User";
+const PASSWORD_CHANGE_MESSAGE = "You must change your password first";
+const SEND_TIMEOUT_MS = 8000;
+const ENTRY_MAX_AGE_MS = 80 * 24 * 60 * 60 * 1000;
+const TOO_OLD_MESSAGE = "Not sent for 80 days: check the Deliveries list before resending it.";
 
 let lastRefresh = 0;
 
@@ -61,8 +70,28 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "refresh") event.waitUntil(refresh(!!event.data.force));
+  const data = event.data || {};
+  if (data.type === "refresh") event.waitUntil(refresh(!!data.force));
+  if (data.type === "user" && typeof data.userId === "string" && data.userId) event.waitUntil(adopt(data.userId));
 });
+
+// The copy names its person and opens signed in as them, so it is kept for one person at a
+// time. Pages say who is signed in when they load and when that changes; signing in loads no
+// document, so on a shared phone this is what replaces the previous person's copy. Offline,
+// the next person then finds no form rather than someone else's.
+async function adopt(userId) {
+  const cache = await caches.open(PAGES);
+  const owner = await cache.match(OWNER);
+  const was = owner ? await owner.text() : null;
+  if (was === userId) return;
+  // Someone else's copy goes at once. With no owner yet (a new worker, or just signed out), a
+  // copy fetched meanwhile is most likely this person's: it stays until the fresh one replaces it.
+  if (was !== null) {
+    for (const request of await cache.keys()) await cache.delete(request);
+  }
+  await cache.put(OWNER, new Response(userId));
+  await refresh(true);
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
@@ -200,7 +229,10 @@ async function syncOutbox() {
     for (const client of windows) client.postMessage({ type: "outbox-flush" });
     return;
   }
-  const me = await fetch("/api/auth/user", { credentials: "same-origin" });
+  const me = await fetch("/api/auth/user", {
+    credentials: "same-origin",
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  });
   if (!me.ok) return; // signed out: the entries wait for the next sign-in
   const user = await me.json();
   const userId = (user && (user.id || (user.user && user.user.id))) || null;
@@ -210,35 +242,42 @@ async function syncOutbox() {
     const entries = (await all(db)).filter((e) => e.state === "waiting" && e.userId === userId);
     entries.sort((a, b) => a.createdAt - b.createdAt);
     for (const entry of entries) {
-      let response;
-      try {
-        response = await fetch("/api/deliveries", {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": entry.key },
-          body: JSON.stringify(entry.fields),
-          credentials: "same-origin",
-        });
-      } catch (error) {
-        throw error; // no network yet: the browser fires sync again later
+      // Past the server's memory of its key (90 days), a person checks before it is resent.
+      if (Date.now() - entry.createdAt > ENTRY_MAX_AGE_MS) {
+        await change(db, entry.key, (e) => ({ ...e, state: "attention", message: TOO_OLD_MESSAGE, fieldErrors: {} }));
+        continue;
       }
-      if (response.status === 200 || response.status === 201) {
+      // No network, or no answer in time: fetch throws, and the browser fires sync again later.
+      const response = await fetch("/api/deliveries", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "Idempotency-Key": entry.key,
+          [OUTBOX_USER_HEADER]: entry.userId,
+        },
+        body: JSON.stringify(entry.fields),
+        credentials: "same-origin",
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      });
+      const status = response.status;
+      const body = (await response.json().catch(() => null)) || {};
+      if (status === 200 || status === 201) {
         await write(db, (store) => store.delete(entry.key));
-      } else if (response.status < 500 && ![401, 408, 429].includes(response.status)) {
+      } else if (status === 401 || (status === 403 && body.message === PASSWORD_CHANGE_MESSAGE)) {
+        return; // waits until its person is signed in (and done changing the password)
+      } else if (status < 500 && status !== 408 && status !== 429) {
         // The page's outbox rule (app/utils/outbox.ts): any other 4xx needs a person.
-        const body = await response.json().catch(() => ({}));
-        const next = {
-          ...entry,
+        await change(db, entry.key, (e) => ({
+          ...e,
           state: "attention",
-          status: response.status,
-          message: body.message || `The server refused this delivery (${response.status})`,
+          status,
+          message: body.message || `The server refused this delivery (${status})`,
           fieldErrors: body.errors || {},
-          attempts: entry.attempts + 1,
-        };
-        await write(db, (store) => store.put(next, entry.key));
-      } else if (response.status === 401) {
-        return;
+          attempts: e.attempts + 1,
+        }));
       } else {
-        throw new Error(`retry later (${response.status})`);
+        throw new Error(`retry later (${status})`);
       }
     }
   };
@@ -263,11 +302,21 @@ function all(db) {
   });
 }
 
-function write(db, change) {
+function write(db, edit) {
   return new Promise((resolve, reject) => {
     const tx = db.transaction(OUTBOX_STORE, "readwrite");
-    change(tx.objectStore(OUTBOX_STORE));
+    edit(tx.objectStore(OUTBOX_STORE));
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error);
+  });
+}
+
+/** Changes an entry that is still there; one discarded meanwhile stays gone. */
+function change(db, key, next) {
+  return write(db, (store) => {
+    const request = store.get(key);
+    request.onsuccess = () => {
+      if (request.result) store.put(next(request.result), key);
+    };
   });
 }

@@ -6,11 +6,21 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "rea
 import { useRootData } from "~/root";
 import { todayIn } from "~/utils/dates";
 import { formatAmount } from "~/utils/money";
-import { flush, isKeyUsed, newKey, putEntry, removeEntry, scheduleRetry, type OutboxEntry } from "~/utils/outbox";
+import {
+  newKey,
+  recordEntry,
+  removeEntry,
+  scheduleRetry,
+  subscribe,
+  type OutboxEntry,
+  type RecordReport,
+  type SignInReason,
+} from "~/utils/outbox";
 import { useOutbox } from "./outbox-badge";
 import { showToast } from "./toaster";
 
 const STALE_AFTER_MS = 2 * 60 * 1000;
+const SIGN_IN = "/login?dialog=email&redirectTo=%2Fdeliveries%2Fnew";
 
 type Errors = { message?: string; fieldErrors: Record<string, string[]> };
 type RemixRouter = { navigate(to: string): Promise<void>; revalidate(): void };
@@ -35,6 +45,12 @@ export function useOutboxForm({
   const navigate = useNavigate();
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
+  // The default date the field shows; any other value is the person's and stays.
+  const shownDate = useRef(today);
+  // The element (id) to focus once the next render is on screen: after Discard, Keep, Discard for good.
+  const focusNext = useRef("");
+  // The loader's key serves the plain post without JavaScript. With it, the page makes its own:
+  // a page opened from the phone's saved copy carries the same loader key in every tab.
   const [key, setKey] = useState(serverKey);
   const [sending, setSending] = useState(false);
   const [errors, setErrors] = useState<Errors | null>(null);
@@ -43,11 +59,10 @@ export function useOutboxForm({
   const [confirming, setConfirming] = useState<string | null>(null);
   const [online, setOnline] = useState(true);
   const [stale, setStale] = useState(false);
+  const [signIn, setSignIn] = useState<SignInReason | null>(null);
 
   useEffect(() => {
-    // A copy of the page from the phone's cache carries a key already used: make a new one.
-    if (isKeyUsed(serverKey)) setKey(newKey());
-    else setKey(serverKey);
+    setKey(newKey());
     freshDate();
   }, [serverKey]);
 
@@ -56,35 +71,43 @@ export function useOutboxForm({
     setStale(Date.now() - loadedAt > STALE_AFTER_MS);
   }, [loadedAt]);
 
+  useEffect(() => subscribe((s) => setSignIn(s.signInNeeded)), []);
+
   useEffect(() => {
     const update = () => setOnline(navigator.onLine);
     update();
+    // A form left open past midnight shows the new day when the phone is looked at again.
+    const visible = () => {
+      if (document.visibilityState === "visible") freshDate();
+    };
     window.addEventListener("online", update);
     window.addEventListener("offline", update);
+    document.addEventListener("visibilitychange", visible);
     return () => {
       window.removeEventListener("online", update);
       window.removeEventListener("offline", update);
+      document.removeEventListener("visibilitychange", visible);
     };
   }, []);
 
-  /** The date field shows today in the business time zone, even on a page cached yesterday. */
+  useEffect(() => {
+    if (focusNext.current) document.getElementById(focusNext.current)?.focus();
+    focusNext.current = "";
+  });
+
+  const agentSelect = () => formRef.current?.elements.namedItem("agentId") as HTMLSelectElement | null;
+
+  /** The default date is today in the business time zone, even on a page cached yesterday. */
   function freshDate() {
     const input = formRef.current?.elements.namedItem("date") as HTMLInputElement | null;
-    const now = todayIn(timeZone);
-    if (input && (input.value === today || !input.value) && now !== today) input.value = now;
+    if (input?.value === shownDate.current) input.value = shownDate.current = todayIn(timeZone);
   }
 
   function fill(fields: Record<string, string>) {
-    for (const element of Array.from(formRef.current?.elements ?? [])) {
-      if (!(
-        element instanceof HTMLInputElement ||
-        element instanceof HTMLSelectElement ||
-        element instanceof HTMLTextAreaElement
-      ))
-        continue;
-      if (!element.name || element.type === "hidden" || element.disabled) continue;
-      element.value = fields[element.name] ?? "";
+    for (const element of Array.from(formRef.current?.elements ?? []) as HTMLInputElement[]) {
+      if (element.name && element.type !== "hidden" && !element.disabled) element.value = fields[element.name] ?? "";
     }
+    shownDate.current = ""; // the entry's date is the person's
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -97,20 +120,23 @@ export function useOutboxForm({
       if (typeof value === "string" && name !== "idempotencyKey" && name !== "returnTo") fields[name] = value;
     }
     const entry: OutboxEntry = { key, userId, createdAt: Date.now(), fields, state: "waiting", attempts: 0 };
+    const replacing = correcting;
     setSending(true);
     setSaved(false);
+    let report: RecordReport;
     try {
-      await putEntry(entry);
-      if (correcting) await removeEntry(correcting);
+      report = await recordEntry(entry, replacing, () => {
+        // On the phone from now on, whatever the send does: the person is told at once.
+        setKey(newKey());
+        setSaved(true);
+      });
     } catch {
       // No storage on this phone (private mode): the plain post, under the same key.
       setSending(false);
       submit(form);
       return;
     }
-    setCorrecting(null);
-    const report = await flush(userId).catch(() => ({ outcomes: new Map(), retry: true }));
-    const outcome = report.outcomes.get(entry.key);
+    const { outcome } = report;
     setSending(false);
     if (outcome?.kind === "sent") {
       showToast({ title: "Delivery Recorded", description: `${formatAmount(outcome.tons)} tons added successfully` });
@@ -122,21 +148,22 @@ export function useOutboxForm({
       return;
     }
     if (outcome?.kind === "attention") {
-      // The person is right here: the answer shows on the form, as after a plain post, and
-      // the fields keep what was typed.
-      await removeEntry(entry.key);
-      setKey(newKey());
+      // The person is right here: the answer shows on the form, as after a plain post, and the
+      // fields keep what was typed. A correction refused again also stays on the phone, back
+      // in "needs attention"; sending from the form replaces it again.
+      setSaved(false);
+      setCorrecting(replacing ? report.entry.key : null);
       setErrors({ message: outcome.message, fieldErrors: outcome.fieldErrors });
       return;
     }
     // Kept on the phone (no signal, server away, session ended): ready for the next one.
     form.reset();
+    shownDate.current = today; // what reset puts back
     freshDate();
-    setKey(newKey());
+    setCorrecting(null);
     setErrors(null);
-    setSaved(true);
     if (report.retry) scheduleRetry(userId);
-    (form.elements.namedItem("agentId") as HTMLSelectElement | null)?.focus();
+    agentSelect()?.focus();
   }
 
   function correct(entry: OutboxEntry) {
@@ -145,7 +172,19 @@ export function useOutboxForm({
     setKey(newKey());
     setSaved(false);
     setErrors({ message: entry.message, fieldErrors: entry.fieldErrors ?? {} });
-    (formRef.current?.elements.namedItem("agentId") as HTMLSelectElement | null)?.focus();
+    agentSelect()?.focus();
+  }
+
+  function confirm(entryKey: string | null, focus: string) {
+    focusNext.current = focus;
+    setConfirming(entryKey);
+  }
+
+  async function discard(entryKey: string) {
+    await removeEntry(entryKey);
+    if (correcting === entryKey) setCorrecting(null);
+    // The list's heading while deliveries remain, else the form.
+    confirm(null, count > 1 ? "outbox-title" : "agentId");
   }
 
   const agentName = (id: string | undefined) =>
@@ -167,7 +206,7 @@ export function useOutboxForm({
           </p>
         ) : null}
         {count ? (
-          <h3 id="outbox-title" className="font-semibold">
+          <h3 id="outbox-title" tabIndex={-1} className="font-semibold">
             On this phone: {outbox.waiting.length} waiting to send
             {outbox.attention.length
               ? `, ${outbox.attention.length} ${outbox.attention.length === 1 ? "needs" : "need"} attention`
@@ -178,15 +217,7 @@ export function useOutboxForm({
             This phone
           </h3>
         )}
-        {outbox.signInNeeded && outbox.waiting.length ? (
-          <p role="alert" className="font-medium">
-            Your session has ended.{" "}
-            <Link to="/login?dialog=email&redirectTo=%2Fdeliveries%2Fnew" reloadDocument className="underline">
-              Sign in
-            </Link>{" "}
-            to send them; they stay on this phone until then.
-          </p>
-        ) : null}
+        {signIn && outbox.waiting.length ? <SignInNotice reason={signIn} /> : null}
         {count ? (
           <ul className="divide-y divide-amber-200 dark:divide-amber-900">
             {outbox.entries.map((entry) => (
@@ -208,17 +239,27 @@ export function useOutboxForm({
                         <>
                           <button
                             type="button"
+                            id="discard-for-good"
                             className="btn-destructive"
-                            onClick={() => void removeEntry(entry.key).then(() => setConfirming(null))}
+                            onClick={() => void discard(entry.key)}
                           >
                             Discard for good
                           </button>
-                          <button type="button" className="btn-ghost" onClick={() => setConfirming(null)}>
+                          <button
+                            type="button"
+                            className="btn-ghost"
+                            onClick={() => confirm(null, `discard-${entry.key}`)}
+                          >
                             Keep
                           </button>
                         </>
                       ) : (
-                        <button type="button" className="btn-ghost" onClick={() => setConfirming(entry.key)}>
+                        <button
+                          type="button"
+                          id={`discard-${entry.key}`}
+                          className="btn-ghost"
+                          onClick={() => confirm(entry.key, "discard-for-good")}
+                        >
                           Discard
                         </button>
                       )}
@@ -233,25 +274,44 @@ export function useOutboxForm({
     );
   }
 
-  const notice = saved ? (
-    <p
-      role="status"
-      className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
-    >
-      Saved on this phone, waiting to send
-    </p>
-  ) : correcting ? (
-    <p className="text-sm">Correcting a delivery from this phone: sending replaces the one that needs attention.</p>
-  ) : null;
+  // Always on the page, so that a screen reader announces the text when it appears; a region
+  // inserted together with its text is often not announced.
+  const notice = (
+    <>
+      <div aria-live="polite" data-testid="outbox-status" className="empty:!mt-0">
+        {saved ? (
+          <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+            Saved on this phone, waiting to send
+          </p>
+        ) : null}
+      </div>
+      {correcting ? (
+        <p className="text-sm">Correcting a delivery from this phone: sending replaces the one that needs attention.</p>
+      ) : null}
+    </>
+  );
 
   return { key, sending, errors, panel, notice, formRef, onSubmit };
 }
 
+/** Why the waiting deliveries do not go now, and what the person can do about it. */
+function SignInNotice({ reason }: { reason: SignInReason }) {
+  const password = reason === "password";
+  return (
+    <p role="alert" className="font-medium">
+      {password ? "You must change your password first." : "Your session has ended."}{" "}
+      {/* Sign-in sends a person who must change the password on to that page. */}
+      <Link to={SIGN_IN} reloadDocument className="underline">
+        {password ? "Finish signing in" : "Sign in"}
+      </Link>{" "}
+      to send them; they stay on this phone until then.
+    </p>
+  );
+}
+
 function age(at: number) {
   const minutes = Math.max(0, Math.round((Date.now() - at) / 60_000));
-  if (minutes < 1) return "just now";
   if (minutes < 60) return `${minutes} min ago`;
   const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
+  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
 }

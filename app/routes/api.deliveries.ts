@@ -3,6 +3,7 @@ import { createDelivery, deliveryBatches, listDeliveries, parseFilters, unreadFi
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { OTHER_USER_MESSAGE, OUTBOX_USER_HEADER } from "~/utils/outbox-protocol";
 import { readPageRequest } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
@@ -27,6 +28,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireUser(request);
+  // A phone's outbox names whose delivery it sends: under anyone else's session it waits (decision 1100).
+  const owner = request.headers.get(OUTBOX_USER_HEADER);
+  if (owner !== null && owner !== user.id) return jsonError(401, OTHER_USER_MESSAGE);
   const body = await readJsonBody(request);
   const result = await createDelivery(user, body, { idempotencyKey: request.headers.get("Idempotency-Key") });
   if (!result.ok) return failureJson(result);

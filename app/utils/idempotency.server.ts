@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { schema, type Tx } from "~/db.server";
 import { hasControlCharacters } from "~/utils/text";
 
@@ -10,8 +10,13 @@ import { hasControlCharacters } from "~/utils/text";
 // Used by New Delivery, Record Payment, Generate Invoice and the month invoice.
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
-// Keys are kept a week (at least the 24 hours a client may retry for), then pruned.
-export const IDEMPOTENCY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+// Keys are kept 90 days, then pruned. A client may retry for 24 hours, but a delivery can wait
+// in a phone's outbox until its person signs in again; the phone stops sending an entry blind
+// after 80 days (ENTRY_MAX_AGE_MS in app/utils/outbox.ts), well inside this (decision 1100).
+export const IDEMPOTENCY_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+// At most this many keys go per prune: a backlog (after a restore, or the first prune in a
+// long while) is cleared over the next creates, never in one long delete inside someone's save.
+export const PRUNE_BATCH = 500;
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
 /** Same key, different payload (or a different kind of request): 422. */
@@ -97,10 +102,16 @@ export async function completeKey(
     .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
 }
 
+/** Deletes the oldest keys past IDEMPOTENCY_TTL_MS, at most PRUNE_BATCH (read off idempotency_created_idx). */
 export async function deleteOldKeys(tx: Tx, now = new Date()) {
-  await tx
-    .delete(schema.idempotencyKeys)
-    .where(lt(schema.idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)));
+  const keys = schema.idempotencyKeys;
+  const oldest = tx
+    .select({ userId: keys.userId, key: keys.key })
+    .from(keys)
+    .where(lt(keys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)))
+    .orderBy(keys.createdAt)
+    .limit(PRUNE_BATCH);
+  await tx.delete(keys).where(sql`(${keys.userId}, ${keys.key}) in (${oldest})`);
 }
 
 /** Maps the two idempotency errors to a failure result; anything else is rethrown. */

@@ -1,12 +1,13 @@
 // The delivery outbox on the phone (docs/decisions/1100-offline-capture.md). With JavaScript,
-// New Delivery stores each submission here first, under the idempotency key made when the
-// form opened, then sends it to POST /api/deliveries with that key. An entry leaves only when
-// the server confirms it (201, or 200 replaying the first result); the server's idempotency
-// makes each land once however often it is sent. Browser-only: nothing here runs on import.
-import { createStore, del, get, set, values, type UseStore } from "idb-keyval";
+// New Delivery stores each submission here first, under an idempotency key the page made,
+// then sends it to POST /api/deliveries with that key. An entry leaves only when the server
+// confirms it (201, or 200 replaying the first result); the server's idempotency makes each
+// land once however often it is sent. Browser-only: nothing here runs on import.
+import { createStore, get, promisifyRequest, values, type UseStore } from "idb-keyval";
+import { OUTBOX_USER_HEADER, PASSWORD_CHANGE_MESSAGE } from "./outbox-protocol";
 
 export type OutboxEntry = {
-  /** The idempotency key, made when the form opened; also the entry's id. */
+  /** The idempotency key, made by the page; also the entry's id. */
   key: string;
   /** Who recorded it: only that person's session sends it. */
   userId: string;
@@ -21,25 +22,44 @@ export type OutboxEntry = {
   attempts: number;
 };
 
+/**
+ * Why the waiting entries cannot go under this session: it ended (or is someone else's now,
+ * which for them is the same), or the password must change first.
+ */
+export type SignInReason = "signed-out" | "password";
+
 export type SendOutcome =
   | { kind: "sent"; tons: string }
   | { kind: "attention"; status: number; message: string; fieldErrors: Record<string, string[]> }
-  | { kind: "signin" }
+  | { kind: "signin"; reason: SignInReason }
   | { kind: "retry" };
 
-export type OutboxState = { entries: OutboxEntry[]; signInNeeded: boolean };
+/** signInNeeded: why the waiting entries cannot go under this session, or null. */
+export type OutboxState = { entries: OutboxEntry[]; signInNeeded: SignInReason | null };
 
 // The object store idb-keyval creates; the service worker opens the same one.
 export const OUTBOX_DB = "pks-outbox";
 export const OUTBOX_STORE = "deliveries";
 export const SYNC_TAG = "pks-outbox";
 const LOCK = "pks-outbox";
-const USED_KEYS = "pks-used-keys";
+
+/**
+ * How long one send may take. A yard's radio often says "connected" and carries nothing: without
+ * a limit the fetch hangs for minutes, holding the lock and every entry behind it.
+ */
+export const SEND_TIMEOUT_MS = 8_000;
+
+/**
+ * An entry older than this is not sent blind: the server keeps a key 90 days
+ * (IDEMPOTENCY_TTL_MS), and one recorded long ago whose answer was lost could then land twice.
+ */
+export const ENTRY_MAX_AGE_MS = 80 * 24 * 60 * 60 * 1000;
+export const TOO_OLD_MESSAGE = "Not sent for 80 days: check the Deliveries list before resending it.";
 
 let store: UseStore | undefined;
 const outboxStore = () => (store ??= createStore(OUTBOX_DB, OUTBOX_STORE));
 
-let state: OutboxState = { entries: [], signInNeeded: false };
+let state: OutboxState = { entries: [], signInNeeded: null };
 const listeners = new Set<(s: OutboxState) => void>();
 let channel: BroadcastChannel | undefined;
 
@@ -62,45 +82,51 @@ export async function reload(broadcast = false) {
   return entries;
 }
 
-export async function putEntry(entry: OutboxEntry) {
-  await set(entry.key, entry, outboxStore());
+/** One readwrite transaction: all of `change` is written, or none of it; then the pages are told. */
+async function write(change: (store: IDBObjectStore) => void) {
+  await outboxStore()("readwrite", (s) => {
+    change(s);
+    return promisifyRequest(s.transaction);
+  });
+  await reload(true);
+}
+
+/**
+ * Stores a new entry, or a correction in place of the entry it corrects (`replacing`), in one
+ * transaction: the delivery is on the phone all along. Never overwrites: a key already stored
+ * (two tabs opened from one saved page once shared theirs) is refused with a ConstraintError,
+ * and nothing is written.
+ */
+export async function addEntry(entry: OutboxEntry, replacing?: string | null) {
+  await write((s) => {
+    if (replacing) s.delete(replacing);
+    s.add(entry, entry.key);
+  });
   // Ask the browser not to evict the outbox when the phone runs short of space.
   void navigator.storage?.persist?.().catch(() => false);
-  markKeyUsed(entry.key);
-  await reload(true);
+}
+
+/** Changes a stored entry; one sent or discarded meanwhile stays gone. */
+function changeEntry(key: string, change: (entry: OutboxEntry) => OutboxEntry) {
+  return write((s) => {
+    const request = s.get(key);
+    request.onsuccess = () => {
+      if (request.result) s.put(change(request.result as OutboxEntry), key);
+    };
+  });
 }
 
 export async function getEntry(key: string) {
   return (await get(key, outboxStore())) as OutboxEntry | undefined;
 }
 
-export async function removeEntry(key: string) {
-  await del(key, outboxStore());
-  await reload(true);
-}
-
-/** A key once stored is never offered again, even by a form page served from the cache. */
-export function isKeyUsed(key: string) {
-  try {
-    return (JSON.parse(localStorage.getItem(USED_KEYS) ?? "[]") as string[]).includes(key);
-  } catch {
-    return false;
-  }
-}
-
-function markKeyUsed(key: string) {
-  try {
-    const used = (JSON.parse(localStorage.getItem(USED_KEYS) ?? "[]") as string[]).filter((k) => k !== key);
-    localStorage.setItem(USED_KEYS, JSON.stringify([...used.slice(-49), key]));
-  } catch {
-    // without storage the loader's fresh key is still unique
-  }
+export function removeEntry(key: string) {
+  return write((s) => s.delete(key));
 }
 
 export function newKey() {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  // (randomUUID: every browser since 2022; before it, a time and 52 random bits are unique enough.)
+  return crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
 }
 
 /** One attempt to send one entry; says what the answer means for the entry. */
@@ -109,12 +135,21 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
   try {
     response = await fetch("/api/deliveries", {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": entry.key },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "Idempotency-Key": entry.key,
+        // Whose entry this is: under anyone else's session the server refuses it (401).
+        [OUTBOX_USER_HEADER]: entry.userId,
+      },
       body: JSON.stringify(entry.fields),
       credentials: "same-origin",
       cache: "no-store",
+      // (Safari before 16 has no timeout: there a send waits as long as the browser does.)
+      signal: AbortSignal.timeout?.(SEND_TIMEOUT_MS),
     });
   } catch {
+    // No network, or no answer in time: the same as no network.
     return { kind: "retry" };
   }
   const body = (await response.json().catch(() => null)) as {
@@ -122,14 +157,15 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
     errors?: Record<string, string[]>;
     tons?: string;
   } | null;
-  if (response.status === 200 || response.status === 201)
-    return { kind: "sent", tons: body?.tons ?? entry.fields.tons ?? "" };
-  if (response.status === 401) return { kind: "signin" };
-  // Any other 4xx but 408 and 429 is refused for a reason a person must look at: bad input, a
-  // removed agent, a closed month, a key already used for something else, a password that must
-  // change, a body the server will not take. Sent again it would fail the same way and hold up
-  // every entry behind it.
   const status = response.status;
+  if (status === 200 || status === 201) return { kind: "sent", tons: body?.tons ?? entry.fields.tons ?? "" };
+  // Signed out, or signed in as someone else (OTHER_USER_MESSAGE): it waits for its own person.
+  if (status === 401) return { kind: "signin", reason: "signed-out" };
+  // Signed in, but the password must change first: the entry waits, as after a 401.
+  if (status === 403 && body?.message === PASSWORD_CHANGE_MESSAGE) return { kind: "signin", reason: "password" };
+  // Any other 4xx but 408 and 429 is refused for a reason a person must look at: bad input, a
+  // removed agent, a closed month, a key already used for something else, a body the server
+  // will not take. Sent again it would fail the same way and hold up every entry behind it.
   if (status < 500 && status !== 408 && status !== 429) {
     return {
       kind: "attention",
@@ -154,31 +190,64 @@ export type FlushReport = { outcomes: Map<string, SendOutcome>; retry: boolean }
  * Sends the waiting entries of `userId`, oldest first, one at a time. Stops at the first that
  * cannot be sent now (no network, server away, session ended): the order is kept.
  */
-export async function flush(userId: string): Promise<FlushReport> {
+export async function flush(userId: string, { now = Date.now() }: { now?: number } = {}): Promise<FlushReport> {
   const outcomes = new Map<string, SendOutcome>();
   let retry = false;
   await withLock(async () => {
     const waiting = (await reload()).filter((e) => e.state === "waiting" && e.userId === userId);
     for (const entry of waiting) {
-      const outcome = await sendEntry(entry);
+      // Past the server's memory of its key, a person checks before it is sent again.
+      const outcome: SendOutcome =
+        now - entry.createdAt > ENTRY_MAX_AGE_MS
+          ? { kind: "attention", status: 0, message: TOO_OLD_MESSAGE, fieldErrors: {} }
+          : await sendEntry(entry);
       outcomes.set(entry.key, outcome);
       if (outcome.kind === "sent") {
         await removeEntry(entry.key);
-        publish({ signInNeeded: false });
+        publish({ signInNeeded: null });
         continue;
       }
       if (outcome.kind === "attention") {
         const { status, message, fieldErrors } = outcome;
-        await putEntry({ ...entry, state: "attention", status, message, fieldErrors, attempts: entry.attempts + 1 });
+        await changeEntry(entry.key, (e) => ({
+          ...e,
+          state: "attention",
+          status,
+          message,
+          fieldErrors,
+          attempts: e.attempts + 1,
+        }));
         continue;
       }
       retry = outcome.kind === "retry";
-      publish({ signInNeeded: outcome.kind === "signin" });
-      await set(entry.key, { ...entry, attempts: entry.attempts + 1 }, outboxStore());
+      publish({ signInNeeded: outcome.kind === "signin" ? outcome.reason : null });
+      await changeEntry(entry.key, (e) => ({ ...e, attempts: e.attempts + 1 }));
       break;
     }
   });
   return { outcomes, retry };
+}
+
+export type RecordReport = { entry: OutboxEntry; outcome: SendOutcome | undefined; retry: boolean };
+
+/**
+ * Record Delivery with JavaScript: stores the entry (a correction in place of the entry it
+ * corrects), calls `onStored` (the delivery is safe on the phone from then on), then sends what
+ * waits. A fresh entry the server refuses leaves the phone: the person is right there and the
+ * form shows why. A correction refused again stays, back in "needs attention" with the new
+ * message.
+ */
+export async function recordEntry(
+  entry: OutboxEntry,
+  replacing?: string | null,
+  onStored?: () => void,
+): Promise<RecordReport> {
+  await addEntry(entry, replacing);
+  onStored?.();
+  const report = await flush(entry.userId).catch((): FlushReport => ({ outcomes: new Map(), retry: true }));
+  const outcome = report.outcomes.get(entry.key);
+  if (outcome?.kind === "attention" && !replacing) await removeEntry(entry.key);
+  return { entry, outcome, retry: report.retry };
 }
 
 let current: string | undefined;
@@ -212,7 +281,12 @@ export function startOutbox(userId: string) {
       channel.onmessage = () => void reload();
     }
   }
-  if (changed) void kick(userId);
+  if (changed) {
+    // The worker keeps one person's copy of New Delivery: when someone else has signed in (a
+    // shared phone; signing in loads no document) it fetches this person's (public/sw.js, adopt).
+    if (userId) navigator.serviceWorker?.controller?.postMessage({ type: "user", userId });
+    void kick(userId);
+  }
 }
 
 /** Sends now if anything waits; on failure, tries again later. */

@@ -52,6 +52,16 @@ async function record(page: Page, { agent, tons, location }: { agent: string; to
   await dialog.getByRole("button", { name: "Record Delivery" }).click();
 }
 
+/**
+ * Waits until the page says the last delivery is saved on the phone and its own send has given
+ * up (the button is back): a send still under way when the signal returns would land its
+ * answer on the open form (the person is right there), not the list.
+ */
+async function savedOnPhone(page: Page) {
+  await expect(page.getByTestId("outbox-status")).toHaveText("Saved on this phone, waiting to send");
+  await expect(page.getByRole("button", { name: "Record Delivery" })).toBeEnabled();
+}
+
 async function deliveriesAt(request: APIRequestContext, prefix: string) {
   const response = await request.get("/api/deliveries");
   expect(response.status()).toBe(200);
@@ -103,7 +113,7 @@ test("three deliveries recorded offline survive a reload and are sent exactly on
   await context.setOffline(true);
   for (const n of [1, 2, 3]) {
     await record(page, { agent: "Musa Ibrahim", tons: `1${n}.50`, location: `${tag} ${n}` });
-    await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
+    await savedOnPhone(page);
     await expect(badge(page)).toHaveAttribute("data-count", String(n));
   }
   await expect(page.getByTestId("outbox-entry")).toHaveCount(3);
@@ -126,7 +136,7 @@ test("when the answer to the first send is lost, the retry lands nothing twice",
   await context.setOffline(true);
   for (const n of [1, 2, 3]) {
     await record(page, { agent: "Chinedu Okafor", tons: `2${n}.00`, location: `${tag} ${n}` });
-    await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
+    await savedOnPhone(page);
     await expect(badge(page)).toHaveAttribute("data-count", String(n));
   }
   // The first send reaches the server, which records it; the phone never hears back.
@@ -176,9 +186,7 @@ test("a delivery for an agent removed meanwhile needs attention, and can be corr
   await openOnline(page);
   await context.setOffline(true);
   await record(page, { agent: `Agent ${tag}`, tons: "7.25", location: `${tag} yard` });
-  // Wait until the submit's own send has given up: if it were still under way when the signal
-  // returns, its answer would land on the open form (the person is right there), not the list.
-  await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
+  await savedOnPhone(page);
   await expect(badge(page)).toHaveAttribute("data-count", "1");
   expect((await manager.delete(`/api/agents/${agent.id}`)).status()).toBeLessThan(300);
 
@@ -217,7 +225,7 @@ test("an expired session keeps the delivery, asks for sign-in, then sends it onc
     (await page.request.post("/api/auth/password/logout", { headers: { Origin: baseURL! } })).status(),
   ).toBeLessThan(300);
   await record(page, { agent: "Musa Ibrahim", tons: "4.40", location: `${tag} yard` });
-  await expect(page.getByRole("status").filter({ hasText: "Saved on this phone, waiting to send" })).toBeVisible();
+  await savedOnPhone(page);
   await expect(page.getByRole("alert")).toContainText("Your session has ended");
 
   await page.getByRole("link", { name: "Sign in" }).click();
@@ -231,6 +239,181 @@ test("an expired session keeps the delivery, asks for sign-in, then sends it onc
   await expect.poll(async () => (await deliveriesAt(page.request, tag)).length, { timeout: 30_000 }).toBeGreaterThan(0);
   await expect(page.getByTestId("outbox-entry")).toHaveCount(0, { timeout: 30_000 });
   expect(await deliveriesAt(page.request, tag)).toHaveLength(1);
+});
+
+test("two tabs opened offline from the one saved page each keep their delivery, and each is sent once", async ({
+  page,
+  context,
+  loginAs,
+}) => {
+  await loginAs("staff3");
+  await openOnline(page);
+  const tag = `Two tabs ${unique()}`;
+  await context.setOffline(true);
+  const second = await context.newPage();
+  const tabs = [page, second];
+  const pages: string[] = [];
+  for (const tab of tabs) {
+    const response = await tab.goto("/deliveries/new");
+    expect(response?.fromServiceWorker()).toBe(true);
+    pages.push(await response!.text());
+    await tab.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  }
+  // The same saved page, so the same key from the server in both: each form makes its own.
+  const serverKey = /name="idempotencyKey" value="([^"]+)"/.exec(pages[0])?.[1];
+  expect(serverKey).toBeTruthy();
+  expect(pages[1]).toContain(`value="${serverKey}"`);
+  const keys = await Promise.all(tabs.map((tab) => tab.locator('input[name="idempotencyKey"]').inputValue()));
+  expect(new Set([serverKey, ...keys]).size).toBe(3);
+
+  for (const [n, tab] of tabs.entries()) {
+    await record(tab, { agent: "Musa Ibrahim", tons: `3${n}.00`, location: `${tag} ${n + 1}` });
+    await savedOnPhone(tab);
+  }
+  await expect(badge(page)).toHaveAttribute("data-count", "2");
+  await expect(page.getByTestId("outbox-entry")).toHaveCount(2);
+
+  await context.setOffline(false);
+  await expect(badge(page)).toHaveCount(0, { timeout: 30_000 });
+  await expect(badge(second)).toHaveCount(0, { timeout: 30_000 });
+  const sent = await deliveriesAt(page.request, tag);
+  expect(sent.map((d) => d.location).sort()).toEqual([`${tag} 1`, `${tag} 2`]);
+  await second.close();
+});
+
+test("a send that gets no answer: saved on the phone at once, given up after 8 s, sent later", async ({
+  page,
+  loginAs,
+}) => {
+  await loginAs("staff3");
+  await openOnline(page);
+  const tag = `No answer ${unique()}`;
+  // A radio that says "connected" and carries nothing: the request never comes back.
+  await page.route("**/api/deliveries", () => undefined);
+  const dialog = page.getByRole("dialog", { name: "New Delivery Entry" });
+  await record(page, { agent: "Musa Ibrahim", tons: "8.00", location: `${tag} yard` });
+  await expect(page.getByTestId("outbox-status")).toHaveText("Saved on this phone, waiting to send", {
+    timeout: 2_000,
+  });
+  await expect(dialog.getByRole("button", { name: "Saving..." })).toBeVisible();
+  // The send gives up (8 s) and the form is ready for the next delivery.
+  await expect(dialog.getByRole("button", { name: "Record Delivery" })).toBeEnabled({ timeout: 15_000 });
+  await expect(dialog.getByLabel("Location *")).toHaveValue("");
+  await expect(page.getByTestId("outbox-entry").filter({ hasText: "Waiting to send" })).toHaveCount(1);
+
+  await page.unroute("**/api/deliveries");
+  await page.evaluate(() => window.dispatchEvent(new Event("online")));
+  await expect(badge(page)).toHaveCount(0, { timeout: 30_000 });
+  expect(await deliveriesAt(page.request, tag)).toHaveLength(1);
+});
+
+test("a correction refused again stays on the phone; Discard moves focus to what comes next", async ({
+  page,
+  context,
+  loginAs,
+}) => {
+  await loginAs("staff3");
+  await openOnline(page);
+  const tag = `Refused ${unique()}`;
+  const status = page.getByTestId("outbox-status");
+  // The live region is on the page before it has anything to say.
+  await expect(status).toBeAttached();
+  await expect(status).toHaveAttribute("aria-live", "polite");
+  await expect(status).toHaveText("");
+  await context.setOffline(true);
+  for (const n of [1, 2]) {
+    await record(page, { agent: "Musa Ibrahim", tons: `5.0${n}`, location: `${tag} ${n}` });
+    await savedOnPhone(page);
+  }
+  // The server refuses every send (a closed month); nothing reaches it.
+  let closed = "March 2026";
+  await page.route("**/api/deliveries", (route) =>
+    route.fulfill({ status: 409, json: { message: `${closed} is closed` } }),
+  );
+  await context.setOffline(false);
+  const entries = page.getByTestId("outbox-entry");
+  await expect(entries.and(page.locator("[data-state=attention]"))).toHaveCount(2, { timeout: 30_000 });
+
+  // Corrected and refused again: still on the phone, with the new answer and the corrected tons.
+  closed = "April 2026";
+  const dialog = page.getByRole("dialog", { name: "New Delivery Entry" });
+  await entries.first().getByRole("button", { name: "Correct and resend" }).click();
+  await dialog.getByLabel("Tons *").fill("6.25");
+  await dialog.getByRole("button", { name: "Record Delivery" }).click();
+  await expect(entries).toHaveCount(2);
+  const corrected = entries.filter({ hasText: `${tag} 1` });
+  await expect(corrected).toContainText("Needs attention: April 2026 is closed");
+  await expect(corrected).toContainText("6.25 t");
+  await expect(corrected).toHaveAttribute("data-state", "attention");
+
+  // Discard asks again, with focus on the confirmation; Keep goes back to Discard.
+  const other = entries.filter({ hasText: `${tag} 2` });
+  await other.getByRole("button", { name: "Discard", exact: true }).click();
+  await expect(other.getByRole("button", { name: "Discard for good" })).toBeFocused();
+  await other.getByRole("button", { name: "Keep" }).click();
+  await expect(other.getByRole("button", { name: "Discard", exact: true })).toBeFocused();
+  // Discarded for good: focus goes to the list's heading while deliveries remain, then to the form.
+  await other.getByRole("button", { name: "Discard", exact: true }).click();
+  await other.getByRole("button", { name: "Discard for good" }).click();
+  await expect(entries).toHaveCount(1);
+  await expect(
+    page.getByRole("heading", { name: /On this phone: 0 waiting to send, 1 needs attention/ }),
+  ).toBeFocused();
+  await corrected.getByRole("button", { name: "Discard", exact: true }).click();
+  await corrected.getByRole("button", { name: "Discard for good" }).click();
+  await expect(entries).toHaveCount(0);
+  await expect(dialog.getByLabel("Agent *")).toBeFocused();
+  expect(await deliveriesAt(page.request, tag)).toHaveLength(0);
+});
+
+test("when someone else signs in on the phone, the worker drops the saved page and keeps theirs", async ({
+  page,
+  context,
+  loginAs,
+}) => {
+  await loginAs("staff");
+  await openOnline(page);
+  const copy = () => page.evaluate(async () => (await (await caches.match("/deliveries/new"))?.text()) ?? "");
+  expect(await copy()).toContain(FIXTURE_USERS.staff.email);
+
+  // Someone else signs in. Signing in loads no document: the app's data is read again in place.
+  await loginAs("staff2");
+  await page.evaluate(() =>
+    (window as unknown as { __remixRouter: { revalidate(): void } }).__remixRouter.revalidate(),
+  );
+  // (The account's email is in the menu, closed at this width.)
+  await expect(page.getByText(FIXTURE_USERS.staff2.email)).toBeAttached();
+  await expect.poll(copy, { timeout: 15_000 }).toContain(FIXTURE_USERS.staff2.email);
+  expect(await copy()).not.toContain(FIXTURE_USERS.staff.email);
+
+  await context.setOffline(true);
+  const offline = await page.goto("/deliveries/new");
+  expect(offline?.fromServiceWorker()).toBe(true);
+  await expect(page.getByText(FIXTURE_USERS.staff2.email)).toBeAttached();
+  await context.setOffline(false);
+});
+
+test("an untouched date moves to the new day when the form is looked at again after midnight in Lagos", async ({
+  page,
+  loginAs,
+}) => {
+  await loginAs("staff");
+  // 23:50 in Lagos (UTC+1) on the page's clock.
+  await page.clock.setFixedTime(new Date("2031-05-01T22:50:00Z"));
+  await page.goto("/deliveries/new");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const date = page.getByLabel("Date *");
+  await expect(date).toHaveValue("2031-05-01");
+  const lookAgain = () => page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+
+  await page.clock.setFixedTime(new Date("2031-05-01T23:10:00Z"));
+  await lookAgain();
+  await expect(date).toHaveValue("2031-05-02");
+  // A date the person chose stays theirs.
+  await date.fill("2031-04-30");
+  await page.clock.setFixedTime(new Date("2031-05-02T23:10:00Z"));
+  await lookAgain();
+  await expect(date).toHaveValue("2031-04-30");
 });
 
 test("the app can be added to the home screen and opens on the dashboard", async ({ page, context, loginAs }) => {

@@ -119,7 +119,7 @@ describe("Record Payment is idempotent", () => {
     await db.execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'pay-old-1'`);
     await db.transaction((tx) => deleteOldKeys(tx));
     expect((await payApi({ invoiceId: inv.id, amount: "1.00" }, "pay-old-1")).status).toBe(200);
-    await db.execute(sql`update idempotency_keys set created_at = now() - interval '8 days' where key = 'pay-old-1'`);
+    await db.execute(sql`update idempotency_keys set created_at = now() - interval '91 days' where key = 'pay-old-1'`);
     await db.transaction((tx) => deleteOldKeys(tx));
     expect(
       await db.select().from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.key, "pay-old-1")),

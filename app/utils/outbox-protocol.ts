@@ -1,0 +1,11 @@
+// What the phone's outbox and POST /api/deliveries agree on (docs/decisions/1100-offline-capture.md).
+// public/sw.js is not bundled: it repeats these values.
+
+/** Whose outbox entry a send carries: the server refuses it under anyone else's session. */
+export const OUTBOX_USER_HEADER = "X-Outbox-User";
+
+/** The 401's message when the entry's person is not the one signed in. */
+export const OTHER_USER_MESSAGE = "Signed in as someone else";
+
+/** requireUser's 403 for /api while the password must change (app/utils/auth.server.ts). */
+export const PASSWORD_CHANGE_MESSAGE = "You must change your password first";
