@@ -451,7 +451,6 @@ describe("the payments table keeps credit moves to their own rules", () => {
   it("refuses a move in that does not match its move out, another client's, a move out alone, to its own invoice, or positive", async () => {
     const { a, b } = await creditAndDebt();
     const other = await creditAndDebt();
-    const db = await getDb();
     type Entry = Partial<typeof schema.payments.$inferInsert> & { invoiceId: number; amount: string };
     // Each attempt is one transaction: a move's two entries are checked together when it commits.
     // Behind the app (the invoices' totals do not move), so their own check is off here.

@@ -425,7 +425,6 @@ describe("the credit notes table keeps its own rules", () => {
   it("refuses a negative credit note, a numbered or positive reversal, a partial one, another invoice's, and a second", async () => {
     const { invoice, creditNote } = await creditedInvoice();
     const other = await creditedInvoice();
-    const db = await getDb();
     // Behind the app, so the invoice's totals do not move: their own check is off here.
     const insert = (values: Partial<typeof schema.creditNotes.$inferInsert>) =>
       behindTotals((tx) =>

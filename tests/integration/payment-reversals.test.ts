@@ -347,7 +347,6 @@ describe("the payments table keeps its own rules", () => {
   it("refuses a negative amount without a payment to reverse, a positive reversal, and a second reversal", async () => {
     const { invoice, payment } = await paidInvoice();
     const other = await paidInvoice();
-    const db = await getDb();
     // Behind the app, so the invoice's totals do not move: their own check is off here.
     const insert = (values: Partial<typeof schema.payments.$inferInsert>) =>
       behindTotals((tx) =>

@@ -488,7 +488,6 @@ describeAccess("refunds", [
 describe("the payments table keeps refunds to their own rules", () => {
   it("refuses a refund without a reason, a positive refund, and a refund that names a payment", async () => {
     const { invoice, payment } = await creditInvoice();
-    const db = await getDb();
     // Behind the app, so the invoice's totals do not move: their own check is off here.
     const insert = (values: Partial<typeof schema.payments.$inferInsert>) =>
       behindTotals((tx) =>
