@@ -44,6 +44,15 @@ describe("a list behind its dialogs", () => {
     );
   });
 
+  it("loads again on the first plain navigation after a submission (it may have cut the reload short)", () => {
+    const users = keepListBehindDialogs("/settings");
+    // User Created: the action answered with data, and the list's reload began...
+    expect(ask(users, "/settings/users/new", "/settings/users/new", { formMethod: "POST" })).toBe(true);
+    // ...and Done, clicked meanwhile, must load it again; after that, dialogs open without it.
+    expect(ask(users, "/settings/users/new", "/settings")).toBe(true);
+    expect(ask(users, "/settings", "/settings/users/new")).toBe(false);
+  });
+
   it("compares only the list's own query when told to (a dialog's search of its own)", () => {
     const invoices = keepListBehindDialogs(
       "/invoices",

@@ -10,7 +10,8 @@ import type { Params, ShouldRevalidateFunction } from "@remix-run/react";
  * under it), is a plain GET (not a
  * submission, nor the redirect after one, which carries the submission's method), goes to another
  * address, and leaves the list's own query as it was (`sameList`, the whole search by default).
- * Anything else (a save, a delete, a new filter or page, the same address again) runs it.
+ * Anything else (a save, a delete, the first navigation after one, a new filter or page, the same
+ * address again) runs it.
  */
 export function keepListBehindDialogs(
   listPath: string | ((params: Params) => string),
@@ -18,8 +19,20 @@ export function keepListBehindDialogs(
 ): ShouldRevalidateFunction {
   const pathOf = typeof listPath === "string" ? () => listPath : listPath;
   const under = (url: URL, path: string) => url.pathname === path || url.pathname.startsWith(`${path}/`);
+  // Set by a submission, cleared by the next plain navigation, which then loads too: a click that
+  // interrupts the reload after a save (Done on User Created while the list reloads) would
+  // otherwise keep the list from before the save. React Router knows of that interruption, but
+  // under single fetch Remix hides it (`defaultShouldRevalidate` is always true).
+  let submitted = false;
   return ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, defaultShouldRevalidate }) => {
-    if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+    if (formMethod && formMethod.toUpperCase() !== "GET") {
+      submitted = true;
+      return defaultShouldRevalidate;
+    }
+    if (submitted) {
+      submitted = false;
+      return defaultShouldRevalidate;
+    }
     const path = pathOf(currentParams);
     const stays = path === pathOf(nextParams) && under(currentUrl, path) && under(nextUrl, path);
     if (currentUrl.href === nextUrl.href || !stays) return defaultShouldRevalidate;
