@@ -179,6 +179,9 @@ export const invoices = pgTable(
     index("invoices_client_owed_due_idx")
       .on(t.clientId, t.expectedPaymentDate, t.id)
       .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
+    // The Invoices list's due-date range (from/to): the range's own rows, then the page's order
+    // (stop 33; before, a range walked every newer invoice).
+    index("invoices_due_id_idx").on(t.expectedPaymentDate, t.id),
     // The dashboard's most urgent unpaid invoices.
     index("invoices_owed_due_idx")
       .on(t.expectedPaymentDate, t.id)
@@ -337,6 +340,9 @@ export const payments = pgTable(
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
     index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The Payments list's reference search, a case-insensitive prefix (decision 0502, stop 33):
+    // `lower(reference) like 'trf-1%'` reads only the payments it matches.
+    index("payments_reference_prefix_idx").on(sql`lower(${t.reference}) text_pattern_ops`),
     uniqueIndex("payments_reverses_idx").on(t.reversesPaymentId),
     uniqueIndex("payments_credit_from_idx").on(t.creditFromPaymentId),
     // A payment (or a credit moved in) is positive; a refund is negative and says why; a credit
@@ -720,8 +726,12 @@ export const auditEvents = pgTable(
     // Newest first is id descending (the primary key); one index per filter, id last, so a
     // filtered page is read in order from where the last one ended (decision 0502).
     index("audit_events_entity_idx").on(t.entityType, t.entityId, t.id),
+    // An entity id without its type, and an actor given by e-mail (stop 33).
+    index("audit_events_entity_id_idx").on(t.entityId, t.id),
     index("audit_events_actor_idx").on(t.actorId, t.id),
+    index("audit_events_actor_email_idx").on(t.actorEmail, t.id),
     index("audit_events_action_idx").on(t.action, t.id),
+    // A date range: two probes turn it into an id range (app/models/audit.server.ts idBoundsOf).
     index("audit_events_time_idx").on(t.time),
   ],
 );

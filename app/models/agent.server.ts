@@ -6,6 +6,7 @@ import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { refuse, type Actor } from "~/rules/capabilities.server";
 import { recordAudit } from "./audit.server";
+import { countReferences, referenceCount } from "./client.server";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
 
 /** Another agent with this name, ignoring case (names are stored trimmed). */
@@ -110,27 +111,22 @@ export async function deleteAgent(actor: Actor, id: number): Promise<{ ok: true 
   return db.transaction(async (tx) => {
     const [agent] = await tx.select().from(schema.agents).where(eq(schema.agents.id, id)).for("update");
     if (!agent) return { ok: false as const, status: 404 as const, message: "Agent not found" };
-    const [{ count }] = await tx
-      .select({ count: sql<number>`count(*)::int` })
-      .from(schema.deliveries)
-      .where(eq(schema.deliveries.agentId, id));
+    // Counted only up to a bound: the agent's row is locked meanwhile (see REFERENCES_COUNTED_UP_TO).
+    const count = await countReferences(tx, schema.deliveries, eq(schema.deliveries.agentId, id));
     if (count > 0) {
       return {
         ok: false as const,
         status: 409 as const,
-        message: `Cannot delete "${agent.name}": ${count} ${count === 1 ? "delivery refers" : "deliveries refer"} to this agent.`,
+        message: `Cannot delete "${agent.name}": ${referenceCount(count, "delivery refers", "deliveries refer")} to this agent.`,
       };
     }
     // Payouts are money and are never removed (docs/decisions/0980): an agent paid once stays.
-    const [{ payouts }] = await tx
-      .select({ payouts: sql<number>`count(*)::int` })
-      .from(schema.agentPayouts)
-      .where(eq(schema.agentPayouts.agentId, id));
+    const payouts = await countReferences(tx, schema.agentPayouts, eq(schema.agentPayouts.agentId, id));
     if (payouts > 0) {
       return {
         ok: false as const,
         status: 409 as const,
-        message: `Cannot delete "${agent.name}": ${payouts} ${payouts === 1 ? "payout was" : "payouts were"} made to this agent.`,
+        message: `Cannot delete "${agent.name}": ${referenceCount(payouts, "payout was", "payouts were")} made to this agent.`,
       };
     }
     await tx.delete(schema.agents).where(eq(schema.agents.id, id));

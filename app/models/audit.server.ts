@@ -169,6 +169,47 @@ export async function recordAudit(tx: Executor, event: AuditEvent): Promise<void
   });
 }
 
+/**
+ * How many ids a change touched, and the lowest and highest. An invoice event records this, not
+ * the ids themselves: a month's invoice covers thousands of deliveries, and its invoice_lines
+ * keep the list (docs/decisions/0900, addendum of stop 33).
+ */
+export type IdSpan = { count: number; firstId: number | null; lastId: number | null };
+
+export function idSpan(ids: readonly unknown[]): IdSpan {
+  let firstId: number | null = null;
+  let lastId: number | null = null;
+  for (const value of ids) {
+    const id = Number(value);
+    if (!Number.isFinite(id)) continue;
+    if (firstId === null || id < firstId) firstId = id;
+    if (lastId === null || id > lastId) lastId = id;
+  }
+  return { count: ids.length, firstId, lastId };
+}
+
+/** The span as an event's fields: `deliveryCount`, `firstDeliveryId`, `lastDeliveryId`. */
+export function idSpanFields(noun: "delivery" | "freedDelivery", span: IdSpan): Record<string, number | null> {
+  const Noun = noun[0].toUpperCase() + noun.slice(1);
+  return { [`${noun}Count`]: span.count, [`first${Noun}Id`]: span.firstId, [`last${Noun}Id`]: span.lastId };
+}
+
+// Events written before stop 33 named every id (`deliveryIds`, `freedDeliveryIds`); readers
+// get the span new events record, so no page or answer carries thousands of ids.
+const ID_LISTS = { deliveryIds: "delivery", freedDeliveryIds: "freedDelivery" } as const;
+
+function spanIdLists(snapshot: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!snapshot) return null;
+  let out = snapshot;
+  for (const [field, noun] of Object.entries(ID_LISTS)) {
+    const list = out[field];
+    if (!Array.isArray(list)) continue;
+    const { [field]: _list, ...rest } = out;
+    out = { ...rest, ...idSpanFields(noun, idSpan(list)) };
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading the trail
 
@@ -226,6 +267,8 @@ export function changedFields(
 }
 
 function toView(row: AuditEventRow): AuditEventView {
+  const before = spanIdLists(row.before ?? null);
+  const after = spanIdLists(row.after ?? null);
   return {
     id: row.id,
     time: row.time.toISOString(),
@@ -234,9 +277,9 @@ function toView(row: AuditEventRow): AuditEventView {
     action: row.action,
     entityType: row.entityType,
     entityId: row.entityId,
-    before: row.before ?? null,
-    after: row.after ?? null,
-    changes: changedFields(row.before ?? null, row.after ?? null),
+    before,
+    after,
+    changes: changedFields(before, after),
     requestId: row.requestId,
     clientAddress: row.clientAddress,
   };
@@ -300,6 +343,40 @@ export function canReadAudit(viewer: Pick<User, "role">, filters: AuditFilters):
 const KEYSET = { id: schema.auditEvents.id };
 
 /**
+ * Ids and times grow together, but not in lockstep: an event's time is its transaction's start
+ * (`now()`), its id is taken when it is written, a little later. Nothing the app does holds a
+ * transaction open anywhere near this long between the two (decision 0700's timeouts end an
+ * idle one after 10 s), so an event whose time is more than this before another's was written
+ * before it, and has the smaller id.
+ */
+export const AUDIT_WRITE_DELAY_MS = 60 * 60 * 1000;
+
+/**
+ * A date range as an id range too, so a page walks ids (the primary key, or a filter's (x, id)
+ * index) from where the range begins instead of every newer event: each bound is one probe on
+ * (time), widened by AUDIT_WRITE_DELAY_MS; the exact time conditions still decide.
+ */
+function idBoundsOf(from: Date | null, before: Date | null): SQL[] {
+  const t = schema.auditEvents;
+  const bounds: SQL[] = [];
+  if (from) {
+    const earlier = new Date(from.getTime() - AUDIT_WRITE_DELAY_MS);
+    // Written before any event of the range: its id is below all of theirs.
+    bounds.push(
+      sql`${t.id} > coalesce((select probe.id from ${t} as probe where probe.time < ${earlier.toISOString()}::timestamptz order by probe.time desc limit 1), 0)`,
+    );
+  }
+  if (before) {
+    const later = new Date(before.getTime() + AUDIT_WRITE_DELAY_MS);
+    // Written after every event of the range: its id is above all of theirs.
+    bounds.push(
+      sql`${t.id} < coalesce((select probe.id from ${t} as probe where probe.time >= ${later.toISOString()}::timestamptz order by probe.time limit 1), ${Number.MAX_SAFE_INTEGER})`,
+    );
+  }
+  return bounds;
+}
+
+/**
  * A keyset page of the trail, newest first (id descending), `limit` events a page; never the
  * whole table. Admins (`audit.view`) read everything. One entity's own history (`entityType`
  * and `entityId` both given) is also open to the roles that see that entity's page: deliveries
@@ -311,6 +388,18 @@ export async function listAuditEvents(
   { limit = AUDIT_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
 ): Promise<{ events: AuditEventView[]; olderCursor: string | null; newerCursor: string | null }> {
   if (!canReadAudit(viewer, filters)) assertCan(viewer, "audit.view", "audit");
+  const rows = await auditPageQuery(await getDb(), filters, page, limit);
+  const { items, olderCursor, newerCursor } = toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
+  return { events: items.map(toView), olderCursor, newerCursor };
+}
+
+/**
+ * The page query itself (the scale tests EXPLAIN it). Each filter has an (x, id) index, so a
+ * page reads its own events in order: `(entity_type, entity_id, id)`, `(entity_id, id)` for an
+ * entity id alone, `(actor_id, id)`, `(actor_email, id)`, `(action, id)`; a date range is also
+ * an id range (idBoundsOf).
+ */
+export function auditPageQuery(db: Executor, filters: AuditFilters, page: PageRequest, limit: number) {
   const t = schema.auditEvents;
   const where: (SQL | undefined)[] = [];
   if (filters.entityType) where.push(eq(t.entityType, filters.entityType));
@@ -320,18 +409,18 @@ export async function listAuditEvents(
     where.push(isUuid(actor) ? eq(t.actorId, actor) : eq(t.actorEmail, actor));
   }
   if (filters.action) where.push(eq(t.action, filters.action));
-  if (filters.from) where.push(gte(t.time, new Date(`${filters.from}T00:00:00Z`)));
-  if (filters.to) where.push(lt(t.time, new Date(`${addDays(filters.to, 1)}T00:00:00Z`)));
+  const from = filters.from ? new Date(`${filters.from}T00:00:00Z`) : null;
+  const before = filters.to ? new Date(`${addDays(filters.to, 1)}T00:00:00Z`) : null;
+  if (from) where.push(gte(t.time, from));
+  if (before) where.push(lt(t.time, before));
+  where.push(...idBoundsOf(from, before));
   where.push(keysetWhere(KEYSET, page));
-  const db = await getDb();
-  const rows = await db
+  return db
     .select()
     .from(t)
     .where(and(...where))
     .orderBy(...keysetOrder(KEYSET, page))
     .limit(limit + 1);
-  const { items, olderCursor, newerCursor } = toPage(rows, limit, page, (r) => ({ key: null, id: r.id }));
-  return { events: items.map(toView), olderCursor, newerCursor };
 }
 
 /** Roles that may read the whole trail (for navigation). */

@@ -1,5 +1,6 @@
 import type * as z from "zod";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { getDb, schema, type Client, type Executor } from "~/db.server";
 import { clientSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
@@ -125,6 +126,26 @@ export async function updateClient(
   }
 }
 
+/**
+ * Counting stops past this many: a client such as Kodan has nearly every delivery (a million in
+ * time), and its row stays locked, holding back every write for it, while they are counted.
+ */
+export const REFERENCES_COUNTED_UP_TO = 100;
+
+/** How many rows of `table` match `where`, counted through its index up to one past the bound. */
+export async function countReferences(tx: Executor, table: PgTable, where: SQL): Promise<number> {
+  const [{ n }] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sql`(select 1 from ${table} where ${where} limit ${REFERENCES_COUNTED_UP_TO + 1}) as referring`);
+  return n;
+}
+
+/** "1 delivery", "2 deliveries", or past the bound "more than 100 deliveries". */
+export function referenceCount(n: number, one: string, many: string): string {
+  if (n > REFERENCES_COUNTED_UP_TO) return `more than ${REFERENCES_COUNTED_UP_TO} ${many}`;
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Refused while deliveries or invoices refer to the client. */
 export async function deleteClient(actor: Actor, id: number): Promise<{ ok: true } | DirectoryFailure> {
   const refused = refuse(actor, "client.manage", `client/${id}`);
@@ -133,18 +154,12 @@ export async function deleteClient(actor: Actor, id: number): Promise<{ ok: true
   return db.transaction(async (tx) => {
     const [client] = await tx.select().from(schema.clients).where(eq(schema.clients.id, id)).for("update");
     if (!client) return { ok: false as const, status: 404 as const, message: "Client not found" };
-    const [{ deliveries }] = await tx
-      .select({ deliveries: sql<number>`count(*)::int` })
-      .from(schema.deliveries)
-      .where(eq(schema.deliveries.clientId, id));
-    const [{ invoices }] = await tx
-      .select({ invoices: sql<number>`count(*)::int` })
-      .from(schema.invoices)
-      .where(eq(schema.invoices.clientId, id));
+    const deliveries = await countReferences(tx, schema.deliveries, eq(schema.deliveries.clientId, id));
+    const invoices = await countReferences(tx, schema.invoices, eq(schema.invoices.clientId, id));
     if (deliveries + invoices > 0) {
       const parts = [
-        deliveries ? `${deliveries} ${deliveries === 1 ? "delivery" : "deliveries"}` : "",
-        invoices ? `${invoices} ${invoices === 1 ? "invoice" : "invoices"}` : "",
+        deliveries ? referenceCount(deliveries, "delivery", "deliveries") : "",
+        invoices ? referenceCount(invoices, "invoice", "invoices") : "",
       ].filter(Boolean);
       return {
         ok: false as const,

@@ -14,7 +14,7 @@ import {
 } from "~/utils/idempotency.server";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { eligibleSql, invoiceTotalsOf, isInvoiced, revenueOf } from "~/rules/deliveries.server";
+import { eligibleSql, invoiceTotalsOf, isInvoiced, revenueSql } from "~/rules/deliveries.server";
 import {
   balanceOf,
   clientCreditSql,
@@ -30,7 +30,7 @@ import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/pa
 import { fail, failOn, type Failure, Refusal, type Result } from "~/utils/result";
 import { creditNoteEntryColumns } from "./credit-note.server";
 import { lockKeptTotals, paymentLinkColumns } from "./payment.server";
-import { listAuditEvents, recordAudit, type AuditEventView } from "./audit.server";
+import { idSpan, idSpanFields, listAuditEvents, recordAudit, type AuditEventView, type IdSpan } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 import { searchTerm } from "~/utils/text";
 import { isYearMonth } from "~/utils/year-month";
@@ -255,6 +255,13 @@ function assertFitsOneInvoice(figures: InvoiceFigures, deliveries: number) {
   );
 }
 
+/** One bind parameter holding every id, however many (postgres.js refuses 65,534 parameters). */
+const idArray = (ids: readonly number[]) => sql`${`{${ids.join(",")}}`}::int[]`;
+
+/** The earliest of the rows' dates (the month close check needs only that one). */
+const earliestDate = (rows: readonly EligibleRow[]) =>
+  rows.reduce((min, r) => (r.date < min ? r.date : min), rows[0].date);
+
 async function insertInvoice(
   tx: Tx,
   rows: EligibleRow[],
@@ -266,7 +273,7 @@ async function insertInvoice(
   // their month's reconciliation: none of those dates may be in a closed month (decision 0901).
   // One moment for both: the time it carries and its business date (the tax report's month).
   const issueDate = todayIn(env().APP_TIME_ZONE, createdAt);
-  await assertPeriodOpen(tx, issueDate, ...rows.map((r) => r.date));
+  await assertPeriodOpen(tx, issueDate, earliestDate(rows));
   const figures = invoiceFigures(rows);
   assertFitsOneInvoice(figures, rows.length);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
@@ -286,41 +293,34 @@ async function insertInvoice(
       updatedAt: createdAt,
     })
     .returning();
-  // Only deliveries still confirmed and uninvoiced move: a delivery is invoiced once.
+  // Only deliveries still confirmed and uninvoiced move: a delivery is invoiced once. The ids
+  // go as one array parameter: a month's invoice can cover thousands (decision 0921, stop 33).
+  const ids = rows.map((r) => r.id);
   const moved = await tx
     .update(schema.deliveries)
     .set({ status: "invoiced", invoiceId: invoice.id, updatedAt: new Date() })
-    .where(
-      and(
-        inArray(
-          schema.deliveries.id,
-          rows.map((r) => r.id),
-        ),
-        isEligible,
-      ),
-    )
+    .where(and(sql`${schema.deliveries.id} = any(${idArray(ids)})`, isEligible))
     .returning({ id: schema.deliveries.id });
   if (moved.length !== rows.length) throw new InvoiceConflict("This delivery has already been invoiced");
-  // What the invoice covers, kept when a void frees its deliveries (docs/decisions/0921).
-  await tx.insert(schema.invoiceLines).values(
-    rows.map((r) => ({
-      invoiceId: invoice.id,
-      deliveryId: r.id,
-      date: r.date,
-      agentName: r.agentName,
-      truckNo: r.truckNo,
-      location: r.location,
-      tons: r.tons,
-      sellingRate: r.sellingRate,
-      amount: toFixed(revenueOf(r) ?? "0", 4),
-    })),
-  );
+  // What the invoice covers, kept when a void frees its deliveries (docs/decisions/0921): read
+  // from the deliveries it now holds, in the database, with no parameter per line.
+  const d = schema.deliveries;
+  const a = schema.agents;
+  await tx.execute(sql`
+    insert into ${schema.invoiceLines}
+      (invoice_id, delivery_id, date, agent_name, truck_no, location, tons, selling_rate, amount)
+    select ${invoice.id}::int, ${d.id}, ${d.date}, ${a.name}, ${d.truckNo}, ${d.location}, ${d.tons}, ${d.sellingRate},
+           coalesce(${revenueSql()}, 0)
+    from ${d} left join ${a} on ${a.id} = ${d.agentId}
+    where ${d.invoiceId} = ${invoice.id}`);
+  // The event names how many deliveries and the first and last id, not each one: invoice_lines
+  // keeps the list, and a month's invoice would put thousands of ids in every reading of it.
   await recordAudit(tx, {
     actor: user,
     action: "invoice.create",
     entityType: "invoice",
     entityId: invoice.id,
-    after: { ...invoice, deliveryIds: rows.map((r) => r.id) },
+    after: { ...invoice, ...idSpanFields("delivery", idSpan(ids)) },
   });
   return invoice;
 }
@@ -447,7 +447,11 @@ export async function createInvoicesForMonth(
       if (!rows.length)
         throw new InvoiceConflict("This month has no confirmed deliveries with a client left to invoice");
       const byClient = new Map<number, EligibleRow[]>();
-      for (const r of rows) byClient.set(r.clientId, [...(byClient.get(r.clientId) ?? []), r]);
+      for (const r of rows) {
+        const group = byClient.get(r.clientId);
+        if (group) group.push(r);
+        else byClient.set(r.clientId, [r]);
+      }
       const created = [];
       const groups = [...byClient.values()].sort((a, b) => a[0].clientName.localeCompare(b[0].clientName));
       // One clock reading for the batch: its invoices share one issue date, even at midnight.
@@ -657,8 +661,19 @@ export function invoicePageQuery(
     .from(schema.invoices)
     .innerJoin(schema.clients, eq(schema.clients.id, schema.invoices.clientId))
     .where(and(...invoiceWhere(filters, today), keysetWhere(INVOICE_KEYSET, page)))
-    .orderBy(...keysetOrder(INVOICE_KEYSET, page))
+    .orderBy(...(filters.from || filters.to ? dueRangeOrder(page) : keysetOrder(INVOICE_KEYSET, page)))
     .limit(limit + 1);
+}
+
+/**
+ * The same order for a due-date range, written so the primary key cannot serve it: the range's
+ * own invoices are read through invoices_due_id_idx, then sorted. The planner cannot know that
+ * due dates follow ids, so it took the key newest first, expecting the range's invoices to turn
+ * up evenly, and walked every invoice newer than the range to find them (stop 33).
+ */
+function dueRangeOrder(page: PageRequest): SQL[] {
+  const id = sql`(${schema.invoices.id} + 0)`;
+  return [page.direction === "newer" ? asc(id) : desc(id)];
 }
 
 /**
@@ -927,7 +942,8 @@ export const VOID_HAS_SETTLEMENTS =
   "This invoice has payments or credit notes and cannot be voided: issue a credit note instead";
 export const ALREADY_VOID = "This invoice is already void";
 
-export type VoidInvoiceResult = Result<{ invoice: Invoice; freedDeliveryIds: number[] }>;
+/** How many deliveries a void freed, and the lowest and highest id (its invoice_lines list them). */
+export type VoidInvoiceResult = Result<{ invoice: Invoice; freedDeliveries: IdSpan }>;
 
 /**
  * How many payments (reversals and the payments they took back included) and credit notes an
@@ -991,17 +1007,18 @@ export async function voidInvoice(
         .set({ status: "confirmed", invoiceId: null, updatedAt: now })
         .where(eq(schema.deliveries.invoiceId, invoiceId))
         .returning({ id: schema.deliveries.id });
-      const freedDeliveryIds = freed.map((d) => d.id);
-      // One event for the void; the deliveries it freed are named in it.
+      // One event for the void: how many deliveries it freed and the first and last id (a month's
+      // invoice frees thousands; its invoice_lines keep the list).
+      const freedDeliveries = idSpan(freed.map((d) => d.id));
       await recordAudit(tx, {
         actor,
         action: "invoice.void",
         entityType: "invoice",
         entityId: invoiceId,
         before: invoice,
-        after: { ...voided, freedDeliveryIds },
+        after: { ...voided, ...idSpanFields("freedDelivery", freedDeliveries) },
       });
-      return { ok: true, invoice: voided, freedDeliveryIds };
+      return { ok: true, invoice: voided, freedDeliveries };
     });
   } catch (error) {
     if (error instanceof Refusal) return error.failure;

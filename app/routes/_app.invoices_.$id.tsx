@@ -321,15 +321,20 @@ export default function InvoicePage() {
 
 const ACTION_LABELS: Record<string, string> = { "invoice.create": "Created", "invoice.void": "Voided" };
 
-// The fields of an invoice event a reader needs; the full before/after is in /audit.
+// The fields of an invoice event a reader needs; the full before/after is in /audit. Deliveries
+// are a count and the first and last id (the list is the Deliveries section above).
 const SHOWN_FIELDS = new Set([
   "invoiceNo",
   "amount",
   "taxRate",
   "paymentStatus",
   "voidReason",
-  "deliveryIds",
-  "freedDeliveryIds",
+  "deliveryCount",
+  "firstDeliveryId",
+  "lastDeliveryId",
+  "freedDeliveryCount",
+  "firstFreedDeliveryId",
+  "lastFreedDeliveryId",
 ]);
 
 export function ErrorBoundary() {

@@ -113,7 +113,9 @@ describe("invoices and payments", () => {
     expect(made.event.after).toMatchObject({
       amount: invoice.amount,
       invoiceNo: invoice.invoiceNo,
-      deliveryIds: [d.id],
+      deliveryCount: 1,
+      firstDeliveryId: d.id,
+      lastDeliveryId: d.id,
     });
 
     const paid = await oneEvent("payment.create", () =>

@@ -69,7 +69,10 @@ describe("void", () => {
     const before = await invoiceSummary(manager);
     const { invoice, delivery } = await invoiceOf("2150.00");
     const voided = await voidInvoice(manager, invoice.id, { reason: "  Wrong client on the weighbridge ticket " });
-    expect(voided).toMatchObject({ ok: true, freedDeliveryIds: [delivery.id] });
+    expect(voided).toMatchObject({
+      ok: true,
+      freedDeliveries: { count: 1, firstId: delivery.id, lastId: delivery.id },
+    });
     if (!voided.ok) return;
     expect(voided.invoice).toMatchObject({
       invoiceNo: invoice.invoiceNo,
@@ -130,7 +133,12 @@ describe("void", () => {
     expect(detail?.lines.items.map((l) => l.date)).toEqual(["2025-07-20", "2025-07-09"]);
     expect(detail?.lines.olderCursor).not.toBeNull();
     const voided = await voidInvoice(manager, invoice.id, { reason: "Billed the wrong month" });
-    expect(voided.ok && voided.freedDeliveryIds.sort()).toEqual(ds.map((d) => d.id).sort());
+    const ids = ds.map((d) => d.id);
+    expect(voided.ok && voided.freedDeliveries).toEqual({
+      count: 3,
+      firstId: Math.min(...ids),
+      lastId: Math.max(...ids),
+    });
     expect((await getInvoiceDetail(manager, invoice.id))?.lines.count).toBe(3);
   });
 
@@ -453,7 +461,11 @@ describe("the JSON calls", () => {
     );
     expect(ok).toMatchObject({
       status: 200,
-      body: { paymentStatus: "void", voidReason: "Duplicate", freedDeliveryIds: [fresh.delivery.id] },
+      body: {
+        paymentStatus: "void",
+        voidReason: "Duplicate",
+        freedDeliveries: { count: 1, firstId: fresh.delivery.id, lastId: fresh.delivery.id },
+      },
     });
 
     // The list, keyset-paged with limit and cursor.
@@ -491,7 +503,13 @@ describe("the audit trail and month close", () => {
     expect(event).toMatchObject({
       actorId: manager.id,
       before: { paymentStatus: "pending", amount: "120.00", voidReason: null },
-      after: { paymentStatus: "void", voidReason: "Duplicate of another ticket", freedDeliveryIds: [delivery.id] },
+      after: {
+        paymentStatus: "void",
+        voidReason: "Duplicate of another ticket",
+        freedDeliveryCount: 1,
+        firstFreedDeliveryId: delivery.id,
+        lastFreedDeliveryId: delivery.id,
+      },
     });
     const detail = await getInvoiceDetail(manager, invoice.id);
     expect(detail?.history.map((e) => e.action)).toEqual(["invoice.void", "invoice.create"]);
