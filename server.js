@@ -11,6 +11,7 @@ import {
   createDrain,
   drainTimeoutFromEnv,
   healthRoutes,
+  lastErrorHandler,
   malformedAddressIs400,
   retryAfterOn503,
 } from "./server/operations.js";
@@ -105,6 +106,16 @@ app.all(
     : createRequestHandler({ build: guard(build), mode: "production", getLoadContext }),
 );
 app.use(malformedAddressIs400());
+// Anything else: logged scrubbed, as one JSON line, never by Express's console.error.
+app.use(
+  lastErrorHandler({
+    log: (error, req, status) => {
+      if (build.entry.module.logServerError)
+        build.entry.module.logServerError(error, { method: req.method, path: req.path }, status);
+      else console.error(`${req.method} ${req.path}: ${status} (${error?.name ?? "error"})`);
+    },
+  }),
+);
 
 const server = app.listen(port, () => {
   console.log(`PKS back office listening on http://localhost:${port}`);

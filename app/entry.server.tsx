@@ -15,6 +15,8 @@ import { NonceContext } from "~/utils/nonce";
 const ABORT_DELAY_MS = 5_000;
 
 export { guardRoutes } from "~/utils/unavailable.server";
+// server.js's last error handler logs through this (scrubbed, one JSON line).
+export { logServerError } from "~/utils/logger.server";
 export { backupInProcess } from "~/utils/backup.server";
 
 /**
@@ -128,7 +130,7 @@ export default function handleRequest(
         },
         onShellError(error: unknown) {
           clearTimeout(abortTimer);
-          console.error(error);
+          logEvent("error", { event: "error.render", route: new URL(request.url).pathname, error: safeError(error) });
           reject(error);
         },
         onError(error: unknown) {

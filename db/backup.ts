@@ -5,7 +5,8 @@
 // with the app stopped, this script opens the directory itself. ADR 0703.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { askApp, fileArgument, openDatabase, opsSocketPath, pgliteDir, pgProgram, run } from "./ops-cli";
+import { MIGRATION_LOCK_KEY } from "./client.server";
+import { askAppOrOpen, fileArgument, libpqConnection, pgliteDir, pgProgram, run } from "./ops-cli";
 import { backupPglite, collectFigures, writeManifest, type Manifest } from "./ops";
 
 const file = fileArgument("usage: npm run db:backup -- FILE");
@@ -17,8 +18,23 @@ if (process.env.DATABASE_URL) {
   const url = process.env.DATABASE_URL;
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  const client = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: 5,
+    connection: { application_name: "pks-backup" },
+  });
   try {
+    // Shared with other backups, exclusive with a migration (db/client.server.ts takes it to
+    // migrate): no migration starts while this dumps, and this waits for one that runs. Taken
+    // before the snapshot, so the snapshot is after any migration that was running.
+    const [{ free }] = await client<
+      { free: boolean }[]
+    >`select pg_try_advisory_lock_shared(${MIGRATION_LOCK_KEY}) as free`;
+    if (!free) {
+      console.log("Waiting for a migration to finish before the backup starts");
+      await client`select pg_advisory_lock_shared(${MIGRATION_LOCK_KEY})`;
+    }
     manifest = (await client.begin("isolation level repeatable read read only", async (tx) => {
       const [{ snapshot }] = await tx`select pg_export_snapshot() as snapshot`;
       // drizzle reads the client's options (type parsers); a transaction handle has none of its own.
@@ -26,13 +42,13 @@ if (process.env.DATABASE_URL) {
         get: (target, key) => (key === "options" ? client.options : Reflect.get(target, key)),
       });
       const figures = await collectFigures(drizzle(inSnapshot as unknown as typeof client) as never);
-      await run(pgProgram("pg_dump"), [
-        "--format=custom",
-        `--snapshot=${snapshot}`,
-        "--no-owner",
-        `--file=${file}`,
-        `--dbname=${url}`,
-      ]);
+      // The password goes in PGPASSWORD, never on pg_dump's command line.
+      const target = libpqConnection(url);
+      await run(
+        pgProgram("pg_dump"),
+        ["--format=custom", `--snapshot=${snapshot}`, "--no-owner", `--file=${file}`, `--dbname=${target.dbname}`],
+        target.env,
+      );
       return {
         driver: "postgres",
         format: "pg_dump-custom",
@@ -42,23 +58,24 @@ if (process.env.DATABASE_URL) {
       } as Manifest;
     })) as Manifest;
   } finally {
+    // Ending the session lets the shared lock go.
     await client.end({ timeout: 5 });
   }
   writeManifest(file, manifest);
 } else {
-  const answer = await askApp(opsSocketPath(pgliteDir()), { command: "backup", file });
-  if (answer) {
-    if (!answer.ok) throw new Error(`the app could not back up: ${String(answer.error)}`);
-    manifest = answer.manifest as Manifest;
+  // The running app backs up (one process per data directory); with none, this script opens the
+  // directory under its lock. An app that is starting is waited for; never both at once.
+  const found = await askAppOrOpen(pgliteDir(), { command: "backup", file });
+  if ("answer" in found) {
+    if (!found.answer.ok) throw new Error(`the app could not back up: ${String(found.answer.error)}`);
+    manifest = found.answer.manifest as Manifest;
   } else {
-    const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
-    await openDatabase().then((c) => c.close()); // says clearly when there is no database there
-    const client = await PGlite.create({ dataDir: pgliteDir() });
+    const { client, close } = found.opened;
     try {
       manifest = await backupPglite(client, drizzle(client) as never, file);
     } finally {
-      await client.close();
+      await close();
     }
   }
 }

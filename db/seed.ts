@@ -1,7 +1,8 @@
 // Fills an empty database with a believable demo: agents, the delivery client, one user per
 // role and six months of deliveries, from the same factories the tests use.
 // Usage: npm run db:seed   (uses DATABASE_URL, else the PGlite directory; stop the app first
-// when on PGlite: one process per data directory).
+// when on PGlite: one process per data directory; the script refuses a directory another
+// process holds, before opening it).
 import { sql } from "drizzle-orm";
 import { connect, optionsFromEnv, setConnection } from "./client.server";
 import * as schema from "./schema";

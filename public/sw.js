@@ -233,7 +233,11 @@ async function syncOutbox() {
     credentials: "same-origin",
     signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
   });
-  if (!me.ok) return; // signed out: the entries wait for the next sign-in
+  // Signed out (or made to change the password): the entries wait for the next sign-in. Any
+  // other failure (a 503 while the database is away, 408, 429) is a failed sync, which the
+  // browser tries again later; returning would have ended it as done.
+  if (me.status === 401 || me.status === 403) return;
+  if (!me.ok) throw new Error(`retry later (${me.status})`);
   const user = await me.json();
   const userId = (user && (user.id || (user.user && user.user.id))) || null;
   if (!userId) return;

@@ -125,6 +125,42 @@ export function malformedAddressIs400() {
   };
 }
 
+/**
+ * The very last Express error handler, in place of Express's own: that one prints the error's
+ * stack with `console.error`, where a driver's "Failed query: ... params: ..." carries session
+ * ids and password hashes. `log(error, req, status)` writes it scrubbed (the build's
+ * `logServerError`); the answer names no detail. After the headers went out, the connection is
+ * cut, as Express does, so the client sees a broken answer rather than a short one.
+ */
+const ERROR_MESSAGES = {
+  500: "Unexpected Server Error",
+  503: "The server cannot answer right now. Please try again in a few seconds.",
+};
+
+export function lastErrorHandler({ log }) {
+  // Express knows an error handler by its four parameters.
+  return (error, req, res, _next) => {
+    const declared = Number(error?.status ?? error?.statusCode);
+    const status = declared >= 400 && declared < 600 ? declared : 500;
+    try {
+      log(error, req, status);
+    } catch {
+      // a logger that fails must not turn one error into two
+    }
+    if (res.headersSent) {
+      req.socket?.destroy();
+      return;
+    }
+    res
+      .status(status)
+      .set("Cache-Control", "no-store")
+      .type("application/json")
+      .send(
+        JSON.stringify({ message: ERROR_MESSAGES[status] ?? (status >= 500 ? ERROR_MESSAGES[500] : "Bad request") }),
+      );
+  };
+}
+
 export function drainTimeoutFromEnv(env = process.env) {
   const value = Number(env.DRAIN_TIMEOUT_MS);
   return env.DRAIN_TIMEOUT_MS && Number.isFinite(value) && value >= 0 ? value : DEFAULT_DRAIN_TIMEOUT_MS;

@@ -1,5 +1,8 @@
-import { describe, expect, it, vi } from "vitest";
-import { createDrain, drainTimeoutFromEnv, healthRoutes, retryAfterOn503 } from "./operations.js";
+/* global fetch */
+import express from "express";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { logServerError, setLoggerDestination } from "../app/utils/logger.server";
+import { createDrain, drainTimeoutFromEnv, healthRoutes, lastErrorHandler, retryAfterOn503 } from "./operations.js";
 
 function fakeResponse() {
   const res = {
@@ -123,5 +126,59 @@ describe("createDrain", () => {
   it("reads DRAIN_TIMEOUT_MS", () => {
     expect(drainTimeoutFromEnv({ DRAIN_TIMEOUT_MS: "5000" })).toBe(5000);
     expect(drainTimeoutFromEnv({})).toBe(20_000);
+  });
+});
+
+describe("lastErrorHandler (stop 33)", () => {
+  afterEach(() => {
+    setLoggerDestination(undefined);
+    vi.restoreAllMocks();
+  });
+
+  /** An Express app whose one route fails as a driver does, with the error handlers of server.js. */
+  async function failingApp(failure) {
+    const app = express();
+    app.get("/boom", () => {
+      throw failure;
+    });
+    app.use(lastErrorHandler({ log: (error, req, status) => logServerError(error, req, status) }));
+    const server = await new Promise((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+  }
+
+  it("logs an error that reached Express as one scrubbed JSON line, and answers without detail", async () => {
+    const lines = [];
+    setLoggerDestination({ write: (line) => lines.push(line) }, "info");
+    const consoleError = vi.spyOn(console, "error");
+    const app = await failingApp(
+      new Error("Failed query: select * from users where id = $1\nparams: 7,$2b$10$secrethashvalue"),
+    );
+    try {
+      const response = await fetch(`${app.url}/boom`);
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual({ message: "Unexpected Server Error" });
+      expect(text).not.toContain("secrethash");
+    } finally {
+      app.close();
+    }
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: "error", event: "error.server", status: 500, route: "/boom" });
+    expect(lines[0]).not.toContain("secrethash");
+  });
+
+  it("keeps a client error's status, logged as a warning", async () => {
+    const lines = [];
+    setLoggerDestination({ write: (line) => lines.push(line) }, "info");
+    const app = await failingApp(Object.assign(new Error("bad"), { status: 400 }));
+    try {
+      expect((await fetch(`${app.url}/boom`)).status).toBe(400);
+    } finally {
+      app.close();
+    }
+    expect(JSON.parse(lines[0])).toMatchObject({ level: "warn", status: 400 });
   });
 });

@@ -14,6 +14,7 @@ import { add, sub, toFixed } from "~/utils/money";
 import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
 import { fail, type Result } from "~/utils/result";
+import { nextBatch } from "~/utils/unavailable.server";
 
 export const STATEMENT_PAGE_SIZE = 100;
 export const MAX_STATEMENT_YEARS = 5;
@@ -592,7 +593,9 @@ async function figuresInSnapshot<H, B>(
   if (value === null) return null;
   const source = rows(db, value);
   const iterator: AsyncIterableIterator<B> = {
-    next: () => source.next(),
+    // Each batch waits for the connection on a budget of its own, not the spent one of the
+    // request that started the download (the PDF reads on in the loader's context; stop 33).
+    next: () => nextBatch(source),
     return: async () => (await source.return?.()) ?? { done: true, value: undefined },
     [Symbol.asyncIterator]: () => iterator,
   };

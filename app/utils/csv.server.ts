@@ -6,6 +6,7 @@ import { stringify } from "csv-stringify/sync";
 import { dayIn } from "./dates";
 import { env } from "./env.server";
 import { toFixed } from "./money";
+import { firstBatchRead, nextBatch } from "./unavailable.server";
 
 /**
  * How a column is written: `text` is guarded against spreadsheet formulas; `amount` is a plain
@@ -53,7 +54,9 @@ export function csvFilename(name: string, today: string) {
 /**
  * A streamed CSV download: a byte-order mark and the header row first (so spreadsheet
  * programs read UTF-8 and show ₦), then one chunk per batch as the client reads. A database
- * error mid-stream aborts the body: the download fails rather than looking complete.
+ * error mid-stream aborts the body: the download fails rather than looking complete. Each batch
+ * waits for a connection on a budget of its own (`nextBatch`, stop 33). Routes answer through
+ * `exportResponse`, which reads the first batch before the answer is made.
  */
 export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], batches: AsyncIterable<T[]>): Response {
   const encoder = new TextEncoder();
@@ -69,7 +72,7 @@ export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], batche
           controller.enqueue(encoder.encode(header));
           return;
         }
-        const { value, done } = await iterator.next();
+        const { value, done } = await nextBatch(iterator);
         if (done) {
           controller.close();
           return;
@@ -97,12 +100,16 @@ export type CsvExport<T> = { filename: string; columns: CsvColumn<T>[]; batches:
 /** A query that cannot be exported: the route answers 400 with the message. */
 export type BadExport = { invalid: string };
 
-/** An export route's answer: the streamed file, or a 400 naming what is wrong with the query. */
-export function exportResponse<T>(result: CsvExport<T> | BadExport): Response {
+/**
+ * An export route's answer: the streamed file, or a 400 naming what is wrong with the query. The
+ * first batch is read before the answer, so a database that cannot answer is the usual 503 with
+ * Retry-After rather than a 200 whose download breaks off (stop 33).
+ */
+export async function exportResponse<T>(result: CsvExport<T> | BadExport): Promise<Response> {
   if ("invalid" in result) {
     return new Response(result.invalid, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
-  return csvResponse(result.filename, result.columns, result.batches);
+  return csvResponse(result.filename, result.columns, await firstBatchRead(result.batches));
 }
 
 /** Batches of a paged read: `read(cursor)` gives a page and the cursor after it (null at the end). */

@@ -2,6 +2,7 @@
 // `Link: rel="next"`; without, the whole list streamed from the database in batches so the
 // server holds one batch at a time however long the list is (docs/decisions/0502).
 import { jsonError } from "./auth.server";
+import { firstBatchRead, nextBatch } from "./unavailable.server";
 
 export const MAX_LIMIT = 500;
 
@@ -29,10 +30,14 @@ export function pageResponse(request: Request, items: unknown[], olderCursor: st
   return Response.json(items, { headers });
 }
 
-/** Streams `[row,row,...]` from batches as they are read. */
-export function streamJsonArray(batches: AsyncIterable<unknown[]>) {
+/**
+ * Streams `[row,row,...]` from batches as they are read. The first batch is read before the
+ * answer (a database that cannot answer is a 503, not a broken 200); each later one waits for a
+ * connection on a budget of its own (`nextBatch`).
+ */
+export async function streamJsonArray(batches: AsyncIterable<unknown[]>) {
   const encoder = new TextEncoder();
-  const iterator = batches[Symbol.asyncIterator]();
+  const iterator = await firstBatchRead(batches);
   let first = true;
   let opened = false;
   const body = new ReadableStream<Uint8Array>({
@@ -42,7 +47,7 @@ export function streamJsonArray(batches: AsyncIterable<unknown[]>) {
           opened = true;
           controller.enqueue(encoder.encode("["));
         }
-        const { value, done } = await iterator.next();
+        const { value, done } = await nextBatch(iterator);
         if (done) {
           controller.enqueue(encoder.encode("]"));
           controller.close();

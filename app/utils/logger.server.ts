@@ -125,3 +125,18 @@ export function logUnexpected(request: Request, context: { requestId?: unknown }
   });
   return errorId;
 }
+
+/**
+ * An error that reached Express rather than Remix (a stream that failed after its headers, a
+ * static file, a bug in a middleware): one JSON line, scrubbed as the others are, in place of
+ * Express's own `console.error(stack)`, which printed a driver's SQL parameters as they were.
+ */
+export function logServerError(error: unknown, request: { method: string; path: string }, status = 500) {
+  logEvent(status >= 500 ? "error" : "warn", {
+    event: "error.server",
+    status,
+    method: request.method,
+    route: request.path,
+    error: safeError(error),
+  });
+}

@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { DatabaseUnavailableError } from "../../db/unavailable";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { admissionDeadline, ConnectionGate, DatabaseUnavailableError } from "../../db/unavailable";
+import { exportResponse, type CsvColumn } from "./csv.server";
+import { streamJsonArray } from "./json-list.server";
+import { setLoggerDestination } from "./logger.server";
 import { guardHandler, guardRoutes, type UnavailableData } from "./unavailable.server";
 
 const down = () => {
@@ -101,5 +104,113 @@ describe("guardRoutes", () => {
       }),
     )) as Response;
     expect(error.status).toBe(503);
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const busyFor = (gate: ConnectionGate, ms: number) => gate.run(() => sleep(ms));
+
+describe("streamed answers (stop 33)", () => {
+  const columns: CsvColumn<{ i: number }>[] = [{ header: "I", kind: "number", value: (r) => r.i }];
+  /** Three batches, each read through the gate, as a keyset page is read through the pool. */
+  async function* gated(gate: ConnectionGate) {
+    for (let i = 0; i < 3; i++) yield await gate.run(async () => [{ i }]);
+  }
+
+  // A stream's pulls run in the async context of the request that made it: the first pull starts
+  // when the body is made, and each next one is scheduled from the previous one while the client
+  // keeps reading. By the time a later batch is read, the request's wait budget is spent.
+  it("gives each later batch of a JSON list its own wait for a busy connection", async () => {
+    const gate = new ConnectionGate(1, 1_000);
+    const text = await admissionDeadline.run(Date.now() + 20, async () => {
+      const response = await streamJsonArray(gated(gate));
+      await sleep(40);
+      const other = busyFor(gate, 50);
+      const body = await response.text();
+      await other;
+      return body;
+    });
+    expect(JSON.parse(text)).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
+  });
+
+  it("gives each later batch of a CSV export its own wait for a busy connection", async () => {
+    const gate = new ConnectionGate(1, 1_000);
+    const text = await admissionDeadline.run(Date.now() + 20, async () => {
+      const response = await exportResponse({ filename: "x.csv", columns, batches: gated(gate) });
+      await sleep(40);
+      const other = busyFor(gate, 50);
+      const body = await response.text();
+      await other;
+      return body;
+    });
+    expect(text.replace(/^\uFEFF/, "")).toBe("I\r\n0\r\n1\r\n2\r\n");
+  });
+
+  it("answers 503 with Retry-After, not a broken 200, when the first batch cannot be read", async () => {
+    const gate = new ConnectionGate(1, 20);
+    const held = busyFor(gate, 300);
+    const api = guardHandler(() => streamJsonArray(gated(gate)), "loader");
+    const response = (await api({
+      request: new Request("http://localhost/api/deliveries"),
+      context: {},
+      params: {},
+    })) as Response;
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("5");
+
+    const page = guardHandler(() => exportResponse({ filename: "x.csv", columns, batches: gated(gate) }), "loader");
+    const error = (await thrown(
+      page({ request: new Request("http://localhost/deliveries/export"), context: {}, params: {} }),
+    )) as Response;
+    expect(error.status).toBe(503);
+    expect(error.headers.get("Retry-After")).toBe("5");
+    await held;
+  });
+
+  it("still breaks the body off when a later batch fails", async () => {
+    async function* failing() {
+      yield [{ i: 0 }];
+      throw new DatabaseUnavailableError("timeout", "statement timeout");
+    }
+    const response = await streamJsonArray(failing());
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow("statement timeout");
+  });
+});
+
+describe("the outage log (stop 33)", () => {
+  afterEach(() => {
+    setLoggerDestination(undefined);
+    vi.restoreAllMocks();
+  });
+
+  it("is one JSON line without the failed query's parameters", async () => {
+    const lines: string[] = [];
+    setLoggerDestination({ write: (line) => lines.push(line) }, "warn");
+    // One line per 5 s at most: step past whatever the tests above logged.
+    vi.spyOn(Date, "now").mockReturnValue(Date.now() + 3_600_000);
+    const failed = new Error(
+      "Failed query: select * from sessions where id = $1\nparams: 0f1e2d3c-session-secret,$2b$10$hashhashhash",
+      { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) },
+    );
+    const loader = guardHandler(() => {
+      throw failed;
+    }, "loader");
+    const response = (await loader({
+      request: new Request("http://localhost/api/deliveries"),
+      context: {},
+      params: {},
+    })) as Response;
+    expect(response.status).toBe(503);
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]);
+    expect(entry).toMatchObject({
+      level: "warn",
+      event: "db.unavailable",
+      reason: "unreachable",
+      route: "/api/deliveries",
+    });
+    expect(lines[0]).not.toContain("session-secret");
+    expect(lines[0]).not.toContain("hashhash");
   });
 });

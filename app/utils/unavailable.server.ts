@@ -5,7 +5,7 @@
 // - pages: a thrown 503 whose data carries what the person posted (minus secrets), so the
 //   error view can show it again in a form with the same idempotency key: retrying is safe.
 import { admissionDeadline, isDatabaseUnavailable, limitsFromEnv, unavailableReason } from "~/db.server";
-import { logUnexpected } from "~/utils/logger.server";
+import { logEvent, logUnexpected, safeError } from "~/utils/logger.server";
 import { requestScope, scopeOf } from "~/utils/request-scope.server";
 
 export const RETRY_AFTER_SECONDS = 5;
@@ -35,12 +35,21 @@ type RouteModule = Record<string, unknown> & { loader?: Handler; action?: Handle
 type Route = { module: RouteModule } & Record<string, unknown>;
 
 let lastLog = 0;
+/**
+ * One JSON line at most every 5 s while the database is away, through the logger: a driver's
+ * "Failed query: ... params: ..." names a session id or a password hash, which safeError cuts.
+ */
 function logOnce(reason: string, request: Request, error: unknown) {
   const now = Date.now();
   if (now - lastLog < 5_000) return;
   lastLog = now;
-  const cause = error instanceof Error ? error.message : String(error);
-  console.warn(`database unavailable (${reason}) on ${request.method} ${new URL(request.url).pathname}: ${cause}`);
+  logEvent("warn", {
+    event: "db.unavailable",
+    reason,
+    method: request.method,
+    route: new URL(request.url).pathname,
+    error: safeError(error),
+  });
 }
 
 export function isApiRequest(request: Request) {
@@ -164,6 +173,38 @@ export function guardRoutes<R extends Record<string, Route>>(routes: R): R {
     guarded[id] = { ...route, module };
   }
   return guarded as R;
+}
+
+/**
+ * The next batch of a streamed answer (a JSON list, a CSV export, a statement download), with a
+ * connection-wait budget of its own. A stream is read after its loader has returned, as fast as
+ * the client takes it: under the request's budget (ADR 0700), long spent by then, any batch that
+ * had to wait for a busy connection was refused at once and the download broke off (stop 33).
+ */
+export function nextBatch<T>(iterator: AsyncIterator<T>): Promise<IteratorResult<T>> {
+  return admissionDeadline.run(Date.now() + poolWaitMs(), () => iterator.next());
+}
+
+/**
+ * Reads a stream's first batch before the answer is made (ADR 0701, stop 33): a database that
+ * cannot answer before any data is sent is then the usual 503 with Retry-After, not a 200 whose
+ * body breaks off. A failure after that still aborts the body. The returned iterator gives that
+ * batch first, then reads on.
+ */
+export async function firstBatchRead<T>(batches: AsyncIterable<T>): Promise<AsyncIterableIterator<T>> {
+  const iterator = batches[Symbol.asyncIterator]();
+  let first: IteratorResult<T> | undefined = await iterator.next();
+  const read: AsyncIterableIterator<T> = {
+    next: async () => {
+      if (!first) return iterator.next();
+      const result = first;
+      first = undefined;
+      return result;
+    },
+    return: async (value?: unknown) => (await iterator.return?.(value)) ?? { done: true, value: undefined },
+    [Symbol.asyncIterator]: () => read,
+  };
+  return read;
 }
 
 export { isDatabaseUnavailable };

@@ -3,6 +3,9 @@
 // money path works under the narrower rights, and that login can neither rewrite an append-only
 // row nor switch off the trigger that guards it (a table's owner could).
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appPort, pgPort } from "./support/ports";
@@ -11,7 +14,7 @@ import { request, signIn } from "./support/client";
 import { clusterUnavailableReason, startCluster, type Cluster } from "./support/cluster";
 import { runMixedLoad, statusSummary } from "./support/load";
 import { seed, type Seeded } from "./support/seed";
-import { dbCheck, ledgerAgainstPostgres } from "./support/verify";
+import { dbCheck, ledgerAgainstPostgres, runScript } from "./support/verify";
 
 const reason = buildMissingReason() ?? clusterUnavailableReason();
 if (reason) console.warn(`ops app-role test skipped: ${reason}`);
@@ -22,24 +25,41 @@ describe.skipIf(!!reason)("the app on a login that does not own the tables", () 
   let app: AppProcess;
   let ownerUrl: string;
   let appUrl: string;
+  let at: (user: "pks_owner" | "pks_app", database: string) => string;
+  let tmp: string;
 
-  beforeAll(async () => {
-    cluster = startCluster(pgPort(4));
+  /** A new database owned by the owner, as an operator makes one to restore into. */
+  async function ownersDatabase(name: string) {
     const admin = postgres(cluster.url(), { max: 1, onnotice: () => {} });
     try {
-      await admin.unsafe("create role pks_owner login");
-      await admin.unsafe("create role pks_app login");
-      await admin.unsafe("create database pks owner pks_owner");
+      await admin.unsafe(`create database ${name} owner pks_owner`);
       // PostgreSQL 15 and later give PUBLIC no CREATE on the public schema; the owner needs it.
-      const inDb = postgres(cluster.url("pks"), { max: 1, onnotice: () => {} });
+      const inDb = postgres(cluster.url(name), { max: 1, onnotice: () => {} });
       await inDb.unsafe("alter schema public owner to pks_owner");
       await inDb.end();
     } finally {
       await admin.end();
     }
-    const at = (user: string) => `postgres://${user}@127.0.0.1:${cluster.port}/pks`;
-    ownerUrl = at("pks_owner");
-    appUrl = at("pks_app");
+  }
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), "pks-ops-app-role-"));
+    cluster = startCluster(pgPort(4));
+    // Both logins sign in with a password, as in production: the backup and restore hand it to
+    // pg_dump and pg_restore in PGPASSWORD, never on their command line.
+    const admin = postgres(cluster.url(), { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe("create role pks_owner login password 'owner-secret'");
+      await admin.unsafe("create role pks_app login password 'app-secret'");
+    } finally {
+      await admin.end();
+    }
+    cluster.requirePasswords(["pks_owner", "pks_app"]);
+    await ownersDatabase("pks");
+    const passwords = { pks_owner: "owner-secret", pks_app: "app-secret" };
+    at = (user, database) => `postgres://${user}:${passwords[user]}@127.0.0.1:${cluster.port}/${database}`;
+    ownerUrl = at("pks_owner", "pks");
+    appUrl = at("pks_app", "pks");
     // Seeded as the owner (it migrates); the app then starts on its own login and grants itself
     // nothing: the owner's connection does.
     seeded = await seed({ driver: "postgres", url: ownerUrl }, { staff: 2, managers: 1, admins: 1 });
@@ -52,6 +72,7 @@ describe.skipIf(!!reason)("the app on a login that does not own the tables", () 
   afterAll(async () => {
     await app?.stop();
     cluster?.destroy();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   it("serves the money path: deliveries, invoices, payments, reversals, credit notes, voids, payouts, month close", async () => {
@@ -141,6 +162,69 @@ describe.skipIf(!!reason)("the app on a login that does not own the tables", () 
       expect(n).toBeGreaterThan(0);
     } finally {
       await sql.end();
+    }
+  });
+
+  // Stop 33: pg_dump as the app's login failed on drizzle's own schema, which only the owner could
+  // read; and the restore checked and verified through the app's login, which has no rights on
+  // tables the owner has just restored.
+  it("backs up with the app's login, restores as the owner into a new database, and checks it as the app", async () => {
+    const file = path.join(tmp, "app-role.dump");
+    const appEnv = { DATABASE_URL: appUrl, DATABASE_MIGRATION_URL: ownerUrl };
+    const backup = await runScript("db/backup.ts", [file], appEnv);
+    expect(backup.code, backup.output).toBe(0);
+    expect(backup.output).toContain("Backup written");
+
+    await ownersDatabase("pks_restored");
+    const restoredEnv = {
+      DATABASE_URL: at("pks_app", "pks_restored"),
+      DATABASE_MIGRATION_URL: at("pks_owner", "pks_restored"),
+    };
+    // Two URLs that name different databases: refused before anything is restored.
+    const mismatched = await runScript("db/restore.ts", [file], { ...restoredEnv, DATABASE_MIGRATION_URL: ownerUrl });
+    expect(mismatched.code).not.toBe(0);
+    expect(mismatched.output).toContain("must name the same database");
+
+    const restore = await runScript("db/restore.ts", [file], restoredEnv);
+    expect(restore.code, restore.output).toBe(0);
+    expect(restore.output).toContain("Figures match the backup's manifest");
+    expect(restore.output).toContain("all invariants hold");
+    const check = dbCheck(restoredEnv);
+    expect(check.output).toContain("all invariants hold");
+    expect(check.code).toBe(0);
+
+    // The restored tables are the owner's; the app's login reads them and still cannot rewrite one.
+    const sql = postgres(restoredEnv.DATABASE_URL, { max: 1, onnotice: () => {} });
+    try {
+      const [{ owner }] = await sql<
+        { owner: string }[]
+      >`select tableowner as owner from pg_tables where tablename = 'payments'`;
+      expect(owner).toBe("pks_owner");
+      const refused = await sql
+        .unsafe("update payments set amount = amount + 1")
+        .then(() => "allowed")
+        .catch((error: { code?: string }) => error.code);
+      expect(refused).toBe("42501");
+    } finally {
+      await sql.end();
+    }
+
+    // Without its manifest a restore cannot say it matches: refused unless --no-manifest.
+    unlinkSync(`${file}.manifest.json`);
+    await ownersDatabase("pks_unchecked");
+    const uncheckedEnv = {
+      DATABASE_URL: at("pks_app", "pks_unchecked"),
+      DATABASE_MIGRATION_URL: at("pks_owner", "pks_unchecked"),
+    };
+    const refusedRestore = await runScript("db/restore.ts", [file], uncheckedEnv);
+    expect(refusedRestore.code).toBe(1);
+    expect(refusedRestore.output).toContain("--no-manifest");
+    const unchecked = await runScript("db/restore.ts", [file, "--no-manifest"], uncheckedEnv);
+    expect(unchecked.code, unchecked.output).toBe(0);
+    expect(unchecked.output).toContain("figures not compared");
+    for (const output of [backup.output, restore.output, unchecked.output]) {
+      expect(output).not.toContain("app-secret");
+      expect(output).not.toContain("owner-secret");
     }
   });
 });

@@ -1,7 +1,7 @@
 // A private PostgreSQL cluster for fault tests: initdb into a temporary folder, its own port,
 // stopped and started at will. Never the shared server.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -30,6 +30,8 @@ export type Cluster = {
   start: () => void;
   stop: () => void;
   createDatabase: (name: string) => Promise<void>;
+  /** From now on these logins must give their password over TCP (scram); everyone else stays trusted. */
+  requirePasswords: (roles: string[]) => void;
   destroy: () => void;
 };
 
@@ -77,6 +79,12 @@ export function startCluster(port: number): Cluster {
       } finally {
         await admin.end();
       }
+    },
+    requirePasswords(roles: string[]) {
+      const hba = path.join(data, "pg_hba.conf");
+      const line = `host all ${roles.join(",")} 127.0.0.1/32 scram-sha-256\n`;
+      writeFileSync(hba, line + readFileSync(hba, "utf8"));
+      run("pg_ctl", ["-D", data, "reload"]);
     },
     destroy() {
       try {
