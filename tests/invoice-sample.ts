@@ -1,7 +1,11 @@
-// An invoice document made by hand, for the PDF's unit test and its bench (bench/invoice-pdf.ts).
-import type { InvoiceDocument } from "../app/presenters/invoice-document.server";
+// An invoice document made by hand, with its lines in hand, for the PDF's unit test and its
+// bench (bench/invoice-pdf.ts).
+import type { InvoiceDocument, InvoiceLine } from "../app/presenters/invoice-document.server";
 
-export function sampleInvoice(lines = 3, overrides: Partial<InvoiceDocument> = {}): InvoiceDocument {
+export function sampleInvoice(
+  lines = 3,
+  overrides: Partial<InvoiceDocument> = {},
+): InvoiceDocument & { lines: InvoiceLine[] } {
   return {
     id: 1,
     invoiceNo: "4242",
@@ -31,6 +35,7 @@ export function sampleInvoice(lines = 3, overrides: Partial<InvoiceDocument> = {
       rate: "65000.50",
       amount: "1985765.28",
     })),
+    lineCount: lines,
     totalTons: "91.65",
     amount: "5957295.83",
     taxRate: "7.50",

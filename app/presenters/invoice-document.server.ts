@@ -1,7 +1,13 @@
 // One invoice as a document (issue 15, docs/decisions/0951): everything the printable page
 // and the PDF show, computed once here so the two never disagree. Later papers (statements,
 // e-mail) take the same model.
-import { asc, eq } from "drizzle-orm";
+//
+// A month's invoice can have thousands of lines (one per delivery), so the document comes in
+// two parts (0951, addendum of stop 33): `loadInvoiceDocument`, the figures (with the count and
+// total tons of the lines, summed by the database), read before a byte is sent; and
+// `invoiceLineBatches`, the lines oldest first in keyset batches through the index
+// (invoice, date, delivery), read while the page or the PDF is written out.
+import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, schema } from "~/db.server";
 import { getBusinessDetails, type BusinessDetailsView } from "~/models/business.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
@@ -9,7 +15,9 @@ import { balanceOf, effectiveStatus, isVoid, taxContained, type PaymentStatus } 
 import { amountInWords } from "~/utils/amount-words.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { sub, sum, toFixed } from "~/utils/money";
+import { keysetOrder, keysetWhere } from "~/utils/keyset.server";
+import { sub, toFixed } from "~/utils/money";
+import type { Cursor, PageRequest } from "~/utils/params";
 import type { InvoiceReceived } from "~/components/invoices/invoice-received";
 import { paymentReversalText, refundWithReference } from "~/components/payment-reversal";
 import { creditNoteReversalText } from "~/components/credit-note-reversal";
@@ -47,7 +55,8 @@ export type InvoiceDocument = {
     phone: string | null;
     taxNo: string | null;
   };
-  lines: InvoiceLine[];
+  /** How many lines the invoice has; the lines themselves come from `invoiceLineBatches`. */
+  lineCount: number;
   totalTons: string;
   /** Tax-inclusive amount; `tax` is the part of it that is tax, `net` the rest. */
   amount: string;
@@ -114,20 +123,13 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   const p = schema.payments;
   const cn = schema.creditNotes;
   // The lines are the invoice's own record of what it covered (decision 0921), so a void
-  // invoice still prints its deliveries.
-  const [lines, payments, credits, business] = await Promise.all([
+  // invoice still prints its deliveries. They are written with the invoice and never changed
+  // (append-only), so this count and the batches read later always agree.
+  const [[lineTotals], payments, credits, business] = await Promise.all([
     db
-      .select({
-        date: l.date,
-        truckNo: l.truckNo,
-        location: l.location,
-        tons: l.tons,
-        rate: l.sellingRate,
-        amount: l.amount,
-      })
+      .select({ count: sql<number>`count(*)::int`, tons: sql<string>`coalesce(sum(${l.tons}), 0)::text` })
       .from(l)
-      .where(eq(l.invoiceId, id))
-      .orderBy(asc(l.date), asc(l.deliveryId)),
+      .where(eq(l.invoiceId, id)),
     db
       .select({
         date: p.paymentDate,
@@ -180,8 +182,8 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
     voidReason: invoice.voidReason,
     business,
     client: row.client,
-    lines: lines.map((x) => ({ ...x, amount: toFixed(x.amount) })),
-    totalTons: toFixed(sum(lines.map((x) => x.tons))),
+    lineCount: lineTotals.count,
+    totalTons: toFixed(lineTotals.tons),
     amount: invoice.amount,
     taxRate: invoice.taxRate,
     tax,
@@ -193,4 +195,57 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
     balance,
     balanceInWords: amountInWords(balance),
   };
+}
+
+/** Lines a batch: what the page and the PDF hold in memory at a time, however long the invoice. */
+export const INVOICE_LINE_BATCH = 500;
+
+const LINE_KEYSET = { key: schema.invoiceLines.date, id: schema.invoiceLines.deliveryId };
+
+/**
+ * The lines of invoice `id`, oldest first (date, then delivery), in batches of `size` read by
+ * keyset through the index (invoice, date, delivery): each batch costs the same at the end of a
+ * 6,000-line invoice as at its start, and no transaction is held between them (on PGlite the one
+ * connection is free while a batch is drawn).
+ */
+export function invoiceLineBatches(actor: Actor, id: number, size = INVOICE_LINE_BATCH): AsyncGenerator<InvoiceLine[]> {
+  assertCan(actor, "invoice.manage", `invoice/${id}/document`);
+  return readLineBatches(id, size);
+}
+
+async function* readLineBatches(id: number, size: number): AsyncGenerator<InvoiceLine[]> {
+  const db = await getDb();
+  const l = schema.invoiceLines;
+  let cursor: Cursor | null = null;
+  for (;;) {
+    // "newer" is the keyset's ascending direction: the rows after the cursor, oldest first.
+    const page: PageRequest = { cursor, direction: "newer" };
+    const rows: (InvoiceLine & { deliveryId: number })[] = await db
+      .select({
+        date: l.date,
+        deliveryId: l.deliveryId,
+        truckNo: l.truckNo,
+        location: l.location,
+        tons: l.tons,
+        rate: l.sellingRate,
+        amount: l.amount,
+      })
+      .from(l)
+      .where(and(eq(l.invoiceId, id), keysetWhere(LINE_KEYSET, page)))
+      .orderBy(...keysetOrder(LINE_KEYSET, page))
+      .limit(size);
+    if (rows.length) {
+      yield rows.map((r) => ({
+        date: r.date,
+        truckNo: r.truckNo,
+        location: r.location,
+        tons: r.tons,
+        rate: r.rate,
+        amount: toFixed(r.amount),
+      }));
+    }
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1];
+    cursor = { key: last.date, id: last.deliveryId };
+  }
 }

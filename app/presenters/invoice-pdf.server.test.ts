@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sampleInvoice } from "../../tests/invoice-sample";
 import { outside, overlaps, pdfWords } from "../../tests/pdf-words";
-import { fontRuns, renderInvoicePdf } from "./invoice-pdf.server";
+import { fontRuns, renderInvoicePdf, streamInvoicePdf } from "./invoice-pdf.server";
 import { MARGIN } from "./pdf-kit.server";
 
 async function textOf(pdf: Buffer) {
@@ -114,5 +114,31 @@ describe("invoice PDF", () => {
         expect(text).toContain(label);
       }
     }
+  });
+
+  it("draws a batch of lines at a time as the reader takes the bytes: each once, in order, Page n of m", async () => {
+    const invoice = sampleInvoice(1_000);
+    let asked = 0;
+    async function* batches() {
+      for (let i = 0; i < 10; i++) {
+        asked += 1;
+        yield invoice.lines.slice(i * 100, (i + 1) * 100);
+      }
+    }
+    const reader = streamInvoicePdf(invoice, batches()).getReader();
+    const chunks: Uint8Array[] = [];
+    const first = await reader.read();
+    chunks.push(first.value!);
+    // Not drawn ahead of its reader: the first bytes are out before the lines are read.
+    expect(asked).toBeLessThanOrEqual(2);
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    expect(asked).toBe(10);
+    expect(chunks.length).toBeGreaterThan(10);
+    const text = await textOf(Buffer.concat(chunks));
+    expect(Array.from(text.matchAll(/LAG-\d+/g), (m) => m[0])).toEqual(invoice.lines.map((l) => l.truckNo));
+    expect(text).toContain("1000 deliveries");
+    const pages = text.split("\f").slice(0, -1);
+    expect(pages.length).toBeGreaterThan(15);
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
   });
 });

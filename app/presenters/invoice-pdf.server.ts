@@ -1,16 +1,23 @@
 // The invoice as a PDF (issue 15, docs/decisions/0951): drawn on the server with pdfkit from the
 // same InvoiceDocument the printable page shows, with the shared fonts and letterhead of
 // pdf-kit.server.ts (docs/decisions/0954).
+//
+// A month's invoice has thousands of lines (0951, addendum of stop 33): the PDF is a stream.
+// The lines come in batches; each batch is drawn when the reader has taken the bytes of the
+// last one, and each page is written out when it is full (no buffered pages), so memory holds a
+// batch and a page however long the invoice, and the event loop is free between batches.
+// "Page n of m" stays: m is counted before drawing from the number of lines, with the same
+// steps that place the rows.
 import type { BusinessLogo } from "~/models/business.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
-import type { InvoiceDocument } from "./invoice-document.server";
+import { nextBatch } from "~/utils/unavailable.server";
+import type { InvoiceDocument, InvoiceLine } from "./invoice-document.server";
 import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
 import { asksForPayment, balanceLine } from "~/components/invoices/invoice-document";
 import {
   A4,
   BOTTOM,
-  collect,
   CONTENT,
   createDocument,
   fit,
@@ -43,18 +50,66 @@ const header = (doc: Doc, y: number) => tableHeader(doc, COLUMNS, y, { size: 7.5
 
 export type PdfOptions = { logo?: BusinessLogo | null; compress?: boolean };
 
-/** The invoice as PDF bytes. */
-export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compress = true }: PdfOptions = {}) {
-  const doc = createDocument(
-    {
-      Title: `Invoice ${invoice.invoiceNo}`,
-      Author: invoice.business.companyName ?? "PKS",
-      Subject: `Invoice ${invoice.invoiceNo} for ${invoice.client.name}`,
-    },
-    { compress, bufferPages: true },
-  );
-  const done = collect(doc);
+/**
+ * Where the table's rows go: below the header on the first page, then from `top` on each new
+ * page. The same steps count the pages before anything is drawn and place the rows while
+ * drawing, so "Page n of m" is right without holding the pages.
+ */
+class RowPlacer {
+  constructor(
+    public y: number,
+    private readonly top: number,
+  ) {}
 
+  /** The y of the next row, and whether a new page starts with it. */
+  next() {
+    const newPage = this.y + ROW > BOTTOM;
+    if (newPage) this.y = this.top;
+    const y = this.y;
+    this.y += ROW;
+    return { y, newPage };
+  }
+}
+
+/** The totals block's height: it moves to a new page whole when it does not fit. */
+const totalsHeight = (rows: number) => (rows + 1) * 14 + 90;
+
+/** The pages of an invoice with `count` lines whose table's first row is at `first`. */
+function pageCount(count: number, first: number, top: number, totalsRows: number) {
+  const rows = new RowPlacer(first, top);
+  let pages = 1;
+  for (let i = 0; i < count; i++) if (rows.next().newPage) pages += 1;
+  const y = rows.y + ROW + 12;
+  return y + totalsHeight(totalsRows) > BOTTOM ? pages + 1 : pages;
+}
+
+/** VOID across a voided invoice's page, and the page's footer: drawn last on each page, before it is written out. */
+function finishPage(doc: Doc, invoice: InvoiceDocument, page: number, pages: number) {
+  if (invoice.voided) {
+    doc.save();
+    doc.fillOpacity(0.15);
+    doc.rotate(-30, { origin: [A4.width / 2, A4.height / 2] });
+    line(doc, "VOID", A4.width / 2 - 150, A4.height / 2 - 60, {
+      size: 120,
+      weight: "bold",
+      color: "#dc2626",
+    });
+    doc.restore();
+  }
+  const footer = `Invoice ${invoice.invoiceNo} · Page ${page} of ${pages}`;
+  line(doc, footer, MARGIN, A4.height - MARGIN, { size: 7.5, color: GREY, align: "right", width: CONTENT });
+}
+
+/**
+ * Draws the invoice into `doc`, pausing (a `yield`) after the head and after each batch of
+ * lines: the caller decides when to go on. Ends the document.
+ */
+async function* draw(
+  doc: Doc,
+  invoice: InvoiceDocument,
+  lines: AsyncIterable<InvoiceLine[]>,
+  logo: BusinessLogo | null | undefined,
+): AsyncGenerator<void> {
   const { business, client } = invoice;
   // Header: the company on the left, the invoice's number and dates on the right.
   let y = letterhead(doc, business, logo, "INVOICE", [
@@ -80,43 +135,7 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compres
   }
   y += 10;
 
-  // One line per delivery; the header repeats on each new page.
-  y = header(doc, y);
-  for (const l of invoice.lines) {
-    if (y + ROW > BOTTOM) {
-      doc.addPage();
-      y = header(doc, MARGIN);
-    }
-    const cells = [
-      formatDeliveryDate(l.date),
-      l.truckNo ?? "-",
-      l.location,
-      formatAmount(l.tons),
-      l.rate ? formatAmount(l.rate) : "-",
-      l.amount ? formatAmount(l.amount) : "-",
-    ];
-    let x = MARGIN;
-    COLUMNS.forEach((c, i) => {
-      const text = c.align === "left" ? fit(doc, cells[i], c.width - 6) : cells[i];
-      line(doc, text, x + (c.align === "left" ? 0 : -4), y, { align: c.align, width: c.width });
-      x += c.width;
-    });
-    y += ROW;
-    doc
-      .moveTo(MARGIN, y - 3)
-      .lineTo(RIGHT, y - 3)
-      .lineWidth(0.3)
-      .strokeColor("#e2e8f0")
-      .stroke();
-  }
-  const count = invoice.lines.length;
-  line(doc, `${count} ${count === 1 ? "delivery" : "deliveries"}`, MARGIN, y + 2, { weight: "bold" });
-  const tonsX = MARGIN + COLUMNS[0].width + COLUMNS[1].width + COLUMNS[2].width;
-  line(doc, formatAmount(invoice.totalTons), tonsX - 4, y + 2, { weight: "bold", align: "right", width: 55 });
-  line(doc, formatAmount(invoice.amount), RIGHT - 100, y + 2, { weight: "bold", align: "right", width: 100 });
-  y += ROW + 12;
-
-  // Totals on the right; amount in words and payment instructions on the left.
+  // Totals on the right; amount in words and payment instructions on the left (drawn after the lines).
   const totals: [string, string, TextOptions][] = [
     ["Amount (tax inclusive)", formatNaira(invoice.amount), {}],
     ["Net of tax", formatNaira(invoice.net), { color: GREY }],
@@ -127,9 +146,66 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compres
       { color: GREY },
     ]),
   ];
-  const blockHeight = (totals.length + 1) * 14 + 90;
-  if (y + blockHeight > BOTTOM) {
+
+  // One line per delivery; the header repeats on each new page.
+  const first = header(doc, y);
+  const top = MARGIN + (first - y);
+  const pages = pageCount(invoice.lineCount, first, top, totals.length);
+  let page = 1;
+  const rows = new RowPlacer(first, top);
+  let count = 0;
+  yield;
+  const batches = lines[Symbol.asyncIterator]();
+  for (;;) {
+    const { value: batch, done } = await nextBatch(batches);
+    if (done) break;
+    for (const l of batch) {
+      const row = rows.next();
+      if (row.newPage) {
+        finishPage(doc, invoice, page, pages);
+        doc.addPage();
+        page += 1;
+        header(doc, MARGIN);
+      }
+      const cells = [
+        formatDeliveryDate(l.date),
+        l.truckNo ?? "-",
+        l.location,
+        formatAmount(l.tons),
+        l.rate ? formatAmount(l.rate) : "-",
+        l.amount ? formatAmount(l.amount) : "-",
+      ];
+      let x = MARGIN;
+      COLUMNS.forEach((c, i) => {
+        const text = c.align === "left" ? fit(doc, cells[i], c.width - 6) : cells[i];
+        line(doc, text, x + (c.align === "left" ? 0 : -4), row.y, { align: c.align, width: c.width });
+        x += c.width;
+      });
+      doc
+        .moveTo(MARGIN, row.y + ROW - 3)
+        .lineTo(RIGHT, row.y + ROW - 3)
+        .lineWidth(0.3)
+        .strokeColor("#e2e8f0")
+        .stroke();
+    }
+    count += batch.length;
+    yield;
+  }
+  // The lines are written with the invoice and never change (decision 0921): a different number
+  // means the footers already written are wrong, so the download fails rather than mislead.
+  if (count !== invoice.lineCount)
+    throw new Error(`invoice ${invoice.id}: ${count} lines drawn, ${invoice.lineCount} counted`);
+  y = rows.y;
+  line(doc, `${count} ${count === 1 ? "delivery" : "deliveries"}`, MARGIN, y + 2, { weight: "bold" });
+  const tonsX = MARGIN + COLUMNS[0].width + COLUMNS[1].width + COLUMNS[2].width;
+  line(doc, formatAmount(invoice.totalTons), tonsX - 4, y + 2, { weight: "bold", align: "right", width: 55 });
+  line(doc, formatAmount(invoice.amount), RIGHT - 100, y + 2, { weight: "bold", align: "right", width: 100 });
+  y += ROW + 12;
+
+  if (y + totalsHeight(totals.length) > BOTTOM) {
+    finishPage(doc, invoice, page, pages);
     doc.addPage();
+    page += 1;
     y = MARGIN;
   }
   const totalsX = RIGHT - 250;
@@ -161,25 +237,59 @@ export async function renderInvoicePdf(invoice: InvoiceDocument, { logo, compres
     ].filter(Boolean) as string[];
     for (const text of bank) ly += paragraph(doc, text, MARGIN, ly, 240);
   }
-
-  // Page numbers, and VOID across every page of a voided invoice.
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    if (invoice.voided) {
-      doc.save();
-      doc.fillOpacity(0.15);
-      doc.rotate(-30, { origin: [A4.width / 2, A4.height / 2] });
-      line(doc, "VOID", A4.width / 2 - 150, A4.height / 2 - 60, {
-        size: 120,
-        weight: "bold",
-        color: "#dc2626",
-      });
-      doc.restore();
-    }
-    const footer = `Invoice ${invoice.invoiceNo} · Page ${i - range.start + 1} of ${range.count}`;
-    line(doc, footer, MARGIN, A4.height - MARGIN, { size: 7.5, color: GREY, align: "right", width: CONTENT });
-  }
+  finishPage(doc, invoice, page, pages);
   doc.end();
-  return done;
+}
+
+/**
+ * The invoice as a stream of PDF bytes, its lines drawn a batch at a time as the reader takes
+ * the bytes (`lines`: the batches of `invoiceLineBatches`). An error while reading or drawing
+ * fails the stream, so the download fails rather than look complete.
+ */
+export function streamInvoicePdf(
+  invoice: InvoiceDocument,
+  lines: AsyncIterable<InvoiceLine[]>,
+  { logo, compress = true }: PdfOptions = {},
+): ReadableStream<Uint8Array> {
+  const doc = createDocument(
+    {
+      Title: `Invoice ${invoice.invoiceNo}`,
+      Author: invoice.business.companyName ?? "PKS",
+      Subject: `Invoice ${invoice.invoiceNo} for ${invoice.client.name}`,
+    },
+    { compress },
+  );
+  // pdfkit pushes each page's bytes into its own (readable) buffer as the page is written; they
+  // are taken out after each step, in one chunk, and wait in the stream's queue for the reader.
+  const taken = () => doc.read() as Buffer | null;
+  const steps = draw(doc, invoice, lines, logo);
+  return new ReadableStream<Uint8Array>({
+    // Called again only when the reader has taken what was queued (backpressure). Each call
+    // draws the next step (the head, then a batch of lines) until pdfkit has written bytes to
+    // hand over: a call that queued nothing would not be called again.
+    async pull(controller) {
+      try {
+        for (;;) {
+          const { done } = await steps.next();
+          const bytes = taken();
+          if (bytes) controller.enqueue(bytes);
+          if (done) controller.close();
+          if (done || bytes) return;
+        }
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await steps.return(undefined);
+    },
+  });
+}
+
+/** A whole invoice with its lines in hand (tests, bench/invoice-pdf.ts) as PDF bytes. */
+export async function renderInvoicePdf(invoice: InvoiceDocument & { lines: InvoiceLine[] }, options: PdfOptions = {}) {
+  async function* one() {
+    yield invoice.lines;
+  }
+  return Buffer.from(await new Response(streamInvoicePdf(invoice, one(), options)).arrayBuffer());
 }

@@ -52,6 +52,8 @@ test("the printable invoice: company, client, lines, tax, words, payments and ba
   await expect(doc).toContainText("-₦0.50");
   // The Print button needs JavaScript; without it the browser's own Print works on the same page.
   await expect(page.getByRole("button", { name: "Print" })).toHaveCount(javaScript ? 1 : 0);
+  // A document, not a page of the app: no hydration data, in which every line went out a second time.
+  expect(await page.content()).not.toContain("__remixContext");
   await page.emulateMedia({ media: "print" });
   await expect(page.getByRole("complementary", { name: "Sidebar" })).toBeHidden();
   await expect(page.getByRole("navigation", { name: "Invoice actions" })).toBeHidden();

@@ -25,7 +25,7 @@ describe("invoice cards as HTML", () => {
         "<dt>Due Date</dt><dd>Mar 04, 2026</dd><dt>Profit</dt><dd>-₦20.00</dd></dl>" +
         '<div class="mt-3 flex flex-wrap gap-2">' +
         '<a href="/invoices/7/pay" data-discover="true" data-keep-scroll="" class="btn-outline btn-sm">Record Payment</a>' +
-        '<a href="/invoices/7/print" data-discover="true" class="btn-ghost btn-sm" aria-label="Print invoice #131">Print</a>' +
+        '<a href="/invoices/7/print" class="btn-ghost btn-sm" aria-label="Print invoice #131">Print</a>' +
         '<a href="/invoices/7/pdf" class="btn-ghost btn-sm" download="" aria-label="PDF of invoice #131">PDF</a></div></li>',
     );
   });

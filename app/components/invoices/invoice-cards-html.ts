@@ -49,11 +49,10 @@ function card(inv: InvoiceCard, listSearch: string) {
       className: "btn-outline btn-sm",
       keepScroll: true,
     });
-  const print = rowLinkHtml(`/invoices/${inv.id}/print`, "Print", {
-    className: "btn-ghost btn-sm",
-    label: `Print invoice #${inv.invoiceNo}`,
-  });
-  // A download, not a page of the app: a plain anchor without data-discover.
+  // The print view is a document of its own (streamed HTML, no app around it) and the PDF a
+  // download: plain anchors without data-discover, so the browser loads them itself.
+  const printLabel = `Print invoice #${inv.invoiceNo}`;
+  const print = html`<a href="/invoices/${inv.id}/print" class="btn-ghost btn-sm" aria-label="${printLabel}">Print</a>`;
   const pdfLabel = `PDF of invoice #${inv.invoiceNo}`;
   const pdf = html`<a href="/invoices/${inv.id}/pdf" class="btn-ghost btn-sm" download="" aria-label="${pdfLabel}">PDF</a>`;
   const factsClass = isVoid ? "facts line-through opacity-70" : "facts";

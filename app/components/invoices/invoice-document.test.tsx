@@ -3,7 +3,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { sampleInvoice } from "../../../tests/invoice-sample";
-import { InvoiceDocumentView } from "./invoice-document";
+import { InvoiceDocumentView, InvoiceLineRows } from "./invoice-document";
 
 const text = (html: string) =>
   html
@@ -41,5 +41,16 @@ describe("the printable invoice", () => {
     expect(page).toContain("Credit ₦1,500.25");
     expect(page).not.toContain("Balance Due");
     expect(view(sampleInvoice(3, { status: "paid", balance: "0.00" }))).toContain("Balance Due ₦0.00");
+  });
+
+  it("leaves its table's body empty for the print page to stream the rows into, and counts every line", () => {
+    const doc = sampleInvoice(3, { lineCount: 6_200 });
+    const html = renderToStaticMarkup(<InvoiceDocumentView doc={doc} />);
+    expect(html.split("<tbody></tbody>")).toHaveLength(2);
+    expect(text(html)).toContain("6200 deliveries");
+    const rows = renderToStaticMarkup(<InvoiceLineRows lines={doc.lines} />);
+    expect(rows.match(/<tr /g)).toHaveLength(3);
+    expect(text(rows)).toContain(" Feb 01, 2026 LAG-100 Ikorodu yard 30.55 65,000.50 1,985,765.28 ");
+    expect(text(rows)).toContain(" Feb 03, 2026 LAG-102 ");
   });
 });

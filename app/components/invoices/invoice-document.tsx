@@ -1,4 +1,5 @@
-import type { InvoiceDocument } from "~/presenters/invoice-document.server";
+import type { ReactNode } from "react";
+import type { InvoiceDocument, InvoiceLine } from "~/presenters/invoice-document.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { compare, formatAmount, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
@@ -6,6 +7,9 @@ import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-rec
 // The printable invoice (A4). The same figures as the PDF: both come from loadInvoiceDocument,
 // and both word the balance and decide the payment instructions with the two functions below.
 // Black on white in both themes: it is paper.
+// Rendered on the server only, as static markup: the print route writes the document around an
+// empty table body, then the rows (`InvoiceLineRows`) a batch at a time between the two
+// (docs/decisions/0951, addendum of stop 33).
 
 /**
  * The totals' last line: what is still due, or, when payments and credit notes went past the
@@ -23,7 +27,22 @@ export function asksForPayment(doc: Pick<InvoiceDocument, "voided" | "balance" |
   return Boolean(bankName || bankAccountNo) && !doc.voided && compare(doc.balance, "0") > 0;
 }
 
-export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
+/** One table row per delivery, as the document's table body holds them. */
+export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {
+  return lines.map((line, index) => (
+    <tr key={index} className="break-inside-avoid border-b border-slate-200">
+      <td className="py-1 pr-2 tabular-nums">{formatDeliveryDate(line.date)}</td>
+      <td className="py-1 pr-2">{line.truckNo ?? "-"}</td>
+      <td className="py-1 pr-2">{line.location}</td>
+      <td className="py-1 pr-2 text-right tabular-nums">{formatAmount(line.tons)}</td>
+      <td className="py-1 pr-2 text-right tabular-nums">{line.rate ? formatAmount(line.rate) : "-"}</td>
+      <td className="py-1 text-right tabular-nums">{line.amount ? formatAmount(line.amount) : "-"}</td>
+    </tr>
+  ));
+}
+
+/** The document; `children` are its table's rows (`InvoiceLineRows`), or nothing when they are streamed in. */
+export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; children?: ReactNode }) {
   const { business, client } = doc;
   const balance = balanceLine(doc);
   return (
@@ -104,22 +123,11 @@ export function InvoiceDocumentView({ doc }: { doc: InvoiceDocument }) {
             </th>
           </tr>
         </thead>
-        <tbody>
-          {doc.lines.map((line, index) => (
-            <tr key={index} className="break-inside-avoid border-b border-slate-200">
-              <td className="py-1 pr-2 tabular-nums">{formatDeliveryDate(line.date)}</td>
-              <td className="py-1 pr-2">{line.truckNo ?? "-"}</td>
-              <td className="py-1 pr-2">{line.location}</td>
-              <td className="py-1 pr-2 text-right tabular-nums">{formatAmount(line.tons)}</td>
-              <td className="py-1 pr-2 text-right tabular-nums">{line.rate ? formatAmount(line.rate) : "-"}</td>
-              <td className="py-1 text-right tabular-nums">{line.amount ? formatAmount(line.amount) : "-"}</td>
-            </tr>
-          ))}
-        </tbody>
+        <tbody>{children}</tbody>
         <tfoot>
           <tr className="font-semibold">
             <td colSpan={3} className="py-1.5 pr-2">
-              {doc.lines.length} {doc.lines.length === 1 ? "delivery" : "deliveries"}
+              {doc.lineCount} {doc.lineCount === 1 ? "delivery" : "deliveries"}
             </td>
             <td className="py-1.5 pr-2 text-right tabular-nums">{formatAmount(doc.totalTons)}</td>
             <td />
