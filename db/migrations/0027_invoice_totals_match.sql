@@ -4,6 +4,24 @@
 -- refuses, at commit, any transaction that leaves one different, whoever sends it: a script, a
 -- console, a future model. Deferred to commit, because a payment's row and its invoice's total
 -- are written one after the other.
+-- First, the invoices already out of line, if any: the check would refuse every later payment or
+-- credit note on them. The migration stops and names them (db:check lists them too), rather than
+-- let the app start and refuse those writes one by one.
+DO $$
+DECLARE
+  bad text;
+BEGIN
+  SELECT string_agg(x.invoice_no, ', ') INTO bad FROM (
+    SELECT i.invoice_no FROM invoices i
+    WHERE i.amount_paid <> coalesce((SELECT sum(p.amount) FROM payments p WHERE p.invoice_id = i.id), 0)
+       OR i.amount_credited <> coalesce((SELECT sum(c.amount) FROM credit_notes c WHERE c.invoice_id = i.id), 0)
+    ORDER BY i.id LIMIT 20) x;
+  IF bad IS NOT NULL THEN
+    RAISE EXCEPTION 'invoices whose paid or credited total is not the sum of their payments or credit notes: % (run npm run db:check, then correct them before upgrading)', bad
+      USING ERRCODE = 'check_violation';
+  END IF;
+END $$;
+--> statement-breakpoint
 CREATE FUNCTION "pks_invoice_totals_match"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   inv integer;

@@ -5,9 +5,10 @@
 -- versions before it, so such a statement cost the square of its rows: 8,000 deliveries took
 -- over a minute, past any statement timeout. One trigger per statement now adds up the
 -- statement's rows (its transition tables) and writes each month row and each day row once:
--- months before days, each in date order, as the row trigger did for one row. Groups whose sums
+-- months before days, each in date order, as the row trigger did for one row. Days whose sums
 -- do not change are not written (nor locked), as the row trigger skipped rows whose counted
--- columns did not change. The sums are the row trigger's, row for row.
+-- columns did not change; a month is written whenever one of its days is. The sums are the row
+-- trigger's, row for row.
 -- What a statement's rows add to each day (old rows taken away, new rows added).
 CREATE FUNCTION "pks_delivery_totals_delta"(olds deliveries[], news deliveries[])
 RETURNS TABLE (day date, n_all bigint, n_confirmed bigint, n_invoiced bigint, n_eligible bigint, tons numeric, revenue numeric, profit numeric)
@@ -36,8 +37,11 @@ BEGIN
     sum(x.tons), sum(x.revenue), sum(x.profit)
   FROM pks_delivery_totals_delta(olds, news) x
   GROUP BY 1
-  HAVING sum(x.n_all) <> 0 OR sum(x.n_confirmed) <> 0 OR sum(x.n_invoiced) <> 0 OR sum(x.n_eligible) <> 0
-    OR sum(x.tons) <> 0 OR sum(x.revenue) <> 0 OR sum(x.profit) <> 0
+  -- Every month with a changed day, even when its own sums net to nothing (a delivery moved
+  -- within the month): its row is still written, and so locked, before the days, or two writers
+  -- could take one month's day rows in opposite orders and deadlock.
+  HAVING bool_or(x.n_all <> 0 OR x.n_confirmed <> 0 OR x.n_invoiced <> 0 OR x.n_eligible <> 0
+    OR x.tons <> 0 OR x.revenue <> 0 OR x.profit <> 0)
   ORDER BY 1
   ON CONFLICT (month) DO UPDATE SET n_all = t.n_all + excluded.n_all, n_confirmed = t.n_confirmed + excluded.n_confirmed,
     n_invoiced = t.n_invoiced + excluded.n_invoiced, n_eligible = t.n_eligible + excluded.n_eligible,

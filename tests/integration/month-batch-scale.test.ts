@@ -7,6 +7,7 @@ import { getDb, rowsOf, schema } from "../../app/db.server";
 import { listAuditEvents, recordAudit } from "../../app/models/audit.server";
 import { createInvoicesForMonth, getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
 import { add, toFixed } from "../../app/utils/money";
+import { testDriver } from "../db/template";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
 // postgres.js refuses 65,534 or more parameters in one statement; at nine a line the old insert
@@ -199,5 +200,24 @@ describe("events written before the summary", () => {
     }
     const detail = await getInvoiceDetail(manager, invoice.id);
     expect(eventBytes(detail?.history)).toBeLessThan(4 * EVENT_BYTES);
+  });
+});
+
+describe.runIf(testDriver() === "postgres")("the totals' lock order (review of migration 0029)", () => {
+  it("a delivery moved within its month locks the month's row before its days, like every writer", async () => {
+    const db = await getDb();
+    const draft = await createDelivery({ agentId, createdBy: manager.id, date: "2024-03-03", status: "draft" });
+    let monthLocked = "not tried";
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`update deliveries set date = '2024-03-05' where id = ${draft.id}`);
+      // Another connection asks for the month row without waiting: taken means locked here.
+      monthLocked = await db
+        .execute(sql`select 1 from delivery_month_totals where month = '2024-03-01' for update nowait`)
+        .then(
+          () => "free",
+          () => "locked",
+        );
+    });
+    expect(monthLocked).toBe("locked");
   });
 });
