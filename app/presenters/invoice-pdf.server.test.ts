@@ -51,6 +51,19 @@ describe("invoice PDF", () => {
     expect(fontRuns("Rate (₦/ton)", "bold").map((r) => r.font)).toEqual(["LatinBold", "LatinExtBold", "LatinBold"]);
   });
 
+  it("is whole with a logo: pdfkit decodes a PNG with alpha after end(), and the trailer still comes", async () => {
+    // 1 x 1 RGBA: its pixels are inflated asynchronously, so pdfkit ends its stream later.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const invoice = sampleInvoice(3);
+    const withLogo = { ...invoice, business: { ...invoice.business, logoUrl: "/logo?v=1" } };
+    const pdf = await renderInvoicePdf(withLogo, { logo: { bytes: png, type: "image/png", version: "1" } });
+    expect(pdf.subarray(-8).toString()).toContain("%%EOF");
+    expect(await textOf(pdf)).toContain(invoice.invoiceNo);
+  });
+
   it("is a PDF whose text holds the number, the naira amounts and the amount in words", async () => {
     const pdf = await renderInvoicePdf(sampleInvoice(60));
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");

@@ -271,10 +271,15 @@ export function streamInvoicePdf(
       try {
         for (;;) {
           const { done } = await steps.next();
+          if (done) {
+            // pdfkit may write its last objects and the trailer after end() returns: an image
+            // (the logo) is decoded asynchronously. Take its bytes until its own end, then close.
+            await untilEnd(doc, (bytes) => controller.enqueue(bytes));
+            controller.close();
+            return;
+          }
           const bytes = taken();
-          if (bytes) controller.enqueue(bytes);
-          if (done) controller.close();
-          if (done || bytes) return;
+          if (bytes) return controller.enqueue(bytes);
         }
       } catch (error) {
         controller.error(error);
@@ -283,6 +288,19 @@ export function streamInvoicePdf(
     async cancel() {
       await steps.return(undefined);
     },
+  });
+}
+
+/** Every byte `doc` still has, handed to `take` as it comes, until pdfkit ends its stream. */
+function untilEnd(doc: PDFKit.PDFDocument, take: (bytes: Buffer) => void) {
+  return new Promise<void>((resolve, reject) => {
+    const drain = () => {
+      for (let bytes = doc.read() as Buffer | null; bytes; bytes = doc.read() as Buffer | null) take(bytes);
+    };
+    doc.on("readable", drain);
+    doc.once("end", resolve);
+    doc.once("error", reject);
+    drain();
   });
 }
 
