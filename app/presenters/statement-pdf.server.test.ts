@@ -99,6 +99,34 @@ describe("statement PDF", () => {
     expect(last).toContain("Over 90 days");
   });
 
+  it("reads the next batch only once its reader has taken what is drawn", async () => {
+    let asked = 0;
+    async function* counted() {
+      for (let b = 0; b < 80; b++) {
+        asked += 1;
+        yield Array.from({ length: 50 }, (_, i) => [
+          "01/03/2026",
+          "Payment",
+          `TRF-${b}-${i}`,
+          "4242",
+          "",
+          "1.00",
+          "1.00",
+        ]);
+      }
+    }
+    const reader = renderLedgerPdf(ledger(0, { rows: counted() })).getReader();
+    const chunks: Uint8Array[] = [(await reader.read()).value!];
+    // Let the drawing run as far as it will without a reader.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A few pages wait in the two streams' buffers (13 batches here); without backpressure all 80.
+    expect(asked).toBeLessThan(40);
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    expect(asked).toBe(80);
+    const text = textOf(Buffer.from(Buffer.concat(chunks)));
+    expect(text.page(text.pages)).toContain("TRF-79-49");
+  });
+
   it("fails the stream when a batch cannot be read, rather than ending a short document", async () => {
     async function* broken() {
       yield [["01/03/2026", "Payment", "TRF-1", "4242", "", "1.00", "1.00"]];

@@ -113,7 +113,7 @@ function row(doc: Doc, columns: LedgerColumn[], cells: string[], y: number) {
 /** The party block's width (its name, address, phone), left of the summary figures. */
 const PARTY_WIDTH = 250;
 
-async function draw(doc: Doc, ledger: Ledger) {
+async function draw(doc: Doc, ledger: Ledger, readerCaughtUp: () => Promise<void> = async () => {}) {
   const { right: RIGHT, content: CONTENT_WIDTH, bottom: BOTTOM } = frame(doc);
   let page = 1;
   const top = letterhead(doc, ledger.business, ledger.logo, ledger.title, ledger.facts);
@@ -157,6 +157,9 @@ async function draw(doc: Doc, ledger: Ledger) {
         .strokeColor("#e2e8f0")
         .stroke();
     }
+    // The next batch is read only once the reader has taken what is drawn: a slow download of
+    // five years holds a page or two in memory, not the whole document (decision 0970).
+    await readerCaughtUp();
   }
   if (y + ROW > BOTTOM) y = newPage();
   // The closing row: its label across every column but the last, its figure in the last.
@@ -196,11 +199,33 @@ export function renderLedgerPdf(ledger: Ledger, { compress = true }: { compress?
     { Title: ledger.documentTitle, Author: ledger.business.companyName ?? "PKS", Subject: ledger.documentTitle },
     { compress, layout: ledger.landscape ? "landscape" : "portrait" },
   );
-  draw(doc, ledger).then(
+  draw(doc, ledger, readerCaughtUp(doc as unknown as Readable)).then(
     () => doc.end(),
     (error: unknown) => doc.destroy(error instanceof Error ? error : new Error(String(error))),
   );
   return createReadableStreamFromReadable(doc as unknown as Readable);
+}
+
+/**
+ * Resolves once `doc`'s buffer is under its mark again: at once when it is, else at the reader's
+ * next call for data (a Node Readable calls `_read` when its consumer wants more; pdfkit's own
+ * does nothing, as it pushes as it draws). Fails when the download was stopped, so drawing stops.
+ */
+function readerCaughtUp(doc: Readable) {
+  let waiting: (() => void) | null = null;
+  const wake = () => {
+    const resume = waiting;
+    waiting = null;
+    resume?.();
+  };
+  doc._read = wake;
+  doc.once("close", wake);
+  return async () => {
+    if (doc.readableLength >= doc.readableHighWaterMark && !doc.destroyed) {
+      await new Promise<void>((resolve) => (waiting = resolve));
+    }
+    if (doc.destroyed) throw new Error("The download was stopped");
+  };
 }
 
 /** A PDF attachment response that streams as the pages are drawn. */
