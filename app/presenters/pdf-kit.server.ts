@@ -192,26 +192,12 @@ export function wrapped(
 /** An A4 document with the fonts registered. */
 export function createDocument(
   info: { Title: string; Author: string; Subject: string },
-  {
-    compress = true,
-    bufferPages = false,
-    layout = "portrait",
-  }: { compress?: boolean; bufferPages?: boolean; layout?: "portrait" | "landscape" } = {},
+  { compress = true, layout = "portrait" }: { compress?: boolean; layout?: "portrait" | "landscape" } = {},
 ): Doc {
-  const doc = new PDFDocument({ size: "A4", layout, margin: MARGIN, compress, bufferPages, info });
+  const doc = new PDFDocument({ size: "A4", layout, margin: MARGIN, compress, info });
   // Registered, not embedded: pdfkit embeds a font (its glyphs used) only when text is drawn in it.
   for (const face of Object.values(fonts()).flat()) doc.registerFont(face.name, face.data);
   return doc;
-}
-
-/** The whole document as bytes, once it has ended. */
-export function collect(doc: Doc): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  return new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
 }
 
 /** The right edge, content width and lowest line of the document's pages (portrait or landscape). */
