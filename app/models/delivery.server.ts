@@ -140,16 +140,17 @@ export const deliveryListSearch = (params: URLSearchParams) => keptSearch(params
 const FILTER_NAMES = { from: "from date", to: "to date", status: "status", agentId: "agent id" } as const;
 
 /**
- * For the JSON list: the first filter in the query that `parseFilters` could not read, as a
- * message ("The agent id is not valid"), or null. The page ignores such a value and shows the
- * list without it; a program asking for one agent's deliveries must not get everyone's instead
- * (decision 0100, addendum of stop 33).
+ * For the JSON list and the CSV: the filters, and the first one in the query that could not be
+ * read, as a message ("The agent id is not valid"), like the other lists' parsers. The page
+ * ignores such a value and shows the list without it; a program asking for one agent's
+ * deliveries must not get everyone's instead (decision 0100, addendum of stop 33).
  */
-export function unreadFilter(params: URLSearchParams, filters: DeliveryFilters): string | null {
-  for (const [name, label] of Object.entries(FILTER_NAMES) as [keyof typeof FILTER_NAMES, string][]) {
-    if (params.get(name) && filters[name] === undefined) return `The ${label} is not valid`;
-  }
-  return null;
+export function readDeliveryFilters(params: URLSearchParams): { filters: DeliveryFilters; invalid: string | null } {
+  const filters = parseFilters(Object.fromEntries(params));
+  const unread = (Object.keys(FILTER_NAMES) as (keyof typeof FILTER_NAMES)[]).find(
+    (name) => params.get(name) && filters[name] === undefined,
+  );
+  return { filters, invalid: unread ? `The ${FILTER_NAMES[unread]} is not valid` : null };
 }
 
 export function parseFilters(input: Record<string, unknown>): DeliveryFilters {

@@ -12,7 +12,7 @@ import {
   type AgentStatementLine,
 } from "~/models/agent-settlement.server";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
-import { deliveryBatches, parseFilters, unreadFilter, type DeliveryView } from "~/models/delivery.server";
+import { deliveryBatches, readDeliveryFilters, type DeliveryView } from "~/models/delivery.server";
 import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/models/audit.server";
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
@@ -74,9 +74,8 @@ export function deliveriesExport(
   params: URLSearchParams,
   now = new Date(),
 ): CsvExport<DeliveryView> | BadExport {
-  const filters = parseFilters(Object.fromEntries(params));
   // A filter that cannot be read is a 400, never an export of every delivery (decision 0952).
-  const invalid = unreadFilter(params, filters);
+  const { filters, invalid } = readDeliveryFilters(params);
   if (invalid) return { invalid };
   return {
     filename: csvFilename("deliveries", today(now)),

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createDelivery, deliveryBatches, listDeliveries, parseFilters, unreadFilter } from "~/models/delivery.server";
+import { createDelivery, deliveryBatches, listDeliveries, readDeliveryFilters } from "~/models/delivery.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
@@ -12,9 +12,8 @@ import { failureJson } from "~/utils/result.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
-  const filters = parseFilters(Object.fromEntries(url.searchParams));
-  const unread = unreadFilter(url.searchParams, filters);
-  if (unread) return jsonError(400, unread);
+  const { filters, invalid } = readDeliveryFilters(url.searchParams);
+  if (invalid) return jsonError(400, invalid);
   const page = readPageRequest(url.searchParams, "date");
   if (page.invalid) return jsonError(400, "The cursor is not valid");
   const limit = readLimit(url.searchParams);

@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { getDb, schema, type Role, type User } from "~/db.server";
 import { logEvent } from "./logger.server";
+import { PASSWORD_CHANGE_MESSAGE } from "./outbox-protocol";
 import {
   createSession,
   destroySession,
@@ -108,7 +109,8 @@ export async function requireUser(request: Request, options: { allowPasswordChan
   const api = isApiRequest(request);
   if (!current) throw api ? jsonError(401, "Not signed in") : signInRedirect(request);
   if (current.user.mustChangePassword === 1 && !options.allowPasswordChange) {
-    throw api ? jsonError(403, "You must change your password first") : redirect("/change-password");
+    // The outbox reads this message to wait rather than give up (decision 1100): one constant.
+    throw api ? jsonError(403, PASSWORD_CHANGE_MESSAGE) : redirect("/change-password");
   }
   return current.user;
 }
