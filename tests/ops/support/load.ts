@@ -69,8 +69,19 @@ export async function runMixedLoad(options: LoadOptions): Promise<Ledger> {
   const pauseMs = options.pauseMs ?? 0;
   const { seeded } = options;
   const uninvoiced: number[] = [];
+  // Staff still recording: a manager with nothing yet to invoice or pay waits for them rather
+  // than spend its turns (on a busy machine the staff's sign-ins can outlast every turn).
+  let staffRecording = seeded.staff.length;
 
   const staffUser = async (email: string, n: number) => {
+    try {
+      await recordDeliveries(email, n);
+    } finally {
+      staffRecording--;
+    }
+  };
+
+  const recordDeliveries = async (email: string, n: number) => {
     const cookie = await signIn(base(), email, seeded.password);
     ledger.signIns++;
     for (let i = 0; more(i); i++) {
@@ -99,6 +110,11 @@ export async function runMixedLoad(options: LoadOptions): Promise<Ledger> {
     const cookie = await signIn(base(), email, seeded.password);
     ledger.signIns++;
     for (let i = 0; more(i); i++) {
+      if (!uninvoiced.length && !ledger.invoices.size && staffRecording > 0) {
+        await pause(20);
+        i--;
+        continue;
+      }
       const deliveryId = uninvoiced.shift();
       if (deliveryId !== undefined) {
         const reply = await safe(ledger, () =>
