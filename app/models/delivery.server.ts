@@ -1,5 +1,5 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import { getDb, schema, type Delivery, type Role, type User } from "~/db.server";
+import { getDb, schema, type Delivery, type Executor, type Role, type User } from "~/db.server";
 import {
   ADMIN_ONLY_FIELDS,
   DeliveryFiltersSchema,
@@ -9,7 +9,7 @@ import {
 } from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
-import type { Failure } from "~/utils/result";
+import { failOn, Refusal, type Failure } from "~/utils/result";
 import { can, refuse } from "~/rules/capabilities.server";
 import {
   deliveryProfit,
@@ -279,16 +279,30 @@ export async function getDeliveryClient() {
   return { name, client, missingMessage: client ? null : `${name} client not found. Please contact administrator.` };
 }
 
-async function agentExists(id: number) {
-  const db = await getDb();
+async function agentExists(id: number, db?: Executor) {
+  db ??= await getDb();
   const [row] = await db.select({ id: schema.agents.id }).from(schema.agents).where(eq(schema.agents.id, id));
   return !!row;
 }
 
-async function clientExists(id: number) {
-  const db = await getDb();
+async function clientExists(id: number, db?: Executor) {
+  db ??= await getDb();
   const [row] = await db.select({ id: schema.clients.id }).from(schema.clients).where(eq(schema.clients.id, id));
   return !!row;
+}
+
+/** The client a new delivery goes to: the one chosen, else the fixed delivery client; a Refusal when it is not there. */
+async function deliveryClientOf(
+  tx: Executor,
+  chosen: number | null,
+  fixed: Awaited<ReturnType<typeof getDeliveryClient>> | null,
+): Promise<number> {
+  if (chosen !== null) {
+    if (await clientExists(chosen, tx)) return chosen;
+    throw new Refusal(failOn(400, "clientId", "Client not found"));
+  }
+  if (fixed?.client) return fixed.client.id;
+  throw new Refusal(failOn(400, "clientId", fixed?.missingMessage ?? "Client not found"));
 }
 
 export type CreateResult = { ok: true; delivery: DeliveryView; replayed: boolean } | Failure;
@@ -313,53 +327,47 @@ export async function createDelivery(
     return { ok: false, status: 400, message: "The request key is not valid", fieldErrors: {} };
   }
 
-  let clientId = data.clientId ?? null;
-  if (clientId === null) {
-    const fixed = await getDeliveryClient();
-    if (!fixed.client)
-      return {
-        ok: false,
-        status: 400,
-        message: fixed.missingMessage!,
-        fieldErrors: { clientId: [fixed.missingMessage!] },
-      };
-    clientId = fixed.client.id;
-  } else if (!(await clientExists(clientId))) {
-    return { ok: false, status: 400, message: "Client not found", fieldErrors: { clientId: ["Client not found"] } };
-  }
-  if (!(await agentExists(data.agentId))) {
-    return { ok: false, status: 400, message: "Agent not found", fieldErrors: { agentId: ["Agent not found"] } };
-  }
-
+  // Without a client the delivery goes to the fixed delivery client, read now (outside the
+  // transaction: on PGlite a second query beside it would wait for it).
+  const fixed = data.clientId == null ? await getDeliveryClient() : null;
   const db = await getDb();
   const settings = await getSettings();
-  const values = {
-    date: data.date ?? todayIn(env().APP_TIME_ZONE, now),
-    agentId: data.agentId,
-    clientId,
-    tons: data.tons,
-    truckNo: data.truckNo ?? null,
-    location: data.location,
-    remarks: data.remarks ?? null,
-    status: "confirmed" as const,
-    createdBy: viewer.id,
-    buyingRate: settings.buyingRate,
-    sellingRate: settings.sellingRate,
-    offloadingCost: settings.offloadingCost,
-    logisticsCost: data.logisticsCost ?? null,
-    mobilizationPayment: data.mobilizationPayment ?? null,
-    otherCosts: data.otherCosts ?? null,
-    otherCostsDescription: data.otherCostsDescription ?? null,
-  };
+  const date = data.date ?? todayIn(env().APP_TIME_ZONE, now);
 
   let outcome: { id: number; replayed: boolean };
   try {
     outcome = await db.transaction(async (tx) => {
+      // The key is claimed before anything is checked against the data of this moment: a
+      // phone's resend of a delivery that landed replays it even when the fixed client, or
+      // anything else it was checked against, has changed since (decision 1100, stop 34).
       if (key) {
-        const hash = requestHash({ ...data, clientId });
-        const existing = await claimKey(tx, { userId: viewer.id, key, scope: "delivery.create", hash });
+        // The request as sent. Keys claimed before stop 34 hashed the fixed client's id in
+        // with it; they are still honoured while they last (90 days).
+        const hash = requestHash(data);
+        const earlier = fixed?.client ? [requestHash({ ...data, clientId: fixed.client.id })] : [];
+        const existing = await claimKey(tx, { userId: viewer.id, key, scope: "delivery.create", hash, earlier });
         if (existing) return { id: Number(existing), replayed: true };
       }
+      const clientId = await deliveryClientOf(tx, data.clientId ?? null, fixed);
+      if (!(await agentExists(data.agentId, tx))) throw new Refusal(failOn(400, "agentId", "Agent not found"));
+      const values = {
+        date,
+        agentId: data.agentId,
+        clientId,
+        tons: data.tons,
+        truckNo: data.truckNo ?? null,
+        location: data.location,
+        remarks: data.remarks ?? null,
+        status: "confirmed" as const,
+        createdBy: viewer.id,
+        buyingRate: settings.buyingRate,
+        sellingRate: settings.sellingRate,
+        offloadingCost: settings.offloadingCost,
+        logisticsCost: data.logisticsCost ?? null,
+        mobilizationPayment: data.mobilizationPayment ?? null,
+        otherCosts: data.otherCosts ?? null,
+        otherCostsDescription: data.otherCostsDescription ?? null,
+      };
       // Throws (rolling back the claimed key too) when the delivery's date is in a closed month.
       await assertPeriodOpen(tx, values.date);
       const [created] = await tx.insert(schema.deliveries).values(values).returning();
@@ -377,7 +385,7 @@ export async function createDelivery(
       return { id: created.id, replayed: false };
     });
   } catch (error) {
-    if (isPeriodClosed(error)) return error.failure;
+    if (isPeriodClosed(error) || error instanceof Refusal) return error.failure;
     return idempotencyFailure(error);
   }
   const row = await getDeliveryRow(outcome.id);

@@ -74,7 +74,20 @@ export function keyOf(header: string | null | undefined, field: unknown): string
  */
 export async function claimKey(
   tx: Tx,
-  { userId, key, scope, hash }: { userId: string; key: string; scope: string; hash: string },
+  {
+    userId,
+    key,
+    scope,
+    hash,
+    earlier = [],
+  }: {
+    userId: string;
+    key: string;
+    scope: string;
+    hash: string;
+    /** Hashes an earlier version of the app gave the same request: a key claimed under one still replays. */
+    earlier?: string[];
+  },
 ): Promise<string | null> {
   const inserted = await tx
     .insert(schema.idempotencyKeys)
@@ -87,7 +100,7 @@ export async function claimKey(
     .from(schema.idempotencyKeys)
     .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
   if (!existing) throw new IdempotencyInProgress();
-  if (existing.scope !== scope || existing.requestHash !== hash) throw new IdempotencyConflict();
+  if (existing.scope !== scope || ![hash, ...earlier].includes(existing.requestHash)) throw new IdempotencyConflict();
   if (!existing.resourceId) throw new IdempotencyInProgress();
   return existing.resourceId;
 }

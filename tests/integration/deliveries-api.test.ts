@@ -12,6 +12,7 @@ import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 import { parseCursor } from "../../app/utils/params";
+import { requestHash } from "../../app/utils/idempotency.server";
 
 const FINANCIAL_KEYS = [
   "buyingRate",
@@ -178,6 +179,74 @@ describe("never twice", () => {
     const db = await getDb();
     const rows = await db.select().from(schema.deliveries).where(eq(schema.deliveries.createdBy, user.id));
     expect(rows).toHaveLength(1);
+  });
+
+  it("replays a delivery that landed though the fixed client has since gone or changed", async () => {
+    // A phone's resend after a lost answer: what it is checked against may have changed since.
+    const { resetEnv } = await import("../../app/utils/env.server");
+    const { cookie, user } = await loginAs("staff");
+    const json = { agentId, tons: "4.75", location: "Lost answer yard" };
+    const first = await post(cookie, json, { "Idempotency-Key": "resend-after-change" });
+    expect(first.status).toBe(201);
+    await createClient({ name: "Another Buyer" });
+    try {
+      for (const name of ["No Such Client", "Another Buyer"]) {
+        process.env.DELIVERY_CLIENT_NAME = name;
+        resetEnv();
+        const again = await post(cookie, json, { "Idempotency-Key": "resend-after-change" });
+        expect(again.status, name).toBe(200);
+        expect((again.body as { id: number; clientId: number }).id).toBe((first.body as { id: number }).id);
+        expect((again.body as { clientId: number }).clientId).toBe(clientId);
+      }
+      // A new delivery is still checked against the data of this moment.
+      const fresh = await post(cookie, { ...json, tons: "1.00" }, { "Idempotency-Key": "after-change-new" });
+      expect((fresh.body as { clientName: string }).clientName).toBe("Another Buyer");
+    } finally {
+      process.env.DELIVERY_CLIENT_NAME = "Kodan";
+      resetEnv();
+    }
+    const db = await getDb();
+    const rows = await db.select().from(schema.deliveries).where(eq(schema.deliveries.createdBy, user.id));
+    expect(rows).toHaveLength(2);
+  });
+
+  it("replays a key claimed before the hash left out the fixed client", async () => {
+    const { cookie, user } = await loginAs("staff");
+    const json = { agentId, tons: "6.00", location: "Older phone" };
+    const landed = await createDeliveryModel(user, json);
+    expect(landed.ok).toBe(true);
+    const id = landed.ok ? landed.delivery.id : 0;
+    const db = await getDb();
+    await db.insert(schema.idempotencyKeys).values({
+      userId: user.id,
+      key: "claimed-before",
+      scope: "delivery.create",
+      requestHash: requestHash({ ...json, clientId }),
+      resourceId: String(id),
+    });
+    const again = await post(cookie, json, { "Idempotency-Key": "claimed-before" });
+    expect(again.status).toBe(200);
+    expect((again.body as { id: number }).id).toBe(id);
+    const otherTons = await post(cookie, { ...json, tons: "7.00" }, { "Idempotency-Key": "claimed-before" });
+    expect(otherTons.status).toBe(422);
+  });
+
+  it("a refused delivery keeps no key: corrected and sent under the same key, it is recorded", async () => {
+    const { cookie } = await loginAs("staff");
+    const refused = await post(
+      cookie,
+      { agentId: 999999, tons: "2.00", location: "Typo" },
+      { "Idempotency-Key": "fix-me" },
+    );
+    expect(refused).toMatchObject({ status: 400, body: { errors: { agentId: ["Agent not found"] } } });
+    const missingClient = await post(
+      cookie,
+      { agentId, clientId: 999999, tons: "2.00", location: "Typo" },
+      { "Idempotency-Key": "fix-me" },
+    );
+    expect(missingClient).toMatchObject({ status: 400, body: { errors: { clientId: ["Client not found"] } } });
+    const corrected = await post(cookie, { agentId, tons: "2.00", location: "Typo" }, { "Idempotency-Key": "fix-me" });
+    expect(corrected.status).toBe(201);
   });
 
   it("the HTML form replays a resubmitted form the same way", async () => {
