@@ -28,6 +28,7 @@ import {
   claimKey,
   completeKey,
   deleteOldKeys,
+  IdempotencyConflict,
   idempotencyFailure,
   isUsableKey,
   requestHash,
@@ -305,6 +306,14 @@ async function deliveryClientOf(
   throw new Refusal(failOn(400, "clientId", fixed?.missingMessage ?? "Client not found"));
 }
 
+/** A replay of a delivery the office has since deleted (a phone's outbox shows it under "needs attention"). */
+export const RECORDED_THEN_DELETED =
+  "This delivery was recorded, then deleted in the office. Check with the office before sending it again.";
+
+/** A key that landed with other fields than these (an earlier version of the app, or an edit since). */
+export const landedUnderKeyMessage = (id: string) =>
+  `A delivery was already recorded under this request (delivery ${id}). Check the Deliveries list before sending it again.`;
+
 export type CreateResult = { ok: true; delivery: DeliveryView; replayed: boolean } | Failure;
 
 /**
@@ -342,10 +351,21 @@ export async function createDelivery(
       // anything else it was checked against, has changed since (decision 1100, stop 34).
       if (key) {
         // The request as sent. Keys claimed before stop 34 hashed the fixed client's id in
-        // with it; they are still honoured while they last (90 days).
-        const hash = requestHash(data);
-        const earlier = fixed?.client ? [requestHash({ ...data, clientId: fixed.client.id })] : [];
-        const existing = await claimKey(tx, { userId: viewer.id, key, scope: "delivery.create", hash, earlier });
+        // with it (the client the delivery went to); they are honoured while they last (90 days).
+        const earlier = async (id: string) => {
+          const [landed] = await tx
+            .select({ clientId: schema.deliveries.clientId })
+            .from(schema.deliveries)
+            .where(eq(schema.deliveries.id, Number(id)));
+          return data.clientId == null && landed ? [requestHash({ ...data, clientId: landed.clientId })] : [];
+        };
+        const existing = await claimKey(tx, {
+          userId: viewer.id,
+          key,
+          scope: "delivery.create",
+          hash: requestHash(data),
+          earlier,
+        });
         if (existing) return { id: Number(existing), replayed: true };
       }
       const clientId = await deliveryClientOf(tx, data.clientId ?? null, fixed);
@@ -386,10 +406,14 @@ export async function createDelivery(
     });
   } catch (error) {
     if (isPeriodClosed(error) || error instanceof Refusal) return error.failure;
+    // The key landed: whoever sees this must not send the delivery again under a new key.
+    if (error instanceof IdempotencyConflict && error.resourceId) {
+      return { ok: false, status: 422, message: landedUnderKeyMessage(error.resourceId) };
+    }
     return idempotencyFailure(error);
   }
   const row = await getDeliveryRow(outcome.id);
-  if (!row) return { ok: false, status: 409, message: "This delivery was already recorded and has since been deleted" };
+  if (!row) return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
   return { ok: true, delivery: toView(row, viewer.role), replayed: outcome.replayed };
 }
 

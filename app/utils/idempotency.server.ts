@@ -22,7 +22,8 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Same key, different payload (or a different kind of request): 422. */
 export class IdempotencyConflict extends Error {
   status = 422 as const;
-  constructor() {
+  /** What the key's first request made, when it finished: the key did land. */
+  constructor(readonly resourceId: string | null = null) {
     super("This request key was already used for a different submission. Reload the form and try again.");
   }
 }
@@ -79,14 +80,17 @@ export async function claimKey(
     key,
     scope,
     hash,
-    earlier = [],
+    earlier,
   }: {
     userId: string;
     key: string;
     scope: string;
     hash: string;
-    /** Hashes an earlier version of the app gave the same request: a key claimed under one still replays. */
-    earlier?: string[];
+    /**
+     * The hashes an earlier version of the app gave this request, from what the key's first
+     * request made (its resource id): a key claimed under one of them still replays.
+     */
+    earlier?: (resourceId: string) => Promise<string[]>;
   },
 ): Promise<string | null> {
   const inserted = await tx
@@ -100,8 +104,11 @@ export async function claimKey(
     .from(schema.idempotencyKeys)
     .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
   if (!existing) throw new IdempotencyInProgress();
-  if (existing.scope !== scope || ![hash, ...earlier].includes(existing.requestHash)) throw new IdempotencyConflict();
+  if (existing.scope !== scope) throw new IdempotencyConflict();
   if (!existing.resourceId) throw new IdempotencyInProgress();
+  if (existing.requestHash !== hash && !(await earlier?.(existing.resourceId))?.includes(existing.requestHash)) {
+    throw new IdempotencyConflict(existing.resourceId);
+  }
   return existing.resourceId;
 }
 

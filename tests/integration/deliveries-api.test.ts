@@ -1,7 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { createDelivery as createDeliveryModel, PAGE_SIZE } from "../../app/models/delivery.server";
+import {
+  createDelivery as createDeliveryModel,
+  landedUnderKeyMessage,
+  PAGE_SIZE,
+  RECORDED_THEN_DELETED,
+} from "../../app/models/delivery.server";
 import * as deliveriesPage from "../../app/routes/_app.deliveries";
 import * as deleteRoute from "../../app/routes/_app.deliveries.$id.delete";
 import * as editRoute from "../../app/routes/_app.deliveries.$id.edit";
@@ -227,8 +232,26 @@ describe("never twice", () => {
     const again = await post(cookie, json, { "Idempotency-Key": "claimed-before" });
     expect(again.status).toBe(200);
     expect((again.body as { id: number }).id).toBe(id);
+    // The key landed, with other fields: whoever resends is told so, and which delivery it was.
     const otherTons = await post(cookie, { ...json, tons: "7.00" }, { "Idempotency-Key": "claimed-before" });
-    expect(otherTons.status).toBe(422);
+    expect(otherTons).toMatchObject({ status: 422, body: { message: landedUnderKeyMessage(String(id)) } });
+  });
+
+  it("a resend of a delivery the office deleted says so rather than inviting a new send", async () => {
+    const { cookie } = await loginAs("staff");
+    const admin = await loginAs("admin");
+    const json = { agentId, tons: "3.00", location: "Deleted in the office" };
+    const first = await post(cookie, json, { "Idempotency-Key": "deleted-later" });
+    expect(first.status).toBe(201);
+    const id = (first.body as { id: number }).id;
+    const removed = await call(
+      apiOne.action,
+      makeRequest(`/api/deliveries/${id}`, { method: "DELETE", cookie: admin.cookie }),
+      { id: String(id) },
+    );
+    expect(removed.status).toBeLessThan(300);
+    const again = await post(cookie, json, { "Idempotency-Key": "deleted-later" });
+    expect(again).toMatchObject({ status: 409, body: { message: RECORDED_THEN_DELETED } });
   });
 
   it("a refused delivery keeps no key: corrected and sent under the same key, it is recorded", async () => {
