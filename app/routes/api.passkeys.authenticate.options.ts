@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { randomBytes } from "node:crypto";
 import { bindingHash, passkeyAuthenticationOptions } from "~/models/passkey.server";
-import { jsonError } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { passkeyBindingCookie } from "~/utils/cookies.server";
 import { logEvent } from "~/utils/logger.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 import { takePasskeyOptions } from "~/utils/throttle.server";
 
 // Unauthenticated, so limited per client address; the challenge is bound to this browser by
@@ -16,9 +16,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const throttle = await takePasskeyOptions(address);
   if (throttle.limited) {
     logEvent("warn", { event: "passkey.options.limited", address });
-    const response = jsonError(429, "Too many passkey sign-in attempts. Please try again later.");
-    response.headers.set("Retry-After", String(throttle.retryAfterSeconds));
-    return response;
+    const message = "Too many passkey sign-in attempts. Please try again later.";
+    return failureJson({ status: 429, message, retryAfterSeconds: throttle.retryAfterSeconds });
   }
   const body = await readJsonBody(request);
   const binding = randomBytes(32).toString("base64url");

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { completeTotpLogin } from "~/models/totp.server";
 import { toPublicUser } from "~/models/user.server";
-import { jsonError } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
+import { failureJson } from "~/utils/result.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
@@ -11,9 +11,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const body = await readJsonBody(request);
   const result = await completeTotpLogin(request, body.token);
   if (!result.ok) {
-    const response = jsonError(result.status, result.message);
+    const response = failureJson(result);
     if (result.cookie) response.headers.append("Set-Cookie", result.cookie);
-    if (result.retryAfterSeconds) response.headers.set("Retry-After", String(result.retryAfterSeconds));
     return response;
   }
   return Response.json(toPublicUser(result.user), { headers: { "Set-Cookie": result.cookie } });

@@ -16,6 +16,7 @@ import { clientAddress } from "~/utils/client-address.server";
 import { COMPANY_LINE, PRODUCT_NAME } from "~/utils/brand";
 import { SIGNED_IN_TOAST, toastHeader } from "~/utils/toast.server";
 import { readForm } from "~/utils/http.server";
+import { retryAfterHeader } from "~/utils/result.server";
 
 export const meta: MetaFunction = () => [{ title: `Sign in · ${PRODUCT_NAME}` }];
 
@@ -36,10 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (result.kind === "error") {
     return data(
       { result: submission.reply({ formErrors: [`Login failed: ${result.message}`], hideFields: ["password"] }) },
-      {
-        status: result.status,
-        headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
-      },
+      { status: result.status, headers: retryAfterHeader(result) },
     );
   }
   const { cookie } = await startSession(request, result);

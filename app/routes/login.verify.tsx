@@ -38,10 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (result.status === 401 && result.cookie) {
       throw redirect("/login?dialog=email", { headers: { "Set-Cookie": result.cookie } });
     }
-    return replyRefused(submission, result, {
-      formMessage: `Verification failed: ${result.message}`,
-      headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
-    });
+    return replyRefused(submission, result, { formMessage: `Verification failed: ${result.message}` });
   }
   const headers = new Headers({ "Set-Cookie": result.cookie });
   if (result.user.mustChangePassword === 1) throw redirect("/change-password", { headers });

@@ -5,7 +5,10 @@ import { jsonError } from "./auth.server";
 import type { Failure } from "./result";
 
 /** `/api`: the failure's status with `{ message }`, plus `errors` (field -> messages) when there are any. */
-export function failureJson(failure: Failure, extra?: Record<string, unknown>) {
+export function failureJson(
+  failure: Pick<Failure, "status" | "message" | "fieldErrors" | "retryAfterSeconds">,
+  extra?: Record<string, unknown>,
+) {
   const response = jsonError(failure.status, failure.message, {
     ...(failure.fieldErrors ? { errors: failure.fieldErrors } : {}),
     ...extra,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fieldErrorsOf } from "./field-errors";
 import { isUuid, parseInvoiceNo } from "./params";
 import { fail, failOn, replyOptions } from "./result";
-import { failureData, failureJson } from "./result.server";
+import { failureData, failureJson, retryAfterHeader } from "./result.server";
 
 describe("one result type", () => {
   it("fail and failOn build the shape every model returns", () => {
@@ -26,6 +26,16 @@ describe("one result type", () => {
     expect(await plain.json()).toEqual({ message: "Already paid" });
     const withFields = failureJson(failOn(400, "amount", "Bad amount"));
     expect(await withFields.json()).toEqual({ message: "Bad amount", errors: { amount: ["Bad amount"] } });
+  });
+
+  it("a failure that says when to try again sends Retry-After in whole seconds, none when it does not", () => {
+    expect(retryAfterHeader({ retryAfterSeconds: 90 })).toEqual({ "Retry-After": "90" });
+    expect(retryAfterHeader({ retryAfterSeconds: 1.2 })).toEqual({ "Retry-After": "2" });
+    for (const retryAfterSeconds of [undefined, 0, -3]) expect(retryAfterHeader({ retryAfterSeconds })).toBeUndefined();
+    const throttled = failureJson({ status: 429, message: "Too many attempts", retryAfterSeconds: 60 });
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get("Retry-After")).toBe("60");
+    expect(failureJson(fail(409, "Already paid")).headers.get("Retry-After")).toBeNull();
   });
 
   it("failureData gives a form its message, field errors ({} when none) and extras", () => {
