@@ -5,7 +5,7 @@ import { sql, type ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { PGlite } from "@electric-sql/pglite";
 import * as schema from "./schema";
-import { ConnectionGate } from "./unavailable";
+import { causeChain, ConnectionGate } from "./unavailable";
 
 export {
   admissionDeadline,
@@ -138,10 +138,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** True when `error` or anything in its cause chain carries the SQLSTATE `code`. */
 function hasCode(error: unknown, code: string) {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
-    if ((current as { code?: unknown }).code === code) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
+  for (const current of causeChain(error)) if ((current as { code?: unknown }).code === code) return true;
   return false;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   admissionDeadline,
+  causeChain,
   ConnectionGate,
   DatabaseUnavailableError,
   isDatabaseUnavailable,
@@ -25,6 +26,19 @@ describe("unavailableReason", () => {
     expect(isDatabaseUnavailable(new TypeError("x is undefined"))).toBe(false);
     expect(isDatabaseUnavailable(new Response("Not found", { status: 404 }))).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);
+  });
+});
+
+describe("causeChain", () => {
+  it("walks error, cause, cause's cause: objects only, at most 8, so a cycle ends", () => {
+    const inner = Object.assign(new Error("lock"), { code: "55P03" });
+    const outer = new Error("Failed query", { cause: inner });
+    expect([...causeChain(outer)]).toEqual([outer, inner]);
+    expect([...causeChain(new Error("wrapped", { cause: "a string" }))]).toHaveLength(1);
+    for (const nothing of [null, undefined, "text", 42]) expect([...causeChain(nothing)]).toEqual([]);
+    const loop: { cause?: unknown } = {};
+    loop.cause = loop;
+    expect([...causeChain(loop)]).toHaveLength(8);
   });
 });
 

@@ -50,24 +50,30 @@ const UNREACHABLE_STATES = new Set([
   "53000", // insufficient_resources
 ]);
 
+/**
+ * `error`, then its `cause`, that one's `cause`, and so on: the drivers and drizzle wrap the
+ * error that says what happened (drizzle's "Failed query" carries the SQLSTATE in its cause).
+ * Objects only, at most 8 deep, so a cycle cannot loop.
+ */
+export function* causeChain(error: unknown): Generator<object> {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+    yield current;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
 /** The reason when `error` (or anything in its cause chain) means the database cannot answer now. */
 export function unavailableReason(error: unknown): UnavailableReason | null {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 8; depth++) {
+  for (const current of causeChain(error)) {
     if (current instanceof DatabaseUnavailableError) return current.reason;
-    if (typeof current === "object") {
-      const code = (current as { code?: unknown }).code;
-      if (typeof code === "string") {
-        if (CONNECTION_CODES.has(code) || code.startsWith("08")) return "unreachable";
-        if (UNREACHABLE_STATES.has(code)) return "unreachable";
-        if (TIMEOUT_STATES.has(code)) return "timeout";
-      }
-      const message = (current as { message?: unknown }).message;
-      if (typeof message === "string" && /^PGlite is clos(ed|ing)$/.test(message)) return "unreachable";
-      current = (current as { cause?: unknown }).cause;
-    } else {
-      break;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") {
+      if (CONNECTION_CODES.has(code) || code.startsWith("08")) return "unreachable";
+      if (UNREACHABLE_STATES.has(code)) return "unreachable";
+      if (TIMEOUT_STATES.has(code)) return "timeout";
     }
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === "string" && /^PGlite is clos(ed|ing)$/.test(message)) return "unreachable";
   }
   return null;
 }
