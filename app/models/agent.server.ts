@@ -6,8 +6,8 @@ import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { refuse, type Actor } from "~/rules/capabilities.server";
 import { recordAudit } from "./audit.server";
-import { countReferences, referenceCount } from "./client.server";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
+import { countReferences, referenceCount } from "./references.server";
 
 /** Another agent with this name, ignoring case (names are stored trimmed). */
 async function nameTaken(name: string, exceptId: number | null, db: Executor) {

@@ -1,12 +1,12 @@
 import type * as z from "zod";
-import { and, asc, eq, ne, sql, type SQL } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Client, type Executor } from "~/db.server";
 import { clientSchema } from "~/schemas/directory";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { refuse, type Actor } from "~/rules/capabilities.server";
 import { recordAudit } from "./audit.server";
+import { countReferences, referenceCount } from "./references.server";
 import { duplicateName, isUniqueViolation, type DirectoryFailure } from "./directory-errors";
 
 /** Another client with this name, ignoring case (names are stored trimmed). */
@@ -124,26 +124,6 @@ export async function updateClient(
     if (isUniqueViolation(error)) return duplicateName("client", parsed.data.name);
     throw error;
   }
-}
-
-/**
- * Counting stops past this many: a client such as Kodan has nearly every delivery (a million in
- * time), and its row stays locked, holding back every write for it, while they are counted.
- */
-export const REFERENCES_COUNTED_UP_TO = 100;
-
-/** How many rows of `table` match `where`, counted through its index up to one past the bound. */
-export async function countReferences(tx: Executor, table: PgTable, where: SQL): Promise<number> {
-  const [{ n }] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(sql`(select 1 from ${table} where ${where} limit ${REFERENCES_COUNTED_UP_TO + 1}) as referring`);
-  return n;
-}
-
-/** "1 delivery", "2 deliveries", or past the bound "more than 100 deliveries". */
-export function referenceCount(n: number, one: string, many: string): string {
-  if (n > REFERENCES_COUNTED_UP_TO) return `more than ${REFERENCES_COUNTED_UP_TO} ${many}`;
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** Refused while deliveries or invoices refer to the client. */
