@@ -16,7 +16,7 @@ export function useOutbox(userId: string) {
     entries: mine,
     waiting: mine.filter((e) => e.state === "waiting"),
     attention: mine.filter((e) => e.state === "attention"),
-    signInNeeded: !!state?.signInNeeded,
+    signInNeeded: state?.signInNeeded ?? null,
   };
 }
 

@@ -11,7 +11,6 @@ import {
   recordEntry,
   removeEntry,
   scheduleRetry,
-  subscribe,
   type OutboxEntry,
   type RecordReport,
   type SignInReason,
@@ -59,7 +58,6 @@ export function useOutboxForm({
   const [confirming, setConfirming] = useState<string | null>(null);
   const [online, setOnline] = useState(true);
   const [stale, setStale] = useState(false);
-  const [signIn, setSignIn] = useState<SignInReason | null>(null);
 
   useEffect(() => {
     setKey(newKey());
@@ -70,8 +68,6 @@ export function useOutboxForm({
     // A copy from the phone's cache (offline, or a network too slow to wait for) says its age.
     setStale(Date.now() - loadedAt > STALE_AFTER_MS);
   }, [loadedAt]);
-
-  useEffect(() => subscribe((s) => setSignIn(s.signInNeeded)), []);
 
   useEffect(() => {
     const update = () => setOnline(navigator.onLine);
@@ -217,7 +213,7 @@ export function useOutboxForm({
             This phone
           </h3>
         )}
-        {signIn && outbox.waiting.length ? <SignInNotice reason={signIn} /> : null}
+        {outbox.signInNeeded && outbox.waiting.length ? <SignInNotice reason={outbox.signInNeeded} /> : null}
         {count ? (
           <ul className="divide-y divide-amber-200 dark:divide-amber-900">
             {outbox.entries.map((entry) => (
