@@ -1,4 +1,5 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import {
   Links,
@@ -49,6 +50,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: clear ? { "Set-Cookie": clear, [TOAST_SHOWN_HEADER]: "1" } : undefined },
   );
 }
+
+/**
+ * The root's, the app layout's and every money dialog's `shouldRevalidate`: after a dialog's post
+ * that got no answer (app/utils/unanswered.ts) no loader runs; a dialog's loader would hand out
+ * a new key, and with no network the reload would fail into the error page. Otherwise every
+ * matched loader runs, as Remix does under single fetch for a route without one (to a route with
+ * one it always says `defaultShouldRevalidate: true`, so that is not read). Here rather than in a
+ * module of its own: this is in every page's JavaScript, New Delivery's budget included
+ * (decision 0100).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult }) => !actionResult?.unanswered;
 
 // Routes without a `headers` export pass on only their loaders' cookies; the mark of a shown
 // toast goes on too, on pages and on their data calls (the service worker reads it).

@@ -18,6 +18,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
+import { keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Record Payout (issue 15 item 5, docs/decisions/0980): over the agent's statement with
 // JavaScript, a page of its own without. Back to the statement, its period kept.
@@ -54,6 +55,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     description: `${formatNaira(result.payout.amount)} paid; ${formatNaira(result.owed)} still owed`,
   });
 }
+
+// No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
+export const clientAction = keepFormWhenUnanswered;
+export { shouldRevalidate } from "~/root";
 
 export default function RecordPayoutRoute() {
   const { agent, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();

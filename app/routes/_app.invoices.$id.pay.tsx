@@ -3,6 +3,7 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { RecordPaymentDialog } from "~/components/invoices/record-payment-dialog";
 import { loadRecordPayment, submitRecordPayment } from "~/components/invoices/record-payment.server";
 import { INVOICE_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
+import { keepFormWhenUnanswered } from "~/utils/unanswered";
 
 export const meta: MetaFunction = () => [{ title: "Record Payment · Management" }];
 
@@ -13,6 +14,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   return submitRecordPayment(request, params.id, () => listUrlFrom("/invoices", request.url, INVOICE_LIST_PARAMS));
 }
+
+// No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
+export const clientAction = keepFormWhenUnanswered;
+export { shouldRevalidate } from "~/root";
 
 export default function RecordPaymentRoute() {
   const data = useLoaderData<typeof loader>();

@@ -23,6 +23,7 @@ import { parseId, readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/http.server";
 import { INVOICE_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
+import { keepFormWhenUnanswered } from "~/utils/unanswered";
 
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
@@ -88,6 +89,10 @@ export async function action({ request }: ActionFunctionArgs) {
     description: `Invoice #${result.invoice.invoiceNo}`,
   });
 }
+
+// No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
+export const clientAction = keepFormWhenUnanswered;
+export { shouldRevalidate } from "~/root";
 
 export default function GenerateInvoiceRoute() {
   const { eligible, olderCursor, newerCursor, searched, preview, invoiceNo, idempotencyKey } =

@@ -12,6 +12,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
+import { keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Reverse Credit Note (docs/decisions/0920, addendum "reversing a credit note"): takes back a
 // credit note issued in error with a reason, admins only; over its invoice's page with
@@ -55,6 +56,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     description: `${formatNaira(result.creditNote.amount)} owed again on Invoice #${result.invoice.invoiceNo}`,
   });
 }
+
+// No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
+export const clientAction = keepFormWhenUnanswered;
+export { shouldRevalidate } from "~/root";
 
 export default function ReverseCreditNoteRoute() {
   const { creditNote, invoiceId, invoiceNo, clientName, reversedOn, idempotencyKey, constraint } =

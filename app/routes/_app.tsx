@@ -13,6 +13,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+// A money dialog's post that got no answer reloads nothing (see the root's).
+export { shouldRevalidate } from "~/root";
+
 export default function AppLayout() {
   return (
     <Shell>

@@ -20,6 +20,8 @@ type Fixtures = {
   javaScript: boolean;
   /** This browser project's fixture users (each project has its own, see users.ts). */
   users: Record<FixtureRole, FixtureUser>;
+  /** Console errors a test causes on purpose (a connection it cuts), set with `test.use`. */
+  expectedConsole: RegExp[];
 };
 
 let pool: SessionPool | undefined;
@@ -76,12 +78,14 @@ export const test = base.extend<Fixtures>({
   javaScript: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
   // eslint-disable-next-line no-empty-pattern
   users: async ({}, use, testInfo) => use(fixtureUsers(testInfo.project.name)),
-  page: async ({ page }, use) => {
+  expectedConsole: [[], { option: true }],
+  page: async ({ page, expectedConsole }, use) => {
     const errors: string[] = [];
     page.on("console", (message) => {
       if (
         message.type() === "error" &&
-        !/Failed to load resource: the server responded with a status of (40[0-9]|429)/.test(message.text())
+        !/Failed to load resource: the server responded with a status of (40[0-9]|429)/.test(message.text()) &&
+        !expectedConsole.some((re) => re.test(message.text()))
       ) {
         errors.push(message.text());
       }

@@ -48,3 +48,50 @@ test("Record Payment submitted twice records one payment", async ({ page, loginA
   }[];
   expect(payments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
 });
+
+test.describe("an answer lost on the way back", () => {
+  test.use({ expectedConsole: [/net::ERR_CONNECTION_RESET/] });
+
+  // A payment that landed but whose answer was lost (the connection dropped on the way back): the
+  // dialog stays as it was, with its key, and says so; sent again, it records nothing new. Before,
+  // the failed fetch showed the error page, and the dialog opened again with a new key.
+  test("Record Payment whose answer is lost keeps the dialog and its key", async ({ page, loginAs, javaScript }) => {
+    test.skip(!javaScript, "without JavaScript the browser resends the same post itself");
+    await loginAs("manager");
+    const agents = await (await page.request.get("/api/agents")).json();
+    const delivery = await (
+      await page.request.post("/api/deliveries", {
+        data: { agentId: agents[0].id, tons: "1.00", location: "Lost answer" },
+      })
+    ).json();
+    expect(
+      (await page.request.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate: "5000" } })).status(),
+    ).toBe(200);
+    const invoice = await (await page.request.post("/api/invoices", { data: { deliveryId: delivery.id } })).json();
+
+    await page.goto(`/invoices/${invoice.id}/pay`);
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const dialog = page.getByRole("dialog", { name: "Record Payment" });
+    await dialog.getByLabel("Amount (₦)").fill("1000");
+    const key = await page.locator('form [name="idempotencyKey"]').inputValue();
+    // The post reaches the server and is recorded; its answer never reaches the page.
+    let landed = 0;
+    await page.route(`**/invoices/${invoice.id}/pay.data*`, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      await route.fetch({ maxRedirects: 0 });
+      landed++;
+      await route.abort("connectionreset");
+    });
+    await dialog.getByRole("button", { name: "Record Payment" }).click();
+    await expect(dialog).toContainText("No answer from the server");
+    expect(landed).toBe(1);
+    await expect(dialog.getByLabel("Amount (₦)")).toHaveValue("1,000");
+    expect(await page.locator('form [name="idempotencyKey"]').inputValue()).toBe(key);
+
+    await page.unroute(`**/invoices/${invoice.id}/pay.data*`);
+    await dialog.getByRole("button", { name: "Record Payment" }).click();
+    await expect(page.getByRole("status")).toContainText("Payment recorded successfully");
+    const payments = (await (await page.request.get("/api/payments")).json()) as { invoiceId: number }[];
+    expect(payments.filter((p) => p.invoiceId === invoice.id)).toHaveLength(1);
+  });
+});

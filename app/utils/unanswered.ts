@@ -1,0 +1,40 @@
+// A money dialog's submission that got no answer (the connection dropped after the post left)
+// may have been recorded. Before, the failed fetch went to the error page and the form, with its
+// key, was gone: the dialog opened again with a new key, and the same payment typed again was
+// recorded twice. Now the dialog stays as it was, with its key, and says so; sent again, the
+// key replays what landed or records it once (decision 0300, addendum of stop 34).
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
+
+export const UNANSWERED_MESSAGE =
+  "No answer from the server: this may or may not have been saved. Send it again: it will not be recorded twice.";
+
+/**
+ * A dialog route's `clientAction`: the server's answer as it is, or, when the network failed
+ * (fetch's TypeError), the form's own values and the message as a Conform result under
+ * `result`, marked `unanswered` so that no loader runs again (the root's `shouldRevalidate`, on
+ * every route above the dialog and on the dialog, and `keepListBehindDialogs`). A status cannot
+ * say it: single fetch drops a client action's status.
+ */
+export async function keepFormWhenUnanswered({ request, serverAction }: ClientActionFunctionArgs) {
+  const sent = await request.clone().formData();
+  try {
+    return await serverAction();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const initialValue = Object.fromEntries([...sent].filter(([, value]) => typeof value === "string"));
+    return {
+      unanswered: true,
+      result: { status: "error" as const, initialValue, error: { "": [UNANSWERED_MESSAGE] } },
+    };
+  }
+}
+
+/**
+ * A list or page route's `shouldRevalidate` (`keepListBehindDialogs`) when it hosts a money
+ * dialog: after the dialog's post got no answer, not run either. Here, not in
+ * app/utils/revalidate.ts, which New Delivery's JavaScript carries (decision 0100's budget).
+ */
+export const unlessUnanswered =
+  (shouldRevalidate: ShouldRevalidateFunction): ShouldRevalidateFunction =>
+  (args) =>
+    !args.actionResult?.unanswered && shouldRevalidate(args);
