@@ -28,6 +28,7 @@ import {
   MARGIN,
   paragraph,
   RIGHT,
+  streamPdf,
   tableHeader,
   wrapped,
   type Doc,
@@ -101,15 +102,16 @@ function finishPage(doc: Doc, invoice: InvoiceDocument, page: number, pages: num
 }
 
 /**
- * Draws the invoice into `doc`, pausing (a `yield`) after the head and after each batch of
- * lines: the caller decides when to go on. Ends the document.
+ * Draws the invoice into `doc`, waiting for its reader (`readerCaughtUp`, from `streamPdf`) after
+ * the head and after each batch of lines.
  */
-async function* draw(
+async function draw(
   doc: Doc,
   invoice: InvoiceDocument,
   lines: AsyncIterable<InvoiceLine[]>,
   logo: BusinessLogo | null | undefined,
-): AsyncGenerator<void> {
+  readerCaughtUp: () => Promise<void>,
+) {
   const { business, client } = invoice;
   // Header: the company on the left, the invoice's number and dates on the right.
   let y = letterhead(doc, business, logo, "INVOICE", [
@@ -154,42 +156,47 @@ async function* draw(
   let page = 1;
   const rows = new RowPlacer(first, top);
   let count = 0;
-  yield;
+  await readerCaughtUp();
   const batches = lines[Symbol.asyncIterator]();
-  for (;;) {
-    const { value: batch, done } = await nextBatch(batches);
-    if (done) break;
-    for (const l of batch) {
-      const row = rows.next();
-      if (row.newPage) {
-        finishPage(doc, invoice, page, pages);
-        doc.addPage();
-        page += 1;
-        header(doc, MARGIN);
+  try {
+    for (;;) {
+      const { value: batch, done } = await nextBatch(batches);
+      if (done) break;
+      for (const l of batch) {
+        const row = rows.next();
+        if (row.newPage) {
+          finishPage(doc, invoice, page, pages);
+          doc.addPage();
+          page += 1;
+          header(doc, MARGIN);
+        }
+        const cells = [
+          formatDeliveryDate(l.date),
+          l.truckNo ?? "-",
+          l.location,
+          formatAmount(l.tons),
+          l.rate ? formatAmount(l.rate) : "-",
+          l.amount ? formatAmount(l.amount) : "-",
+        ];
+        let x = MARGIN;
+        COLUMNS.forEach((c, i) => {
+          const text = c.align === "left" ? fit(doc, cells[i], c.width - 6) : cells[i];
+          line(doc, text, x + (c.align === "left" ? 0 : -4), row.y, { align: c.align, width: c.width });
+          x += c.width;
+        });
+        doc
+          .moveTo(MARGIN, row.y + ROW - 3)
+          .lineTo(RIGHT, row.y + ROW - 3)
+          .lineWidth(0.3)
+          .strokeColor("#e2e8f0")
+          .stroke();
       }
-      const cells = [
-        formatDeliveryDate(l.date),
-        l.truckNo ?? "-",
-        l.location,
-        formatAmount(l.tons),
-        l.rate ? formatAmount(l.rate) : "-",
-        l.amount ? formatAmount(l.amount) : "-",
-      ];
-      let x = MARGIN;
-      COLUMNS.forEach((c, i) => {
-        const text = c.align === "left" ? fit(doc, cells[i], c.width - 6) : cells[i];
-        line(doc, text, x + (c.align === "left" ? 0 : -4), row.y, { align: c.align, width: c.width });
-        x += c.width;
-      });
-      doc
-        .moveTo(MARGIN, row.y + ROW - 3)
-        .lineTo(RIGHT, row.y + ROW - 3)
-        .lineWidth(0.3)
-        .strokeColor("#e2e8f0")
-        .stroke();
+      count += batch.length;
+      await readerCaughtUp();
     }
-    count += batch.length;
-    yield;
+  } finally {
+    // A stopped download or a failed batch: the lines are not read on.
+    await batches.return?.();
   }
   // The lines are written with the invoice and never change (decision 0921): a different number
   // means the footers already written are wrong, so the download fails rather than mislead.
@@ -238,13 +245,12 @@ async function* draw(
     for (const text of bank) ly += paragraph(doc, text, MARGIN, ly, 240);
   }
   finishPage(doc, invoice, page, pages);
-  doc.end();
 }
 
 /**
  * The invoice as a stream of PDF bytes, its lines drawn a batch at a time as the reader takes
  * the bytes (`lines`: the batches of `invoiceLineBatches`). An error while reading or drawing
- * fails the stream, so the download fails rather than look complete.
+ * fails the stream, so the download fails rather than look complete (`streamPdf`).
  */
 export function streamInvoicePdf(
   invoice: InvoiceDocument,
@@ -259,49 +265,7 @@ export function streamInvoicePdf(
     },
     { compress },
   );
-  // pdfkit pushes each page's bytes into its own (readable) buffer as the page is written; they
-  // are taken out after each step, in one chunk, and wait in the stream's queue for the reader.
-  const taken = () => doc.read() as Buffer | null;
-  const steps = draw(doc, invoice, lines, logo);
-  return new ReadableStream<Uint8Array>({
-    // Called again only when the reader has taken what was queued (backpressure). Each call
-    // draws the next step (the head, then a batch of lines) until pdfkit has written bytes to
-    // hand over: a call that queued nothing would not be called again.
-    async pull(controller) {
-      try {
-        for (;;) {
-          const { done } = await steps.next();
-          if (done) {
-            // pdfkit may write its last objects and the trailer after end() returns: an image
-            // (the logo) is decoded asynchronously. Take its bytes until its own end, then close.
-            await untilEnd(doc, (bytes) => controller.enqueue(bytes));
-            controller.close();
-            return;
-          }
-          const bytes = taken();
-          if (bytes) return controller.enqueue(bytes);
-        }
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await steps.return(undefined);
-    },
-  });
-}
-
-/** Every byte `doc` still has, handed to `take` as it comes, until pdfkit ends its stream. */
-function untilEnd(doc: PDFKit.PDFDocument, take: (bytes: Buffer) => void) {
-  return new Promise<void>((resolve, reject) => {
-    const drain = () => {
-      for (let bytes = doc.read() as Buffer | null; bytes; bytes = doc.read() as Buffer | null) take(bytes);
-    };
-    doc.on("readable", drain);
-    doc.once("end", resolve);
-    doc.once("error", reject);
-    drain();
-  });
+  return streamPdf(doc, (readerCaughtUp) => draw(doc, invoice, lines, logo, readerCaughtUp));
 }
 
 /** A whole invoice with its lines in hand (tests, bench/invoice-pdf.ts) as PDF bytes. */

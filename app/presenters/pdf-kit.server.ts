@@ -4,7 +4,8 @@
 // vowels of Yoruba and Igbo, ọ ẹ ị ụ); WOFF, not WOFF2, which pdfkit draws blank. Free text (a
 // name, an address) is fitted or wrapped to its box, measured in the size and weight it is
 // drawn in. The invoice (invoice-pdf.server.ts) and the statements (statement-pdf.server.ts) draw
-// with these, so a fix to the fonts or the header is made once.
+// with these and go out through one stream (`streamPdf`, `pdfResponse`), so a fix to the fonts,
+// the header or the streaming is made once.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as fontkit from "fontkit";
@@ -293,4 +294,113 @@ export function tableHeader(
   const bottom = y + rowHeight + 2;
   doc.moveTo(MARGIN, bottom).lineTo(right, bottom).stroke();
   return bottom + 3;
+}
+
+/**
+ * A document as a stream of its bytes, drawn by `draw` at its reader's pace (docs/decisions/0951,
+ * 0970). `draw` calls `readerCaughtUp()` where it may pause: after the head and after each batch
+ * of rows. The bytes pdfkit has written by then go to the stream; when there were any, drawing
+ * waits until the reader asks for more. So a slow download holds a batch and a page or two, not
+ * the whole document, and the next batch is read only once the reader has taken the last.
+ *
+ * - The stream closes at pdfkit's own 'end', not when `draw` returns: an image (the logo) is
+ *   decoded after `end()`, and its objects and the trailer come after (a download cut short
+ *   before its trailer was a regression once).
+ * - An error in `draw` (a batch that cannot be read, lines that do not add up) fails the stream,
+ *   so the download fails rather than look complete; nothing is left to reject unhandled.
+ * - A download stopped by its reader makes the next `readerCaughtUp()` throw, so drawing stops
+ *   and the sources `draw` reads (a statement's held snapshot) are closed; `cancel` waits for it.
+ */
+export function streamPdf(
+  doc: Doc,
+  draw: (readerCaughtUp: () => Promise<void>) => Promise<void>,
+): ReadableStream<Uint8Array> {
+  let stopped = false;
+  let drawing: Promise<void> | undefined;
+  // The reader's pending call for data, answered once bytes are handed over or the document ends.
+  let pending: (() => void) | null = null;
+  // The drawing, parked until the reader's next call for data.
+  let parked: (() => void) | null = null;
+  const answerReader = () => {
+    const answer = pending;
+    pending = null;
+    answer?.();
+  };
+  const resumeDrawing = () => {
+    const resume = parked;
+    parked = null;
+    resume?.();
+    return resume !== null;
+  };
+
+  async function run(controller: ReadableStreamDefaultController<Uint8Array>) {
+    // What pdfkit has written, in one chunk; true when there was any. Read (and dropped) even
+    // once the download is stopped: pdfkit ends its stream only when its buffer is read.
+    const handOver = () => {
+      let any = false;
+      for (let bytes = doc.read() as Buffer | null; bytes; bytes = doc.read() as Buffer | null) {
+        if (stopped) continue;
+        controller.enqueue(bytes);
+        any = true;
+      }
+      return any;
+    };
+    const readerCaughtUp = async () => {
+      if (handOver()) {
+        await new Promise<void>((resolve) => {
+          parked = resolve;
+          answerReader();
+        });
+      }
+      if (stopped) throw new Error("The download was stopped");
+    };
+    try {
+      await draw(readerCaughtUp);
+      doc.end();
+      await untilEnd(doc, handOver);
+      if (!stopped) controller.close();
+    } catch (error) {
+      if (!stopped) controller.error(error);
+      // Nothing more goes to a failed stream, should pdfkit still have bytes to hand over.
+      stopped = true;
+    } finally {
+      answerReader();
+    }
+  }
+
+  return new ReadableStream<Uint8Array>({
+    // Called when the reader has taken what was queued (the first call at once): the drawing
+    // starts, or goes on from where it waits, until it has bytes to hand over.
+    pull(controller) {
+      const answered = new Promise<void>((resolve) => (pending = resolve));
+      if (!resumeDrawing()) drawing ??= run(controller);
+      return answered;
+    },
+    async cancel() {
+      stopped = true;
+      resumeDrawing();
+      await drawing;
+    },
+  });
+}
+
+/** Every byte `doc` still has, handed over as it comes, until pdfkit ends its stream. */
+function untilEnd(doc: Doc, handOver: () => void) {
+  return new Promise<void>((resolve, reject) => {
+    doc.on("readable", handOver);
+    doc.once("end", resolve);
+    doc.once("error", reject);
+    handOver();
+  });
+}
+
+/** A PDF attachment response that streams as the pages are drawn. */
+export function pdfResponse(stream: ReadableStream<Uint8Array>, filename: string) {
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${filename.replace(/[^a-zA-Z0-9._-]/g, "-")}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
 }

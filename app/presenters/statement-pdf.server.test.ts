@@ -134,6 +134,23 @@ describe("statement PDF", () => {
     }
     await expect(bytesOf(renderLedgerPdf(ledger(0, { rows: broken() })))).rejects.toThrow();
   });
+
+  it("stops reading its lines when the download is stopped: a held snapshot is let go", async () => {
+    let closed = false;
+    async function* endless() {
+      try {
+        for (let b = 0; ; b++)
+          yield Array.from({ length: 50 }, () => ["01/03/2026", "Payment", `TRF-${b}`, "", "", "1", "1"]);
+      } finally {
+        closed = true;
+      }
+    }
+    const reader = renderLedgerPdf(ledger(0, { rows: endless() })).getReader();
+    await reader.read();
+    await reader.read();
+    await reader.cancel();
+    expect(closed).toBe(true);
+  });
 });
 
 const business = sampleInvoice().business;

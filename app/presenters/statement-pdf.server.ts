@@ -10,10 +10,8 @@
 // never in memory at once), a closing row, and an optional box of figures (the ageing). Pages
 // break with the column header repeated and "Page n" in the footer; each page is written out
 // to the response as it is finished.
-import { Readable } from "node:stream";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
 import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { agentStatementDownload, type AgentStatement, type AgentStatementLine } from "~/models/agent-settlement.server";
 import {
   getBusinessDetails,
@@ -45,6 +43,7 @@ import {
   line,
   MARGIN,
   paragraph,
+  streamPdf,
   tableHeader,
   textWidth,
   wrapped,
@@ -113,7 +112,7 @@ function row(doc: Doc, columns: LedgerColumn[], cells: string[], y: number) {
 /** The party block's width (its name, address, phone), left of the summary figures. */
 const PARTY_WIDTH = 250;
 
-async function draw(doc: Doc, ledger: Ledger, readerCaughtUp: () => Promise<void> = async () => {}) {
+async function draw(doc: Doc, ledger: Ledger, readerCaughtUp: () => Promise<void>) {
   const { right: RIGHT, content: CONTENT_WIDTH, bottom: BOTTOM } = frame(doc);
   let page = 1;
   const top = letterhead(doc, ledger.business, ledger.logo, ledger.title, ledger.facts);
@@ -158,7 +157,8 @@ async function draw(doc: Doc, ledger: Ledger, readerCaughtUp: () => Promise<void
         .stroke();
     }
     // The next batch is read only once the reader has taken what is drawn: a slow download of
-    // five years holds a page or two in memory, not the whole document (decision 0970).
+    // five years holds about a batch of pages in memory, not the whole document (decision 0970;
+    // `streamPdf`).
     await readerCaughtUp();
   }
   if (y + ROW > BOTTOM) y = newPage();
@@ -199,44 +199,7 @@ export function renderLedgerPdf(ledger: Ledger, { compress = true }: { compress?
     { Title: ledger.documentTitle, Author: ledger.business.companyName ?? "PKS", Subject: ledger.documentTitle },
     { compress, layout: ledger.landscape ? "landscape" : "portrait" },
   );
-  draw(doc, ledger, readerCaughtUp(doc as unknown as Readable)).then(
-    () => doc.end(),
-    (error: unknown) => doc.destroy(error instanceof Error ? error : new Error(String(error))),
-  );
-  return createReadableStreamFromReadable(doc as unknown as Readable);
-}
-
-/**
- * Resolves once `doc`'s buffer is under its mark again: at once when it is, else at the reader's
- * next call for data (a Node Readable calls `_read` when its consumer wants more; pdfkit's own
- * does nothing, as it pushes as it draws). Fails when the download was stopped, so drawing stops.
- */
-function readerCaughtUp(doc: Readable) {
-  let waiting: (() => void) | null = null;
-  const wake = () => {
-    const resume = waiting;
-    waiting = null;
-    resume?.();
-  };
-  doc._read = wake;
-  doc.once("close", wake);
-  return async () => {
-    if (doc.readableLength >= doc.readableHighWaterMark && !doc.destroyed) {
-      await new Promise<void>((resolve) => (waiting = resolve));
-    }
-    if (doc.destroyed) throw new Error("The download was stopped");
-  };
-}
-
-/** A PDF attachment response that streams as the pages are drawn. */
-export function pdfResponse(stream: ReadableStream<Uint8Array>, filename: string) {
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${filename.replace(/[^a-zA-Z0-9._-]/g, "-")}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return streamPdf(doc, (readerCaughtUp) => draw(doc, ledger, readerCaughtUp));
 }
 
 // ---- The two statements.

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { clientStatementPdf, pdfResponse } from "~/presenters/statement-pdf.server";
+import { pdfResponse } from "~/presenters/pdf-kit.server";
+import { clientStatementPdf } from "~/presenters/statement-pdf.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { exportResponse } from "~/utils/csv.server";
 import { invariantResponse } from "~/utils/http.server";

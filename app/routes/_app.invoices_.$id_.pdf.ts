@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getBusinessLogo } from "~/models/business.server";
 import { invoiceLineBatches, loadInvoiceDocument } from "~/presenters/invoice-document.server";
 import { streamInvoicePdf } from "~/presenters/invoice-pdf.server";
-import { pdfResponse } from "~/presenters/statement-pdf.server";
+import { pdfResponse } from "~/presenters/pdf-kit.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
 import { parseId } from "~/utils/params";
