@@ -20,7 +20,8 @@ import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/
 import { clientStatementDownload, parseStatementPeriod } from "~/models/statement.server";
 import { assertCan, can, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/statements.server";
-import { csvFilename, pagedBatches, type BadExport, type CsvColumn, type CsvExport } from "~/utils/csv.server";
+import { pagedBatches } from "~/utils/batches.server";
+import { csvFilename, type BadExport, type CsvColumn, type CsvExport } from "~/utils/csv.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import type { PageRequest } from "~/utils/params";

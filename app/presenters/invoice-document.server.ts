@@ -15,6 +15,7 @@ import { balanceOf, effectiveStatus, isVoid, taxContained, type PaymentStatus } 
 import { amountInWords } from "~/utils/amount-words.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
+import { pagedBatches } from "~/utils/batches.server";
 import { keysetOrder, keysetWhere } from "~/utils/keyset.server";
 import { sub, toFixed } from "~/utils/money";
 import type { Cursor, PageRequest } from "~/utils/params";
@@ -210,14 +211,9 @@ const LINE_KEYSET = { key: schema.invoiceLines.date, id: schema.invoiceLines.del
  */
 export function invoiceLineBatches(actor: Actor, id: number, size = INVOICE_LINE_BATCH): AsyncGenerator<InvoiceLine[]> {
   assertCan(actor, "invoice.manage", `invoice/${id}/document`);
-  return readLineBatches(id, size);
-}
-
-async function* readLineBatches(id: number, size: number): AsyncGenerator<InvoiceLine[]> {
-  const db = await getDb();
   const l = schema.invoiceLines;
-  let cursor: Cursor | null = null;
-  for (;;) {
+  return pagedBatches<InvoiceLine, Cursor>(async (cursor) => {
+    const db = await getDb();
     // "newer" is the keyset's ascending direction: the rows after the cursor, oldest first.
     const page: PageRequest = { cursor, direction: "newer" };
     const rows: (InvoiceLine & { deliveryId: number })[] = await db
@@ -234,18 +230,17 @@ async function* readLineBatches(id: number, size: number): AsyncGenerator<Invoic
       .where(and(eq(l.invoiceId, id), keysetWhere(LINE_KEYSET, page)))
       .orderBy(...keysetOrder(LINE_KEYSET, page))
       .limit(size);
-    if (rows.length) {
-      yield rows.map((r) => ({
+    const last = rows[rows.length - 1];
+    return {
+      items: rows.map((r) => ({
         date: r.date,
         truckNo: r.truckNo,
         location: r.location,
         tons: r.tons,
         rate: r.rate,
         amount: toFixed(r.amount),
-      }));
-    }
-    if (rows.length < size) return;
-    const last = rows[rows.length - 1];
-    cursor = { key: last.date, id: last.deliveryId };
-  }
+      })),
+      next: rows.length < size ? null : { key: last.date, id: last.deliveryId },
+    };
+  });
 }

@@ -13,7 +13,8 @@ import { readPlainCookie } from "~/utils/cookies.server";
 import { invariantResponse } from "~/utils/http.server";
 import { logEvent, safeError } from "~/utils/logger.server";
 import { parseId } from "~/utils/params";
-import { firstBatchRead, nextBatch } from "~/utils/unavailable.server";
+import { streamBatches } from "~/utils/batches.server";
+import { firstBatchRead } from "~/utils/unavailable.server";
 import stylesheet from "~/tailwind.css";
 
 // The printable invoice (docs/decisions/0951, addendum of stop 33): a document written on the
@@ -115,34 +116,18 @@ function PrintPage({ title, theme, children }: { title: string; theme: "light" |
  * change the status any more: the page says, where the rows stop, that it is incomplete, and
  * ends without the totals.
  */
-function streamDocument(head: string, batches: AsyncIterableIterator<InvoiceLine[]>, tail: string, request: Request) {
-  const encoder = new TextEncoder();
-  let started = false;
+function streamDocument(head: string, batches: AsyncIterable<InvoiceLine[]>, tail: string, request: Request) {
   let rows = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(head));
-        return;
-      }
-      try {
-        const { value, done } = await nextBatch(batches);
-        if (done) {
-          controller.enqueue(encoder.encode(tail));
-          controller.close();
-          return;
-        }
-        rows += value.length;
-        controller.enqueue(encoder.encode(renderToStaticMarkup(<InvoiceLineRows lines={value} />)));
-      } catch (error) {
-        logEvent("error", { event: "error.stream", route: new URL(request.url).pathname, error: safeError(error) });
-        controller.enqueue(encoder.encode(incomplete(rows)));
-        controller.close();
-      }
+  return streamBatches(batches, {
+    head,
+    write: (lines) => {
+      rows += lines.length;
+      return renderToStaticMarkup(<InvoiceLineRows lines={lines} />);
     },
-    async cancel() {
-      await batches.return?.(undefined);
+    tail,
+    failed: (error) => {
+      logEvent("error", { event: "error.stream", route: new URL(request.url).pathname, error: safeError(error) });
+      return incomplete(rows);
     },
   });
 }

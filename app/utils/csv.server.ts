@@ -6,7 +6,8 @@ import { stringify } from "csv-stringify/sync";
 import { dayIn } from "./dates";
 import { env } from "./env.server";
 import { toFixed } from "./money";
-import { firstBatchRead, nextBatch } from "./unavailable.server";
+import { streamBatches } from "./batches.server";
+import { firstBatchRead } from "./unavailable.server";
 
 /**
  * How a column is written: `text` is guarded against spreadsheet formulas; `amount` is a plain
@@ -59,33 +60,14 @@ export function csvFilename(name: string, today: string) {
  * `exportResponse`, which reads the first batch before the answer is made.
  */
 export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], batches: AsyncIterable<T[]>): Response {
-  const encoder = new TextEncoder();
   const timeZone = env().APP_TIME_ZONE;
-  const iterator = batches[Symbol.asyncIterator]();
-  let started = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!started) {
-          started = true;
-          const header = stringify([columns.map((c) => c.header)], { ...OPTIONS, bom: true });
-          controller.enqueue(encoder.encode(header));
-          return;
-        }
-        const { value, done } = await nextBatch(iterator);
-        if (done) {
-          controller.close();
-          return;
-        }
-        const records = value.map((row) => columns.map((c) => csvCell(c.kind, c.value(row), timeZone)));
-        controller.enqueue(encoder.encode(stringify(records, OPTIONS)));
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await iterator.return?.(undefined);
-    },
+  const body = streamBatches(batches, {
+    head: stringify([columns.map((c) => c.header)], { ...OPTIONS, bom: true }),
+    write: (rows) =>
+      stringify(
+        rows.map((row) => columns.map((c) => csvCell(c.kind, c.value(row), timeZone))),
+        OPTIONS,
+      ),
   });
   return new Response(body, {
     headers: {
@@ -110,17 +92,4 @@ export async function exportResponse<T>(result: CsvExport<T> | BadExport): Promi
     return new Response(result.invalid, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   return csvResponse(result.filename, result.columns, await firstBatchRead(result.batches));
-}
-
-/** Batches of a paged read: `read(cursor)` gives a page and the cursor after it (null at the end). */
-export async function* pagedBatches<T, C>(
-  read: (cursor: C | null) => Promise<{ items: T[]; next: C | null }>,
-): AsyncGenerator<T[]> {
-  let cursor: C | null = null;
-  for (;;) {
-    const { items, next } = await read(cursor);
-    if (items.length) yield items;
-    if (next === null) return;
-    cursor = next;
-  }
 }

@@ -2,7 +2,8 @@
 // `Link: rel="next"`; without, the whole list streamed from the database in batches so the
 // server holds one batch at a time however long the list is (docs/decisions/0502).
 import { jsonError } from "./auth.server";
-import { firstBatchRead, nextBatch } from "./unavailable.server";
+import { streamBatches } from "./batches.server";
+import { firstBatchRead } from "./unavailable.server";
 
 export const MAX_LIMIT = 500;
 
@@ -36,37 +37,21 @@ export function pageResponse(request: Request, items: unknown[], olderCursor: st
  * connection on a budget of its own (`nextBatch`).
  */
 export async function streamJsonArray(batches: AsyncIterable<unknown[]>) {
-  const encoder = new TextEncoder();
   const iterator = await firstBatchRead(batches);
   let first = true;
-  let opened = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!opened) {
-          opened = true;
-          controller.enqueue(encoder.encode("["));
-        }
-        const { value, done } = await nextBatch(iterator);
-        if (done) {
-          controller.enqueue(encoder.encode("]"));
-          controller.close();
-          return;
-        }
-        let chunk = "";
-        for (const row of value) {
-          chunk += (first ? "" : ",") + JSON.stringify(row);
-          first = false;
-        }
-        controller.enqueue(encoder.encode(chunk));
-      } catch (error) {
-        // Headers are gone: end the body unfinished so the client sees invalid JSON, not a short list.
-        controller.error(error);
+  // Headers are gone by a failure mid-way: the body breaks off, so the client sees invalid JSON,
+  // not a short list.
+  const body = streamBatches(iterator, {
+    head: "[",
+    write: (rows) => {
+      let chunk = "";
+      for (const row of rows) {
+        chunk += (first ? "" : ",") + JSON.stringify(row);
+        first = false;
       }
+      return chunk;
     },
-    async cancel() {
-      await iterator.return?.(undefined);
-    },
+    tail: "]",
   });
   return new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }
