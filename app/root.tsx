@@ -17,7 +17,7 @@ import { Toaster } from "~/components/toaster";
 import { toPublicUser } from "~/models/user.server";
 import { can } from "~/rules/capabilities.server";
 import { getUser } from "~/utils/auth.server";
-import { readPlainCookie } from "~/utils/cookies.server";
+import { readPlainCookie, readTheme } from "~/utils/cookies.server";
 import { useNonce } from "~/utils/nonce";
 import { readToast, TOAST_SHOWN_HEADER } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";
@@ -37,7 +37,7 @@ export type Theme = "light" | "dark";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
   const { toast, clear } = await readToast(request);
-  const theme: Theme = readPlainCookie(request, "theme") === "dark" ? "dark" : "light";
+  const theme: Theme = readTheme(request);
   const sidebarOpen = readPlainCookie(request, "sidebar_state") !== "false";
   return data(
     {

@@ -9,7 +9,7 @@ import {
   type InvoiceLine,
 } from "~/presenters/invoice-document.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { readPlainCookie } from "~/utils/cookies.server";
+import { readTheme } from "~/utils/cookies.server";
 import { invariantResponse } from "~/utils/http.server";
 import { logEvent, safeError } from "~/utils/logger.server";
 import { parseId } from "~/utils/params";
@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const doc = await loadInvoiceDocument(user, id);
   invariantResponse(doc, "Invoice not found");
   const nonce = typeof context?.cspNonce === "string" ? context.cspNonce : undefined;
-  const theme = readPlainCookie(request, "theme") === "dark" ? "dark" : "light";
+  const theme = readTheme(request);
   const { head, tail } = documentAround(doc, theme, nonce);
   const batches = await firstBatchRead(invoiceLineBatches(user, id));
   return new Response(streamDocument(head, batches, tail, request), {

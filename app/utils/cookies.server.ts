@@ -73,6 +73,11 @@ export function readPlainCookie(request: Request, name: string): string | undefi
   return undefined;
 }
 
+/** The colour theme the browser chose (the `theme` cookie): dark only when it says so. */
+export function readTheme(request: Request): "light" | "dark" {
+  return readPlainCookie(request, "theme") === "dark" ? "dark" : "light";
+}
+
 export function plainCookie(name: string, value: string, maxAgeSeconds: number) {
   return `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax`;
 }

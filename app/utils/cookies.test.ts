@@ -36,4 +36,14 @@ describe("plain cookies", () => {
     expect(readPlainCookie(request("sidebar_state=%zz; theme=dark"), "sidebar_state")).toBeUndefined();
     expect(readPlainCookie(request("sidebar_state=%zz; theme=dark"), "theme")).toBe("dark");
   });
+
+  it("read the theme as dark only when the cookie says so, light otherwise", async () => {
+    const { readTheme } = await import("./cookies.server");
+    const request = (cookie?: string) =>
+      new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
+    expect(readTheme(request("theme=dark"))).toBe("dark");
+    for (const cookie of [undefined, "theme=light", "theme=DARK", "theme=%zz", "sidebar_state=dark"]) {
+      expect(readTheme(request(cookie))).toBe("light");
+    }
+  });
 });
