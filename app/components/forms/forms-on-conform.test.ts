@@ -85,14 +85,20 @@ describe("forms on Conform", () => {
 
 // A JSON or text body posted to a page, or a multipart body cut short, made request.formData()
 // throw: a 500 for a client's mistake. Bodies are read through readForm, readJsonBody
-// (utils/http.server.ts) and readUploadForm (utils/upload.server.ts); only those, and the 503
-// guard's read of a copy (which catches), may read a request body themselves.
+// (utils/http.server.ts) and readUploadForm (utils/upload.server.ts); only those, the 503
+// guard's read of a copy (which catches), and the money dialogs' clientAction (in the browser,
+// a copy of the form it is about to send: utils/unanswered.ts) may read a request body themselves.
 const READS_A_BODY =
   /\b(request|req)\s*(\.\s*clone\(\)\s*)?\.\s*(formData|text|json|arrayBuffer|blob)\(\)|\bunstable_parseMultipartFormData\(/;
 
 describe("request bodies are read through the helpers", () => {
   const APP = path.resolve(__dirname, "../..");
-  const ALLOWED = new Set(["utils/http.server.ts", "utils/unavailable.server.ts", "utils/upload.server.ts"]);
+  const ALLOWED = new Set([
+    "utils/http.server.ts",
+    "utils/unavailable.server.ts",
+    "utils/upload.server.ts",
+    "utils/unanswered.ts",
+  ]);
   const sources = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const full = path.join(dir, entry.name);
