@@ -52,15 +52,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * The root's, the app layout's and every money dialog's `shouldRevalidate`: after a dialog's post
- * that got no answer (app/utils/unanswered.ts) no loader runs; a dialog's loader would hand out
- * a new key, and with no network the reload would fail into the error page. Otherwise every
- * matched loader runs, as Remix does under single fetch for a route without one (to a route with
- * one it always says `defaultShouldRevalidate: true`, so that is not read). Here rather than in a
- * module of its own: this is in every page's JavaScript, New Delivery's budget included
- * (decision 0100).
+ * The root's and the app layout's `shouldRevalidate`. After a money dialog's post that got no
+ * answer (app/utils/unanswered.ts) no loader runs: the dialog's would hand out a new key, and with
+ * no network the reload would fail into the error page. After a refusal (4xx) none either, as
+ * React Router decides for a route without this function; else they run, as single fetch runs
+ * every matched loader (to a route with one it says `defaultShouldRevalidate: true`, so that is
+ * not read). Here rather than in a module of its own: this is in every page's JavaScript, New
+ * Delivery's budget included (decision 0100).
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult }) => !actionResult?.unanswered;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, actionStatus = 0 }) =>
+  !actionResult?.unanswered && actionStatus < 400;
 
 // Routes without a `headers` export pass on only their loaders' cookies; the mark of a shown
 // toast goes on too, on pages and on their data calls (the service worker reads it).

@@ -408,6 +408,8 @@ export async function createDelivery(
     if (isPeriodClosed(error) || error instanceof Refusal) return error.failure;
     // The key landed: whoever sees this must not send the delivery again under a new key.
     if (error instanceof IdempotencyConflict && error.resourceId) {
+      if (!(await getDeliveryRow(Number(error.resourceId))))
+        return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
       return { ok: false, status: 422, message: landedUnderKeyMessage(error.resourceId) };
     }
     return idempotencyFailure(error);

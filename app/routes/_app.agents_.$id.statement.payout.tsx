@@ -18,7 +18,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Record Payout (issue 15 item 5, docs/decisions/0980): over the agent's statement with
 // JavaScript, a page of its own without. Back to the statement, its period kept.
@@ -58,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function RecordPayoutRoute() {
   const { agent, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();

@@ -14,7 +14,7 @@ import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { redirectWithToast } from "~/utils/toast.server";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Reverse Payout (docs/decisions/0980, addendum): takes back a payout recorded in error with a
 // reason, over the agent's statement with JavaScript, a page of its own without. Back to the
@@ -62,7 +62,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function ReversePayoutRoute() {
   const { agentName, agentId, payout, reversedOn, idempotencyKey, constraint } = useLoaderData<typeof loader>();

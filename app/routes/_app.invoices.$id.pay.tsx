@@ -3,7 +3,7 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { RecordPaymentDialog } from "~/components/invoices/record-payment-dialog";
 import { loadRecordPayment, submitRecordPayment } from "~/components/invoices/record-payment.server";
 import { INVOICE_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 export const meta: MetaFunction = () => [{ title: "Record Payment · Management" }];
 
@@ -17,7 +17,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function RecordPaymentRoute() {
   const data = useLoaderData<typeof loader>();

@@ -23,7 +23,7 @@ import { parseId, readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/http.server";
 import { INVOICE_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 export const meta: MetaFunction = () => [{ title: "Generate Invoice · Management" }];
 
@@ -92,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function GenerateInvoiceRoute() {
   const { eligible, olderCursor, newerCursor, searched, preview, invoiceNo, idempotencyKey } =

@@ -17,7 +17,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { compare, formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Apply Credit (docs/decisions/0920, addendum "moving a client credit to another invoice"): the
 // credit an invoice carries moved to another invoice of the same client that still owes;
@@ -64,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 /** The smaller of two amounts, compared as decimals. */
 const lesserOf = (a: string, b: string) => (compare(a, b) <= 0 ? a : b);

@@ -15,7 +15,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 export const meta: MetaFunction = () => [{ title: "Credit Note · Management" }];
 
@@ -58,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function CreditNoteRoute() {
   const { invoice, creditable, idempotencyKey, constraint } = useLoaderData<typeof loader>();

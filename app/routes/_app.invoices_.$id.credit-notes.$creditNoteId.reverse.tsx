@@ -12,7 +12,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Reverse Credit Note (docs/decisions/0920, addendum "reversing a credit note"): takes back a
 // credit note issued in error with a reason, admins only; over its invoice's page with
@@ -59,7 +59,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function ReverseCreditNoteRoute() {
   const { creditNote, invoiceId, invoiceNo, clientName, reversedOn, idempotencyKey, constraint } =

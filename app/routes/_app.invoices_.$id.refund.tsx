@@ -18,7 +18,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Refund Credit (docs/decisions/0920, addendum "refunding a client credit"): money paid back to
 // the client out of the credit an invoice carries, admins only; over the invoice's page with
@@ -62,7 +62,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function RefundCreditRoute() {
   const { invoice, credit, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();

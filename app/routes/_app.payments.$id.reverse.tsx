@@ -13,7 +13,7 @@ import { keyOf } from "~/utils/idempotency.server";
 import { formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
-import { keepFormWhenUnanswered } from "~/utils/unanswered";
+import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 // Reverse Payment (docs/decisions/0920, addendum of 26 November): takes back a payment recorded
 // in error with a reason, admins only; over the Payments list with JavaScript, a page of its own
@@ -61,7 +61,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
 export const clientAction = keepFormWhenUnanswered;
-export { shouldRevalidate } from "~/root";
+export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function ReversePaymentRoute() {
   const { payment, invoiceNo, clientName, reversedOn, idempotencyKey, constraint } = useLoaderData<typeof loader>();

@@ -134,8 +134,18 @@ export async function deleteOldKeys(tx: Tx, now = new Date()) {
   await tx.delete(keys).where(sql`(${keys.userId}, ${keys.key}) in (${oldest})`);
 }
 
+/**
+ * Same key, other values, and the key's first request did land: reloading the form (a new key)
+ * and sending again would record it twice (a dialog sent again after no answer, with a field
+ * changed meanwhile; decision 0300, addendum of stop 34).
+ */
+export const LANDED_WITH_OTHER_VALUES =
+  "This was already recorded under this request, with other values than these. Check what was recorded before sending it again.";
+
 /** Maps the two idempotency errors to a failure result; anything else is rethrown. */
 export function idempotencyFailure(error: unknown): { ok: false; status: 409 | 422; message: string } {
+  if (error instanceof IdempotencyConflict && error.resourceId)
+    return { ok: false, status: error.status, message: LANDED_WITH_OTHER_VALUES };
   if (error instanceof IdempotencyConflict || error instanceof IdempotencyInProgress)
     return { ok: false, status: error.status, message: error.message };
   throw error;

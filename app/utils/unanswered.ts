@@ -3,24 +3,27 @@
 // key, was gone: the dialog opened again with a new key, and the same payment typed again was
 // recorded twice. Now the dialog stays as it was, with its key, and says so; sent again, the
 // key replays what landed or records it once (decision 0300, addendum of stop 34).
-import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
+import { isRouteErrorResponse, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 
 export const UNANSWERED_MESSAGE =
   "No answer from the server: this may or may not have been saved. Send it again: it will not be recorded twice.";
 
 /**
- * A dialog route's `clientAction`: the server's answer as it is, or, when the network failed
- * (fetch's TypeError), the form's own values and the message as a Conform result under
- * `result`, marked `unanswered` so that no loader runs again (the root's `shouldRevalidate`, on
- * every route above the dialog and on the dialog, and `keepListBehindDialogs`). A status cannot
- * say it: single fetch drops a client action's status.
+ * A dialog route's `clientAction`: the server's answer as it is (a refusal, a redirect, a thrown
+ * answer such as the 503 page), or, when no answer of the app's came back (fetch's TypeError, a
+ * proxy's 502 page that is not the app's data, an answer cut off mid-way), the form's own values
+ * and the message as a Conform result under `result`, marked `unanswered` so that no loader runs
+ * again (the root's `shouldRevalidate`, the dialogs' `dialogShouldRevalidate` and
+ * `unlessUnanswered` around the page behind). A status cannot say it: single fetch drops a client
+ * action's status.
  */
 export async function keepFormWhenUnanswered({ request, serverAction }: ClientActionFunctionArgs) {
   const sent = await request.clone().formData();
   try {
     return await serverAction();
   } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
+    const answered = error instanceof Response || isRouteErrorResponse(error);
+    if (answered || (error instanceof DOMException && error.name === "AbortError")) throw error;
     const initialValue = Object.fromEntries([...sent].filter(([, value]) => typeof value === "string"));
     return {
       unanswered: true,
@@ -31,10 +34,21 @@ export async function keepFormWhenUnanswered({ request, serverAction }: ClientAc
 
 /**
  * A list or page route's `shouldRevalidate` (`keepListBehindDialogs`) when it hosts a money
- * dialog: after the dialog's post got no answer, not run either. Here, not in
- * app/utils/revalidate.ts, which New Delivery's JavaScript carries (decision 0100's budget).
+ * dialog: after the dialog's post got no answer, not run either. The inner function still sees
+ * the post, so the next plain navigation (Close) reloads the page behind: the post may have
+ * landed. Here, not in app/utils/revalidate.ts, which New Delivery's JavaScript carries
+ * (decision 0100's budget).
  */
 export const unlessUnanswered =
   (shouldRevalidate: ShouldRevalidateFunction): ShouldRevalidateFunction =>
-  (args) =>
-    !args.actionResult?.unanswered && shouldRevalidate(args);
+  (args) => {
+    const inner = shouldRevalidate(args);
+    return !args.actionResult?.unanswered && inner;
+  };
+
+/**
+ * A money dialog's `shouldRevalidate`: its loader runs as Remix would run it (under single fetch
+ * it is told `defaultShouldRevalidate: true`, after a refusal too, so the dialog shows the
+ * balance of the moment with the refusal), except after a post that got no answer.
+ */
+export const dialogShouldRevalidate = unlessUnanswered(({ defaultShouldRevalidate }) => defaultShouldRevalidate);

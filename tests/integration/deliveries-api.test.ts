@@ -237,6 +237,30 @@ describe("never twice", () => {
     expect(otherTons).toMatchObject({ status: 422, body: { message: landedUnderKeyMessage(String(id)) } });
   });
 
+  it("a key of the earlier hash whose delivery the office deleted says it was deleted", async () => {
+    const { cookie, user } = await loginAs("staff");
+    const admin = await loginAs("admin");
+    const json = { agentId, tons: "5.50", location: "Older phone, deleted since" };
+    const landed = await createDeliveryModel(user, json);
+    const id = landed.ok ? landed.delivery.id : 0;
+    const db = await getDb();
+    await db.insert(schema.idempotencyKeys).values({
+      userId: user.id,
+      key: "claimed-before-deleted",
+      scope: "delivery.create",
+      requestHash: requestHash({ ...json, clientId }),
+      resourceId: String(id),
+    });
+    const removed = await call(
+      apiOne.action,
+      makeRequest(`/api/deliveries/${id}`, { method: "DELETE", cookie: admin.cookie }),
+      { id: String(id) },
+    );
+    expect(removed.status).toBeLessThan(300);
+    const again = await post(cookie, json, { "Idempotency-Key": "claimed-before-deleted" });
+    expect(again).toMatchObject({ status: 409, body: { message: RECORDED_THEN_DELETED } });
+  });
+
   it("a resend of a delivery the office deleted says so rather than inviting a new send", async () => {
     const { cookie } = await loginAs("staff");
     const admin = await loginAs("admin");

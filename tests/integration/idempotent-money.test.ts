@@ -11,7 +11,7 @@ import * as reconciliationPage from "../../app/routes/_app.reconciliation";
 import * as apiInvoices from "../../app/routes/api.invoices";
 import * as apiPayments from "../../app/routes/api.payments";
 import { addDays, todayIn } from "../../app/utils/dates";
-import { deleteOldKeys } from "../../app/utils/idempotency.server";
+import { deleteOldKeys, LANDED_WITH_OTHER_VALUES } from "../../app/utils/idempotency.server";
 import { createAgent, createClient, createDelivery, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 
@@ -103,6 +103,8 @@ describe("Record Payment is idempotent", () => {
     expect((await payApi({ invoiceId: inv.id, amount: "100.00" }, "pay-diff-1")).status).toBe(201);
     const other = await payApi({ invoiceId: inv.id, amount: "200.00" }, "pay-diff-1");
     expect(other.status).toBe(422);
+    // The key landed: the answer says so, rather than "reload the form" (a new key, a second payment).
+    expect((other.body as { message: string }).message).toBe(LANDED_WITH_OTHER_VALUES);
     expect(await paymentsOf(inv.id)).toHaveLength(1);
   });
 
