@@ -262,15 +262,18 @@ async function syncOutbox() {
         },
         body: JSON.stringify(entry.fields),
         credentials: "same-origin",
+        // The page's rules (app/utils/outbox.ts): a redirect is not the app's answer, and only
+        // the delivery itself lets the entry go.
+        redirect: "error",
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
       const status = response.status;
       const body = (await response.json().catch(() => null)) || {};
-      if (status === 200 || status === 201) {
+      if ((status === 200 || status === 201) && typeof body.id === "number") {
         await write(db, (store) => store.delete(entry.key));
       } else if (status === 401 || (status === 403 && body.message === PASSWORD_CHANGE_MESSAGE)) {
         return; // waits until its person is signed in (and done changing the password)
-      } else if (status < 500 && status !== 408 && status !== 429) {
+      } else if (status > 399 && status < 500 && status !== 408 && status !== 429) {
         // The page's outbox rule (app/utils/outbox.ts): any other 4xx needs a person.
         await change(db, entry.key, (e) => ({
           ...e,

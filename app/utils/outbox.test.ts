@@ -165,6 +165,18 @@ describe("sendEntry: what the server's answer means for an outbox entry", () => 
     expect(JSON.parse(init.body as string)).toEqual(entry.fields);
   });
 
+  it("a 200 that is not a delivery (a page in front of the app) keeps the entry, and redirects are not followed", async () => {
+    answer(200, { items: [] });
+    expect(await sendEntry(entry)).toEqual({ kind: "retry" });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("<html>Maintenance</html>", { status: 200 })),
+    );
+    expect(await sendEntry(entry)).toEqual({ kind: "retry" });
+    const [, init] = vi.mocked(fetch).mock.calls[0] as [string, RequestInit];
+    expect(init.redirect).toBe("error");
+  });
+
   it.each([201, 200])("%i (recorded, or the first result replayed) lets the entry go", async (status) => {
     answer(status, { id: 9, tons: "12.50" });
     expect(await sendEntry(entry)).toEqual({ kind: "sent", tons: "12.50" });
@@ -283,7 +295,7 @@ describe("the outbox on the phone", () => {
     answers([503, {}]);
     await recordEntry(waiting("k-tab-1", { location: "A" }));
     await recordEntry(waiting("k-tab-2", { location: "B" }));
-    const recorded = answers([201, { tons: "12.50" }], [503, {}]);
+    const recorded = answers([201, { id: 1, tons: "12.50" }], [503, {}]);
     await flush("u-1");
     expect(recorded.map((s) => s.location)).toEqual(["A", "B"]);
     expect(Object.keys(await stored())).toEqual(["k-tab-2"]);
@@ -357,7 +369,7 @@ describe("the outbox on the phone", () => {
 
   it("a correction goes once the server records it, and nothing of it is left", async () => {
     await addEntry({ ...waiting("k-old"), state: "attention", message: "Agent not found" });
-    answers([201, { tons: "12.50" }]);
+    answers([201, { id: 1, tons: "12.50" }]);
     const report = await recordEntry(waiting("k-new"), "k-old");
     expect(report.outcome).toEqual({ kind: "sent", tons: "12.50" });
     expect(await stored()).toEqual({});
@@ -377,7 +389,7 @@ describe("the outbox on the phone", () => {
     const day = 24 * 60 * 60 * 1000;
     await addEntry({ ...waiting("k-old"), createdAt: now - 81 * day });
     await addEntry({ ...waiting("k-recent"), createdAt: now - 79 * day });
-    const sent = answers([201, { tons: "12.50" }]);
+    const sent = answers([201, { id: 1, tons: "12.50" }]);
     await flush("u-1", { now });
     expect(sent.map((s) => s.key)).toEqual(["k-recent"]);
     expect(await stored()).toEqual({
@@ -389,7 +401,7 @@ describe("the outbox on the phone", () => {
   it("sends only the signed-in person's entries, each naming its person", async () => {
     await addEntry(waiting("k-mine"));
     await addEntry({ ...waiting("k-theirs"), userId: "u-2" });
-    const sent = answers([201, { tons: "1" }]);
+    const sent = answers([201, { id: 1, tons: "1" }]);
     await flush("u-1");
     expect(sent).toEqual([{ key: "k-mine", location: "Yard", user: "u-1" }]);
     expect(Object.keys(await stored())).toEqual(["k-theirs"]);

@@ -145,6 +145,9 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
       body: JSON.stringify(entry.fields),
       credentials: "same-origin",
       cache: "no-store",
+      // A redirect is not the app's answer to this post (a proxy's, a sign-in page): followed, it
+      // would end in a 200 for a GET and let the entry go unrecorded.
+      redirect: "error",
       // (Safari before 16 has no timeout: there a send waits as long as the browser does.)
       signal: AbortSignal.timeout?.(SEND_TIMEOUT_MS),
     });
@@ -153,12 +156,16 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
     return { kind: "retry" };
   }
   const body = (await response.json().catch(() => null)) as {
+    id?: unknown;
     message?: string;
     errors?: Record<string, string[]>;
     tons?: string;
   } | null;
   const status = response.status;
-  if (status === 200 || status === 201) return { kind: "sent", tons: body?.tons ?? entry.fields.tons ?? "" };
+  // Only the delivery itself lets the entry go; a 200 page from something in front of the app
+  // falls through to a retry below.
+  if ((status === 200 || status === 201) && typeof body?.id === "number")
+    return { kind: "sent", tons: body.tons ?? entry.fields.tons ?? "" };
   // Signed out, or signed in as someone else (OTHER_USER_MESSAGE): it waits for its own person.
   if (status === 401) return { kind: "signin", reason: "signed-out" };
   // Signed in, but the password must change first: the entry waits, as after a 401.
@@ -166,7 +173,7 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
   // Any other 4xx but 408 and 429 is refused for a reason a person must look at: bad input, a
   // removed agent, a closed month, a key already used for something else, a body the server
   // will not take. Sent again it would fail the same way and hold up every entry behind it.
-  if (status < 500 && status !== 408 && status !== 429) {
+  if (status > 399 && status < 500 && status !== 408 && status !== 429) {
     return {
       kind: "attention",
       status,
