@@ -122,18 +122,13 @@ async function signIn(email) {
   return res.headers.get("set-cookie").split(";")[0];
 }
 
-const STALL_MS = 5000;
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 
-// With `stallMs`, the client reads nothing for that long first, as a phone on a slow link does:
-// the server must then wait for it rather than read the database ahead into memory (decision
-// 0502, addendum of stop 34).
-async function streamMemory(pid, cookie, stallMs = 0) {
+async function streamMemory(pid, cookie) {
   const before = rssKb(pid);
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 20);
   const res = await fetch(`http://localhost:${PORT}/api/invoices`, { headers: { Cookie: cookie } });
-  if (stallMs) await new Promise((resolve) => setTimeout(resolve, stallMs));
   let bytes = 0;
   for await (const chunk of res.body) bytes += chunk.length;
   clearInterval(timer);
@@ -173,11 +168,7 @@ for (const driver of drivers) {
           results.push({ driver, size, ...JSON.parse(out) });
           console.error(`[bench] ${driver} ${size} ${out.trim()}`);
         }
-        if (size >= 100000) {
-          const read = await streamMemory(server.pid, cookie);
-          const stalled = await streamMemory(server.pid, cookie, STALL_MS);
-          memory.push({ driver, size, ...read, stalledGrowthMb: stalled.growthMb });
-        }
+        if (size >= 100000) memory.push({ driver, size, ...(await streamMemory(server.pid, cookie)) });
       } finally {
         await stop(server);
       }
@@ -258,12 +249,12 @@ if (memory.length) {
   lines.push(
     "### Full `GET /api/invoices`, streamed",
     "",
-    `| driver | deliveries | bytes | server RSS before | growth while streaming | growth, the client reading nothing for its first ${STALL_MS / 1000} s |`,
-    "|---|---|---|---|---|---|",
+    "| driver | deliveries | bytes | server RSS before | growth while streaming |",
+    "|---|---|---|---|---|",
   );
   for (const m of memory)
     lines.push(
-      `| ${m.driver} | ${m.size.toLocaleString("en")} | ${m.bytes.toLocaleString("en")} | ${m.rssBeforeMb} MB | ${m.growthMb} MB | ${m.stalledGrowthMb} MB |`,
+      `| ${m.driver} | ${m.size.toLocaleString("en")} | ${m.bytes.toLocaleString("en")} | ${m.rssBeforeMb} MB | ${m.growthMb} MB |`,
     );
   lines.push("");
 }
