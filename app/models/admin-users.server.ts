@@ -19,6 +19,7 @@ import {
   temporaryPasswordExpiry,
 } from "./user.server";
 import { recordAudit, type AuditAction } from "./audit.server";
+import { isUniqueViolation } from "./directory-errors";
 
 // User management for admins (spec sections 2, 4, 6 and 7). Every call refuses the admin's own
 // account, never removes a row (Delete is a status), and ends the target's sessions in the
@@ -156,7 +157,7 @@ export async function createUserByAdmin(
     return { ok: true, user: toRow(user), temporaryPassword };
   } catch (error) {
     // Two admins adding the same e-mail at once: the unique index decides.
-    if (String((error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code) === "23505") {
+    if (isUniqueViolation(error)) {
       const message = "A user with this email already exists";
       return { ok: false, status: 409, message, fieldErrors: { email: [message] } };
     }

@@ -215,6 +215,25 @@ describe("user management", () => {
     expect(JSON.stringify(list.body)).not.toContain("$2");
   });
 
+  it("two admins adding one e-mail at once make one user; the other hears it exists", async () => {
+    const { cookie } = await loginAs("admin");
+    const add = () =>
+      call(
+        usersRoute.action,
+        makeRequest("/api/admin/users", {
+          method: "POST",
+          cookie,
+          json: { email: "twice@example.test", role: "staff" },
+        }),
+      );
+    const answers = await Promise.all([add(), add(), add()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409))
+      expect(refused.body).toMatchObject({ message: "A user with this email already exists" });
+    const db = await getDb();
+    expect(await db.select().from(schema.users).where(eq(schema.users.email, "twice@example.test"))).toHaveLength(1);
+  });
+
   it("freezing ends the user's sessions and blocks sign-in; unfreeze restores it", async () => {
     const { cookie } = await loginAs("admin");
     const staff = await createUser({ role: "staff" });
