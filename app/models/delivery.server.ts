@@ -1,5 +1,5 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import { getDb, schema, type Delivery, type Executor, type Role, type User } from "~/db.server";
+import { getDb, schema, type Delivery, type Executor, type Role, type Settings, type User } from "~/db.server";
 import {
   ADMIN_ONLY_FIELDS,
   DeliveryFiltersSchema,
@@ -273,8 +273,8 @@ export async function getDelivery(viewer: Viewer, id: number): Promise<DeliveryV
   return toView(row, viewer.role);
 }
 
-export async function getDeliveryClient() {
-  const settings = await getSettings();
+export async function getDeliveryClient(settings?: Pick<Settings, "deliveryClientName">) {
+  settings ??= await getSettings();
   const name = deliveryClientName(settings);
   const client = await findClientByName(name);
   return { name, client, missingMessage: client ? null : `${name} client not found. Please contact administrator.` };
@@ -336,11 +336,11 @@ export async function createDelivery(
     return { ok: false, status: 400, message: "The request key is not valid", fieldErrors: {} };
   }
 
-  // Without a client the delivery goes to the fixed delivery client, read now (outside the
+  // The rates of this moment, and without a client the fixed delivery client, read now (outside the
   // transaction: on PGlite a second query beside it would wait for it).
-  const fixed = data.clientId == null ? await getDeliveryClient() : null;
-  const db = await getDb();
   const settings = await getSettings();
+  const fixed = data.clientId == null ? await getDeliveryClient(settings) : null;
+  const db = await getDb();
   const date = data.date ?? todayIn(env().APP_TIME_ZONE, now);
 
   let outcome: { id: number; replayed: boolean };
