@@ -15,7 +15,6 @@ import { parseId } from "~/utils/params";
 import { deliveriesCount } from "~/utils/plural";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
-import { unlessUnanswered } from "~/utils/unanswered";
 
 // An agent's statement (issue 15 item 5, docs/decisions/0980): every counted delivery's net
 // payable and every payout of the period with what was owed after it, for admins. The dates
@@ -23,8 +22,7 @@ import { unlessUnanswered } from "~/utils/unanswered";
 // Record Payout and Reverse Payout are child routes: a dialog over this page, or a page of its
 // own without JavaScript.
 // Opening one of its dialogs does not load the statement again (decision 0200, addendum of stop 33).
-// A money dialog over it whose post got no answer keeps it as it is (app/utils/unanswered.ts).
-export const shouldRevalidate = unlessUnanswered(keepListBehindDialogs((params) => `/agents/${params.id}/statement`));
+export const shouldRevalidate = keepListBehindDialogs((params) => `/agents/${params.id}/statement`);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.agent ? `${data.agent.name} · Agent Statement` : "Agent Statement" },

@@ -20,17 +20,13 @@ import { INVOICE_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
-import { unlessUnanswered } from "~/utils/unanswered";
 
 // Opening a dialog over the list does not load the list again; Generate Invoice's own search
 // (its picker) is not the list's (decision 0200, addendum of stop 33).
-// A money dialog over it whose post got no answer keeps it as it is (app/utils/unanswered.ts).
-export const shouldRevalidate = unlessUnanswered(
-  keepListBehindDialogs(
-    "/invoices",
-    (current, next) =>
-      keptSearch(current.searchParams, INVOICE_LIST_PARAMS) === keptSearch(next.searchParams, INVOICE_LIST_PARAMS),
-  ),
+export const shouldRevalidate = keepListBehindDialogs(
+  "/invoices",
+  (current, next) =>
+    keptSearch(current.searchParams, INVOICE_LIST_PARAMS) === keptSearch(next.searchParams, INVOICE_LIST_PARAMS),
 );
 
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];

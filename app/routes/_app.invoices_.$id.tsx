@@ -15,11 +15,9 @@ import { invariantResponse } from "~/utils/http.server";
 import { add, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId, readPageRequest } from "~/utils/params";
 import { keepListBehindDialogs } from "~/utils/revalidate";
-import { unlessUnanswered } from "~/utils/unanswered";
 
 // Opening one of its dialogs does not load the invoice page again (decision 0200, addendum of stop 33).
-// A money dialog over it whose post got no answer keeps it as it is (app/utils/unanswered.ts).
-export const shouldRevalidate = unlessUnanswered(keepListBehindDialogs((params) => `/invoices/${params.id}`));
+export const shouldRevalidate = keepListBehindDialogs((params) => `/invoices/${params.id}`);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Invoice #${data.invoice.invoiceNo} · Management` : "Invoice · Management" },

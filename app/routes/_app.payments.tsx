@@ -21,11 +21,9 @@ import { formatNaira } from "~/utils/money";
 import { SummaryAmount } from "~/components/money";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
-import { unlessUnanswered } from "~/utils/unanswered";
 
 // Opening a dialog over the list does not load the list again (decision 0200, addendum of stop 33).
-// A money dialog over it whose post got no answer keeps it as it is (app/utils/unanswered.ts).
-export const shouldRevalidate = unlessUnanswered(keepListBehindDialogs("/payments"));
+export const shouldRevalidate = keepListBehindDialogs("/payments");
 
 export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
 

@@ -24,10 +24,13 @@ export function keepListBehindDialogs(
   // otherwise keep the list from before the save. React Router knows of that interruption, but
   // under single fetch Remix hides it (`defaultShouldRevalidate` is always true).
   let submitted = false;
-  return ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, defaultShouldRevalidate }) => {
+  return ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, actionResult, defaultShouldRevalidate }) => {
     if (formMethod && formMethod.toUpperCase() !== "GET") {
       submitted = true;
-      return defaultShouldRevalidate;
+      // A money dialog's post that got no answer (app/utils/unanswered.ts): nothing loads now (a
+      // dialog's loader would hand out a new key); the next plain navigation (Close) does, since
+      // the post may have landed.
+      return !actionResult?.unanswered && defaultShouldRevalidate;
     }
     if (submitted) {
       submitted = false;

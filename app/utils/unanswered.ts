@@ -13,9 +13,8 @@ export const UNANSWERED_MESSAGE =
  * answer such as the 503 page), or, when no answer of the app's came back (fetch's TypeError, a
  * proxy's 502 page that is not the app's data, an answer cut off mid-way), the form's own values
  * and the message as a Conform result under `result`, marked `unanswered` so that no loader runs
- * again (the root's `shouldRevalidate`, the dialogs' `dialogShouldRevalidate` and
- * `unlessUnanswered` around the page behind). A status cannot say it: single fetch drops a client
- * action's status.
+ * again (the root's `shouldRevalidate`, the dialogs' `dialogShouldRevalidate` and the pages'
+ * `keepListBehindDialogs`). A status cannot say it: single fetch drops a client action's status.
  */
 export async function keepFormWhenUnanswered({ request, serverAction }: ClientActionFunctionArgs) {
   const sent = await request.clone().formData();
@@ -33,22 +32,9 @@ export async function keepFormWhenUnanswered({ request, serverAction }: ClientAc
 }
 
 /**
- * A list or page route's `shouldRevalidate` (`keepListBehindDialogs`) when it hosts a money
- * dialog: after the dialog's post got no answer, not run either. The inner function still sees
- * the post, so the next plain navigation (Close) reloads the page behind: the post may have
- * landed. Here, not in app/utils/revalidate.ts, which New Delivery's JavaScript carries
- * (decision 0100's budget).
- */
-export const unlessUnanswered =
-  (shouldRevalidate: ShouldRevalidateFunction): ShouldRevalidateFunction =>
-  (args) => {
-    const inner = shouldRevalidate(args);
-    return !args.actionResult?.unanswered && inner;
-  };
-
-/**
  * A money dialog's `shouldRevalidate`: its loader runs as Remix would run it (under single fetch
  * it is told `defaultShouldRevalidate: true`, after a refusal too, so the dialog shows the
  * balance of the moment with the refusal), except after a post that got no answer.
  */
-export const dialogShouldRevalidate = unlessUnanswered(({ defaultShouldRevalidate }) => defaultShouldRevalidate);
+export const dialogShouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  !actionResult?.unanswered && defaultShouldRevalidate;
