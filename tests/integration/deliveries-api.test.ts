@@ -53,6 +53,29 @@ beforeAll(async () => {
 const post = (cookie: string, json: unknown, headers: Record<string, string> = {}) =>
   call(api.action, makeRequest("/api/deliveries", { method: "POST", cookie, json, headers }));
 
+/**
+ * A delivery recorded for the fixed client, and `key` stored for it as the app hashed it before
+ * stop 34 (the fixed client's id in the hash).
+ */
+async function landedUnderEarlierHash(
+  user: Parameters<typeof createDeliveryModel>[0],
+  json: Record<string, unknown>,
+  key: string,
+) {
+  const landed = await createDeliveryModel(user, json);
+  expect(landed.ok).toBe(true);
+  const id = landed.ok ? landed.delivery.id : 0;
+  const db = await getDb();
+  await db.insert(schema.idempotencyKeys).values({
+    userId: user.id,
+    key,
+    scope: "delivery.create",
+    requestHash: requestHash({ ...json, clientId }),
+    resourceId: String(id),
+  });
+  return id;
+}
+
 /** An admin deletes the delivery through the API, as the office would. */
 async function deleteInTheOffice(id: number) {
   const admin = await loginAs("admin");
@@ -225,17 +248,7 @@ describe("never twice", () => {
   it("replays a key claimed before the hash left out the fixed client", async () => {
     const { cookie, user } = await loginAs("staff");
     const json = { agentId, tons: "6.00", location: "Older phone" };
-    const landed = await createDeliveryModel(user, json);
-    expect(landed.ok).toBe(true);
-    const id = landed.ok ? landed.delivery.id : 0;
-    const db = await getDb();
-    await db.insert(schema.idempotencyKeys).values({
-      userId: user.id,
-      key: "claimed-before",
-      scope: "delivery.create",
-      requestHash: requestHash({ ...json, clientId }),
-      resourceId: String(id),
-    });
+    const id = await landedUnderEarlierHash(user, json, "claimed-before");
     const again = await post(cookie, json, { "Idempotency-Key": "claimed-before" });
     expect(again.status).toBe(200);
     expect((again.body as { id: number }).id).toBe(id);
@@ -247,16 +260,7 @@ describe("never twice", () => {
   it("a key of the earlier hash whose delivery the office deleted says it was deleted", async () => {
     const { cookie, user } = await loginAs("staff");
     const json = { agentId, tons: "5.50", location: "Older phone, deleted since" };
-    const landed = await createDeliveryModel(user, json);
-    const id = landed.ok ? landed.delivery.id : 0;
-    const db = await getDb();
-    await db.insert(schema.idempotencyKeys).values({
-      userId: user.id,
-      key: "claimed-before-deleted",
-      scope: "delivery.create",
-      requestHash: requestHash({ ...json, clientId }),
-      resourceId: String(id),
-    });
+    const id = await landedUnderEarlierHash(user, json, "claimed-before-deleted");
     await deleteInTheOffice(id);
     const again = await post(cookie, json, { "Idempotency-Key": "claimed-before-deleted" });
     expect(again).toMatchObject({ status: 409, body: { message: RECORDED_THEN_DELETED } });
