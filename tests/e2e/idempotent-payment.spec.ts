@@ -1,15 +1,11 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
-// Issue 11: Record Payment submitted twice (a double tap, a retry on a weak connection)
-// records one payment, and both posts land on the same page. Written for JavaScript off, where
-// nothing on the page can stop the second post; it holds with JavaScript on too.
-test("Record Payment submitted twice records one payment", async ({ page, loginAs, javaScript }) => {
-  await loginAs("manager");
+/** An invoice of ₦5,000 to pay, made through the JSON calls of the signed-in manager. */
+async function invoiceToPay(page: Page, location: string): Promise<{ id: number }> {
   const agents = await (await page.request.get("/api/agents")).json();
   const delivery = await (
-    await page.request.post("/api/deliveries", {
-      data: { agentId: agents[0].id, tons: "1.00", location: `Twice ${javaScript ? "js" : "nojs"}` },
-    })
+    await page.request.post("/api/deliveries", { data: { agentId: agents[0].id, tons: "1.00", location } })
   ).json();
   // The rates of the moment may be 0 here: the manager sets this delivery's selling rate.
   expect((await page.request.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate: "5000" } })).status()).toBe(
@@ -17,6 +13,15 @@ test("Record Payment submitted twice records one payment", async ({ page, loginA
   );
   const invoice = await (await page.request.post("/api/invoices", { data: { deliveryId: delivery.id } })).json();
   expect(invoice.id).toBeGreaterThan(0);
+  return invoice;
+}
+
+// Issue 11: Record Payment submitted twice (a double tap, a retry on a weak connection)
+// records one payment, and both posts land on the same page. Written for JavaScript off, where
+// nothing on the page can stop the second post; it holds with JavaScript on too.
+test("Record Payment submitted twice records one payment", async ({ page, loginAs, javaScript }) => {
+  await loginAs("manager");
+  const invoice = await invoiceToPay(page, `Twice ${javaScript ? "js" : "nojs"}`);
 
   await page.goto(`/invoices/${invoice.id}/pay`);
   const dialog = page.getByRole("dialog", { name: "Record Payment" });
@@ -59,16 +64,7 @@ test.describe("an answer lost on the way back", () => {
   test("Record Payment whose answer is lost keeps the dialog and its key", async ({ page, loginAs, javaScript }) => {
     test.skip(!javaScript, "without JavaScript the browser resends the same post itself");
     await loginAs("manager");
-    const agents = await (await page.request.get("/api/agents")).json();
-    const delivery = await (
-      await page.request.post("/api/deliveries", {
-        data: { agentId: agents[0].id, tons: "1.00", location: "Lost answer" },
-      })
-    ).json();
-    expect(
-      (await page.request.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate: "5000" } })).status(),
-    ).toBe(200);
-    const invoice = await (await page.request.post("/api/invoices", { data: { deliveryId: delivery.id } })).json();
+    const invoice = await invoiceToPay(page, "Lost answer");
 
     await page.goto(`/invoices/${invoice.id}/pay`);
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -105,12 +101,7 @@ test.describe("an answer lost on the way back", () => {
   }) => {
     test.skip(!javaScript, "without JavaScript the browser shows the proxy's page");
     await loginAs("manager");
-    const agents = await (await page.request.get("/api/agents")).json();
-    const delivery = await (
-      await page.request.post("/api/deliveries", { data: { agentId: agents[0].id, tons: "1.00", location: "Proxy" } })
-    ).json();
-    await page.request.patch(`/api/deliveries/${delivery.id}`, { data: { sellingRate: "5000" } });
-    const invoice = await (await page.request.post("/api/invoices", { data: { deliveryId: delivery.id } })).json();
+    const invoice = await invoiceToPay(page, "Proxy");
 
     await page.goto(`/invoices/${invoice.id}/payment`);
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
