@@ -27,10 +27,11 @@ import stylesheet from "~/tailwind.css";
 // the browser's own Print prints the same page.
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  // A link followed inside the app (the Invoices list's Print) fetches this URL as page data;
-  // it is a document: the app is told to load it as one, and the browser asks again.
-  if (!isNavigation(request)) return redirectDocument(documentUrl(request));
   const user = await requireCapability(request, "invoice.manage");
+  // A link followed inside the app (the Invoices list's Print) fetches this URL as page data;
+  // it is a document: the app is told to load it as one, and the browser asks again. After the
+  // guard, so a user who may not print is refused here rather than sent round once more.
+  if (!isNavigation(request)) return redirectDocument(documentUrl(request));
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
   const doc = await loadInvoiceDocument(user, id);

@@ -127,6 +127,26 @@ describe("an invoice of 2,500 lines", () => {
     expect(response.headers.get("X-Remix-Reload-Document")).toBe("true");
   });
 
+  it("refuses a user who may not print before telling the app to load it as a document", async () => {
+    const { cookie } = await loginAs("staff");
+    const refused = await printRoute
+      .loader({
+        request: new Request(
+          `http://localhost/invoices/${invoiceId}/print?_routes=routes%2F_app.invoices_.%24id_.print`,
+          { headers: { Cookie: cookie, "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty" } },
+        ),
+        params: { id: String(invoiceId) },
+        context: {},
+      })
+      .then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+    expect(refused).toBeInstanceOf(Response);
+    expect((refused as Response).status).toBe(403);
+    expect((refused as Response).headers.get("X-Remix-Reload-Document")).toBeNull();
+  });
+
   it("draws every line once, in order, in the PDF, with Page n of m, streamed as it is drawn", async () => {
     const response = await get(pdfRoute, "pdf");
     expect(response.status).toBe(200);
