@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -15,7 +16,12 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-const launchOptions = { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS };
+// tests/e2e/chromium.sh runs CHROMIUM_PATH (default /usr/bin/chromium) with the features no
+// journey uses switched off.
+const launchOptions = {
+  executablePath: fileURLToPath(new URL("tests/e2e/chromium.sh", import.meta.url)),
+  args: CHROMIUM_ARGS,
+};
 
 export default defineConfig({
   testDir: "tests/e2e",
