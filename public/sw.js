@@ -19,6 +19,7 @@ const OUTBOX_STORE = "deliveries";
 const SYNC_TAG = "pks-outbox";
 // The outbox's rules (app/utils/outbox.ts and app/utils/outbox-protocol.ts): same values.
 const OUTBOX_USER_HEADER = "X-Outbox-User";
+const REPLACES_HEADER = "X-Replaces-Key";
 const PASSWORD_CHANGE_MESSAGE = "You must change your password first";
 const SEND_TIMEOUT_MS = 8000;
 const ENTRY_MAX_AGE_MS = 80 * 24 * 60 * 60 * 1000;
@@ -259,6 +260,7 @@ async function syncOutbox() {
           Accept: "application/json",
           "Idempotency-Key": entry.key,
           [OUTBOX_USER_HEADER]: entry.userId,
+          ...(entry.replaces && { [REPLACES_HEADER]: entry.replaces.join() }),
         },
         body: JSON.stringify(entry.fields),
         credentials: "same-origin",

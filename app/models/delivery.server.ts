@@ -26,11 +26,14 @@ import type { PageRequest } from "~/utils/params";
 import { denied } from "~/utils/request-scope.server";
 import {
   claimKey,
+  claimReplacedKeys,
   completeKey,
   deleteOldKeys,
   IdempotencyConflict,
   idempotencyFailure,
   isUsableKey,
+  ReplacedSendLanded,
+  replacedKeysOf,
   requestHash,
 } from "~/utils/idempotency.server";
 import { recordAudit } from "./audit.server";
@@ -314,17 +317,27 @@ export const RECORDED_THEN_DELETED =
 export const landedUnderKeyMessage = (id: string) =>
   `A delivery was already recorded under this request (delivery ${id}). Check the Deliveries list before sending it again.`;
 
+/** A correction whose delivery's earlier send landed after all (X-Replaces-Key). */
+export const replacedSendLandedMessage = (id: string) =>
+  `An earlier send of this delivery was recorded after all (delivery ${id}), so this correction was not. Check the Deliveries list, and edit delivery ${id} there if it needs correcting.`;
+
 export type CreateResult = { ok: true; delivery: DeliveryView; replayed: boolean } | Failure;
 
 /**
  * Records a delivery as confirmed, copying buying rate, selling rate and offloading cost from
  * the settings of this moment. With an idempotency key, a repeat of the same submission
- * returns the first delivery and records nothing new.
+ * returns the first delivery and records nothing new. A phone's correction names the keys of
+ * the sends it replaces (`replacesKeys`, the X-Replaces-Key header): it is refused when one of
+ * them landed, and none of them can land after it.
  */
 export async function createDelivery(
   viewer: Viewer,
   input: Record<string, unknown>,
-  { idempotencyKey, now = new Date() }: { idempotencyKey?: string | null; now?: Date } = {},
+  {
+    idempotencyKey,
+    replacesKeys,
+    now = new Date(),
+  }: { idempotencyKey?: string | null; replacesKeys?: string | null; now?: Date } = {},
 ): Promise<CreateResult> {
   const refused = refuse(viewer, "delivery.create", "deliveries");
   if (refused) return refused;
@@ -335,6 +348,9 @@ export async function createDelivery(
   if (key !== undefined && key !== null && !isUsableKey(key)) {
     return { ok: false, status: 400, message: "The request key is not valid", fieldErrors: {} };
   }
+  const replaced = replacedKeysOf(replacesKeys, key);
+  if (!replaced)
+    return { ok: false, status: 400, message: "The keys this request replaces are not valid", fieldErrors: {} };
 
   // The rates of this moment, and without a client the fixed delivery client, read now (outside the
   // transaction: on PGlite a second query beside it would wait for it).
@@ -367,6 +383,7 @@ export async function createDelivery(
           earlier,
         });
         if (existing) return { id: Number(existing), replayed: true };
+        await claimReplacedKeys(tx, { userId: viewer.id, keys: replaced, scope: "delivery.create" });
       }
       const clientId = await deliveryClientOf(tx, data.clientId ?? null, fixed);
       if (!(await agentExists(data.agentId, tx))) throw new Refusal(failOn(400, "agentId", "Agent not found"));
@@ -399,13 +416,19 @@ export async function createDelivery(
         after: created,
       });
       if (key) {
-        await completeKey(tx, { userId: viewer.id, key, resourceId: String(created.id) });
+        for (const k of [key, ...replaced])
+          await completeKey(tx, { userId: viewer.id, key: k, resourceId: String(created.id) });
         await deleteOldKeys(tx, now);
       }
       return { id: created.id, replayed: false };
     });
   } catch (error) {
     if (isPeriodClosed(error) || error instanceof Refusal) return error.failure;
+    if (error instanceof ReplacedSendLanded) {
+      if (!(await getDeliveryRow(Number(error.resourceId))))
+        return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
+      return { ok: false, status: 409, message: replacedSendLandedMessage(error.resourceId) };
+    }
     // The key landed: whoever sees this must not send the delivery again under a new key.
     if (error instanceof IdempotencyConflict && error.resourceId) {
       if (!(await getDeliveryRow(Number(error.resourceId))))

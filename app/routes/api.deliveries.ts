@@ -3,7 +3,7 @@ import { createDelivery, deliveryBatches, listDeliveries, readDeliveryFilters } 
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
-import { OTHER_USER_MESSAGE, OUTBOX_USER_HEADER } from "~/utils/outbox-protocol";
+import { OTHER_USER_MESSAGE, OUTBOX_USER_HEADER, REPLACES_HEADER } from "~/utils/outbox-protocol";
 import { readPageRequest } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
@@ -31,7 +31,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const owner = request.headers.get(OUTBOX_USER_HEADER);
   if (owner !== null && owner !== user.id) return jsonError(401, OTHER_USER_MESSAGE);
   const body = await readJsonBody(request);
-  const result = await createDelivery(user, body, { idempotencyKey: request.headers.get("Idempotency-Key") });
+  const result = await createDelivery(user, body, {
+    idempotencyKey: request.headers.get("Idempotency-Key"),
+    replacesKeys: request.headers.get(REPLACES_HEADER),
+  });
   if (!result.ok) return failureJson(result);
   return Response.json(result.delivery, { status: result.replayed ? 200 : 201 });
 }

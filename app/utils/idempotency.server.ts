@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { schema, type Tx } from "~/db.server";
+import { MAX_REPLACED_KEYS } from "~/utils/outbox-protocol";
 import { hasControlCharacters } from "~/utils/text";
 
 // A create carries a key chosen by the client (a hidden field made when the form opens, or
@@ -110,6 +111,57 @@ export async function claimKey(
     throw new IdempotencyConflict(existing.resourceId);
   }
   return existing.resourceId;
+}
+
+/**
+ * The keys a correction replaces, from its X-Replaces-Key header: [] without one, null when the
+ * header is not usable (a key not usable, the request's own key, too many, or no key of its own).
+ */
+export function replacedKeysOf(header: string | null | undefined, key: string | null | undefined): string[] | null {
+  if (header === null || header === undefined || header.trim() === "") return [];
+  const keys = header.split(",").map((k) => k.trim());
+  if (!key || keys.length > MAX_REPLACED_KEYS || keys.some((k) => !isUsableKey(k) || k === key)) return null;
+  return [...new Set(keys)];
+}
+
+/** A send that a correction replaces did land: the correction would record the same thing twice. */
+export class ReplacedSendLanded extends Error {
+  status = 409 as const;
+  constructor(readonly resourceId: string) {
+    super("An earlier send of this request landed");
+  }
+}
+
+/** What a replaced key stores until the correction completes it: no request hashes to this. */
+const REPLACED = "replaced";
+
+/**
+ * A correction's claim on the keys of the sends it replaces, in its own transaction, after its
+ * own key (decision 1100, addendum of stop 35). A key whose send landed refuses the correction
+ * (ReplacedSendLanded); one whose send is still being recorded, too (IdempotencyInProgress).
+ * Any other is claimed here, so a send still on its way can never land after the correction;
+ * completeKey then points it at what the correction made, and that send, if it ever arrives,
+ * is told a delivery was recorded under its key.
+ */
+export async function claimReplacedKeys(
+  tx: Tx,
+  { userId, keys, scope }: { userId: string; keys: string[]; scope: string },
+) {
+  for (const key of keys) {
+    const inserted = await tx
+      .insert(schema.idempotencyKeys)
+      .values({ userId, key, scope, requestHash: REPLACED })
+      .onConflictDoNothing()
+      .returning({ key: schema.idempotencyKeys.key });
+    if (inserted.length) continue;
+    const [existing] = await tx
+      .select()
+      .from(schema.idempotencyKeys)
+      .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
+    if (!existing?.resourceId) throw new IdempotencyInProgress();
+    if (existing.scope !== scope) throw new IdempotencyConflict();
+    throw new ReplacedSendLanded(existing.resourceId);
+  }
 }
 
 export async function completeKey(

@@ -4,6 +4,16 @@
 /** Whose outbox entry a send carries: the server refuses it under anyone else's session. */
 export const OUTBOX_USER_HEADER = "X-Outbox-User";
 
+/**
+ * A correction's header: the keys of the sends it replaces (the entry it corrects, and what that
+ * one replaced), comma-separated. The server refuses the correction when one of them landed,
+ * and claims the others so that none can land after it (decision 1100, addendum of stop 35).
+ */
+export const REPLACES_HEADER = "X-Replaces-Key";
+
+/** At most this many keys in it: a longer chain of corrections names its newest ones. */
+export const MAX_REPLACED_KEYS = 20;
+
 /** The 401's message when the entry's person is not the one signed in. */
 export const OTHER_USER_MESSAGE = "Signed in as someone else";
 

@@ -14,7 +14,7 @@ import {
   type OutboxEntry,
   type OutboxState,
 } from "./outbox";
-import { OTHER_USER_MESSAGE, PASSWORD_CHANGE_MESSAGE } from "./outbox-protocol";
+import { MAX_REPLACED_KEYS, OTHER_USER_MESSAGE, PASSWORD_CHANGE_MESSAGE } from "./outbox-protocol";
 
 // The outbox's IndexedDB store, in memory: idb-keyval's own functions run on it. A transaction
 // is written whole when its requests have run, or not at all when one failed (add() over a
@@ -113,7 +113,7 @@ function answer(status: number, body?: unknown) {
 
 /** Each send's key and location, answered in turn by `statuses` (the last repeats). */
 function answers(...statuses: [number, unknown][]) {
-  const sent: { key: string; location: string; user: string }[] = [];
+  const sent: { key: string; location: string; user: string; replaces?: string }[] = [];
   vi.stubGlobal(
     "fetch",
     vi.fn(async (_url: string, init: RequestInit) => {
@@ -122,6 +122,7 @@ function answers(...statuses: [number, unknown][]) {
         key: headers["Idempotency-Key"],
         location: JSON.parse(init.body as string).location,
         user: headers["X-Outbox-User"],
+        replaces: headers["X-Replaces-Key"],
       });
       const [status, body] = statuses[Math.min(sent.length, statuses.length) - 1];
       return new Response(JSON.stringify(body), { status });
@@ -373,6 +374,43 @@ describe("the outbox on the phone", () => {
     const report = await recordEntry(waiting("k-new"), "k-old");
     expect(report.outcome).toEqual({ kind: "sent", tons: "12.50" });
     expect(await stored()).toEqual({});
+  });
+
+  it("a correction names the entries it replaces, back along its chain, in every send", async () => {
+    await addEntry({
+      ...waiting("k-old", { location: "Second try" }),
+      state: "attention",
+      message: "Agent not found",
+      replaces: ["k-first"],
+    });
+    const sent = answers([503, {}]);
+    await recordEntry(waiting("k-new", { location: "Third try" }), "k-old");
+    expect((await getEntry("k-new"))?.replaces).toEqual(["k-old", "k-first"]);
+    const resent = answers([201, { id: 1, tons: "12.50" }]);
+    await flush("u-1");
+    // The correction carries the chain each time it is sent; a fresh entry carries none.
+    const later = answers([201, { id: 2, tons: "12.50" }]);
+    await recordEntry(waiting("k-fresh", { location: "Fresh" }));
+    expect([...sent, ...resent].map((s) => [s.key, s.replaces])).toEqual([
+      ["k-new", "k-old,k-first"],
+      ["k-new", "k-old,k-first"],
+    ]);
+    expect(later.map((s) => [s.key, s.replaces])).toEqual([["k-fresh", undefined]]);
+  });
+
+  it("a long chain of corrections names its newest keys, as many as the server reads", async () => {
+    const chain = Array.from({ length: MAX_REPLACED_KEYS }, (_, i) => `k-${i}`);
+    await addEntry({ ...waiting("k-old"), state: "attention", message: "Agent not found", replaces: chain });
+    answers([503, {}]);
+    await recordEntry(waiting("k-new"), "k-old");
+    expect((await getEntry("k-new"))?.replaces).toEqual(["k-old", ...chain.slice(0, MAX_REPLACED_KEYS - 1)]);
+  });
+
+  it("a correction of an entry gone meanwhile (sent from another tab) still names it", async () => {
+    const sent = answers([409, { message: "An earlier send of this delivery was recorded after all" }]);
+    const report = await recordEntry(waiting("k-new"), "k-gone");
+    expect(sent.map((s) => s.replaces)).toEqual(["k-gone"]);
+    expect(report.outcome).toMatchObject({ kind: "attention", status: 409 });
   });
 
   it("a correction kept for later replaces the refused entry", async () => {

@@ -4,7 +4,7 @@
 // confirms it (201, or 200 replaying the first result); the server's idempotency makes each
 // land once however often it is sent. Browser-only: nothing here runs on import.
 import { createStore, get, promisifyRequest, values, type UseStore } from "idb-keyval";
-import { OUTBOX_USER_HEADER, PASSWORD_CHANGE_MESSAGE } from "./outbox-protocol";
+import { MAX_REPLACED_KEYS, OUTBOX_USER_HEADER, PASSWORD_CHANGE_MESSAGE, REPLACES_HEADER } from "./outbox-protocol";
 
 export type OutboxEntry = {
   /** The idempotency key, made by the page; also the entry's id. */
@@ -20,6 +20,8 @@ export type OutboxEntry = {
   fieldErrors?: Record<string, string[]>;
   status?: number;
   attempts: number;
+  /** A correction's: the keys of the entries it replaces, newest first (sent as X-Replaces-Key). */
+  replaces?: string[];
 };
 
 /**
@@ -99,8 +101,16 @@ async function write(change: (store: IDBObjectStore) => void) {
  */
 export async function addEntry(entry: OutboxEntry, replacing?: string | null) {
   await write((s) => {
-    if (replacing) s.delete(replacing);
-    s.add(entry, entry.key);
+    if (!replacing) return void s.add(entry, entry.key);
+    // A send of the corrected entry may have landed unseen: the server is told which keys this
+    // one replaces, and refuses it if one did (decision 1100, addendum of stop 35).
+    const corrected = s.get(replacing);
+    corrected.onsuccess = () => {
+      const earlier = (corrected.result as OutboxEntry | undefined)?.replaces ?? [];
+      entry.replaces = [replacing, ...earlier].slice(0, MAX_REPLACED_KEYS);
+      s.delete(replacing);
+      s.add(entry, entry.key);
+    };
   });
   // Ask the browser not to evict the outbox when the phone runs short of space.
   void navigator.storage?.persist?.().catch(() => false);
@@ -141,6 +151,7 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
         "Idempotency-Key": entry.key,
         // Whose entry this is: under anyone else's session the server refuses it (401).
         [OUTBOX_USER_HEADER]: entry.userId,
+        ...(entry.replaces && { [REPLACES_HEADER]: entry.replaces.join() }),
       },
       body: JSON.stringify(entry.fields),
       credentials: "same-origin",

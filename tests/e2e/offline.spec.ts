@@ -11,7 +11,7 @@ import { seriousAxeViolations, sidewaysScroll } from "./walk";
 
 // Going offline is the point here: the browser reports each request it could not make.
 const EXPECTED_CONSOLE = [
-  /Failed to load resource: the server responded with a status of (40[0-9]|429)/,
+  /Failed to load resource: the server responded with a status of (40[0-9]|413|429)/,
   /net::ERR_INTERNET_DISCONNECTED/,
   /net::ERR_FAILED/,
   /Failed to fetch/,
@@ -65,7 +65,7 @@ async function savedOnPhone(page: Page) {
 async function deliveriesAt(request: APIRequestContext, prefix: string) {
   const response = await request.get("/api/deliveries");
   expect(response.status()).toBe(200);
-  return ((await response.json()) as { location: string; agentName: string | null }[]).filter((d) =>
+  return ((await response.json()) as { location: string; agentName: string | null; tons: string }[]).filter((d) =>
     d.location.startsWith(prefix),
   );
 }
@@ -210,6 +210,50 @@ test("a delivery for an agent removed meanwhile needs attention, and can be corr
   expect(sent).toHaveLength(1);
   expect(sent[0].agentName).toBe("Musa Ibrahim");
   await manager.dispose();
+});
+
+test("a correction of a delivery whose first send landed unseen is refused, and nothing is recorded twice", async ({
+  page,
+  context,
+  loginAs,
+}) => {
+  await loginAs("staff");
+  await openOnline(page);
+  const tag = `Landed unseen ${unique()}`;
+  await context.setOffline(true);
+  await record(page, { agent: "Musa Ibrahim", tons: "6.50", location: `${tag} yard` });
+  await savedOnPhone(page);
+  // The first send lands and its answer is lost; the retry is refused by something in front of
+  // the app before the key is read (a proxy's body limit), so the phone says "needs attention".
+  const sends: { key: string; replaces?: string }[] = [];
+  await page.route("**/api/deliveries", async (route) => {
+    const headers = route.request().headers();
+    sends.push({ key: headers["idempotency-key"], replaces: headers["x-replaces-key"] });
+    if (sends.length === 1) {
+      expect((await route.fetch()).status()).toBe(201);
+      return route.abort("failed");
+    }
+    if (sends.length === 2)
+      return route.fulfill({ status: 413, contentType: "application/json", body: '{"message":"Request too large"}' });
+    return route.continue();
+  });
+  await context.setOffline(false);
+  const entry = page.getByTestId("outbox-entry");
+  await expect(entry).toHaveAttribute("data-state", "attention", { timeout: 30_000 });
+  await expect(entry).toContainText("Request too large");
+
+  // Corrected and sent, it names the send it replaces, and the server refuses it.
+  await entry.getByRole("button", { name: "Correct and resend" }).click();
+  const dialog = page.getByRole("dialog", { name: "New Delivery Entry" });
+  await dialog.getByLabel("Tons *").fill("6.75");
+  await dialog.getByRole("button", { name: "Record Delivery" }).click();
+  await expect(dialog).toContainText("An earlier send of this delivery was recorded after all");
+  expect(sends).toHaveLength(3);
+  expect(sends[2].key).not.toBe(sends[0].key);
+  expect(sends[2].replaces).toBe(sends[0].key);
+  const recorded = await deliveriesAt(page.request, tag);
+  expect(recorded).toHaveLength(1);
+  expect(recorded[0]).toMatchObject({ tons: "6.50" });
 });
 
 test("an expired session keeps the delivery, asks for sign-in, then sends it once", async ({

@@ -6,6 +6,7 @@ import {
   landedUnderKeyMessage,
   PAGE_SIZE,
   RECORDED_THEN_DELETED,
+  replacedSendLandedMessage,
 } from "../../app/models/delivery.server";
 import * as deliveriesPage from "../../app/routes/_app.deliveries";
 import * as deleteRoute from "../../app/routes/_app.deliveries.$id.delete";
@@ -293,6 +294,99 @@ describe("never twice", () => {
     expect(missingClient).toMatchObject({ status: 400, body: { errors: { clientId: ["Client not found"] } } });
     const corrected = await post(cookie, { agentId, tons: "2.00", location: "Typo" }, { "Idempotency-Key": "fix-me" });
     expect(corrected.status).toBe(201);
+  });
+
+  describe("a phone's correction names the sends it replaces (X-Replaces-Key)", () => {
+    const mine = async (userId: string) => {
+      const db = await getDb();
+      return db.select().from(schema.deliveries).where(eq(schema.deliveries.createdBy, userId));
+    };
+
+    it("is refused when the send it corrects landed after all, naming that delivery", async () => {
+      // The first send timed out, its retry was refused before the key was read (a body limit, a
+      // misconfigured origin): the phone shows "needs attention", yet the first send had landed.
+      const { cookie, user } = await loginAs("staff");
+      const json = { agentId, tons: "4.00", location: "Landed unseen" };
+      const first = await post(cookie, json, { "Idempotency-Key": "unseen-first" });
+      expect(first.status).toBe(201);
+      const id = (first.body as { id: number }).id;
+      const correction = { "Idempotency-Key": "unseen-correction", "X-Replaces-Key": "unseen-first" };
+      const refused = await post(cookie, { ...json, tons: "4.50" }, correction);
+      expect(refused).toMatchObject({ status: 409, body: { message: replacedSendLandedMessage(String(id)) } });
+      // Refused whole: the correction's own key is not kept, and sent again it is refused again.
+      expect(await post(cookie, { ...json, tons: "4.50" }, correction)).toMatchObject({ status: 409 });
+      expect((await mine(user.id)).map((d) => d.id)).toEqual([id]);
+      // Further back in a chain of corrections, the same.
+      const chained = await post(cookie, json, {
+        "Idempotency-Key": "unseen-second-correction",
+        "X-Replaces-Key": "unseen-correction, unseen-first",
+      });
+      expect(chained).toMatchObject({ status: 409, body: { message: replacedSendLandedMessage(String(id)) } });
+      expect(await mine(user.id)).toHaveLength(1);
+    });
+
+    it("says so when the delivery the earlier send made was deleted in the office", async () => {
+      const { cookie } = await loginAs("staff");
+      const json = { agentId, tons: "2.50", location: "Landed, then deleted" };
+      const first = await post(cookie, json, { "Idempotency-Key": "deleted-first" });
+      await deleteInTheOffice((first.body as { id: number }).id);
+      const refused = await post(cookie, json, { "Idempotency-Key": "deleted-fix", "X-Replaces-Key": "deleted-first" });
+      expect(refused).toMatchObject({ status: 409, body: { message: RECORDED_THEN_DELETED } });
+    });
+
+    it("is recorded when the earlier send never landed, and that send can land no more", async () => {
+      const { cookie, user } = await loginAs("staff");
+      const json = { agentId, tons: "3.25", location: "Never landed" };
+      const correction = { "Idempotency-Key": "never-fix", "X-Replaces-Key": "never-first" };
+      const recorded = await post(cookie, { ...json, tons: "3.50" }, correction);
+      expect(recorded.status).toBe(201);
+      const id = (recorded.body as { id: number }).id;
+      // Sent again (its answer lost), the correction replays.
+      expect(await post(cookie, { ...json, tons: "3.50" }, correction)).toMatchObject({ status: 200, body: { id } });
+      // The first send, still on its way, arrives after it: told what was recorded, nothing new.
+      const late = await post(cookie, json, { "Idempotency-Key": "never-first" });
+      expect(late).toMatchObject({ status: 422, body: { message: landedUnderKeyMessage(String(id)) } });
+      expect((await mine(user.id)).map((d) => [d.id, d.tons])).toEqual([[id, "3.50"]]);
+    });
+
+    it("racing the send it replaces, one of the two is recorded, never both", async () => {
+      const { cookie, user } = await loginAs("staff");
+      for (let round = 0; round < 10; round++) {
+        const json = { agentId, tons: "2.00", location: `Race ${round}` };
+        const [first, correction] = await Promise.all([
+          post(cookie, json, { "Idempotency-Key": `race-first-${round}` }),
+          post(
+            cookie,
+            { ...json, tons: "2.25" },
+            { "Idempotency-Key": `race-fix-${round}`, "X-Replaces-Key": `race-first-${round}` },
+          ),
+        ]);
+        const statuses = [first.status, correction.status].sort();
+        expect([
+          [201, 409],
+          [201, 422],
+        ]).toContainEqual(statuses);
+      }
+      expect(await mine(user.id)).toHaveLength(10);
+    });
+
+    it("refuses a header it cannot read, and records nothing", async () => {
+      const { cookie, user } = await loginAs("staff");
+      const json = { agentId, tons: "1.75", location: "Bad header" };
+      for (const headers of <Record<string, string>[]>[
+        { "Idempotency-Key": "bad-replaces", "X-Replaces-Key": "bad-replaces" },
+        { "Idempotency-Key": "bad-replaces", "X-Replaces-Key": "ok, " },
+        { "Idempotency-Key": "bad-replaces", "X-Replaces-Key": Array.from({ length: 21 }, (_, i) => `k${i}`).join() },
+        { "X-Replaces-Key": "no-key-of-its-own" },
+      ]) {
+        const refused = await post(cookie, json, headers);
+        expect(refused).toMatchObject({
+          status: 400,
+          body: { message: "The keys this request replaces are not valid" },
+        });
+      }
+      expect(await mine(user.id)).toHaveLength(0);
+    });
   });
 
   it("the HTML form replays a resubmitted form the same way", async () => {

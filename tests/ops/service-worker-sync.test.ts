@@ -10,6 +10,45 @@ import { REPO } from "./support/app";
 
 const SOURCE = readFileSync(path.join(REPO, "public/sw.js"), "utf8");
 
+/**
+ * The outbox's object store in memory, as much of IndexedDB as the sync uses: open, getAll,
+ * and a readwrite transaction whose delete completes at once.
+ */
+function memoryOutbox(entries: Record<string, unknown>[]) {
+  const data = new Map(entries.map((e) => [e.key as string, e]));
+  const later = (request: { result?: unknown; onsuccess?: () => void }, result: unknown) =>
+    queueMicrotask(() => {
+      request.result = result;
+      request.onsuccess?.();
+    });
+  const db = {
+    transaction: () => {
+      const tx: { oncomplete?: () => void } = {};
+      queueMicrotask(() => queueMicrotask(() => tx.oncomplete?.()));
+      return Object.assign(tx, {
+        objectStore: () => ({
+          getAll: () => {
+            const request = {};
+            later(request, [...data.values()]);
+            return request;
+          },
+          delete: (key: string) => data.delete(key),
+        }),
+      });
+    },
+  };
+  return {
+    data,
+    indexedDB: {
+      open: () => {
+        const request = {};
+        later(request, db);
+        return request;
+      },
+    },
+  };
+}
+
 /** Fires one `sync` event at a fresh worker whose GET /api/auth/user answers `status`. */
 function syncWith(status: number) {
   const listeners: Record<string, (event: unknown) => void> = {};
@@ -59,5 +98,62 @@ describe("Background Sync without a page open", () => {
     const { done, requested } = syncWith(status);
     await expect(done).rejects.toThrow(`retry later (${status})`);
     expect(requested).toEqual(["/api/auth/user"]);
+  });
+});
+
+describe("Background Sync sends the waiting entries as the page does", () => {
+  it("with each entry's key and, for a correction, the keys it replaces", async () => {
+    const outbox = memoryOutbox([
+      {
+        key: "k-fresh",
+        userId: "u-1",
+        createdAt: Date.now() - 2,
+        state: "waiting",
+        fields: { tons: "1" },
+        attempts: 0,
+      },
+      {
+        key: "k-fix",
+        userId: "u-1",
+        createdAt: Date.now() - 1,
+        state: "waiting",
+        fields: { tons: "2" },
+        attempts: 1,
+        replaces: ["k-old", "k-first"],
+      },
+    ]);
+    const sent: Record<string, string>[] = [];
+    const listeners: Record<string, (event: unknown) => void> = {};
+    const context = vm.createContext({
+      self: {
+        addEventListener: (type: string, listener: (event: unknown) => void) => (listeners[type] = listener),
+        clients: { matchAll: async () => [] },
+        navigator: {},
+        location: { origin: "http://localhost" },
+      },
+      fetch: async (url: string, init?: { headers?: Record<string, string> }) => {
+        if (url === "/api/auth/user") return Response.json({ id: "u-1" });
+        sent.push(init!.headers!);
+        return Response.json({ id: sent.length, tons: "1" }, { status: 201 });
+      },
+      indexedDB: outbox.indexedDB,
+      caches: {},
+      AbortSignal,
+      Response,
+      URL,
+      console,
+      setTimeout,
+      clearTimeout,
+      queueMicrotask,
+    });
+    vm.runInContext(SOURCE, context, { filename: "sw.js" });
+    let done: Promise<unknown> | undefined;
+    listeners.sync({ tag: "pks-outbox", waitUntil: (promise: Promise<unknown>) => (done = promise) });
+    await done;
+    expect(sent.map((h) => [h["Idempotency-Key"], h["X-Outbox-User"], h["X-Replaces-Key"]])).toEqual([
+      ["k-fresh", "u-1", undefined],
+      ["k-fix", "u-1", "k-old,k-first"],
+    ]);
+    expect(outbox.data.size).toBe(0);
   });
 });
