@@ -406,6 +406,16 @@ describe("the outbox on the phone", () => {
     expect((await getEntry("k-new"))?.replaces).toEqual(["k-old", ...chain.slice(0, MAX_REPLACED_KEYS - 1)]);
   });
 
+  it("a correction keeps the age of the entry it corrects: after 80 days it is not sent blind", async () => {
+    const day = 24 * 60 * 60 * 1000;
+    await addEntry({ ...waiting("k-old"), createdAt: Date.now() - 81 * day, state: "attention", message: "413" });
+    const sent = answers([201, { id: 1, tons: "12.50" }]);
+    const report = await recordEntry(waiting("k-new"), "k-old");
+    expect(sent).toEqual([]);
+    expect(report.outcome).toMatchObject({ kind: "attention", message: TOO_OLD_MESSAGE });
+    expect(Date.now() - (await getEntry("k-new"))!.createdAt).toBeGreaterThan(80 * day);
+  });
+
   it("a correction of an entry gone meanwhile (sent from another tab) still names it", async () => {
     const sent = answers([409, { message: "An earlier send of this delivery was recorded after all" }]);
     const report = await recordEntry(waiting("k-new"), "k-gone");

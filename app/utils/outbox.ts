@@ -106,8 +106,11 @@ export async function addEntry(entry: OutboxEntry, replacing?: string | null) {
     // one replaces, and refuses it if one did (decision 1100, addendum of stop 35).
     const corrected = s.get(replacing);
     corrected.onsuccess = () => {
-      const earlier = (corrected.result as OutboxEntry | undefined)?.replaces ?? [];
-      entry.replaces = [replacing, ...earlier].slice(0, MAX_REPLACED_KEYS);
+      const old = corrected.result as OutboxEntry | undefined;
+      entry.replaces = [replacing, ...(old?.replaces ?? [])].slice(0, MAX_REPLACED_KEYS);
+      // It keeps the corrected entry's place and age: past the server's memory of the keys it
+      // replaces (80 days on the phone), it is not sent blind either.
+      if (old) entry.createdAt = old.createdAt;
       s.delete(replacing);
       s.add(entry, entry.key);
     };

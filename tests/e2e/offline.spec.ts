@@ -225,12 +225,12 @@ test("a correction of a delivery whose first send landed unseen is refused, and 
   await savedOnPhone(page);
   // The first send lands and its answer is lost; the retry is refused by something in front of
   // the app before the key is read (a proxy's body limit), so the phone says "needs attention".
-  const sends: { key: string; replaces?: string }[] = [];
+  const sends: { key: string; replaces?: string; landed?: number }[] = [];
   await page.route("**/api/deliveries", async (route) => {
     const headers = route.request().headers();
     sends.push({ key: headers["idempotency-key"], replaces: headers["x-replaces-key"] });
     if (sends.length === 1) {
-      expect((await route.fetch()).status()).toBe(201);
+      sends[0].landed = (await route.fetch()).status();
       return route.abort("failed");
     }
     if (sends.length === 2)
@@ -249,6 +249,7 @@ test("a correction of a delivery whose first send landed unseen is refused, and 
   await dialog.getByRole("button", { name: "Record Delivery" }).click();
   await expect(dialog).toContainText("An earlier send of this delivery was recorded after all");
   expect(sends).toHaveLength(3);
+  expect(sends[0].landed).toBe(201);
   expect(sends[2].key).not.toBe(sends[0].key);
   expect(sends[2].replaces).toBe(sends[0].key);
   const recorded = await deliveriesAt(page.request, tag);

@@ -349,6 +349,28 @@ describe("never twice", () => {
       expect((await mine(user.id)).map((d) => [d.id, d.tons])).toEqual([[id, "3.50"]]);
     });
 
+    it("a correction the app refuses claims nothing: the send it replaces can still land, and then counts", async () => {
+      const { cookie, user } = await loginAs("staff");
+      const json = { agentId, tons: "5.00", location: "Refused correction" };
+      const refused = await post(
+        cookie,
+        { ...json, agentId: 999999 },
+        { "Idempotency-Key": "rolled-fix", "X-Replaces-Key": "rolled-first" },
+      );
+      expect(refused).toMatchObject({ status: 400, body: { errors: { agentId: ["Agent not found"] } } });
+      // The first send, late, lands after all: the refused correction left its key free.
+      const late = await post(cookie, json, { "Idempotency-Key": "rolled-first" });
+      expect(late.status).toBe(201);
+      const id = (late.body as { id: number }).id;
+      // The next correction names both, and is refused because the first landed.
+      const next = await post(cookie, json, {
+        "Idempotency-Key": "rolled-second-fix",
+        "X-Replaces-Key": "rolled-fix,rolled-first",
+      });
+      expect(next).toMatchObject({ status: 409, body: { message: replacedSendLandedMessage(String(id)) } });
+      expect((await mine(user.id)).map((d) => d.id)).toEqual([id]);
+    });
+
     it("racing the send it replaces, one of the two is recorded, never both", async () => {
       const { cookie, user } = await loginAs("staff");
       for (let round = 0; round < 10; round++) {
