@@ -49,30 +49,17 @@ function memoryOutbox(entries: Record<string, unknown>[]) {
   };
 }
 
-/** Fires one `sync` event at a fresh worker whose GET /api/auth/user answers `status`. */
-function syncWith(status: number) {
+/** Fires one `sync` event at a fresh worker with these stand-ins; resolves when the sync ends. */
+function sync(stand: { fetch: (url: string, init?: RequestInit) => Promise<Response>; indexedDB: unknown }) {
   const listeners: Record<string, (event: unknown) => void> = {};
-  const requested: string[] = [];
-  const scope = {
-    addEventListener: (type: string, listener: (event: unknown) => void) => (listeners[type] = listener),
-    clients: { matchAll: async () => [] },
-    navigator: {},
-    location: { origin: "http://localhost" },
-  };
   const context = vm.createContext({
-    self: scope,
-    fetch: async (url: string) => {
-      requested.push(url);
-      return new Response(JSON.stringify({ message: "nope" }), {
-        status,
-        headers: { "Content-Type": "application/json" },
-      });
+    self: {
+      addEventListener: (type: string, listener: (event: unknown) => void) => (listeners[type] = listener),
+      clients: { matchAll: async () => [] },
+      navigator: {},
+      location: { origin: "http://localhost" },
     },
-    indexedDB: {
-      open: () => {
-        throw new Error("the outbox is not opened in these cases");
-      },
-    },
+    ...stand,
     caches: {},
     AbortSignal,
     Response,
@@ -80,11 +67,29 @@ function syncWith(status: number) {
     console,
     setTimeout,
     clearTimeout,
+    queueMicrotask,
   });
   vm.runInContext(SOURCE, context, { filename: "sw.js" });
   let done: Promise<unknown> | undefined;
   listeners.sync({ tag: "pks-outbox", waitUntil: (promise: Promise<unknown>) => (done = promise) });
-  return { done: done!, requested };
+  return done!;
+}
+
+/** A sync whose GET /api/auth/user answers `status`. */
+function syncWith(status: number) {
+  const requested: string[] = [];
+  const done = sync({
+    fetch: async (url: string) => {
+      requested.push(url);
+      return Response.json({ message: "nope" }, { status });
+    },
+    indexedDB: {
+      open: () => {
+        throw new Error("the outbox is not opened in these cases");
+      },
+    },
+  });
+  return { done, requested };
 }
 
 describe("Background Sync without a page open", () => {
@@ -123,33 +128,14 @@ describe("Background Sync sends the waiting entries as the page does", () => {
       },
     ]);
     const sent: Record<string, string>[] = [];
-    const listeners: Record<string, (event: unknown) => void> = {};
-    const context = vm.createContext({
-      self: {
-        addEventListener: (type: string, listener: (event: unknown) => void) => (listeners[type] = listener),
-        clients: { matchAll: async () => [] },
-        navigator: {},
-        location: { origin: "http://localhost" },
-      },
-      fetch: async (url: string, init?: { headers?: Record<string, string> }) => {
+    await sync({
+      fetch: async (url: string, init?: RequestInit) => {
         if (url === "/api/auth/user") return Response.json({ id: "u-1" });
-        sent.push(init!.headers!);
+        sent.push(init!.headers as Record<string, string>);
         return Response.json({ id: sent.length, tons: "1" }, { status: 201 });
       },
       indexedDB: outbox.indexedDB,
-      caches: {},
-      AbortSignal,
-      Response,
-      URL,
-      console,
-      setTimeout,
-      clearTimeout,
-      queueMicrotask,
     });
-    vm.runInContext(SOURCE, context, { filename: "sw.js" });
-    let done: Promise<unknown> | undefined;
-    listeners.sync({ tag: "pks-outbox", waitUntil: (promise: Promise<unknown>) => (done = promise) });
-    await done;
     expect(sent.map((h) => [h["Idempotency-Key"], h["X-Outbox-User"], h["X-Replaces-Key"]])).toEqual([
       ["k-fresh", "u-1", undefined],
       ["k-fix", "u-1", "k-old,k-first"],
