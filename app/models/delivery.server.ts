@@ -424,16 +424,17 @@ export async function createDelivery(
     });
   } catch (error) {
     if (isPeriodClosed(error) || error instanceof Refusal) return error.failure;
-    if (error instanceof ReplacedSendLanded) {
-      if (!(await getDeliveryRow(Number(error.resourceId))))
-        return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
-      return { ok: false, status: 409, message: replacedSendLandedMessage(error.resourceId) };
-    }
-    // The key landed: whoever sees this must not send the delivery again under a new key.
-    if (error instanceof IdempotencyConflict && error.resourceId) {
-      if (!(await getDeliveryRow(Number(error.resourceId))))
-        return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
-      return { ok: false, status: 422, message: landedUnderKeyMessage(error.resourceId) };
+    // The key landed (or one this correction replaces did): whoever sees this must not send the
+    // delivery again under a new key.
+    const landed =
+      error instanceof ReplacedSendLanded
+        ? { id: error.resourceId, status: 409 as const, message: replacedSendLandedMessage }
+        : error instanceof IdempotencyConflict && error.resourceId
+          ? { id: error.resourceId, status: 422 as const, message: landedUnderKeyMessage }
+          : null;
+    if (landed) {
+      if (!(await getDeliveryRow(Number(landed.id)))) return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
+      return { ok: false, status: landed.status, message: landed.message(landed.id) };
     }
     return idempotencyFailure(error);
   }

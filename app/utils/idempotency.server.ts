@@ -71,6 +71,24 @@ export function keyOf(header: string | null | undefined, field: unknown): string
 }
 
 /**
+ * Inserts a key's row: null when it was inserted (the key is this request's now), else the row
+ * already stored (undefined when it is not visible yet).
+ */
+async function insertKey(tx: Tx, row: typeof schema.idempotencyKeys.$inferInsert) {
+  const inserted = await tx
+    .insert(schema.idempotencyKeys)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ key: schema.idempotencyKeys.key });
+  if (inserted.length) return null;
+  const [existing] = await tx
+    .select()
+    .from(schema.idempotencyKeys)
+    .where(and(eq(schema.idempotencyKeys.userId, row.userId), eq(schema.idempotencyKeys.key, row.key)));
+  return existing;
+}
+
+/**
  * Claims `key` for this user inside `tx`. Returns the stored resource id when the key was
  * already used for the same payload (replay), null when the caller should go on and create.
  */
@@ -94,16 +112,8 @@ export async function claimKey(
     earlier?: (resourceId: string) => Promise<string[]>;
   },
 ): Promise<string | null> {
-  const inserted = await tx
-    .insert(schema.idempotencyKeys)
-    .values({ userId, key, scope, requestHash: hash })
-    .onConflictDoNothing()
-    .returning({ key: schema.idempotencyKeys.key });
-  if (inserted.length) return null;
-  const [existing] = await tx
-    .select()
-    .from(schema.idempotencyKeys)
-    .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
+  const existing = await insertKey(tx, { userId, key, scope, requestHash: hash });
+  if (existing === null) return null;
   if (!existing) throw new IdempotencyInProgress();
   if (existing.scope !== scope) throw new IdempotencyConflict();
   if (!existing.resourceId) throw new IdempotencyInProgress();
@@ -148,16 +158,8 @@ export async function claimReplacedKeys(
   { userId, keys, scope }: { userId: string; keys: string[]; scope: string },
 ) {
   for (const key of keys) {
-    const inserted = await tx
-      .insert(schema.idempotencyKeys)
-      .values({ userId, key, scope, requestHash: REPLACED })
-      .onConflictDoNothing()
-      .returning({ key: schema.idempotencyKeys.key });
-    if (inserted.length) continue;
-    const [existing] = await tx
-      .select()
-      .from(schema.idempotencyKeys)
-      .where(and(eq(schema.idempotencyKeys.userId, userId), eq(schema.idempotencyKeys.key, key)));
+    const existing = await insertKey(tx, { userId, key, scope, requestHash: REPLACED });
+    if (existing === null) continue;
     if (!existing?.resourceId) throw new IdempotencyInProgress();
     if (existing.scope !== scope) throw new IdempotencyConflict();
     throw new ReplacedSendLanded(existing.resourceId);

@@ -108,24 +108,18 @@ describe("Background Sync without a page open", () => {
 
 describe("Background Sync sends the waiting entries as the page does", () => {
   it("with each entry's key and, for a correction, the keys it replaces", async () => {
+    const waiting = (key: string, createdAt: number, more: Record<string, unknown> = {}) => ({
+      key,
+      userId: "u-1",
+      createdAt,
+      state: "waiting",
+      fields: { tons: "1" },
+      attempts: 0,
+      ...more,
+    });
     const outbox = memoryOutbox([
-      {
-        key: "k-fresh",
-        userId: "u-1",
-        createdAt: Date.now() - 2,
-        state: "waiting",
-        fields: { tons: "1" },
-        attempts: 0,
-      },
-      {
-        key: "k-fix",
-        userId: "u-1",
-        createdAt: Date.now() - 1,
-        state: "waiting",
-        fields: { tons: "2" },
-        attempts: 1,
-        replaces: ["k-old", "k-first"],
-      },
+      waiting("k-fresh", Date.now() - 2),
+      waiting("k-fix", Date.now() - 1, { replaces: ["k-old", "k-first"] }),
     ]);
     const sent: Record<string, string>[] = [];
     await sync({
