@@ -91,9 +91,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#15803d" />
         <Meta />
         <Links />
+        {/* The first frame waits until the page's content is parsed (decision 0504, addendum of
+            stop 36): a frame of half a page moved a phone's bottom-sheet dialog by 300 px. */}
+        <link rel="expect" href="#content-end" {...{ blocking: "render" }} />
       </head>
       <body className="min-h-screen">
         {children}
+        <div id="content-end" hidden />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

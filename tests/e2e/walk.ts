@@ -242,6 +242,11 @@ export async function checkPage(
   // Let the counters and the dialog's focus settle; axe reads the page as it stands.
   await page.waitForLoadState("load");
   const findings: Finding[] = [];
+  // Without JavaScript the page must not have run its scripts: a walk whose policy did not
+  // arrive would check the hydrated page twice and the page without JavaScript never.
+  if (!javaScript && (await page.locator("html[data-hydrated]").count()) > 0) {
+    findings.push({ url, problem: "the page ran its scripts in the walk without JavaScript" });
+  }
   if (width === "phone") {
     const problem = await sidewaysScroll(page);
     if (problem) findings.push({ url, problem });
