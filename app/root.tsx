@@ -97,8 +97,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-screen">
         {children}
-        <div id="content-end" hidden />
         <ScrollRestoration nonce={nonce} />
+        <div id="content-end" hidden />
         <Scripts nonce={nonce} />
       </body>
     </html>
