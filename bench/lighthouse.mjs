@@ -6,6 +6,7 @@
 // metrics behind the performance score, and the host's benchmarkIndex, which says how fast
 // this machine was while it ran) and writes bench/out/lighthouse.json.
 // Usage (after `npm run build`): node bench/lighthouse.mjs [--size 100000] [--runs 1]
+//   [--only /payments,/invoices]
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     size: { type: "string", default: "100000" },
     runs: { type: "string", default: "1" },
     port: { type: "string" },
+    only: { type: "string" },
   },
 });
 const SIZE = Number(values.size);
@@ -26,13 +28,14 @@ const PORT = Number(values.port ?? process.env.BENCH_PORT ?? 4020) + 1;
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS =
   "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
+const ONLY = values.only?.split(",");
 const PAGES = [
   ["New Delivery", "/deliveries/new"],
   ["Deliveries", "/deliveries"],
   ["Invoices", "/invoices"],
   ["Payments", "/payments"],
   ["Manager dashboard", "/"],
-];
+].filter(([, p]) => !ONLY || ONLY.includes(p));
 const OUT = "bench/out";
 mkdirSync(OUT, { recursive: true });
 
@@ -117,6 +120,9 @@ async function audit(url, cookie) {
     cls: metric("cumulative-layout-shift"),
     siMs: metric("speed-index"),
     benchmarkIndex: r.environment.benchmarkIndex,
+    // The document's own time at the server, and every byte the page fetched (transfer size).
+    serverResponseMs: metric("server-response-time"),
+    totalBytes: metric("total-byte-weight"),
     // Where the main thread's time went (script evaluation, parse, style and layout...) and the
     // scripts that took it: what Total Blocking Time is made of.
     mainThreadMs: Object.fromEntries(
