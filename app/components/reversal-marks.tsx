@@ -1,6 +1,7 @@
 // The marks a reversible money entry carries in a list (payments, credit notes; decision 0920's
 // addenda): "Reversal" on a reversal, "Reversed" on an entry taken back, "Refund" on money paid
-// back to a client, and whether an entry can still be reversed.
+// back to a client, and whether an entry can still be reversed. Each mark is written once as
+// data; the React badges here and the Payments list's HTML lines (payment-lines-html.ts) draw it.
 
 type Marks = {
   /** On a reversal: the id of the entry it takes back. */
@@ -9,22 +10,30 @@ type Marks = {
   reversedOn: string | null;
 };
 
+/** A badge beside an entry's amount. */
+export type Mark = { label: string; className: string };
+
 /** Whether a line can still be reversed: an entry (not a reversal) not taken back yet. */
 export const isReversible = ({ reverses, reversedOn }: Marks) => reverses === null && !reversedOn;
 
-/** The mark on a line: "Reversal" on a reversal, "Reversed" on an entry taken back. */
-export function ReversalBadge({ reverses, reversedOn }: Marks) {
-  if (reverses !== null) return <span className="badge tone-amber ml-2">Reversal</span>;
-  if (reversedOn) return <span className="badge tone-slate ml-2">Reversed</span>;
+/** The mark of a reversal ("Reversal") or of an entry taken back ("Reversed"); null on others. */
+export function reversalMark({ reverses, reversedOn }: Marks): Mark | null {
+  if (reverses !== null) return { label: "Reversal", className: "badge tone-amber ml-2" };
+  if (reversedOn) return { label: "Reversed", className: "badge tone-slate ml-2" };
   return null;
 }
 
 /** The mark on either half of a client credit moved between invoices. */
-export function CreditMovedBadge() {
-  return <span className="badge tone-slate ml-2">Credit moved</span>;
-}
+export const CREDIT_MOVED_MARK: Mark = { label: "Credit moved", className: "badge tone-slate ml-2" };
 
 /** The mark on a refund to the client (a negative payment that is not a reversal). */
-export function RefundBadge() {
-  return <span className="badge tone-blue ml-2">Refund</span>;
-}
+export const REFUND_MARK: Mark = { label: "Refund", className: "badge tone-blue ml-2" };
+
+const Badge = ({ mark }: { mark: Mark | null }) => (mark ? <span className={mark.className}>{mark.label}</span> : null);
+
+/** "Reversal" on a reversal, "Reversed" on an entry taken back, nothing on others. */
+export const ReversalBadge = (marks: Marks) => <Badge mark={reversalMark(marks)} />;
+
+export const CreditMovedBadge = () => <Badge mark={CREDIT_MOVED_MARK} />;
+
+export const RefundBadge = () => <Badge mark={REFUND_MARK} />;

@@ -1,0 +1,94 @@
+import { describe, expect, test } from "vitest";
+import { paymentLinesHtml, type PaymentLine } from "~/components/payments/payment-lines-html";
+
+const base: PaymentLine = {
+  id: 9,
+  amount: "1234.5",
+  paymentDate: "2026-03-04",
+  invoiceId: 3,
+  invoiceNo: "131",
+  clientName: "Kodan",
+  reference: "TRF-1",
+  reversesPaymentId: null,
+  note: null,
+  reversedOn: null,
+  refund: false,
+  creditMovedToInvoiceNo: null,
+  creditFromInvoiceNo: null,
+  reversesKind: null,
+};
+const noSearch = new URLSearchParams();
+
+describe("payment lines as HTML", () => {
+  test("a payment shows its amount, day, invoice link, client, reference and Reverse", () => {
+    expect(paymentLinesHtml([base], true, new URLSearchParams("client=3&cursor=x"))).toBe(
+      '<li class="flex flex-wrap items-center justify-between gap-2 p-4"><div>' +
+        '<p class="font-semibold tabular-nums">₦1,234.50</p>' +
+        '<p class="page-subtitle">Payment #9 · Mar 04, 2026 · ' +
+        '<a href="/invoices/3" data-discover="true" class="underline">Invoice #131</a> · Kodan</p></div>' +
+        '<div class="flex flex-wrap items-center gap-3">' +
+        '<p class="text-sm text-slate-600 dark:text-slate-300">Ref: TRF-1</p>' +
+        '<a href="/payments/9/reverse?client=3&amp;cursor=x" data-discover="true" data-keep-scroll="" class="btn-ghost text-sm" aria-label="Reverse payment #9">Reverse</a>' +
+        "</div></li>",
+    );
+  });
+
+  test("Reverse only for a user who may reverse, on an entry that is not a reversal and not reversed", () => {
+    expect(paymentLinesHtml([base], false, noSearch)).not.toContain("Reverse");
+    const reversed = paymentLinesHtml([{ ...base, reversedOn: "2026-03-05" }], true, noSearch);
+    expect(reversed).toContain('<span class="badge tone-slate ml-2">Reversed</span>');
+    expect(reversed).not.toContain(">Reverse<");
+    const reversal = paymentLinesHtml(
+      [{ ...base, id: 10, amount: "-1234.5", reversesPaymentId: 9, note: "Bounced", reversesKind: "payment" }],
+      true,
+      noSearch,
+    );
+    expect(reversal).toContain('-₦1,234.50<span class="badge tone-amber ml-2">Reversal</span></p>');
+    expect(reversal).toContain('<p class="text-sm">Reverses payment #9: Bounced</p>');
+    expect(reversal).not.toContain(">Reverse<");
+  });
+
+  test("a refund and both halves of a credit move carry their mark and their line", () => {
+    const out = paymentLinesHtml(
+      [
+        { ...base, id: 11, amount: "-50", refund: true, note: "Overpaid" },
+        { ...base, id: 12, amount: "-20", creditMovedToInvoiceNo: "140" },
+        { ...base, id: 13, amount: "20", creditFromInvoiceNo: "131" },
+      ],
+      false,
+      noSearch,
+    );
+    expect(out).toContain('-₦50.00<span class="badge tone-blue ml-2">Refund</span></p>');
+    expect(out).toContain('<p class="text-sm">Refund to the client: Overpaid</p>');
+    expect(out).toContain('-₦20.00<span class="badge tone-slate ml-2">Credit moved</span></p>');
+    expect(out).toContain('<p class="text-sm">Credit moved to invoice #140</p>');
+    expect(out).toContain('<p class="text-sm">Credit from invoice #131</p>');
+  });
+
+  test("names, references and reasons typed by people are text, never markup", () => {
+    const out = paymentLinesHtml(
+      [
+        {
+          ...base,
+          clientName: "<script>x</script>",
+          reference: '"><b>',
+          refund: true,
+          note: "<img src=x onerror='y'>",
+        },
+      ],
+      true,
+      noSearch,
+    );
+    expect(out).toContain("· &lt;script&gt;x&lt;/script&gt;</p>");
+    expect(out).toContain("Ref: &quot;&gt;&lt;b&gt;</p>");
+    expect(out).toContain("Refund to the client: &lt;img src=x onerror=&#39;y&#39;&gt;</p>");
+    expect(out).not.toMatch(/<script|<b>|<img/);
+  });
+
+  test("one line per payment, in the order given", () => {
+    const out = paymentLinesHtml([base, { ...base, id: 8 }], false, noSearch);
+    expect(out.match(/<li /g)).toHaveLength(2);
+    expect(out.indexOf("Payment #9")).toBeLessThan(out.indexOf("Payment #8"));
+    expect(paymentLinesHtml([], true, noSearch)).toBe("");
+  });
+});
