@@ -49,20 +49,35 @@ describe("payment lines as HTML", () => {
   });
 
   test("a refund and both halves of a credit move carry their mark and their line", () => {
-    const out = paymentLinesHtml(
-      [
-        { ...base, id: 11, amount: "-50", refund: true, note: "Overpaid" },
-        { ...base, id: 12, amount: "-20", creditMovedToInvoiceNo: "140" },
-        { ...base, id: 13, amount: "20", creditFromInvoiceNo: "131" },
-      ],
-      false,
+    const [refund, movedOut, movedIn] = [
+      { ...base, id: 11, amount: "-50", refund: true, note: "Overpaid" },
+      { ...base, id: 12, amount: "-20", creditMovedToInvoiceNo: "140" },
+      { ...base, id: 13, amount: "20", creditFromInvoiceNo: "131" },
+    ].map((line) => paymentLinesHtml([line], false, noSearch));
+    expect(refund).toContain('-₦50.00<span class="badge tone-blue ml-2">Refund</span></p>');
+    expect(refund).toContain('<p class="text-sm">Refund to the client: Overpaid</p>');
+    expect(movedOut).toContain('-₦20.00<span class="badge tone-slate ml-2">Credit moved</span></p>');
+    expect(movedOut).toContain('<p class="text-sm">Credit moved to invoice #140</p>');
+    expect(movedIn).toContain('₦20.00<span class="badge tone-slate ml-2">Credit moved</span></p>');
+    expect(movedIn).toContain('<p class="text-sm">Credit from invoice #131</p>');
+  });
+
+  test("a reversed refund carries both marks in order and no Reverse; a refund's reversal names it", () => {
+    const reversedRefund = paymentLinesHtml(
+      [{ ...base, id: 11, amount: "-50", refund: true, note: "Overpaid", reversedOn: "2026-03-06" }],
+      true,
       noSearch,
     );
-    expect(out).toContain('-₦50.00<span class="badge tone-blue ml-2">Refund</span></p>');
-    expect(out).toContain('<p class="text-sm">Refund to the client: Overpaid</p>');
-    expect(out).toContain('-₦20.00<span class="badge tone-slate ml-2">Credit moved</span></p>');
-    expect(out).toContain('<p class="text-sm">Credit moved to invoice #140</p>');
-    expect(out).toContain('<p class="text-sm">Credit from invoice #131</p>');
+    expect(reversedRefund).toContain(
+      '-₦50.00<span class="badge tone-blue ml-2">Refund</span><span class="badge tone-slate ml-2">Reversed</span></p>',
+    );
+    expect(reversedRefund).not.toContain(">Reverse<");
+    const reversal = paymentLinesHtml(
+      [{ ...base, id: 14, amount: "50", reversesPaymentId: 11, note: null, reversesKind: "refund" }],
+      true,
+      noSearch,
+    );
+    expect(reversal).toContain('<p class="text-sm">Reverses refund #11: </p>');
   });
 
   test("names, references and reasons typed by people are text, never markup", () => {
@@ -83,6 +98,26 @@ describe("payment lines as HTML", () => {
     expect(out).toContain("Ref: &quot;&gt;&lt;b&gt;</p>");
     expect(out).toContain("Refund to the client: &lt;img src=x onerror=&#39;y&#39;&gt;</p>");
     expect(out).not.toMatch(/<script|<b>|<img/);
+    const reversal = paymentLinesHtml(
+      [{ ...base, invoiceNo: "<i>1</i>", reversesPaymentId: 9, note: '"><svg onload=x>', reversesKind: "payment" }],
+      true,
+      noSearch,
+    );
+    expect(reversal).toContain(">Invoice #&lt;i&gt;1&lt;/i&gt;</a>");
+    expect(reversal).toContain("Reverses payment #9: &quot;&gt;&lt;svg onload=x&gt;</p>");
+    expect(reversal).not.toMatch(/<i>|<svg/);
+  });
+
+  test("the list's own query rides on Reverse encoded, and cannot leave the attribute", () => {
+    const out = paymentLinesHtml(
+      [base],
+      true,
+      new URLSearchParams({ reference: '"><script>x</script>', client: "a&b" }),
+    );
+    expect(out).toContain(
+      'href="/payments/9/reverse?reference=%22%3E%3Cscript%3Ex%3C%2Fscript%3E&amp;client=a%26b" data-discover="true"',
+    );
+    expect(out).not.toContain("<script");
   });
 
   test("one line per payment, in the order given", () => {
