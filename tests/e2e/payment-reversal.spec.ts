@@ -79,3 +79,48 @@ test("a manager is offered no Reverse, and the dialog's address refuses them", a
   const refused = await page.goto("/payments/1/reverse");
   expect(refused?.status()).toBe(403);
 });
+
+// The Payments list's lines are HTML written by the server (decision 0507, addendum of stop 37):
+// their Reverse is a plain link, which the app shell turns into a dialog over the list with
+// JavaScript; without it, a page of its own. Either way the list's filter rides along and
+// the list comes back filtered.
+test("an admin reverses a payment from the filtered Payments list and comes back to the same filter", async ({
+  page,
+  baseURL,
+  loginAs,
+  javaScript,
+}) => {
+  await loginAs("admin");
+  const post = apiPoster(page.request, baseURL!);
+  const { invoice } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "List reversal",
+    rates: { sellingRate: "65000", buyingRate: "1000" },
+  });
+  const reference = `LIST-REV-${javaScript ? "JS" : "NOJS"}-${Date.now().toString(36)}`;
+  const payment = await post("/api/payments", { invoiceId: invoice.id, amount: "2500.00", reference });
+
+  await page.goto(`/payments?reference=${reference}`);
+  await hydrated(page, javaScript);
+  const history = page.getByRole("region", { name: "Payment History" });
+  await expect(history.getByRole("listitem")).toHaveCount(1);
+  await history.getByRole("link", { name: `Reverse payment #${payment.id}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/payments/${payment.id}/reverse\\?reference=${reference}$`));
+  const dialog = page.getByRole("dialog", { name: "Reverse Payment" });
+  await expect(dialog.getByTestId("payment-amount")).toHaveText("₦2,500.00");
+  // With JavaScript the dialog opens over the list, which stays on the page behind it.
+  if (javaScript) await expect(history.getByRole("listitem")).toHaveCount(1);
+  await dialog.getByLabel("Reason").fill("Bank returned it");
+  await dialog.getByRole("button", { name: "Reverse Payment" }).click();
+
+  await expect(page.getByRole("status").filter({ hasText: "Payment reversed" })).toContainText(
+    `₦2,500.00 taken back from Invoice #${invoice.invoiceNo}`,
+  );
+  await expect(page).toHaveURL(new RegExp(`/payments\\?reference=${reference}$`));
+  // The filter holds the payment and its reversal (which carries the same reference).
+  const lines = page.getByRole("region", { name: "Payment History" }).getByRole("listitem");
+  await expect(lines.filter({ hasText: `Reverses payment #${payment.id}: Bank returned it` })).toContainText(
+    "Reversal",
+  );
+  await expect(lines.filter({ hasText: new RegExp(`Payment #${payment.id} ·`) })).toContainText("Reversed");
+  await expect(page.getByRole("link", { name: `Reverse payment #${payment.id}` })).toHaveCount(0);
+});
