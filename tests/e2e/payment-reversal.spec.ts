@@ -96,31 +96,34 @@ test("an admin reverses a payment from the filtered Payments list and comes back
     label: "List reversal",
     rates: { sellingRate: "65000", buyingRate: "1000" },
   });
-  const reference = `LIST-REV-${javaScript ? "JS" : "NOJS"}-${Date.now().toString(36)}`;
-  const payment = await post("/api/payments", { invoiceId: invoice.id, amount: "2500.00", reference });
+  for (const width of ["desktop", "phone"] as Width[]) {
+    const reference = `LIST-REV-${javaScript ? "JS" : "NOJS"}-${width}-${Date.now().toString(36)}`;
+    const payment = await post("/api/payments", { invoiceId: invoice.id, amount: "2500.00", reference });
+    await page.setViewportSize(WIDTHS[width]);
+    await page.goto(`/payments?reference=${reference}`);
+    await hydrated(page, javaScript);
+    const history = page.getByRole("region", { name: "Payment History" });
+    await expect(history.getByRole("listitem")).toHaveCount(1);
+    await history.getByRole("link", { name: `Reverse payment #${payment.id}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/payments/${payment.id}/reverse\\?reference=${reference}$`));
+    const dialog = page.getByRole("dialog", { name: "Reverse Payment" });
+    await expect(dialog.getByTestId("payment-amount")).toHaveText("₦2,500.00");
+    // With JavaScript the dialog opens over the list, which stays on the page behind it.
+    if (javaScript) await expect(history.getByRole("listitem")).toHaveCount(1);
+    await dialog.getByLabel("Reason").fill(`Bank returned it (${width})`);
+    await dialog.getByRole("button", { name: "Reverse Payment" }).click();
 
-  await page.goto(`/payments?reference=${reference}`);
-  await hydrated(page, javaScript);
-  const history = page.getByRole("region", { name: "Payment History" });
-  await expect(history.getByRole("listitem")).toHaveCount(1);
-  await history.getByRole("link", { name: `Reverse payment #${payment.id}` }).click();
-  await expect(page).toHaveURL(new RegExp(`/payments/${payment.id}/reverse\\?reference=${reference}$`));
-  const dialog = page.getByRole("dialog", { name: "Reverse Payment" });
-  await expect(dialog.getByTestId("payment-amount")).toHaveText("₦2,500.00");
-  // With JavaScript the dialog opens over the list, which stays on the page behind it.
-  if (javaScript) await expect(history.getByRole("listitem")).toHaveCount(1);
-  await dialog.getByLabel("Reason").fill("Bank returned it");
-  await dialog.getByRole("button", { name: "Reverse Payment" }).click();
-
-  await expect(page.getByRole("status").filter({ hasText: "Payment reversed" })).toContainText(
-    `₦2,500.00 taken back from Invoice #${invoice.invoiceNo}`,
-  );
-  await expect(page).toHaveURL(new RegExp(`/payments\\?reference=${reference}$`));
-  // The filter holds the payment and its reversal (which carries the same reference).
-  const lines = page.getByRole("region", { name: "Payment History" }).getByRole("listitem");
-  await expect(lines.filter({ hasText: `Reverses payment #${payment.id}: Bank returned it` })).toContainText(
-    "Reversal",
-  );
-  await expect(lines.filter({ hasText: new RegExp(`Payment #${payment.id} ·`) })).toContainText("Reversed");
-  await expect(page.getByRole("link", { name: `Reverse payment #${payment.id}` })).toHaveCount(0);
+    await expect(page.getByRole("status").filter({ hasText: "Payment reversed" })).toContainText(
+      `₦2,500.00 taken back from Invoice #${invoice.invoiceNo}`,
+    );
+    await expect(page).toHaveURL(new RegExp(`/payments\\?reference=${reference}$`));
+    // The filter holds the payment and its reversal (which carries the same reference).
+    const lines = page.getByRole("region", { name: "Payment History" }).getByRole("listitem");
+    await expect(lines).toHaveCount(2);
+    await expect(
+      lines.filter({ hasText: `Reverses payment #${payment.id}: Bank returned it (${width})` }),
+    ).toContainText("Reversal");
+    await expect(lines.filter({ hasText: new RegExp(`Payment #${payment.id} ·`) })).toContainText("Reversed");
+    await expect(page.getByRole("link", { name: `Reverse payment #${payment.id}` })).toHaveCount(0);
+  }
 });
