@@ -1,17 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
-import { paymentLinesHtml } from "~/components/payments/payment-lines-html";
+import { isPlainEntry, paymentLinesHtml, PLAIN_ENTRY, type EntryMarks } from "~/components/payments/payment-lines-html";
 import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { listClientChoices } from "~/models/client.server";
-import {
-  isPaymentFiltered,
-  listPayments,
-  parsePaymentFilters,
-  paymentTotals,
-  type PaymentView,
-} from "~/models/payment.server";
+import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
 import { readPageRequest } from "~/utils/params";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { SummaryAmount } from "~/components/money";
@@ -67,31 +61,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canReverse: can(user, "payment.reverse"),
   };
 }
-
-/** What marks an entry that is not a plain payment: the payment view's own fields. */
-type EntryMarks = Pick<
-  PaymentView,
-  | "reversesPaymentId"
-  | "note"
-  | "reversedOn"
-  | "refund"
-  | "creditMovedToInvoiceNo"
-  | "creditFromInvoiceNo"
-  | "reversesKind"
->;
-
-const PLAIN_ENTRY: EntryMarks = {
-  reversesPaymentId: null,
-  note: null,
-  reversedOn: null,
-  refund: false,
-  creditMovedToInvoiceNo: null,
-  creditFromInvoiceNo: null,
-  reversesKind: null,
-};
-
-const isPlainEntry = (entry: EntryMarks) =>
-  (Object.keys(PLAIN_ENTRY) as (keyof EntryMarks)[]).every((key) => entry[key] === PLAIN_ENTRY[key]);
 
 export default function PaymentsPage() {
   const { payments, olderCursor, newerCursor, totals, clients, filtered, canReverse } = useLoaderData<typeof loader>();

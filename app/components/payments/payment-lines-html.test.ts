@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { paymentLinesHtml, type PaymentLine } from "~/components/payments/payment-lines-html";
+import { paymentLinesHtml, PLAIN_ENTRY, type PaymentLine } from "~/components/payments/payment-lines-html";
 
 const base: PaymentLine = {
   id: 9,
@@ -9,13 +9,7 @@ const base: PaymentLine = {
   invoiceNo: "131",
   clientName: "Kodan",
   reference: "TRF-1",
-  reversesPaymentId: null,
-  note: null,
-  reversedOn: null,
-  refund: false,
-  creditMovedToInvoiceNo: null,
-  creditFromInvoiceNo: null,
-  reversesKind: null,
+  ...PLAIN_ENTRY,
 };
 const noSearch = new URLSearchParams();
 

@@ -11,16 +11,9 @@ import { formatDeliveryDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
 
-/** What a line shows: a payment and the marks of an entry that is not a plain payment. */
-export type PaymentLine = Pick<
+/** What marks an entry that is not a plain payment (a reversal, a refund, half of a credit move). */
+export type EntryMarks = Pick<
   PaymentView,
-  | "id"
-  | "amount"
-  | "paymentDate"
-  | "invoiceId"
-  | "invoiceNo"
-  | "clientName"
-  | "reference"
   | "reversesPaymentId"
   | "note"
   | "reversedOn"
@@ -29,6 +22,27 @@ export type PaymentLine = Pick<
   | "creditFromInvoiceNo"
   | "reversesKind"
 >;
+
+/** A plain payment's marks: the page's data carries marks only for the other entries. */
+export const PLAIN_ENTRY: EntryMarks = {
+  reversesPaymentId: null,
+  note: null,
+  reversedOn: null,
+  refund: false,
+  creditMovedToInvoiceNo: null,
+  creditFromInvoiceNo: null,
+  reversesKind: null,
+};
+
+export const isPlainEntry = (entry: EntryMarks) =>
+  (Object.keys(PLAIN_ENTRY) as (keyof EntryMarks)[]).every((key) => entry[key] === PLAIN_ENTRY[key]);
+
+/** What a line shows: a payment and its marks. */
+export type PaymentLine = Pick<
+  PaymentView,
+  "id" | "amount" | "paymentDate" | "invoiceId" | "invoiceNo" | "clientName" | "reference"
+> &
+  EntryMarks;
 
 const markHtml = (mark: Mark | null) => mark && html`<span class="${mark.className}">${mark.label}</span>`;
 
