@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright";
 import { benchDatabase } from "./database.mjs";
+import { benchSignIn, run, waitForServer } from "./processes.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -34,17 +35,6 @@ const SIDES = [
   ["B", path.resolve(values.b), Number(values.port) + 2],
 ];
 
-function run(cmd, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd}: ${code}\n${err.slice(-2000)}`))));
-  });
-}
-
 async function start(dir, port, env) {
   const child = spawn("node", ["server.js"], {
     cwd: dir,
@@ -58,14 +48,7 @@ async function start(dir, port, env) {
     },
     stdio: ["ignore", "ignore", "ignore"],
   });
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`http://localhost:${port}/login`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error(`${dir}: the server did not start`);
+  return waitForServer(child, port);
 }
 
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
@@ -76,13 +59,7 @@ try {
   await run("npx", ["tsx", "bench/seed.ts", "--size", values.size, "--users", "0"], db.env);
   for (const [, dir, port] of SIDES) servers.push(await start(dir, port, db.env));
   // Sessions live in the database and both servers share the secret: one cookie serves both.
-  const res = await fetch(`http://localhost:${SIDES[0][2]}/api/auth/password/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: `http://localhost:${SIDES[0][2]}` },
-    body: JSON.stringify({ email: "bench-admin@example.com", password: "bench-password-123" }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in: ${res.status}`);
-  const cookie = res.headers.get("set-cookie").split(";")[0];
+  const cookie = await benchSignIn(SIDES[0][2]);
   const at = (port) => `http://localhost:${port}${values.url}`;
 
   console.log(`${values.url}, ${values.size} deliveries, A ${SIDES[0][1]}, B ${SIDES[1][1]}`);

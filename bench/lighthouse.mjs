@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { benchDatabase } from "./database.mjs";
+import { benchSignIn, run, waitForServer } from "./processes.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -39,19 +40,6 @@ const PAGES = [
 const OUT = "bench/out";
 mkdirSync(OUT, { recursive: true });
 
-function run(cmd, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err.slice(-2000)}`)),
-    );
-  });
-}
-
 async function startServer(env) {
   const child = spawn("node", ["server.js"], {
     env: {
@@ -65,24 +53,7 @@ async function startServer(env) {
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`http://localhost:${PORT}/login`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error("server did not start");
-}
-
-async function signIn() {
-  const res = await fetch(`http://localhost:${PORT}/api/auth/password/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: `http://localhost:${PORT}` },
-    body: JSON.stringify({ email: "bench-admin@example.com", password: "bench-password-123" }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in: ${res.status}`);
-  return res.headers.get("set-cookie").split(";")[0];
+  return waitForServer(child, PORT);
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -146,7 +117,7 @@ try {
   await run("npx", ["tsx", "bench/seed.ts", "--size", String(SIZE), "--users", "0"], db.env);
   const server = await startServer(db.env);
   try {
-    const cookie = await signIn();
+    const cookie = await benchSignIn(PORT);
     for (const [name, p] of PAGES) {
       const runs = [];
       for (let i = 0; i < RUNS; i++) {

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { benchDatabase } from "./database.mjs";
+import { run } from "./processes.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -25,17 +26,6 @@ const { values } = parseArgs({
 const PORT = Number(values.port);
 const OUT = path.resolve("bench/out/profiles");
 mkdirSync(OUT, { recursive: true });
-
-function run(cmd, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd}: ${code}\n${err}`))));
-  });
-}
 
 const db = await benchDatabase(
   process.env.DATABASE_URL ? "postgres" : "pglite",
