@@ -435,7 +435,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
         statement_timeout: limits.statementTimeoutMs,
         lock_timeout: limits.lockTimeoutMs,
         idle_in_transaction_session_timeout: limits.idleInTransactionMs,
-        // Queries outside transactions go as named statements, kept per connection (decision
+        // Queries go as named statements, kept per connection, inside transactions too (decision
         // 0509): drizzle sends them unnamed, which postgres.js does in two round trips (parse
         // and describe, then bind and execute) with a fresh parse each time. Every execution
         // is still planned for its own values, as an unnamed statement is: a plan made once
@@ -586,11 +586,35 @@ function gateClient<C extends object>(client: C, gate: ConnectionGate): C {
         finally: (onFinally?: () => void) => run().finally(onFinally),
       };
     },
-    begin: (...args: unknown[]) => gate.run(() => begin(...args)),
+    begin: (...args: unknown[]) => gate.run(() => begin(...args.map(namedInside))),
   };
   return new Proxy(client, {
     get(target, property, receiver) {
       if (typeof property === "string" && property in gated) return gated[property];
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+// A transaction's (or savepoint's) body gets its connection with named statements too, as
+// queries outside transactions have (decision 0509, addendum of stop 38): unnamed, each query
+// with values took two round trips (parse and describe, then bind and execute) and a fresh
+// parse of its text.
+const namedInside = (arg: unknown) =>
+  typeof arg === "function" ? (inner: object) => (arg as (sql: object) => unknown)(namedStatements(inner)) : arg;
+
+function namedStatements<C extends object>(client: C): C {
+  const sqlClient = client as unknown as PostgresClient & { savepoint: (...args: unknown[]) => Promise<unknown> };
+  const unsafe = sqlClient.unsafe.bind(sqlClient) as (...args: unknown[]) => unknown;
+  const savepoint = sqlClient.savepoint.bind(sqlClient);
+  const named: Record<string, unknown> = {
+    unsafe: (query: unknown, params?: unknown, options?: object) =>
+      unsafe(query, params, { ...options, prepare: true }),
+    savepoint: (...args: unknown[]) => savepoint(...args.map(namedInside)),
+  };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (typeof property === "string" && property in named) return named[property];
       return Reflect.get(target, property, receiver);
     },
   });

@@ -1,5 +1,5 @@
-// Decision 0509: on PostgreSQL, queries outside transactions go as named statements, parsed
-// once per connection, and each execution is still planned for its own values; and no query is
+// Decision 0509: on PostgreSQL, queries go as named statements (inside transactions too since
+// stop 38), parsed once per connection, and each execution is still planned for its own values; and no query is
 // compiled by JIT.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -23,6 +23,33 @@ describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", ()
       // Seven executions, seven plans for their own values; never one plan for all values.
       expect(Number(kept[0].custom_plans)).toBe(7);
       expect(Number(kept[0].generic_plans)).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("names the statements inside transactions and their savepoints too (stop 38)", async () => {
+    const [{ name }] = rowsOf<{ name: string }>(await (await getDb()).execute(sql`select current_database() as name`));
+    const own = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
+    try {
+      const marker = (label: string, id: number) =>
+        sql`select ${id}::int as id, ${label}::text as label from clients where id > ${-id} limit 1`;
+      for (const id of [1, 2, 3]) {
+        await own.db.transaction(async (tx) => {
+          await tx.execute(marker("in a transaction", id));
+          await tx.transaction(async (inner) => {
+            await inner.execute(sql`select ${id}::int as savepoint_id from clients where id > ${-id} limit 1`);
+          });
+        });
+      }
+      const kept = rowsOf<{ statement: string; custom_plans: string }>(
+        await own.db.execute(sql`select statement, custom_plans from pg_prepared_statements`),
+      );
+      // One statement each, parsed once and executed three times.
+      const inTransaction = kept.filter((s) => s.statement.includes("as label from clients"));
+      const inSavepoint = kept.filter((s) => s.statement.includes("as savepoint_id from clients"));
+      expect([inTransaction.length, inSavepoint.length]).toEqual([1, 1]);
+      expect([Number(inTransaction[0].custom_plans), Number(inSavepoint[0].custom_plans)]).toEqual([3, 3]);
     } finally {
       await own.close();
     }
