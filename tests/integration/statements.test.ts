@@ -307,6 +307,51 @@ describe("the kept totals behind the balance and the ageing", () => {
     expect(await ageingAsOf(late, "2026-03-31")).toMatchObject({ d31_60: "300.00", over90: "600.00", total: "900.00" });
   });
 
+  it("give each period's totals exactly as its lines add up, read page by page", async () => {
+    // The totals come from the kept day totals (decision 0970, addendum of stop 38), the lines
+    // from the rows; both clients, periods that cut through payments, credit notes and a void.
+    const periods = [
+      { from: "2026-01-01", to: "2026-05-31" },
+      { from: "2026-01-15", to: "2026-02-10" },
+      { from: "2026-02-11", to: "2026-04-09" },
+      { from: "2026-03-01", to: "2026-03-31" },
+      { from: "2026-04-10", to: "2026-04-10" },
+      { from: "2026-05-01", to: "2026-05-31" },
+    ];
+    let lines = 0;
+    for (const client of [clientId, other]) {
+      for (const period of periods) {
+        let after = null;
+        const debits: string[] = [];
+        const credits: string[] = [];
+        let head: { totalDebits: string; totalCredits: string; openingBalance: string; closingBalance: string };
+        let last = "";
+        do {
+          const result = await clientStatement(manager, client, period, after, 2);
+          if (!result.ok) throw new Error(result.message);
+          const s = result.statement;
+          head = s;
+          for (const l of s.lines) {
+            debits.push(l.debit);
+            credits.push(l.credit);
+            last = l.balance;
+          }
+          after = s.nextCursor ? parseStatementCursor(s.nextCursor) : null;
+          if (after === "invalid") throw new Error("bad cursor");
+        } while (after);
+        lines += debits.length;
+        expect({ client, period, debits: head.totalDebits, credits: head.totalCredits }).toEqual({
+          client,
+          period,
+          debits: toFixed(add("0", ...debits)),
+          credits: toFixed(add("0", ...credits)),
+        });
+        if (debits.length > 0) expect(last).toBe(head.closingBalance);
+      }
+    }
+    expect(lines).toBeGreaterThan(20);
+  });
+
   it("equal a recount from the invoices, and db:check finds a row that does not", async () => {
     const db = await getDb();
     const owedBreaches = async () =>
