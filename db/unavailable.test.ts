@@ -19,6 +19,9 @@ describe("unavailableReason", () => {
     expect(unavailableReason(Object.assign(new Error("lock"), { code: "55P03" }))).toBe("timeout");
     expect(unavailableReason(new DatabaseUnavailableError("pool", "full"))).toBe("pool");
     expect(unavailableReason(new Error("PGlite is closed"))).toBe("unreachable");
+    const changed = { code: "0A000", routine: "RevalidateCachedQuery" };
+    const cachedPlan = Object.assign(new Error("cached plan must not change result type"), changed);
+    expect(unavailableReason(new Error("Failed query", { cause: cachedPlan }))).toBe("timeout");
   });
 
   it("leaves real failures alone: constraint violations, bugs, thrown responses", () => {
@@ -26,6 +29,10 @@ describe("unavailableReason", () => {
     expect(isDatabaseUnavailable(new TypeError("x is undefined"))).toBe(false);
     expect(isDatabaseUnavailable(new Response("Not found", { status: 404 }))).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);
+    // feature_not_supported for any other reason is a real failure.
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error("no"), { code: "0A000", routine: "transformSelectStmt" })),
+    ).toBe(false);
   });
 });
 

@@ -71,6 +71,11 @@ export function unavailableReason(error: unknown): UnavailableReason | null {
       if (CONNECTION_CODES.has(code) || code.startsWith("08")) return "unreachable";
       if (UNREACHABLE_STATES.has(code)) return "unreachable";
       if (TIMEOUT_STATES.has(code)) return "timeout";
+      // A named statement whose table changed its column types under it (a newer instance's
+      // migration): outside a transaction postgres.js prepares it again by itself; inside one
+      // the transaction is lost, and the statement is dropped, so the next try works (decision
+      // 0509, addendum of stop 38).
+      if (code === "0A000" && (current as { routine?: unknown }).routine === "RevalidateCachedQuery") return "timeout";
     }
     const message = (current as { message?: unknown }).message;
     if (typeof message === "string" && /^PGlite is clos(ed|ing)$/.test(message)) return "unreachable";

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { connect } from "../../db/client.server";
 import { getDb, rowsOf, schema } from "../../app/db.server";
 import { testDriver, withDatabase } from "../db/template";
+import { isDatabaseUnavailable } from "../../db/unavailable";
 
 describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", () => {
   it("parses a query once per connection and plans every execution for its values", async () => {
@@ -50,6 +51,35 @@ describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", ()
       const inSavepoint = kept.filter((s) => s.statement.includes("as savepoint_id from clients"));
       expect([inTransaction.length, inSavepoint.length]).toEqual([1, 1]);
       expect([Number(inTransaction[0].custom_plans), Number(inSavepoint[0].custom_plans)]).toEqual([3, 3]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("answers a transaction whose statement's table changed its column types as 'try again', and the next try works", async () => {
+    // postgres.js prepares such a statement again by itself outside a transaction, but inside
+    // one the transaction is already lost (decision 0509, addendum of stop 38).
+    const db = await getDb();
+    await db.execute(sql`create table named_probe (id int primary key, v numeric(10,2))`);
+    await db.execute(sql`insert into named_probe values (1, 1.50)`);
+    const [{ name }] = rowsOf<{ name: string }>(await db.execute(sql`select current_database() as name`));
+    const own = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
+    try {
+      const read = () =>
+        own.db.transaction(async (tx) => rowsOf(await tx.execute(sql`select v from named_probe where id = ${1}`)));
+      const readAll = () => own.db.execute(sql`select v from named_probe where id > ${0}`).then(rowsOf);
+      expect([await read(), await readAll()]).toEqual([[{ v: "1.50" }], [{ v: "1.50" }]]);
+      // What a newer instance's migration could do while this one runs.
+      await db.execute(sql`alter table named_probe alter column v type numeric(12,3)`);
+      const failed = await read().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failed).not.toBeNull();
+      expect(isDatabaseUnavailable(failed)).toBe(true);
+      expect(await read()).toEqual([{ v: "1.500" }]);
+      // Outside a transaction postgres.js tries again by itself.
+      expect(await readAll()).toEqual([{ v: "1.500" }]);
     } finally {
       await own.close();
     }
