@@ -193,6 +193,26 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "client balances equal their due dates",
       detail: `client ${r.client_id}: kept owed ${r.kept_owed} credit ${r.kept_credit}, due dates owed ${r.owed} credit ${r.credit}`,
     });
+  // The payments kept per client and day (migration 0004), which the Payments totals, the
+  // statements' balances and totals and a statement page's reach read (decision 0970, stop 38).
+  const paymentDays = await rows(
+    db,
+    sql`with recount as (
+          select p.payment_date, i.client_id, count(*)::int as n, sum(p.amount) as amount
+          from payments p join invoices i on i.id = p.invoice_id group by 1, 2
+        )
+        select coalesce(k.client_id, r.client_id) as client_id, coalesce(k.payment_date, r.payment_date)::text as day,
+          coalesce(k.n, 0) as kept_n, coalesce(k.amount, 0)::text as kept_amount,
+          coalesce(r.n, 0) as n, coalesce(r.amount, 0)::text as amount
+        from payment_day_totals k full join recount r on r.client_id = k.client_id and r.payment_date = k.payment_date
+        where coalesce(k.n, 0) <> coalesce(r.n, 0) or coalesce(k.amount, 0) <> coalesce(r.amount, 0)
+        order by 1, 2 limit 20`,
+  );
+  for (const r of paymentDays)
+    breaches.push({
+      check: "payment day totals equal their payments",
+      detail: `client ${r.client_id} on ${r.day}: kept ${r.kept_n} for ${r.kept_amount}, recount ${r.n} for ${r.amount}`,
+    });
   // The invoice status roll-up of migration 0011 (the summary cards) against a recount.
   const rollup = await rows(
     db,

@@ -700,7 +700,11 @@ export const paymentDayTotals = pgTable(
     n: integer("n").notNull().default(0),
     amount: numeric("amount").notNull().default("0"),
   },
-  (t) => [primaryKey({ columns: [t.paymentDate, t.clientId] })],
+  (t) => [
+    primaryKey({ columns: [t.paymentDate, t.clientId] }),
+    // One client's days (a statement's totals and its page's reach, decision 0970, stop 38).
+    index("payment_day_totals_client_day_idx").on(t.clientId, t.paymentDate),
+  ],
 );
 
 // The audit trail (docs/decisions/0900): one row per recorded change, written by

@@ -155,8 +155,12 @@ async function balanceBefore(ex: Executor, clientId: number, day: string): Promi
   return rowsOf<{ balance: string }>(result)[0].balance;
 }
 
-/** The period's lines as one SQL union (date, kind order, id), void invoices as zero lines. */
-function periodLinesSql(clientId: number, period: StatementPeriod) {
+/**
+ * The lines dated from `from` to `to` as one SQL union (date, kind order, id), void invoices as
+ * zero lines. The bounds are SQL dates: the period's, or a page's (`pageLastDaySql`).
+ */
+function periodLinesSql(clientId: number, period: StatementPeriod, bounds = periodBounds(period)) {
+  const { from, to } = bounds;
   const links = paymentLinksSql({
     reversesPaymentId: sql.raw("p.reverses_payment_id"),
     creditMovedToInvoiceId: sql.raw("p.credit_moved_to_invoice_id"),
@@ -170,7 +174,7 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
         null::text as reverses_kind
       from invoices i
       where i.client_id = ${clientId}
-        and i.issue_date between ${period.from}::date and ${period.to}::date
+        and i.issue_date between ${from} and ${to}
     union all
     select 2, case when c.reverses_credit_note_id is null then 'credit_note' else 'credit_note_reversal' end,
         c.id, c.issue_date,
@@ -181,7 +185,7 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
         case when c.reverses_credit_note_id is null then null else c.reason end, null
       from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
-        and c.issue_date between ${period.from}::date and ${period.to}::date
+        and c.issue_date between ${from} and ${to}
     union all
     select 3, case when p.reverses_payment_id is not null then 'payment_reversal' when p.refund then 'refund'
           when p.credit_moved_to_invoice_id is not null then 'credit_moved_out'
@@ -194,7 +198,32 @@ function periodLinesSql(clientId: number, period: StatementPeriod) {
         coalesce(${links.creditMovedToInvoiceNo}, ${links.creditFromInvoiceNo}, p.note), ${links.reversesKind}
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
-        and p.payment_date between ${period.from}::date and ${period.to}::date`;
+        and p.payment_date between ${from} and ${to}`;
+}
+
+const periodBounds = (period: StatementPeriod) => ({ from: sql`${period.from}::date`, to: sql`${period.to}::date` });
+
+/**
+ * The last day a page of `limit` lines after `after` can reach: the first day by which the lines
+ * from the page's first day add up to more than `limit`, or the period's end. Counted from the
+ * invoices' index and the kept payment counts per day (payment_day_totals), so a page reads the
+ * lines of its own days, not the whole period's (decision 0970, addendum of stop 38). The count
+ * may only fall short, never exceed: credit notes are left out, and on a later page every line of
+ * the cursor's own day is taken off. A short count only makes the page read a few more days.
+ */
+function pageLastDaySql(clientId: number, period: StatementPeriod, after: StatementCursor | null, limit: number) {
+  const first = after ? after.date : period.from;
+  return sql`(select coalesce(min(d.day), ${period.to}::date) from (
+      select x.day, sum(sum(x.n)) over (order by x.day)
+          - ${after ? sql`sum(sum(x.n)) filter (where x.day = ${first}::date) over ()` : sql`0`} as running
+        from (
+          select i.issue_date as day, count(*) as n from invoices i
+            where i.client_id = ${clientId} and i.issue_date between ${first}::date and ${period.to}::date group by 1
+          union all
+          select t.payment_date, t.n from payment_day_totals t
+            where t.client_id = ${clientId} and t.payment_date between ${first}::date and ${period.to}::date
+        ) x group by x.day
+    ) d where d.running > ${limit})`;
 }
 
 const afterCursorSql = (c: StatementCursor | null) =>
@@ -239,14 +268,18 @@ export async function statementLinesPage(
   /** The balance after `after`'s line when the caller knows it (the export's previous batch). */
   balanceAfterCursor?: string,
 ): Promise<{ lines: StatementLine[]; nextCursor: string | null }> {
-  const lines = periodLinesSql(clientId, period);
   const start =
     balanceAfterCursor !== undefined
       ? sql`${balanceAfterCursor}::numeric`
-      : sql`${openingBalance}::numeric + ${upToSql(lines, after)}`;
+      : sql`${openingBalance}::numeric + ${upToSql(periodLinesSql(clientId, period), after)}`;
+  const pageLines = periodLinesSql(clientId, period, {
+    from: sql`${after ? after.date : period.from}::date`,
+    to: sql`(select b.last_day from bound b)`,
+  });
   const result = await ex.execute(sql`
-    with page as (
-      select l.* from (${lines}) l ${afterCursorSql(after)}
+    with bound as materialized (select ${pageLastDaySql(clientId, period, after, limit)} as last_day),
+    page as (
+      select l.* from (${pageLines}) l ${afterCursorSql(after)}
       order by l.day, l.ord, l.id limit ${limit + 1}
     )
     select page.ord::int as ord, page.kind, page.id::int as id, page.day::text as day, page.reference,
@@ -286,7 +319,8 @@ export async function statementLinesPage(
  * per client and day), its credit notes one by one (few). Summing the lines themselves looked up
  * each payment's invoice, about half the page's database time for a busy client (decision 0970,
  * addendum of stop 38). Void invoices count nowhere: they are zero lines, and an invoice with
- * payments or credit notes cannot be voided.
+ * payments or credit notes is never voided (voidInvoice refuses it, and the table does too since
+ * migration 0030), so the day totals hold no void invoice's payments.
  */
 async function periodTotals(ex: Executor, clientId: number, period: StatementPeriod) {
   const result = await ex.execute(sql`

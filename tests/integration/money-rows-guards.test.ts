@@ -7,10 +7,10 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { createCreditNote } from "../../app/models/credit-note.server";
+import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server";
 import { voidInvoice } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment, reversePayment } from "../../app/models/payment.server";
 import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";
 import * as deliveryApi from "../../app/routes/api.deliveries.$id";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
@@ -127,6 +127,39 @@ describe("a void invoice", () => {
     expect(await deleteDelivery(admin, delivery.id)).toEqual({ ok: true });
     // A recount still finds the void invoice's month (its line keeps the delivery's date).
     await expectKeptTotalsToMatchRebuild(["delivery_month_totals"]);
+  });
+});
+
+describe("voiding an invoice money moved on", () => {
+  // An invoice with payments or credit notes is never voided (voidInvoice refuses it): a void
+  // invoice's lines count nowhere, while the kept payment day totals count every payment row. The
+  // table refuses it too, even when the money was reversed to nothing (migration 0030, decision
+  // 0970, addendum of stop 38).
+  const consoleVoid = (id: number) =>
+    sql`update invoices set payment_status = 'void', void_reason = 'From a console', voided_at = now() where id = ${id}`;
+
+  it("is refused after a payment and its reversal, and after a credit note and its reversal", async () => {
+    const paid = (await invoiceOfTenThousand(manager, agentId)).invoice;
+    const payment = await recordPayment(manager, { invoiceId: paid.id, amount: "100.00" });
+    if (!payment.ok) throw new Error(payment.message);
+    expect((await reversePayment(admin, payment.payment.id, { reason: "Bounced" })).ok).toBe(true);
+    const credited = (await invoiceOfTenThousand(manager, agentId)).invoice;
+    const note = await createCreditNote(manager, credited.id, { amount: "100.00", reason: "Moisture" });
+    if (!note.ok) throw new Error(note.message);
+    expect((await reverseCreditNote(admin, note.creditNote.id, { reason: "Issued in error" })).ok).toBe(true);
+    for (const invoice of [paid, credited]) {
+      const before = await invoiceRow(invoice.id);
+      expect(before).toMatchObject({ amountPaid: "0.00", amountCredited: "0.00" });
+      expect(await statementOutcome(consoleVoid(invoice.id))).toMatch(
+        /has payments or credit notes and cannot be voided: issue a credit note instead/,
+      );
+      expect(await invoiceRow(invoice.id)).toEqual(before);
+    }
+  });
+
+  it("still lets an invoice nothing was paid or credited on be voided by any writer", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    expect(await statementOutcome(consoleVoid(invoice.id))).toBe("done");
   });
 });
 

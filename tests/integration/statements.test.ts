@@ -352,6 +352,43 @@ describe("the kept totals behind the balance and the ageing", () => {
     expect(lines).toBeGreaterThan(20);
   });
 
+  it("page a busy day's lines in the same order as one page holds them, whatever the page size", async () => {
+    // A page reads only the days its lines can reach (decision 0970, addendum of stop 38): the
+    // days are counted from the invoices and the kept payment counts, without credit notes.
+    const busy = (await createClient({ name: "Busy Day Client", taxRate: "0", paymentTermsDays: 30 })).id;
+    const first = await invoiceOn("9000.00", "2026-05-11", "2026-07-01", busy);
+    const second = await invoiceOn("500.00", "2026-05-12", "2026-07-02", busy);
+    for (const amount of ["100.00", "200.00", "300.00", "400.00", "500.00"]) await pay(first.id, amount, "2026-05-12");
+    await credit(first.id, "50.00", "2026-05-12");
+    await credit(second.id, "25.00", "2026-05-13");
+    await credit(first.id, "75.00", "2026-05-13");
+    await pay(second.id, "100.00", "2026-05-14");
+    await invoiceOn("700.00", "2026-05-15", "2026-07-05", busy);
+    const may = { from: "2026-05-11", to: "2026-05-31" };
+    const read = async (limit: number, period = may) => {
+      const seen: string[] = [];
+      let after = null;
+      do {
+        const result = await clientStatement(manager, busy, period, after, limit);
+        if (!result.ok) throw new Error(result.message);
+        seen.push(...result.statement.lines.map((l) => `${l.date} ${l.kind} ${l.debit} ${l.credit} ${l.balance}`));
+        after = result.statement.nextCursor ? parseStatementCursor(result.statement.nextCursor) : null;
+        if (after === "invalid") throw new Error("bad cursor");
+      } while (after);
+      return seen;
+    };
+    const whole = await read(1000);
+    expect(whole).toHaveLength(12);
+    expect(whole.at(-1)).toBe("2026-05-15 invoice 700.00 0.00 8450.00");
+    for (const limit of [1, 2, 3, 5, 6, 7, 11])
+      expect({ limit, lines: await read(limit) }).toEqual({ limit, lines: whole });
+    // A period that starts on the busy day and one that ends on it.
+    const from2 = { from: "2026-05-12", to: "2026-05-31" };
+    expect(await read(2, from2)).toEqual(await read(1000, from2));
+    const to2 = { from: "2026-05-11", to: "2026-05-12" };
+    expect(await read(4, to2)).toEqual(whole.slice(0, 8));
+  });
+
   it("equal a recount from the invoices, and db:check finds a row that does not", async () => {
     const db = await getDb();
     const owedBreaches = async () =>
@@ -371,6 +408,21 @@ describe("the kept totals behind the balance and the ageing", () => {
     ]);
     await db.execute(sql`select pks_rebuild_totals()`);
     expect(await owedBreaches()).toEqual([]);
+  });
+
+  it("keep the payments per client and day as a recount does, and db:check finds a day that does not", async () => {
+    const db = await getDb();
+    const dayBreaches = async () =>
+      (await findBreaches(db as unknown as Db)).filter((b) => b.check === "payment day totals equal their payments");
+    expect(await dayBreaches()).toEqual([]);
+    await db.execute(
+      sql`update payment_day_totals set n = n + 1 where client_id = ${other} and payment_date = '2026-02-10'`,
+    );
+    expect(await dayBreaches()).toEqual([
+      expect.objectContaining({ detail: `client ${other} on 2026-02-10: kept 2 for 300.00, recount 1 for 300.00` }),
+    ]);
+    await db.execute(sql`select pks_rebuild_totals()`);
+    expect(await dayBreaches()).toEqual([]);
   });
 });
 
