@@ -193,6 +193,25 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "client balances equal their due dates",
       detail: `client ${r.client_id}: kept owed ${r.kept_owed} credit ${r.kept_credit}, due dates owed ${r.owed} credit ${r.credit}`,
     });
+  // No payment or credit note row on a void invoice (migration 0030): the statements leave a void
+  // invoice's rows out while the kept day totals count them, and no total catches a payment and
+  // its reversal, which add up to nothing.
+  const onVoid = await rows(
+    db,
+    sql`select i.invoice_no,
+          (select count(*) from payments p where p.invoice_id = i.id)::int as payments,
+          (select count(*) from credit_notes c where c.invoice_id = i.id)::int as credit_notes
+        from invoices i
+        where i.payment_status = 'void'
+          and (exists (select 1 from payments p where p.invoice_id = i.id)
+               or exists (select 1 from credit_notes c where c.invoice_id = i.id))
+        order by i.id limit 20`,
+  );
+  for (const r of onVoid)
+    breaches.push({
+      check: "no payment or credit note on a void invoice",
+      detail: `invoice ${r.invoice_no}: ${r.payments} payment rows, ${r.credit_notes} credit note rows`,
+    });
   // The payments kept per client and day (migration 0004), which the Payments totals, the
   // statements' balances and totals and a statement page's reach read (decision 0970, stop 38).
   const paymentDays = await rows(

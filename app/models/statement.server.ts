@@ -206,16 +206,18 @@ const periodBounds = (period: StatementPeriod) => ({ from: sql`${period.from}::d
 /**
  * The last day a page of `limit` lines after `after` can reach: the first day by which the lines
  * from the page's first day add up to more than `limit`, or the period's end. Counted from the
- * invoices' index and the kept payment counts per day (payment_day_totals), so a page reads the
- * lines of its own days, not the whole period's (decision 0970, addendum of stop 38). The count
+ * invoices' index and the kept payment counts per day (payment_day_totals), so a page builds the
+ * lines of its own days, not the whole period's (decision 0970, addendum of stop 38); a later
+ * page's running balance still starts from a sum over the lines before it (`upToSql`). The count
  * may only fall short, never exceed: credit notes are left out, and on a later page every line of
- * the cursor's own day is taken off. A short count only makes the page read a few more days.
+ * the cursor's own day is taken off. A short count only makes the page read further (to the
+ * period's end, at worst). It relies on no void invoice having payment rows (migration 0030).
  */
 function pageLastDaySql(clientId: number, period: StatementPeriod, after: StatementCursor | null, limit: number) {
   const first = after ? after.date : period.from;
   return sql`(select coalesce(min(d.day), ${period.to}::date) from (
       select x.day, sum(sum(x.n)) over (order by x.day)
-          - ${after ? sql`sum(sum(x.n)) filter (where x.day = ${first}::date) over ()` : sql`0`} as running
+          - ${after ? sql`coalesce(sum(sum(x.n)) filter (where x.day = ${first}::date) over (), 0)` : sql`0`} as running
         from (
           select i.issue_date as day, count(*) as n from invoices i
             where i.client_id = ${clientId} and i.issue_date between ${first}::date and ${period.to}::date group by 1
@@ -319,8 +321,9 @@ export async function statementLinesPage(
  * per client and day), its credit notes one by one (few). Summing the lines themselves looked up
  * each payment's invoice, about half the page's database time for a busy client (decision 0970,
  * addendum of stop 38). Void invoices count nowhere: they are zero lines, and an invoice with
- * payments or credit notes is never voided (voidInvoice refuses it, and the table does too since
- * migration 0030), so the day totals hold no void invoice's payments.
+ * payments or credit notes is never voided and a void invoice takes no payment (the models refuse
+ * both, and the tables do too since migration 0030), so the day totals hold no void invoice's
+ * payments.
  */
 async function periodTotals(ex: Executor, clientId: number, period: StatementPeriod) {
   const result = await ex.execute(sql`

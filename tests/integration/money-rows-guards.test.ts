@@ -15,6 +15,8 @@ import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";
 import * as deliveryApi from "../../app/routes/api.deliveries.$id";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import type { Db } from "../../db/client.server";
+import { findBreaches } from "../../db/ops";
 import { expectKeptTotalsToMatchRebuild, invoiceOfTenThousand, invoiceRow, statementOutcome } from "../money-entries";
 
 let admin: User;
@@ -157,6 +159,27 @@ describe("voiding an invoice money moved on", () => {
     }
   });
 
+  it("refuses a payment, a payment with its reversal, or a credit note on a void invoice, by any writer", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    expect((await voidInvoice(admin, invoice.id, { reason: "Raised twice" })).ok).toBe(true);
+    const before = await invoiceRow(invoice.id);
+    for (const change of [
+      sql`insert into payments (invoice_id, amount, payment_date) values (${invoice.id}, 100, '2026-03-06')`,
+      sql`with paid as (insert into payments (invoice_id, amount, payment_date) values (${invoice.id}, 100, '2026-03-06')
+          returning id)
+        insert into payments (invoice_id, amount, payment_date, reverses_payment_id, note)
+        select ${invoice.id}, -100, '2026-03-06', id, 'Bounced' from paid`,
+      sql`insert into credit_notes (invoice_id, credit_note_no, amount, reason, issue_date)
+        values (${invoice.id}, 'CN-99999', 100, 'From a console', '2026-03-06')`,
+    ]) {
+      expect(await statementOutcome(change)).toMatch(/is void: no payment or credit note is recorded on it/);
+    }
+    expect(await invoiceRow(invoice.id)).toEqual(before);
+    // What the product does on a void invoice: refused with its own message, nothing written.
+    const refused = await recordPayment(manager, { invoiceId: invoice.id, amount: "100.00" });
+    expect(refused.ok).toBe(false);
+  });
+
   it("still lets an invoice nothing was paid or credited on be voided by any writer", async () => {
     const { invoice } = await invoiceOfTenThousand(manager, agentId);
     expect(await statementOutcome(consoleVoid(invoice.id))).toBe("done");
@@ -249,5 +272,34 @@ describe("a delivery on an invoice", () => {
     const draft = await createDelivery({ agentId, createdBy: manager.id, tons: "3.00" });
     expect(await statementOutcome(sql`update deliveries set tons = 4 where id = ${draft.id}`)).toBe("done");
     expect(await statementOutcome(sql`delete from deliveries where id = ${draft.id}`)).toBe("done");
+  });
+});
+
+// Last in the file: it leaves a void invoice with money rows behind (payments are never deleted).
+describe("db:check", () => {
+  it("lists a void invoice that has payment rows, written past the guard", async () => {
+    const { invoice } = await invoiceOfTenThousand(manager, agentId);
+    expect((await voidInvoice(admin, invoice.id, { reason: "Raised twice" })).ok).toBe(true);
+    const db = await getDb();
+    const onVoid = async () =>
+      (await findBreaches(db as unknown as Db)).filter(
+        (b) => b.check === "no payment or credit note on a void invoice",
+      );
+    expect(await onVoid()).toEqual([]);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`alter table payments disable trigger payments_not_on_void`);
+      await tx.execute(sql`with paid as (insert into payments (invoice_id, amount, payment_date)
+          values (${invoice.id}, 100, '2026-03-06') returning id)
+        insert into payments (invoice_id, amount, payment_date, reverses_payment_id, note)
+        select ${invoice.id}, -100, '2026-03-06', id, 'Bounced' from paid`);
+    });
+    // After the commit: the rows' deferred totals check (migration 0027) is still pending inside.
+    await db.execute(sql`alter table payments enable trigger payments_not_on_void`);
+    expect(await onVoid()).toEqual([
+      {
+        check: "no payment or credit note on a void invoice",
+        detail: `invoice ${invoice.invoiceNo}: 2 payment rows, 0 credit note rows`,
+      },
+    ]);
   });
 });
