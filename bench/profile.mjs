@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { benchDatabase } from "./database.mjs";
-import { run } from "./processes.mjs";
+import { benchSignIn, run, waitForServer } from "./processes.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -47,19 +47,8 @@ try {
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`http://localhost:${PORT}/login`)).ok) break;
-    } catch {}
-    if (i > 120) throw new Error("server did not start");
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const login = await fetch(`http://localhost:${PORT}/api/auth/password/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: `http://localhost:${PORT}` },
-    body: JSON.stringify({ email: "bench-admin@example.com", password: "bench-password-123" }),
-  });
-  const cookie = login.headers.get("set-cookie").split(";")[0];
+  await waitForServer(server, PORT);
+  const cookie = await benchSignIn(PORT);
   const load = JSON.parse(
     await run("node", [
       "bench/http-load.mjs",
