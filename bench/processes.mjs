@@ -2,8 +2,11 @@
 // seeded bench admin (bench/seed.ts).
 import { spawn } from "node:child_process";
 
-/** Runs a command to its end; resolves with its output, rejects with the end of its errors. */
-export function run(cmd, args, env = {}, { cwd } = {}) {
+/**
+ * Runs a command to its end; resolves with its output, rejects with the end of its errors (or,
+ * with `anyExit`, resolves with the output whatever the exit code: a report that fails on what it finds).
+ */
+export function run(cmd, args, env = {}, { cwd, anyExit = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -11,13 +14,18 @@ export function run(cmd, args, env = {}, { cwd } = {}) {
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     child.on("exit", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err.slice(-2000)}`)),
+      code === 0 || anyExit
+        ? resolve(out)
+        : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err.slice(-2000)}`)),
     );
   });
 }
 
-/** Waits until the server `child` answers its sign-in page on `port`; stops it if it never does. */
-export async function waitForServer(child, port, { tries = 240 } = {}) {
+/**
+ * Waits until the server `child` answers its sign-in page on `port`; stops it if it never does,
+ * with what `output()` returns (the server's errors, when the caller kept them) in the message.
+ */
+export async function waitForServer(child, port, { tries = 240, output = () => "" } = {}) {
   for (let i = 0; i < tries; i++) {
     try {
       if ((await fetch(`http://localhost:${port}/login`)).ok) return child;
@@ -25,7 +33,7 @@ export async function waitForServer(child, port, { tries = 240 } = {}) {
     await new Promise((r) => setTimeout(r, 500));
   }
   child.kill();
-  throw new Error(`the server on port ${port} did not start`);
+  throw new Error(`the server on port ${port} did not start\n${output()}`);
 }
 
 /** Signs in on `port` with the bench password; returns the session cookie ("name=value"). */

@@ -14,6 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { benchDatabase } from "./database.mjs";
+import { benchSignIn, run, waitForServer } from "./processes.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -68,19 +69,6 @@ const PATHS = values.only
   ? ["/bench/bare", ...values.only.split(",").filter((p) => p && p !== "/bench/bare")]
   : ALL_PATHS;
 
-function run(cmd, args, env = {}, { quiet = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) =>
-      code === 0 || quiet ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")}: ${code}\n${err}`)),
-    );
-  });
-}
-
 async function startServer(env) {
   const child = spawn("node", ["server.js"], {
     env: {
@@ -97,29 +85,12 @@ async function startServer(env) {
   });
   let err = "";
   child.stderr.on("data", (d) => (err += d));
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`http://localhost:${PORT}/login`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error(`server did not start\n${err}`);
+  return waitForServer(child, PORT, { tries: 120, output: () => err });
 }
 
 async function stop(child) {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));
-}
-
-async function signIn(email) {
-  const res = await fetch(`http://localhost:${PORT}/api/auth/password/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: `http://localhost:${PORT}` },
-    body: JSON.stringify({ email, password: "bench-password-123" }),
-  });
-  if (res.status !== 200) throw new Error(`bench sign-in: ${res.status}`);
-  return res.headers.get("set-cookie").split(";")[0];
 }
 
 const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
@@ -146,7 +117,7 @@ for (const driver of drivers) {
       await run("npx", ["tsx", "bench/seed.ts", "--size", String(size), "--users", "0"], db.env);
       const server = await startServer(db.env);
       try {
-        const cookie = await signIn("bench-admin@example.com");
+        const cookie = await benchSignIn(PORT);
         for (const p of PATHS) {
           // Every URL but the bare page itself is loaded in alternating 1 s slices with the bare
           // page, so its ratio to the bare page is measured under the same machine load.
@@ -203,7 +174,9 @@ for (const driver of drivers) {
         await stop(server);
       }
       const check = JSON.parse(
-        await run("npx", ["tsx", "bench/check-writes.ts", `${OUT}/mixed-acks-${driver}.json`], db.env, { quiet: true }),
+        await run("npx", ["tsx", "bench/check-writes.ts", `${OUT}/mixed-acks-${driver}.json`], db.env, {
+          anyExit: true,
+        }),
       );
       mixed.push({ driver, load, check });
     } finally {
