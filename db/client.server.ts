@@ -530,8 +530,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
 }
 
 type PostgresClient = {
-  unsafe: (...args: never[]) => { values: () => Promise<unknown> } & Promise<unknown>;
-  begin: (...args: never[]) => Promise<unknown>;
+  unsafe: (...args: unknown[]) => { values: () => Promise<unknown> } & Promise<unknown>;
+  begin: (...args: unknown[]) => Promise<unknown>;
 };
 
 /**
@@ -566,55 +566,50 @@ export function isPostgresJsWriteAfterClose(error: unknown) {
 
 // A stand-in for drizzle: postgres.js itself keeps calling its own (ungated) methods inside.
 function gateClient<C extends object>(client: C, gate: ConnectionGate): C {
-  const sqlClient = client as unknown as PostgresClient;
-  const unsafe = sqlClient.unsafe.bind(sqlClient) as (
-    ...args: unknown[]
-  ) => { values: () => Promise<unknown> } & Promise<unknown>;
-  const begin = sqlClient.begin.bind(sqlClient) as (...args: unknown[]) => Promise<unknown>;
+  const named = namedStatements(client) as unknown as PostgresClient;
   // postgres.js queries are lazy thenables; drizzle either awaits one or calls .values().
-  const gated: Record<string, unknown> = {
-    // Named (prepared) statements: see the client's options above.
-    unsafe: (query: unknown, params?: unknown, options?: object) => {
-      const args = [query, params, { ...options, prepare: true }];
+  return overriding(client, {
+    unsafe: (...args: unknown[]) => {
       let started: Promise<unknown> | undefined;
-      const run = () => (started ??= gate.run(async () => await unsafe(...args)));
+      const run = () => (started ??= gate.run(async () => await named.unsafe(...args)));
       return {
-        values: () => gate.run(async () => await unsafe(...args).values()),
+        values: () => gate.run(async () => await named.unsafe(...args).values()),
         then: (onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) =>
           run().then(onFulfilled, onRejected),
         catch: (onRejected?: (reason: unknown) => unknown) => run().catch(onRejected),
         finally: (onFinally?: () => void) => run().finally(onFinally),
       };
     },
-    begin: (...args: unknown[]) => gate.run(() => begin(...args.map(namedInside))),
-  };
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (typeof property === "string" && property in gated) return gated[property];
-      return Reflect.get(target, property, receiver);
-    },
+    begin: (...args: unknown[]) => gate.run(() => named.begin(...args)),
   });
 }
 
-// A transaction's (or savepoint's) body gets its connection with named statements too, as
-// queries outside transactions have (decision 0509, addendum of stop 38): unnamed, each query
-// with values took two round trips (parse and describe, then bind and execute) and a fresh
-// parse of its text.
-const namedInside = (arg: unknown) =>
-  typeof arg === "function" ? (inner: object) => (arg as (sql: object) => unknown)(namedStatements(inner)) : arg;
-
+/**
+ * `client` asking for named (prepared) statements (see the client's options above), and so does
+ * the connection it hands a transaction's or a savepoint's body (decision 0509, addendum of stop
+ * 38): unnamed, each query with values took two round trips (parse and describe, then bind and
+ * execute) and a fresh parse of its text. The root client has `begin`, a transaction's `savepoint`.
+ */
 function namedStatements<C extends object>(client: C): C {
-  const sqlClient = client as unknown as PostgresClient & { savepoint: (...args: unknown[]) => Promise<unknown> };
-  const unsafe = sqlClient.unsafe.bind(sqlClient) as (...args: unknown[]) => unknown;
-  const savepoint = sqlClient.savepoint.bind(sqlClient);
-  const named: Record<string, unknown> = {
+  const own = client as unknown as Partial<Record<"unsafe" | "begin" | "savepoint", (...args: unknown[]) => unknown>>;
+  const namedInside = (arg: unknown) =>
+    typeof arg === "function" ? (inner: object) => (arg as (sql: object) => unknown)(namedStatements(inner)) : arg;
+  const methods: Record<string, unknown> = {
     unsafe: (query: unknown, params?: unknown, options?: object) =>
-      unsafe(query, params, { ...options, prepare: true }),
-    savepoint: (...args: unknown[]) => savepoint(...args.map(namedInside)),
+      own.unsafe!.call(client, query, params, { ...options, prepare: true }),
   };
+  for (const name of ["begin", "savepoint"] as const) {
+    const method = own[name];
+    if (method) methods[name] = (...args: unknown[]) => method.apply(client, args.map(namedInside));
+  }
+  return overriding(client, methods);
+}
+
+/** `client` with the given methods in place of its own; everything else is its own. */
+function overriding<C extends object>(client: C, methods: Record<string, unknown>): C {
   return new Proxy(client, {
     get(target, property, receiver) {
-      if (typeof property === "string" && property in named) return named[property];
+      if (typeof property === "string" && Object.hasOwn(methods, property)) return methods[property];
       return Reflect.get(target, property, receiver);
     },
   });
