@@ -136,21 +136,36 @@ const invoiceOf = (row: SQL) =>
   sql`select i.id, i.invoice_no, i.client_id, i.payment_status from invoices i where i.id = ${row}.invoice_id offset 0`;
 
 /**
+ * What the client was invoiced (`debits`), and paid and credited (`credits`), on the days
+ * `dated(column)` holds, as two scalar subqueries over indexes and kept totals: the invoices (not
+ * void) by client and issue date, the payments (every payment, reversal, refund and moved credit,
+ * signed) from payment_day_totals, the credit notes one by one (few). The same as the lines of
+ * those days add up to: a void invoice is a zero line and holds no payment or credit note
+ * (migration 0030). Read by the opening balance and the period's totals alike.
+ */
+function movementsSql(clientId: number, dated: (column: SQL) => SQL) {
+  return {
+    debits: sql`coalesce((select sum(i.amount) from invoices i
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and ${dated(sql.raw("i.issue_date"))}), 0)`,
+    credits: sql`(coalesce((select sum(t.amount) from payment_day_totals t
+        where t.client_id = ${clientId} and ${dated(sql.raw("t.payment_date"))}), 0)
+      + coalesce((select sum(c.amount) from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and ${dated(sql.raw("c.issue_date"))}), 0))`,
+  };
+}
+
+/**
  * What the client owed at the start of `day` (everything dated before it): what it owes now (its
  * kept balance, one row, migration 0025) less what was invoiced, paid and credited from `day` on.
  * Each part reads an index range from `day`, so a statement of recent months costs the same
  * however long the client has traded.
  */
 async function balanceBefore(ex: Executor, clientId: number, day: string): Promise<string> {
+  const since = movementsSql(clientId, (column) => sql`${column} >= ${day}::date`);
   const result = await ex.execute(sql`
     select (
       coalesce((select b.owed + b.credit from client_balances b where b.client_id = ${clientId}), 0)
-      - coalesce((select sum(i.amount) from invoices i
-          where i.client_id = ${clientId} and i.payment_status <> 'void' and i.issue_date >= ${day}::date), 0)
-      + coalesce((select sum(t.amount) from payment_day_totals t
-          where t.client_id = ${clientId} and t.payment_date >= ${day}::date), 0)
-      + coalesce((select sum(c.amount) from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
-          where i.client_id = ${clientId} and i.payment_status <> 'void' and c.issue_date >= ${day}::date), 0)
+      - ${since.debits} + ${since.credits}
     )::numeric(20,2)::text as balance`);
   return rowsOf<{ balance: string }>(result)[0].balance;
 }
@@ -204,26 +219,26 @@ function periodLinesSql(clientId: number, period: StatementPeriod, bounds = peri
 const periodBounds = (period: StatementPeriod) => ({ from: sql`${period.from}::date`, to: sql`${period.to}::date` });
 
 /**
- * The last day a page of `limit` lines after `after` can reach: the first day by which the lines
- * from the page's first day add up to more than `limit`, or the period's end. Counted from the
- * invoices' index and the kept payment counts per day (payment_day_totals), so a page builds the
- * lines of its own days, not the whole period's (decision 0970, addendum of stop 38); a later
+ * The last day a page of `limit` lines starting on `first` (after a line of that day when
+ * `continued`) can reach: the first day by which the lines from `first` add up to more than
+ * `limit`, or the period's end `to`. Counted from the invoices' index and the kept payment counts
+ * per day (payment_day_totals), so a page builds the lines of its own days, not the whole
+ * period's (decision 0970, addendum of stop 38); a later
  * page's running balance still starts from a sum over the lines before it (`upToSql`). The count
  * may only fall short, never exceed: credit notes are left out, and on a later page every line of
  * the cursor's own day is taken off. A short count only makes the page read further (to the
  * period's end, at worst). It relies on no void invoice having payment rows (migration 0030).
  */
-function pageLastDaySql(clientId: number, period: StatementPeriod, after: StatementCursor | null, limit: number) {
-  const first = after ? after.date : period.from;
-  return sql`(select coalesce(min(d.day), ${period.to}::date) from (
+function pageLastDaySql(clientId: number, first: string, to: string, continued: boolean, limit: number) {
+  return sql`(select coalesce(min(d.day), ${to}::date) from (
       select x.day, sum(sum(x.n)) over (order by x.day)
-          - ${after ? sql`coalesce(sum(sum(x.n)) filter (where x.day = ${first}::date) over (), 0)` : sql`0`} as running
+          - ${continued ? sql`coalesce(sum(sum(x.n)) filter (where x.day = ${first}::date) over (), 0)` : sql`0`} as running
         from (
           select i.issue_date as day, count(*) as n from invoices i
-            where i.client_id = ${clientId} and i.issue_date between ${first}::date and ${period.to}::date group by 1
+            where i.client_id = ${clientId} and i.issue_date between ${first}::date and ${to}::date group by 1
           union all
           select t.payment_date, t.n from payment_day_totals t
-            where t.client_id = ${clientId} and t.payment_date between ${first}::date and ${period.to}::date
+            where t.client_id = ${clientId} and t.payment_date between ${first}::date and ${to}::date
         ) x group by x.day
     ) d where d.running > ${limit})`;
 }
@@ -274,12 +289,14 @@ export async function statementLinesPage(
     balanceAfterCursor !== undefined
       ? sql`${balanceAfterCursor}::numeric`
       : sql`${openingBalance}::numeric + ${upToSql(periodLinesSql(clientId, period), after)}`;
+  // The page's first day: the period's, or the day of the line it follows.
+  const first = after ? after.date : period.from;
   const pageLines = periodLinesSql(clientId, period, {
-    from: sql`${after ? after.date : period.from}::date`,
+    from: sql`${first}::date`,
     to: sql`(select b.last_day from bound b)`,
   });
   const result = await ex.execute(sql`
-    with bound as materialized (select ${pageLastDaySql(clientId, period, after, limit)} as last_day),
+    with bound as materialized (select ${pageLastDaySql(clientId, first, period.to, after !== null, limit)} as last_day),
     page as (
       select l.* from (${pageLines}) l ${afterCursorSql(after)}
       order by l.day, l.ord, l.id limit ${limit + 1}
@@ -314,27 +331,14 @@ export async function statementLinesPage(
   return { lines: items, nextCursor: more ? items[items.length - 1].cursor : null };
 }
 
-/**
- * The period's totals: debits and credits, what the period's lines add up to, read as
- * `balanceBefore` reads them: the invoices of the period by their index, its payments from the
- * kept day totals (payment_day_totals: every payment, reversal, refund and moved credit, signed,
- * per client and day), its credit notes one by one (few). Summing the lines themselves looked up
- * each payment's invoice, about half the page's database time for a busy client (decision 0970,
- * addendum of stop 38). Void invoices count nowhere: they are zero lines, and an invoice with
- * payments or credit notes is never voided and a void invoice takes no payment (the models refuse
- * both, and the tables do too since migration 0030), so the day totals hold no void invoice's
- * payments.
- */
+/** The period's totals: what its lines add up to, debits and credits (`movementsSql`). */
 async function periodTotals(ex: Executor, clientId: number, period: StatementPeriod) {
+  const { debits, credits } = movementsSql(
+    clientId,
+    (column) => sql`${column} between ${period.from}::date and ${period.to}::date`,
+  );
   const result = await ex.execute(sql`
-    select coalesce((select sum(i.amount) from invoices i
-          where i.client_id = ${clientId} and i.payment_status <> 'void'
-            and i.issue_date between ${period.from}::date and ${period.to}::date), 0)::numeric(20,2)::text as debits,
-      (coalesce((select sum(t.amount) from payment_day_totals t
-          where t.client_id = ${clientId} and t.payment_date between ${period.from}::date and ${period.to}::date), 0)
-        + coalesce((select sum(c.amount) from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
-          where i.client_id = ${clientId} and i.payment_status <> 'void'
-            and c.issue_date between ${period.from}::date and ${period.to}::date), 0))::numeric(20,2)::text as credits`);
+    select ${debits}::numeric(20,2)::text as debits, ${credits}::numeric(20,2)::text as credits`);
   return rowsOf<{ debits: string; credits: string }>(result)[0];
 }
 
