@@ -198,14 +198,14 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
   // its reversal, which add up to nothing.
   const onVoid = await rows(
     db,
-    sql`select i.invoice_no,
-          (select count(*) from payments p where p.invoice_id = i.id)::int as payments,
-          (select count(*) from credit_notes c where c.invoice_id = i.id)::int as credit_notes
-        from invoices i
-        where i.payment_status = 'void'
-          and (exists (select 1 from payments p where p.invoice_id = i.id)
-               or exists (select 1 from credit_notes c where c.invoice_id = i.id))
-        order by i.id limit 20`,
+    sql`select v.invoice_no, v.payments, v.credit_notes from (
+          select i.id, i.invoice_no,
+            (select count(*) from payments p where p.invoice_id = i.id)::int as payments,
+            (select count(*) from credit_notes c where c.invoice_id = i.id)::int as credit_notes
+          from invoices i where i.payment_status = 'void'
+        ) v
+        where v.payments + v.credit_notes > 0
+        order by v.id limit 20`,
   );
   for (const r of onVoid)
     breaches.push({
