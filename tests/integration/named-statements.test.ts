@@ -8,11 +8,15 @@ import { getDb, rowsOf, schema } from "../../app/db.server";
 import { testDriver, withDatabase } from "../db/template";
 import { isDatabaseUnavailable } from "../../db/unavailable";
 
+/** A connection of its own to this file's database, of one session, so the statements it keeps can be read back. */
+async function ownConnection() {
+  const [{ name }] = rowsOf<{ name: string }>(await (await getDb()).execute(sql`select current_database() as name`));
+  return connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
+}
+
 describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", () => {
   it("parses a query once per connection and plans every execution for its values", async () => {
-    const [{ name }] = rowsOf<{ name: string }>(await (await getDb()).execute(sql`select current_database() as name`));
-    // A connection of its own, of one session, so the statements it keeps can be read back.
-    const own = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
+    const own = await ownConnection();
     try {
       for (const id of [1, 2, 3, 4, 5, 6, 7]) {
         await own.db.select({ id: schema.clients.id }).from(schema.clients).where(eq(schema.clients.id, id));
@@ -30,8 +34,7 @@ describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", ()
   });
 
   it("names the statements inside transactions and their savepoints too (stop 38)", async () => {
-    const [{ name }] = rowsOf<{ name: string }>(await (await getDb()).execute(sql`select current_database() as name`));
-    const own = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
+    const own = await ownConnection();
     try {
       const marker = (label: string, id: number) =>
         sql`select ${id}::int as id, ${label}::text as label from clients where id > ${-id} limit 1`;
@@ -62,8 +65,7 @@ describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", ()
     const db = await getDb();
     await db.execute(sql`create table named_probe (id int primary key, v numeric(10,2))`);
     await db.execute(sql`insert into named_probe values (1, 1.50)`);
-    const [{ name }] = rowsOf<{ name: string }>(await db.execute(sql`select current_database() as name`));
-    const own = await connect({ driver: "postgres", url: withDatabase(process.env.DATABASE_URL!, name), max: 1 });
+    const own = await ownConnection();
     try {
       const read = () =>
         own.db.transaction(async (tx) => rowsOf(await tx.execute(sql`select v from named_probe where id = ${1}`)));
