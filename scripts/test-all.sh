@@ -10,11 +10,21 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   bash scripts/install.sh || exit 1
 fi
 
+# Debian's packages the tests drive: Chromium (browser tests) and poppler-utils (pdftotext and
+# pdftoppm read the invoice and statement PDFs back).
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+apt_updated=""
+apt_install() {
+  echo "Installing Debian's $1 for the tests..."
+  if [ -z "$apt_updated" ]; then $SUDO apt-get update -qq || return 1; apt_updated=1; fi
+  $SUDO apt-get install -y -qq "$1" >/dev/null
+}
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ ! -x "$CHROMIUM" ]; then
-  echo "Installing Debian's Chromium for the browser tests..."
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null || { echo "could not install chromium"; exit 1; }
+  apt_install chromium || { echo "could not install chromium"; exit 1; }
+fi
+if ! command -v pdftotext >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then
+  apt_install poppler-utils || { echo "could not install poppler-utils"; exit 1; }
 fi
 
 OUT="$(mktemp -d)"
