@@ -9,7 +9,7 @@ import { denied } from "~/utils/request-scope.server";
 import { assertCan, can, refuse, type Actor } from "~/rules/capabilities.server";
 import type { Result } from "~/utils/result";
 import { accountLocks, clearAccountLock } from "~/utils/throttle.server";
-import { CreateUserSchema } from "~/schemas/users";
+import { CreateUserSchema, ROLE_LABELS } from "~/schemas/users";
 import {
   displayName,
   generateTemporaryPassword,
@@ -402,7 +402,6 @@ export function bulkMessage(result: Pick<BulkResult, "success" | "failed">, verb
 
 // ---- Another user's role -------------------------------------------------------------------
 
-export const ROLE_LABELS: Record<Role, string> = { staff: "Staff", manager: "Manager", admin: "Admin" };
 const isRole = (v: unknown): v is Role => typeof v === "string" && (schema.ROLES as readonly string[]).includes(v);
 
 /**
