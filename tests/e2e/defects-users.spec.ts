@@ -2,7 +2,7 @@
 // with JavaScript on and off (the two projects), and at 390 and 1280 px where it is about layout.
 import { expect, hydrated, test, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
-import { api, ok, WIDTHS, type Width } from "./walk";
+import { api, AXE_SOURCE, checkPage, ok, WIDTHS, type Width } from "./walk";
 
 const SIZES = Object.keys(WIDTHS) as Width[];
 
@@ -61,6 +61,22 @@ for (const size of SIZES) {
         // Desktop: the buttons stay on the name's line, at the right.
         expect(deleteBox.y).toBeLessThan(nameBox.y + nameBox.height);
         expect(deleteBox.x).toBeGreaterThan(nameBox.x + nameBox.width);
+      }
+    });
+
+    test("the Change Role dialog and the reset's page pass axe and fit the width", async ({
+      page,
+      loginAs,
+      baseURL,
+      javaScript,
+    }) => {
+      // axe runs as a script of the page: the project with JavaScript checks the same markup.
+      test.skip(!javaScript, "axe needs JavaScript");
+      const user = await newUser(baseURL!);
+      await page.context().addInitScript({ content: AXE_SOURCE });
+      await loginAs("admin");
+      for (const url of [`/settings/users/${user.id}/role`, `/settings/users/${user.id}/temporary-password`]) {
+        expect(await checkPage(page, url, { javaScript, width: size })).toEqual([]);
       }
     });
   });
