@@ -436,7 +436,7 @@ export async function changeUserRole(
       return { ok: false as const, status: 409 as const, message: "Unfreeze this user before changing their role" };
     }
     if (target.user.role === role) {
-      const message = `${target.user.email} is already ${role === "admin" ? "an" : "a"} ${ROLE_LABELS[role]}`;
+      const message = `${target.user.email} already has the ${ROLE_LABELS[role]} role`;
       return { ok: false as const, status: 400 as const, message, fieldErrors: { role: [message] } };
     }
     if (role !== "admin" && admins.every((a) => a.id === id)) {

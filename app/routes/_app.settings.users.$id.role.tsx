@@ -41,7 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!result.ok) return replyRefused(submission, result, { hideFields: ["password"] });
   return redirectWithToast("/settings", {
     title: "Role changed",
-    description: `${result.user.email} is now ${result.user.role === "admin" ? "an" : "a"} ${ROLE_LABELS[result.user.role]}.`,
+    description: `${result.user.email} now has the ${ROLE_LABELS[result.user.role]} role.`,
   });
 }
 
@@ -67,8 +67,9 @@ export default function ChangeRoleDialog() {
         {user.status === "active" ? (
           <>
             <p className="text-sm">
-              Now {ROLE_LABELS[user.role]}. An admin manages users, settings and every record; a manager handles agents,
-              clients, invoices and payments; staff record their own deliveries. The change applies at their next page.
+              Current role: {ROLE_LABELS[user.role]}. An admin manages users, settings and every record; a manager
+              handles agents, clients, invoices and payments; staff record their own deliveries. The change applies at
+              their next page.
             </p>
             <SelectField meta={fields.role} label="New role">
               <option value="staff">Staff</option>

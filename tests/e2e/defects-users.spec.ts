@@ -127,7 +127,7 @@ test("10. an admin makes another user an admin and back, confirming with the pas
   const password = dialog.getByLabel("Your current password");
   if (await password.isVisible()) await password.fill(E2E_PASSWORD);
   await dialog.getByRole("button", { name: "Change Role" }).click();
-  await expect(page.getByRole("status")).toContainText(`${user.email} is now an Admin.`);
+  await expect(page.getByRole("status")).toContainText(`${user.email} now has the Admin role.`);
   await expect(row.getByText("admin", { exact: true })).toBeVisible();
 
   // The JSON twin, from a fresh sign-in: back to staff.

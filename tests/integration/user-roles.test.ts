@@ -134,7 +134,7 @@ describe("PATCH /api/admin/users/{id}/role", () => {
     expect(await patchRole(staff.id, cookie, {})).toMatchObject({ status: 400 });
     expect(await patchRole(staff.id, cookie, { role: "staff" })).toMatchObject({
       status: 400,
-      body: { message: `${staff.email} is already a Staff` },
+      body: { message: `${staff.email} already has the Staff role` },
     });
     expect(await patchRole(admin.id, cookie, { role: "staff" })).toMatchObject({ status: 400 });
     expect(await patchRole(frozen.id, cookie, { role: "staff" })).toMatchObject({ status: 409 });
@@ -194,7 +194,10 @@ describe("the Change Role form", () => {
     const done = await post({ role: "admin", password: TEST_PASSWORD });
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/settings");
-    expect(await toastOf(done)).toEqual({ title: "Role changed", description: `${staff.email} is now an Admin.` });
+    expect(await toastOf(done)).toEqual({
+      title: "Role changed",
+      description: `${staff.email} now has the Admin role.`,
+    });
     expect((await getUserById(staff.id))!.role).toBe("admin");
   });
 
