@@ -9,7 +9,7 @@ import { denied } from "~/utils/request-scope.server";
 import { assertCan, can, refuse, type Actor } from "~/rules/capabilities.server";
 import type { Result } from "~/utils/result";
 import { accountLocks, clearAccountLock } from "~/utils/throttle.server";
-import { CreateUserSchema } from "~/schemas/users";
+import { CreateUserSchema, ROLE_LABELS } from "~/schemas/users";
 import {
   displayName,
   generateTemporaryPassword,
@@ -41,7 +41,10 @@ export type AdminUserRow = {
 
 export type AdminResult<T extends object = object> = Result<T, 400 | 403 | 404 | 409>;
 
-export type BulkResult = { success: string[]; failed: string[] };
+/** Why one id of a bulk call was not changed: `label` is the user's e-mail, or the id when unknown. */
+export type BulkFailure = { id: string; label: string; reason: string };
+
+export type BulkResult = { success: string[]; failed: string[]; failures: BulkFailure[] };
 
 export { isUuid };
 
@@ -298,7 +301,7 @@ export async function bulkSetStatus(admin: User, userIds: unknown, status: unkno
   if (!isStatusChoice(status)) return { ok: false, status: 400, message: "Status must be active or frozen" };
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const { success, failed } = await partition(admin, ids, tx);
+    const { success, failed, failures } = await partition(admin, ids, tx);
     if (success.length) {
       const before = await tx.select().from(schema.users).where(inArray(schema.users.id, success));
       const after = await tx
@@ -309,7 +312,7 @@ export async function bulkSetStatus(admin: User, userIds: unknown, status: unkno
       if (status === "frozen") await endSessions(tx, success);
       await recordEach(tx, admin, statusAction(status), before, after);
     }
-    return { ok: true as const, success, failed };
+    return { ok: true as const, success, failed, failures };
   });
 }
 
@@ -320,7 +323,7 @@ export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<Ad
   if (!ids) return { ok: false, status: 400, message: "Please select at least one user" };
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const { success, failed } = await partition(admin, ids, tx);
+    const { success, failed, failures } = await partition(admin, ids, tx);
     if (success.length) {
       const before = await tx.select().from(schema.users).where(inArray(schema.users.id, success));
       const after = await tx
@@ -332,7 +335,7 @@ export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<Ad
       await tx.delete(schema.passkeys).where(inArray(schema.passkeys.userId, success));
       await recordEach(tx, admin, "user.delete", before, after);
     }
-    return { ok: true as const, success, failed };
+    return { ok: true as const, success, failed, failures };
   });
 }
 
@@ -354,21 +357,42 @@ async function recordEach(tx: Executor, admin: User, action: AuditAction, before
   }
 }
 
+export const BULK_REASONS = {
+  own: "that is your own account",
+  unknown: "no such user",
+  deleted: "already deleted",
+} as const;
+
 async function partition(admin: User, ids: string[], tx: Executor): Promise<BulkResult> {
   const candidates = ids.filter((id) => id !== admin.id && isUuid(id));
   const rows = candidates.length
     ? await tx
-        .select({ id: schema.users.id })
+        .select({ id: schema.users.id, email: schema.users.email, status: schema.users.status })
         .from(schema.users)
-        .where(and(inArray(schema.users.id, candidates), ne(schema.users.status, "deleted")))
+        .where(inArray(schema.users.id, candidates))
+        .orderBy(asc(schema.users.id))
         .for("update")
     : [];
-  const ok = new Set(rows.map((r) => r.id));
-  return { success: ids.filter((id) => ok.has(id)), failed: ids.filter((id) => !ok.has(id)) };
+  const found = new Map(rows.map((r) => [r.id, r]));
+  const failures: BulkFailure[] = [];
+  const success: string[] = [];
+  for (const id of ids) {
+    const row = found.get(id);
+    if (id === admin.id) failures.push({ id, label: admin.email, reason: BULK_REASONS.own });
+    else if (!row) failures.push({ id, label: id, reason: BULK_REASONS.unknown });
+    else if (row.status === "deleted") failures.push({ id, label: row.email, reason: BULK_REASONS.deleted });
+    else success.push(id);
+  }
+  return { success, failed: failures.map((f) => f.id), failures };
+}
+
+/** Each failure and its reason, for the toast: "a@x.test: already deleted; ...". */
+export function bulkFailureText(result: BulkResult) {
+  return result.failures.map((f) => `${f.label}: ${f.reason}`).join("; ");
 }
 
 /** 'N users updated successfully' or 'N users updated, M failed' (spec section 8). */
-export function bulkMessage(result: BulkResult, verb: "updated" | "deleted") {
+export function bulkMessage(result: Pick<BulkResult, "success" | "failed">, verb: "updated" | "deleted") {
   const n = result.success.length;
   const noun = n === 1 ? "user" : "users";
   return result.failed.length
@@ -376,9 +400,73 @@ export function bulkMessage(result: BulkResult, verb: "updated" | "deleted") {
     : `${n} ${noun} ${verb} successfully`;
 }
 
+// ---- Another user's role -------------------------------------------------------------------
+
+const isRole = (v: unknown): v is Role => typeof v === "string" && (schema.ROLES as readonly string[]).includes(v);
+
+/**
+ * An admin changes another active user's role, admin included (decision 0400). The route asks
+ * for a recent sign-in or the password first. The active admins' rows are locked first, in id
+ * order, so that two admins demoting each other at once cannot both succeed: the second finds
+ * that it is no longer an admin. There is always an active admin left (the caller, at least).
+ */
+export async function changeUserRole(
+  admin: User,
+  id: string,
+  role: unknown,
+): Promise<AdminResult<{ user: AdminUserRow; previousRole: Role }>> {
+  const refused = refuse(admin, "user.role", `user/${id}`);
+  if (refused) return refused;
+  if (!isRole(role)) {
+    const message = "Role must be Staff, Manager or Admin";
+    return { ok: false, status: 400, message, fieldErrors: { role: [message] } };
+  }
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const admins = await tx
+      .select({ id: schema.users.id })
+      .from(schema.users)
+      .where(and(eq(schema.users.role, "admin"), eq(schema.users.status, "active")))
+      .orderBy(asc(schema.users.id))
+      .for("update");
+    if (!admins.some((a) => a.id === admin.id)) return denied(admin, `user/${id}`, "You are no longer an active admin");
+    const target = await loadTarget(admin, id, tx);
+    if (!target.ok) return target;
+    if (target.user.status !== "active") {
+      return { ok: false as const, status: 409 as const, message: "Unfreeze this user before changing their role" };
+    }
+    if (target.user.role === role) {
+      const message = `${target.user.email} already has the ${ROLE_LABELS[role]} role`;
+      return { ok: false as const, status: 400 as const, message, fieldErrors: { role: [message] } };
+    }
+    if (role !== "admin" && admins.every((a) => a.id === id)) {
+      return { ok: false as const, status: 409 as const, message: "This would leave no active admin" };
+    }
+    const [user] = await tx
+      .update(schema.users)
+      .set({ role, updatedAt: new Date() })
+      .where(eq(schema.users.id, target.user.id))
+      .returning();
+    await recordAudit(tx, {
+      actor: admin,
+      action: "user.role_change",
+      entityType: "user",
+      entityId: user.id,
+      before: target.user,
+      after: user,
+    });
+    logEvent("info", { event: "admin.user.role_changed", adminId: admin.id, userId: user.id, role });
+    return { ok: true as const, user: toRow(user), previousRole: target.user.role };
+  });
+}
+
 // ---- Development role switcher -------------------------------------------------------------
 
 const ownerEmail = () => env().OWNER_EMAIL?.trim().toLowerCase() || null;
+
+/** The switcher's refusal names the one place that makes another admin. */
+export const ONLY_ADMIN_MESSAGE =
+  "You are the only active admin: first make another user an admin (Settings, User Management, Change Role)";
 
 /** Who sees the role switcher: admins, and the owner e-mail whatever their current role. */
 export function canSwitchRole(user: Pick<User, "role" | "email">) {
@@ -412,7 +500,7 @@ export async function switchOwnRole(
         return {
           ok: false as const,
           status: 409 as const,
-          message: "You are the only active admin: add another admin before changing your role",
+          message: ONLY_ADMIN_MESSAGE,
         };
       }
     }

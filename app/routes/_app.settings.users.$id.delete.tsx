@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { ConfirmFooter } from "~/components/forms";
+import { nameWithEmail } from "~/components/settings/security-cards";
 import { Dialog } from "~/components/dialog";
 import { deleteUserByAdmin, getUserRow } from "~/models/admin-users.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -36,12 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DeleteUserDialog() {
   const { user } = useLoaderData<typeof loader>();
   return (
-    <Dialog
-      title="Delete User"
-      description={`Delete ${user.displayName} (${user.email})?`}
-      closeTo="/settings"
-      size="sm"
-    >
+    <Dialog title="Delete User" description={`Delete ${nameWithEmail(user)}?`} closeTo="/settings" size="sm">
       <Form method="post" preventScrollReset className="space-y-4">
         <p className="text-sm">
           This cannot be undone. They are signed out at once and can no longer sign in; their records stay.

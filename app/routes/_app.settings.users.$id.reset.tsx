@@ -2,11 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ConfirmFooter } from "~/components/forms";
+import { nameWithEmail } from "~/components/settings/security-cards";
 import { Dialog, FormError } from "~/components/dialog";
-import { TemporaryPasswordDialogBody } from "~/components/settings/security-cards";
 import { getUserRow, resetUserPassword } from "~/models/admin-users.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { invariantResponse } from "~/utils/http.server";
+import { temporaryPasswordCookie } from "~/utils/temporary-password-cookie.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset Password · Management" }];
 
@@ -21,30 +22,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireCapability(request, "user.manage");
   const result = await resetUserPassword(admin, params.id ?? "");
-  if (!result.ok)
-    return data({ error: `Failed to reset password: ${result.message}`, reset: null }, { status: result.status });
-  return { error: null, reset: { email: result.user.email, temporaryPassword: result.temporaryPassword } };
+  if (!result.ok) return data({ error: `Failed to reset password: ${result.message}` }, { status: result.status });
+  // Post, then redirect: reloading the page that shows the password never resets it again.
+  const { id, email } = result.user;
+  const cookie = await temporaryPasswordCookie({ userId: id, email, temporaryPassword: result.temporaryPassword });
+  return redirect(`/settings/users/${id}/temporary-password`, { headers: { "Set-Cookie": cookie } });
 }
 
 export default function ResetPasswordDialog() {
   const { user } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  if (actionData?.reset) {
-    return (
-      <Dialog
-        title="Password Reset Successful"
-        description="The user has been signed out everywhere."
-        closeTo="/settings"
-        dismissible={false}
-      >
-        <TemporaryPasswordDialogBody {...actionData.reset} />
-      </Dialog>
-    );
-  }
   return (
     <Dialog
       title="Reset Password"
-      description={`Give ${user.displayName} (${user.email}) a new temporary password?`}
+      description={`Give ${nameWithEmail(user)} a new temporary password?`}
       closeTo="/settings"
       size="sm"
     >

@@ -2,7 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { Dialog } from "~/components/dialog";
-import { bulkDeleteUsers, bulkMessage, bulkSetStatus, getUserRows, listUsers } from "~/models/admin-users.server";
+import { nameWithEmail } from "~/components/settings/security-cards";
+import {
+  bulkDeleteUsers,
+  bulkFailureText,
+  bulkMessage,
+  bulkSetStatus,
+  getUserRows,
+  listUsers,
+} from "~/models/admin-users.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/http.server";
@@ -33,9 +41,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const intent = url.searchParams.get("intent");
   if (!isIntent(intent))
     throw await redirectWithToast("/settings", { title: "Please choose an action", variant: "destructive" });
-  const rows = url.searchParams.get("all")
-    ? (await listUsers(admin)).filter((u) => u.id !== admin.id && u.status !== "deleted")
-    : await getUserRows(admin, url.searchParams.getAll("userIds"));
+  // Deleted users take no bulk action: a stale list's box for one is dropped here.
+  const rows = (
+    url.searchParams.get("all")
+      ? (await listUsers(admin)).filter((u) => u.id !== admin.id)
+      : await getUserRows(admin, url.searchParams.getAll("userIds"))
+  ).filter((u) => u.status !== "deleted");
   if (!rows.length)
     throw await redirectWithToast("/settings", { title: "Please select at least one user", variant: "destructive" });
   return {
@@ -59,7 +70,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const title = intent === "delete" ? "Failed to delete users" : "Failed to update users";
     return redirectWithToast("/settings", { title, description: result.message, variant: "destructive" });
   }
-  return redirectWithToast("/settings", { title: bulkMessage(result, intent === "delete" ? "deleted" : "updated") });
+  const title = bulkMessage(result, intent === "delete" ? "deleted" : "updated");
+  if (!result.failed.length) return redirectWithToast("/settings", { title });
+  return redirectWithToast("/settings", {
+    title,
+    description: `Not changed: ${bulkFailureText(result)}.`,
+    variant: result.success.length ? "default" : "destructive",
+  });
 }
 
 export default function BulkConfirmDialog() {
@@ -79,7 +96,7 @@ export default function BulkConfirmDialog() {
           {users.map((u) => (
             <li key={u.id}>
               <input type="hidden" name="userIds" value={u.id} />
-              {u.displayName} <span className="text-slate-500">({u.email})</span>
+              {nameWithEmail(u)}
               {u.own ? <span className="text-slate-500"> (your own account is skipped)</span> : null}
             </li>
           ))}

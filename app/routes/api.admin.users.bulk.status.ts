@@ -10,7 +10,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readJsonBody(request);
   const result = await bulkSetStatus(admin, body.userIds, body.status);
   if (!result.ok) return failureJson(result);
-  return Response.json({ success: result.success, failed: result.failed, message: bulkMessage(result, "updated") });
+  const { success, failed, failures } = result;
+  // `failures` says why each id under `failed` was not changed (decision 0400).
+  return Response.json({ success, failed, failures, message: bulkMessage(result, "updated") });
 }
 
 export const loader = () => methodNotAllowed();

@@ -10,7 +10,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readJsonBody(request);
   const result = await bulkDeleteUsers(admin, body.userIds);
   if (!result.ok) return failureJson(result);
-  return Response.json({ success: result.success, failed: result.failed, message: bulkMessage(result, "deleted") });
+  const { success, failed, failures } = result;
+  // `failures` says why each id under `failed` was not changed (decision 0400).
+  return Response.json({ success, failed, failures, message: bulkMessage(result, "deleted") });
 }
 
 export const loader = () => methodNotAllowed();

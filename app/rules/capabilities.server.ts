@@ -57,6 +57,8 @@ export const CAPABILITIES = {
   "settings.manage": ADMINS,
   /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */
   "user.manage": ADMINS,
+  /** Change another user's role, admin included, after re-authentication (docs/decisions/0400). */
+  "user.role": ADMINS,
   /** The whole audit trail (/audit, GET /api/audit); one delivery's or invoice's own history follows that page's capability. */
   "audit.view": ADMINS,
   /** Close and reopen months (docs/decisions/0901). */

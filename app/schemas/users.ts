@@ -28,3 +28,11 @@ export const CreateUserSchema = z.object({
 });
 
 export const TOTP_CODE_MESSAGE = "Please enter the 6-digit code from your authenticator app";
+
+export const ROLE_LABELS = { staff: "Staff", manager: "Manager", admin: "Admin" } as const;
+
+/** Change Role (decision 0400): the new role, and the password when the sign-in is not recent. */
+export const ChangeRoleSchema = z.object({
+  role: z.enum(["staff", "manager", "admin"], { error: "Role must be Staff, Manager or Admin" }),
+  password: z.string().optional(),
+});

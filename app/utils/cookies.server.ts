@@ -18,7 +18,8 @@ function lazy<T>(make: () => T) {
 }
 
 export const httpsOrigin = () => !!env().APP_ORIGIN?.startsWith("https://");
-const secure = () => httpsOrigin() || (env().NODE_ENV === "production" && !env().APP_ORIGIN?.startsWith("http://"));
+export const secure = () =>
+  httpsOrigin() || (env().NODE_ENV === "production" && !env().APP_ORIGIN?.startsWith("http://"));
 
 export const sessionCookie = lazy(() =>
   createCookie(httpsOrigin() ? HOST_SESSION_COOKIE_NAME : SESSION_COOKIE_NAME, {

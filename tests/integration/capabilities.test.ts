@@ -199,6 +199,11 @@ const ENTRY_POINTS: EntryPoint[] = [
   },
   { name: "admin.bulkDeleteUsers", capability: "user.manage", call: (u) => adminUsers.bulkDeleteUsers(u, [target.id]) },
   {
+    name: "admin.changeUserRole",
+    capability: "user.role",
+    call: (u) => adminUsers.changeUserRole(u, target.id, "manager"),
+  },
+  {
     name: "business.updateBusinessDetails",
     capability: "settings.manage",
     call: (u) => business.updateBusinessDetails(u, { companyName: `Refused ${u.role}` }, { kind: "remove" }),
@@ -563,6 +568,7 @@ describe("the capability table is spec section 6", () => {
       "tax.view": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],
+      "user.role": ["admin"],
       "audit.view": ["admin"],
       "period.close": ["admin"],
       "role.switch": ["admin"],

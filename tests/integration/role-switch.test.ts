@@ -105,7 +105,8 @@ describe("PATCH /api/users/{id}/role", () => {
     // The caller is the only active admin, so stepping down is refused (409 through the API).
     await db.update(schema.users).set({ status: "frozen" }).where(eq(schema.users.role, "admin"));
     const { user, cookie } = await loginAs("admin");
-    const message = "You are the only active admin: add another admin before changing your role";
+    const message =
+      "You are the only active admin: first make another user an admin (Settings, User Management, Change Role)";
     const res = await call(
       rolePage.action,
       makeRequest("/settings/role", {

@@ -119,7 +119,8 @@ function statusBadge(status: SecurityUserRow["status"]) {
 function UserManagementCard({ users, currentUserId }: { users: SecurityUserRow[]; currentUserId: string }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const selectable = users.filter((u) => u.id !== currentUserId);
+  // Deleted users take no bulk action (decision 0400): they get no box and Select All skips them.
+  const selectable = users.filter((u) => u.id !== currentUserId && u.status !== "deleted");
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const userKey = users.map((u) => `${u.id}:${u.status}`).join(",");
   // The list changed (an action finished): the selection is cleared (spec section 8).
@@ -216,25 +217,31 @@ function UserRow({
   onToggle: (id: string, on: boolean) => void;
 }) {
   const label = user.displayName;
+  const actionable = !own && user.status !== "deleted";
+  // A phone gets the name, e-mail and date on their own lines and the buttons below them; from
+  // lg up the buttons sit at the row's right and wrap below only when the name would get narrow.
   return (
-    <li className="flex flex-wrap items-center gap-3 py-3" aria-label={label}>
-      {own ? (
-        <span className="w-4" />
-      ) : (
+    <li
+      className="grid grid-cols-[1rem_minmax(0,1fr)] items-start gap-x-3 gap-y-2 py-3 lg:flex lg:flex-wrap lg:items-center"
+      aria-label={label}
+    >
+      {actionable ? (
         <input
           type="checkbox"
           form="bulk-users"
           name="userIds"
           value={user.id}
-          className="h-4 w-4"
+          className="mt-1 h-4 w-4 lg:mt-0"
           aria-label={`Select ${label}`}
           checked={checked}
           onChange={(e) => onToggle(user.id, e.target.checked)}
         />
+      ) : (
+        <span className="w-4" />
       )}
-      <div className="min-w-0 flex-1">
-        <p className="flex flex-wrap items-center gap-2 font-medium">
-          <span className="truncate" title={label}>
+      <div className="min-w-0 lg:min-w-[14rem] lg:flex-1">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
+          <span className="max-w-full shrink-0 truncate" title={label}>
             {label}
           </span>
           <span className={"badge capitalize " + roleBadgeClass(user.role)}>{user.role}</span>
@@ -249,13 +256,15 @@ function UserRow({
           ) : null}
           {own ? <span className="text-xs text-slate-500">(you)</span> : null}
         </p>
-        <p className="truncate text-sm text-slate-500" title={user.email}>
-          {user.email}
-        </p>
-        <p className="text-xs text-slate-500">Added {formatShortDate(user.addedOn)}</p>
+        {user.displayName === user.email ? null : (
+          <p className="truncate text-sm text-slate-500" title={user.email}>
+            {user.email}
+          </p>
+        )}
+        <p className="whitespace-nowrap text-xs text-slate-500">Added {formatShortDate(user.addedOn)}</p>
       </div>
-      {own || user.status === "deleted" ? null : (
-        <div className="flex flex-wrap gap-2">
+      {actionable ? (
+        <div className="col-start-2 flex flex-wrap gap-2 lg:ml-auto lg:justify-end">
           {user.lockedUntil ? (
             <Form method="post" action={`/settings/users/${user.id}/unlock`} preventScrollReset>
               <button type="submit" className="btn-outline btn-sm" aria-label={`Unlock sign-in for ${label}`}>
@@ -271,6 +280,16 @@ function UserRow({
           >
             Reset Password
           </Link>
+          {user.status === "active" ? (
+            <Link
+              to={`/settings/users/${user.id}/role`}
+              preventScrollReset
+              className="btn-outline btn-sm"
+              aria-label={`Change Role for ${label}`}
+            >
+              Change Role
+            </Link>
+          ) : null}
           <Form method="post" action={`/settings/users/${user.id}/status`} preventScrollReset>
             <input type="hidden" name="status" value={user.status === "frozen" ? "active" : "frozen"} />
             <button
@@ -290,9 +309,14 @@ function UserRow({
             Delete
           </Link>
         </div>
-      )}
+      ) : null}
     </li>
   );
+}
+
+/** "Ada Obi (ada@x.test)", or the e-mail once when the user has no name. */
+export function nameWithEmail(user: { displayName: string; email: string }) {
+  return user.displayName === user.email ? user.email : `${user.displayName} (${user.email})`;
 }
 
 /** Shows a temporary password once; only Done closes it (spec section 4). */
