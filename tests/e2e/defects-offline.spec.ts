@@ -138,6 +138,23 @@ test("signing out clears the phone's copies of the person's pages", async ({ pag
   await expect.poll(() => page.evaluate(() => caches.match("/").then((r) => !!r))).toBe(false);
 });
 
+test("a manager's lists are kept, but never a page with a form key: sent from a copy, the key would replay", async ({
+  page,
+  loginAs,
+}) => {
+  await loginAs("manager");
+  await openOnline(page);
+  await visit(page, "/invoices", "Invoices");
+  await page.goto("/invoices/new");
+  await expect(page.getByRole("dialog", { name: "Generate Invoice" })).toBeVisible();
+  await expect(page.locator('input[name="idempotencyKey"]')).toBeAttached();
+  await hydrated(page);
+  // The worker fetches a seen page within a moment; give it time, then require no copy.
+  await page.waitForTimeout(2_000);
+  await visit(page, "/", "Manager Dashboard");
+  expect(await page.evaluate(() => caches.match("/invoices/new").then((r) => !!r))).toBe(false);
+});
+
 test("back online, the phone says how many queued deliveries were sent and drops the waiting line", async ({
   page,
   context,
