@@ -246,7 +246,11 @@ async function networkFirst(event, key, isPage) {
   event.waitUntil(network.catch(() => undefined));
   if (!cached) return isPage ? network.catch(() => noConnection(cache, key)) : network;
   let timer;
-  const slow = new Promise((resolve) => (timer = setTimeout(() => resolve(cached), NETWORK_WAIT_MS)));
+  // Only New Delivery (and its data) is served from the phone when the answer is slow: another
+  // page waits for the server, so a slow report never shows an old copy while there is signal.
+  const slow = new Promise((resolve) => {
+    if (key === FORM || !isPage) timer = setTimeout(() => resolve(cached), NETWORK_WAIT_MS);
+  });
   let response;
   try {
     response = await Promise.race([network, slow]);
