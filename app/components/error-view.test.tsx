@@ -36,8 +36,9 @@ describe("ErrorView", () => {
 
   it("shows a fetch that failed in the browser as No connection, with a way to New Delivery", () => {
     withDocument();
-    const html = renderToStaticMarkup(<ErrorView error={new TypeError("Failed to fetch")} />);
+    const html = renderToStaticMarkup(<ErrorView error={new TypeError("Failed to fetch")} failure="Failed to load" />);
     expect(html).toContain("No connection");
+    expect(html).toContain("Failed to load");
     expect(html).toContain('href="/deliveries/new"');
     expect(html).not.toContain("Something went wrong");
   });

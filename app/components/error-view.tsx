@@ -9,7 +9,7 @@ import { useErrorId } from "~/utils/error-id";
 export function ErrorView({ error, failure }: { error: unknown; failure?: string }) {
   const errorId = useErrorId();
   if (isAbortError(error)) return <InterruptedView />;
-  if (isNetworkFailure(error)) return <NoConnectionView />;
+  if (isNetworkFailure(error)) return <NoConnectionView failure={failure} />;
   if (isRouteErrorResponse(error) && error.status === 503) {
     return <UnavailableView data={error.data} />;
   }
@@ -76,17 +76,18 @@ export function isNetworkFailure(error: unknown) {
 }
 
 /**
- * No connection, inside the app's frame (decision 1100): New Delivery opens from the phone's
- * copy, and Try Again goes to `retry` (this page when not given). Plain links, loaded as
+ * No connection, inside the app's frame (decision 1100), with the page's load-failure text (spec
+ * section 8) when it has one: New Delivery opens from the phone's copy, and Try Again goes to
+ * `retry` (this page when not given). Plain links, loaded as
  * documents, which the service worker answers offline.
  */
-export function NoConnectionView({ retry = "" }: { retry?: string }) {
+export function NoConnectionView({ retry = "", failure }: { retry?: string; failure?: string }) {
   return (
     <div className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" data-status="offline">
       <h1 className="text-2xl font-bold">No connection</h1>
       <p className="page-subtitle">
-        This page needs the network, which the phone cannot reach now. Deliveries can still be recorded: they wait on
-        the phone and are sent when the signal returns.
+        {failure ?? "This page needs the network, which the phone cannot reach now."} Deliveries can still be recorded:
+        they wait on the phone and are sent when the signal returns.
       </p>
       <a className="btn-primary" href="/deliveries/new">
         New Delivery
