@@ -12,7 +12,8 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { ErrorView } from "~/components/error-view";
+import { AppFrame } from "~/components/app-frame";
+import { ErrorView, isNetworkFailure } from "~/components/error-view";
 import { Toaster } from "~/components/toaster";
 import { toPublicUser } from "~/models/user.server";
 import { can } from "~/rules/capabilities.server";
@@ -105,8 +106,13 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+// The root's data as last rendered: the frame around No connection when a load fails (the
+// signed-out pages render it too, so a person signed out never gets someone's frame).
+let lastData: RootData | undefined;
+
 export default function App() {
-  const { toast, theme } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { toast, theme } = (lastData = data);
   useEffect(() => {
     // Lets tests (and scripts) tell when the page has become interactive.
     document.documentElement.dataset.hydrated = "true";
@@ -129,6 +135,15 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  // A navigation with no signal fails every loader it runs, the root's too: the page keeps the
+  // app's frame (the root's last data) around the No connection message.
+  if (isNetworkFailure(error)) {
+    return (
+      <AppFrame last={lastData}>
+        <ErrorView error={error} />
+      </AppFrame>
+    );
+  }
   return (
     <main>
       <ErrorView error={error} />

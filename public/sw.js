@@ -1,14 +1,26 @@
-// The service worker (docs/decisions/1100-offline-capture.md). It keeps one page on the
-// phone, New Delivery, with the scripts and styles it loads, so the form opens with no
-// signal; and it sends the delivery outbox through Background Sync where the browser has it.
-// Pages are network-first (a fresh agent list whenever there is signal), build assets are
-// fingerprinted and come from the cache. Pages are stored from the worker's own fetch: the
-// server marks them no-store for the HTTP cache. Plain JavaScript, not bundled.
+// The service worker (docs/decisions/1100-offline-capture.md). It keeps New Delivery on the
+// phone, with the scripts and styles it loads, so the form opens with no signal; a copy of
+// every other page the person has seen, shown offline marked as not current; a "No connection"
+// page for the rest; and it sends the delivery outbox through Background Sync where the
+// browser has it. Pages are network-first (a fresh agent list whenever there is signal),
+// build assets are fingerprinted and come from the cache. Pages are stored from the worker's
+// own fetch: the server marks them no-store for the HTTP cache. Plain JavaScript, not bundled.
 /* eslint-disable */
-// v2: the copy has a person (OWNER). Copies kept by v1 have none, and go when v2 takes over.
-const PAGES = "pks-pages-v2";
+// v3: copies of every page seen, each with the assets it names. v2 kept New Delivery only.
+const PAGES = "pks-pages-v3";
 const ASSETS = "pks-assets-v1";
 const FORM = "/deliveries/new";
+// The app's "No connection" page: where a page with no copy goes offline.
+const OFFLINE = "/offline";
+// Pages kept besides New Delivery and No connection; the oldest copy goes first.
+const MAX_PAGES = 30;
+// A page seen again within this time keeps its copy (one fetch of the page per minute at most).
+const KEEP_EVERY_MS = 60 * 1000;
+// Staff see no money: for them only these pages are ever kept, whatever the server answers.
+const STAFF_PAGES = /^\/(deliveries(\/new)?|settings|offline)?$/;
+// A page with a form key is not kept (New Delivery makes its own): sent from the copy, the key
+// would replay the first submission made under it instead of recording a new one.
+const FORM_KEY = 'name="idempotencyKey"';
 const STATIC = ["/favicon.svg", "/manifest.webmanifest", "/icons/icon-192.png", "/icons/icon-512.png"];
 const REFRESH_EVERY_MS = 5 * 60 * 1000;
 // Whose copy the page cache holds: the user id the pages last told (a plain text response).
@@ -38,6 +50,8 @@ const ROUTES = [
   { condition: { urlPattern: { pathname: `${FORM}.data` } }, source: "fetch-event" },
   { condition: { urlPattern: { pathname: "/logout" } }, source: "fetch-event" },
   ...STATIC.map((pathname) => ({ condition: { urlPattern: { pathname } }, source: "fetch-event" })),
+  // Every page load: offline, the copy or the No connection page.
+  { condition: { requestMode: "navigate" }, source: "fetch-event" },
   { condition: { urlPattern: { pathname: "*" } }, source: "network" },
 ];
 
@@ -74,24 +88,93 @@ self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type === "refresh") event.waitUntil(refresh(!!data.force));
   if (data.type === "user" && typeof data.userId === "string" && data.userId) event.waitUntil(adopt(data.userId));
+  // A page the person has just seen (pages say so on load and on each navigation).
+  if (data.type === "seen" && typeof data.userId === "string" && data.userId && typeof data.path === "string") {
+    event.waitUntil(adopt(data.userId, data.role).then(() => keep(data.path, data.userId)));
+  }
 });
 
 // The copy names its person and opens signed in as them, so it is kept for one person at a
 // time. Pages say who is signed in when they load and when that changes; signing in loads no
 // document, so on a shared phone this is what replaces the previous person's copy. Offline,
 // the next person then finds no form rather than someone else's.
-async function adopt(userId) {
+// The owner entry also holds the role (X-Role): a staff member's copies are only of staff pages.
+async function adopt(userId, role) {
   const cache = await caches.open(PAGES);
   const owner = await cache.match(OWNER);
   const was = owner ? await owner.text() : null;
-  if (was === userId) return;
-  // Someone else's copy goes at once. With no owner yet (a new worker, or just signed out), a
-  // copy fetched meanwhile is most likely this person's: it stays until the fresh one replaces it.
+  const wasRole = owner ? owner.headers.get("X-Role") : null;
+  if (was === userId && (!role || role === wasRole)) return;
+  // Someone else's copies go at once, and so do a person's own when the role changes (an
+  // admin viewing as staff). With no owner yet (a new worker, or just signed out), a copy of
+  // New Delivery fetched meanwhile is most likely this person's: it stays until the fresh one
+  // replaces it.
   if (was !== null) {
     for (const request of await cache.keys()) await cache.delete(request);
   }
-  await cache.put(OWNER, new Response(userId));
+  await cache.put(OWNER, new Response(userId, { headers: { "X-Role": role || wasRole || "staff" } }));
   await refresh(true);
+}
+
+const ownerOf = async (cache) => {
+  const owner = await cache.match(OWNER);
+  return owner ? { userId: await owner.text(), role: owner.headers.get("X-Role") } : null;
+};
+
+const kept = new Map();
+
+/** Keeps a copy of a page the person saw (fetched as the worker's own, so it spends no message). */
+async function keep(path, userId) {
+  const url = new URL(path, self.location.origin);
+  const key = url.pathname + url.search;
+  // New Delivery and No connection are kept by `refresh`, on their own rules.
+  if (url.origin !== self.location.origin || url.pathname === FORM || url.pathname === OFFLINE) return;
+  if (Date.now() - (kept.get(key) || 0) < KEEP_EVERY_MS) return;
+  const cache = await caches.open(PAGES);
+  const owner = await ownerOf(cache);
+  if (!owner || owner.userId !== userId) return;
+  if (owner.role !== "manager" && owner.role !== "admin" && !STAFF_PAGES.test(url.pathname)) return;
+  kept.set(key, Date.now());
+  await ownCopy(cache, key, userId);
+  // The oldest copies beyond MAX_PAGES go (the cache lists them in the order they were put).
+  const pages = (await cache.keys()).filter((r) => {
+    const p = new URL(r.url).pathname;
+    return p !== FORM && p !== OFFLINE && p !== OWNER && !p.endsWith(".data");
+  });
+  for (const request of pages.slice(0, Math.max(0, pages.length - MAX_PAGES))) await cache.delete(request);
+}
+
+/**
+ * Fetches a page as the worker's own copy and keeps it for `userId` (who must still own the
+ * cache when the answer comes). True when kept; throws when the network fails.
+ */
+async function ownCopy(cache, key, userId) {
+  // Marked as the worker's own copy: the server then leaves a waiting message (the toast a
+  // form's redirect sets) for the page the person opens next (app/utils/toast.server.ts).
+  const response = await fetch(key, {
+    credentials: "same-origin",
+    cache: "no-store",
+    headers: { "X-Offline-Copy": "1" },
+  });
+  // Signed out, the page redirects to sign-in: nothing to keep; nor a refusal (403, 404).
+  if (!storable(response) || !(response.headers.get("content-type") || "").includes("text/html")) return false;
+  const html = await response.text();
+  if (new URL(key, self.location.origin).pathname !== FORM && html.includes(FORM_KEY)) return false;
+  const owner = await ownerOf(cache);
+  if (userId && owner?.userId !== userId) return false;
+  await put(cache, key, response, html);
+  return true;
+}
+
+/** Stores a page with when it was kept and the assets it names; fetches those assets. */
+async function put(cache, key, response, html) {
+  const urls = assetsOf(html);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.set("X-Kept-At", String(Date.now()));
+  headers.set("X-Assets", [...urls].join(" "));
+  await cache.put(key, new Response(html, { status: response.status, statusText: response.statusText, headers }));
+  await cacheAssets(cache, urls);
 }
 
 self.addEventListener("fetch", (event) => {
@@ -108,11 +191,14 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(request));
   } else if (STATIC.includes(url.pathname)) {
     event.respondWith(fetch(request).catch(() => caches.match(request).then((cached) => cached || Response.error())));
-  } else if (request.mode === "navigate" && url.pathname === FORM) {
-    event.respondWith(networkFirst(event, FORM, true));
+  } else if (request.mode === "navigate") {
+    // One copy of New Delivery (whatever it was opened from) and of No connection (whatever page
+    // it stands for); one per address for the others.
+    const one = url.pathname === FORM || url.pathname === OFFLINE;
+    event.respondWith(networkFirst(event, one ? url.pathname : url.pathname + url.search, true));
   } else if (url.pathname === `${FORM}.data`) {
-    // Remix's data call when New Delivery is opened by a link (offline, pages follow such a
-    // link as a document load instead: app/utils/service-worker.ts).
+    // Remix's data call when New Delivery is opened by a link (offline, pages follow a link as
+    // a document load instead: app/utils/service-worker.ts).
     event.respondWith(networkFirst(event, url.pathname + url.search, false));
   }
 });
@@ -127,7 +213,7 @@ async function cacheFirst(request) {
 
 // With signal that carries nothing (a yard's usual "connected" radio), waiting for the network
 // would leave the form blank: after this long the copy on the phone is served, and the
-// network's answer, if it comes, still refreshes the copy.
+// network's answer, if it comes, still refreshes New Delivery's copy.
 const NETWORK_WAIT_MS = 5000;
 
 const storable = (response) => response.status === 200 && response.type === "basic" && !response.redirected;
@@ -139,6 +225,9 @@ async function networkFirst(event, key, isPage) {
   const cache = await caches.open(PAGES);
   const cached = await cache.match(key);
   const network = fetch(event.request).then((response) => {
+    // Only New Delivery is kept from the person's own visit; other pages, from the worker's
+    // fetch when the page says it was seen (`keep`).
+    if (key !== FORM && isPage) return response;
     if (storable(response) && showsToast(response)) {
       // Kept instead: the same page fetched as the worker's own copy, which carries no message.
       if (isPage) event.waitUntil(refresh(true));
@@ -146,56 +235,87 @@ async function networkFirst(event, key, isPage) {
       const copy = response.clone();
       event.waitUntil(
         (async () => {
-          await cache.put(key, copy.clone());
-          if (isPage) {
-            lastRefresh = Date.now();
-            await cacheAssets(await copy.text());
-          }
+          if (!isPage) return cache.put(key, copy);
+          lastRefresh = Date.now();
+          await put(cache, key, copy, await copy.text());
         })(),
       );
     }
     return response;
   });
   event.waitUntil(network.catch(() => undefined));
-  if (!cached) return network;
+  if (!cached) return isPage ? network.catch(() => noConnection(cache, key)) : network;
   let timer;
-  const slow = new Promise((resolve) => (timer = setTimeout(() => resolve(cached), NETWORK_WAIT_MS)));
+  // Only New Delivery (and its data) is served from the phone when the answer is slow: another
+  // page waits for the server, so a slow report never shows an old copy while there is signal.
+  const slow = new Promise((resolve) => {
+    if (key === FORM || !isPage) timer = setTimeout(() => resolve(cached), NETWORK_WAIT_MS);
+  });
+  let response;
   try {
-    const response = await Promise.race([network, slow]);
+    response = await Promise.race([network, slow]);
     // A 503 (database away) or other server error: the copy on the phone serves better.
-    return response.status >= 500 ? cached : response;
+    if (response.status >= 500) response = cached;
   } catch {
-    return cached;
+    response = cached;
   } finally {
     clearTimeout(timer);
   }
+  return response === cached && isPage && key !== OFFLINE ? marked(cached) : response;
 }
 
-/** Fetches New Delivery afresh (at most every few minutes unless forced) and keeps it. */
+/**
+ * A copy served in place of the network says when it was kept, on <html data-offline-copy>
+ * (an attribute React's hydration leaves alone): the app's frame shows "Offline — shown as last
+ * seen at HH:MM".
+ */
+async function marked(cached) {
+  const headers = new Headers(cached.headers);
+  const html = (await cached.text()).replace(
+    "<html",
+    `<html data-offline-copy="${Number(headers.get("X-Kept-At")) || 0}"`,
+  );
+  return new Response(html, { status: cached.status, statusText: cached.statusText, headers });
+}
+
+/** A page with no copy, offline: the app's No connection page, or the browser's own without one. */
+async function noConnection(cache, key) {
+  if (!(await cache.match(OFFLINE))) return Response.error();
+  const to = new URL(OFFLINE, self.location.origin);
+  to.searchParams.set("from", key);
+  return Response.redirect(to.href, 302);
+}
+
+/**
+ * Fetches New Delivery and No connection afresh (at most every few minutes unless forced) and
+ * keeps them for the cache's owner.
+ */
 async function refresh(force) {
   const cache = await caches.open(PAGES);
   const have = await cache.match(FORM);
   if (!force && have && Date.now() - lastRefresh < REFRESH_EVERY_MS) return tell({ type: "offline-ready" });
   lastRefresh = Date.now();
-  let response;
+  const owner = await ownerOf(cache);
   try {
-    // Marked as the worker's own copy: the server then leaves a waiting message (the toast a
-    // form's redirect sets) for the page the person opens next (app/utils/toast.server.ts).
-    response = await fetch(FORM, { credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" } });
+    if (!(await ownCopy(cache, FORM, owner?.userId))) return;
+    await ownCopy(cache, OFFLINE, owner?.userId);
   } catch {
     return have ? tell({ type: "offline-ready" }) : undefined;
   }
-  // Signed out, the page redirects to sign-in: nothing to keep.
-  if (!storable(response) || !(response.headers.get("content-type") || "").includes("text/html")) return;
-  await cache.put(FORM, response.clone());
-  await cacheAssets(await response.text());
   await tell({ type: "offline-ready" });
 }
 
-/** The page's scripts, styles and icon sprite (all under /build/, fingerprinted); old ones are dropped. */
-async function cacheAssets(html) {
+const assetsOf = (html) => {
   const urls = new Set();
   for (const match of html.matchAll(/"(\/build\/[^"?#\s]+\.(?:js|css|svg))[#"]/g)) urls.add(match[1]);
+  return urls;
+};
+
+/**
+ * Fetches the scripts, styles and icon sprite a kept page names (all under /build/,
+ * fingerprinted); drops those no kept page names any more.
+ */
+async function cacheAssets(pages, urls) {
   const cache = await caches.open(ASSETS);
   for (const url of urls) {
     if (!(await cache.match(url))) {
@@ -207,9 +327,13 @@ async function cacheAssets(html) {
       }
     }
   }
+  const named = new Set();
+  for (const response of await pages.matchAll()) {
+    for (const url of (response.headers.get("X-Assets") || "").split(" ")) named.add(url);
+  }
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;
-    if (path.startsWith("/build/") && !urls.has(path)) await cache.delete(request);
+    if (path.startsWith("/build/") && !named.has(path)) await cache.delete(request);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Form, Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import type { PublicUser } from "~/models/user.server";
-import { navItemsFor, isActive, mobileBarItemsFor, type NavItem } from "~/utils/nav";
+import { navItemsFor, isActive, mobileBarItemsFor, navPath, type NavItem } from "~/utils/nav";
 import {
   BuildingIcon,
   CalendarIcon,
@@ -160,7 +160,7 @@ export function AppShell({
           <ul className="flex flex-col gap-1">
             {items.map((item) => {
               const Icon = ICONS[item.icon];
-              const active = isActive(item.to, location.pathname);
+              const active = isActive(item.to, navPath(location));
               return (
                 <li key={item.to} className="group relative">
                   <Link
@@ -222,7 +222,7 @@ export function AppShell({
         <main className="flex-1 p-4 pb-24 md:p-6 md:pb-6 print:p-0">{children}</main>
       </div>
 
-      <MobileBar user={user} pathname={location.pathname} />
+      <MobileBar user={user} pathname={navPath(location)} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { useErrorId } from "~/utils/error-id";
 export function ErrorView({ error, failure }: { error: unknown; failure?: string }) {
   const errorId = useErrorId();
   if (isAbortError(error)) return <InterruptedView />;
+  if (isNetworkFailure(error)) return <NoConnectionView failure={failure} />;
   if (isRouteErrorResponse(error) && error.status === 503) {
     return <UnavailableView data={error.data} />;
   }
@@ -54,6 +55,44 @@ export function ErrorView({ error, failure }: { error: unknown; failure?: string
       ) : null}
       {/* A plain link reloads the page, with or without JavaScript. */}
       <a className="btn-primary" href="">
+        Try Again
+      </a>
+    </div>
+  );
+}
+
+/**
+ * A page's data that could not be fetched: the browser's fetch failed (no signal, or a radio
+ * that says "connected" and carries nothing), not an answer from the server.
+ */
+export function isNetworkFailure(error: unknown) {
+  return (
+    // (In the browser only: some Nodes have a `navigator` too, without `onLine`.)
+    typeof document !== "undefined" &&
+    !isRouteErrorResponse(error) &&
+    (globalThis.navigator?.onLine === false ||
+      (error instanceof TypeError && /fetch|network|load failed/i.test(error.message)))
+  );
+}
+
+/**
+ * No connection, inside the app's frame (decision 1100), with the page's load-failure text (spec
+ * section 8) when it has one: New Delivery opens from the phone's copy, and Try Again goes to
+ * `retry` (this page when not given). Plain links, loaded as
+ * documents, which the service worker answers offline.
+ */
+export function NoConnectionView({ retry = "", failure }: { retry?: string; failure?: string }) {
+  return (
+    <div className="flex min-h-[60vh] flex-col items-center justify-center gap-3 p-6 text-center" data-status="offline">
+      <h1 className="text-2xl font-bold">No connection</h1>
+      <p className="page-subtitle">
+        {failure ?? "This page needs the network, which the phone cannot reach now."} Deliveries can still be recorded:
+        they wait on the phone and are sent when the signal returns.
+      </p>
+      <a className="btn-primary" href="/deliveries/new">
+        New Delivery
+      </a>
+      <a className="btn-outline" href={retry}>
         Try Again
       </a>
     </div>

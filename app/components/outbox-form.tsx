@@ -53,7 +53,8 @@ export function useOutboxForm({
   const [key, setKey] = useState(serverKey);
   const [sending, setSending] = useState(false);
   const [errors, setErrors] = useState<Errors | null>(null);
-  const [saved, setSaved] = useState(false);
+  // The key of the entry just saved on the phone: its line shows until that entry is sent.
+  const [saved, setSaved] = useState("");
   const [correcting, setCorrecting] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [online, setOnline] = useState(true);
@@ -118,13 +119,13 @@ export function useOutboxForm({
     const entry: OutboxEntry = { key, userId, createdAt: Date.now(), fields, state: "waiting", attempts: 0 };
     const replacing = correcting;
     setSending(true);
-    setSaved(false);
+    setSaved("");
     let report: RecordReport;
     try {
       report = await recordEntry(entry, replacing, () => {
         // On the phone from now on, whatever the send does: the person is told at once.
         setKey(newKey());
-        setSaved(true);
+        setSaved(entry.key);
       });
     } catch {
       // No storage on this phone (private mode): the plain post, under the same key.
@@ -147,7 +148,7 @@ export function useOutboxForm({
       // The person is right here: the answer shows on the form, as after a plain post, and the
       // fields keep what was typed. A correction refused again also stays on the phone, back
       // in "needs attention"; sending from the form replaces it again.
-      setSaved(false);
+      setSaved("");
       setCorrecting(replacing ? report.entry.key : null);
       setErrors({ message: outcome.message, fieldErrors: outcome.fieldErrors });
       return;
@@ -166,7 +167,7 @@ export function useOutboxForm({
     fill(entry.fields);
     setCorrecting(entry.key);
     setKey(newKey());
-    setSaved(false);
+    setSaved("");
     setErrors({ message: entry.message, fieldErrors: entry.fieldErrors ?? {} });
     agentSelect()?.focus();
   }
@@ -275,7 +276,7 @@ export function useOutboxForm({
   const notice = (
     <>
       <div aria-live="polite" data-testid="outbox-status" className="empty:!mt-0">
-        {saved ? (
+        {outbox.waiting.some((e) => e.key === saved) ? (
           <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
             Saved on this phone, waiting to send
           </p>

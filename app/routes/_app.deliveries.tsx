@@ -73,7 +73,15 @@ const NEW_DELIVERY = "/deliveries/new";
 
 export default function DeliveriesPage() {
   const data = useLoaderData<typeof loader>();
-  if (data.skipped) return <Outlet />;
+  // New Delivery alone is a page of its own behind the dialog, not a blank one.
+  if (data.skipped) {
+    return (
+      <>
+        <h1 className="page-title">New Delivery</h1>
+        <Outlet />
+      </>
+    );
+  }
   return (
     <div className="space-y-4">
       <header className="flex flex-wrap items-end justify-between gap-3">

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useRouteError } from "@remix-run/react";
-import { AppShell } from "~/components/app-shell";
-import { OutboxBadge } from "~/components/outbox-badge";
-import { RoleSwitcher } from "~/components/role-switcher";
+import { Outlet, useLocation, useRouteError } from "@remix-run/react";
+import { useEffect } from "react";
+import { AppFrame } from "~/components/app-frame";
 import { ErrorView } from "~/components/error-view";
 import { useRootData } from "~/root";
 import { requireUser } from "~/utils/auth.server";
+import { pageSeen } from "~/utils/service-worker";
 
 // Every page below this layout needs a signed-in, active user whose password is not pending.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -17,38 +17,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export { shouldRevalidate } from "~/root";
 
 export default function AppLayout() {
+  const { id = "", role = "" } = useRootData()?.user ?? {};
+  const { pathname, search } = useLocation();
+  // The service worker keeps a copy of each page seen, for when there is no signal (decision 1100).
+  useEffect(() => {
+    if (id) pageSeen(pathname + search, id, role);
+  }, [pathname, search, id, role]);
   return (
-    <Shell>
+    <AppFrame>
       <Outlet />
-    </Shell>
-  );
-}
-
-function Shell({ children }: { children: React.ReactNode }) {
-  const root = useRootData();
-  if (!root?.user) return <>{children}</>;
-  return (
-    <AppShell
-      user={root.user}
-      sidebarOpen={root.sidebarOpen}
-      theme={root.theme}
-      headerExtra={
-        <>
-          {root.canSwitchRole ? <RoleSwitcher role={root.user.role} /> : null}
-          <OutboxBadge userId={root.user.id} />
-        </>
-      }
-    >
-      {children}
-    </AppShell>
+    </AppFrame>
   );
 }
 
 export function ErrorBoundary() {
   const error = useRouteError();
   return (
-    <Shell>
+    <AppFrame>
       <ErrorView error={error} />
-    </Shell>
+    </AppFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isActive, mobileBarItemsFor, navItemsFor } from "./nav";
+import { isActive, mobileBarItemsFor, navItemsFor, navPath } from "./nav";
 
 describe("navigation", () => {
   it("gives admins the spec's 8 items, the Tax Report and the Audit Trail, and staff and managers 3", () => {
@@ -31,5 +31,13 @@ describe("navigation", () => {
       mobileBarItemsFor(role).map((i) => (i.kind === "menu" ? "Menu" : i.label));
     expect(labels("admin")).toEqual(["Dashboard", "Deliveries", "Menu", "Invoices", "More"]);
     expect(labels("staff")).toEqual(["Dashboard", "Deliveries", "Menu", "More"]);
+  });
+});
+
+describe("navPath", () => {
+  it("gives New Delivery opened from the dashboard to the dashboard, and any other page its own path", () => {
+    expect(navPath({ pathname: "/deliveries/new", search: "?from=dashboard" })).toBe("/");
+    expect(navPath({ pathname: "/deliveries/new", search: "" })).toBe("/deliveries/new");
+    expect(navPath({ pathname: "/deliveries", search: "?from=dashboard" })).toBe("/deliveries");
   });
 });

@@ -31,6 +31,14 @@ export function navItemsFor(role: Role): NavItem[] {
   return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
 }
 
+/**
+ * The address the nav marks: New Delivery opened from the dashboard belongs to the dashboard
+ * (it returns there), not to Deliveries.
+ */
+export function navPath({ pathname, search }: { pathname: string; search: string }) {
+  return pathname === "/deliveries/new" && new URLSearchParams(search).get("from") === "dashboard" ? "/" : pathname;
+}
+
 /** Active on exact match for the root, on path prefix for the others. */
 export function isActive(to: string, pathname: string) {
   if (to === "/") return pathname === "/";

@@ -3,6 +3,7 @@
 // then sends it to POST /api/deliveries with that key. An entry leaves only when the server
 // confirms it (201, or 200 replaying the first result); the server's idempotency makes each
 // land once however often it is sent. Browser-only: nothing here runs on import.
+import { showToast } from "~/components/toaster";
 import { createStore, get, promisifyRequest, values, type UseStore } from "idb-keyval";
 import { MAX_REPLACED_KEYS, OUTBOX_USER_HEADER, PASSWORD_CHANGE_MESSAGE, REPLACES_HEADER } from "./outbox-protocol";
 
@@ -319,6 +320,9 @@ export async function kick(userId: string) {
   const report = await flush(userId);
   if (report.retry) scheduleRetry(userId);
   else failures = 0;
+  // Sent in the background (the person may be on any page): the phone says so.
+  const sent = [...report.outcomes.values()].filter((o) => o.kind === "sent").length;
+  if (sent) showToast({ title: `${sent} ${sent === 1 ? "delivery" : "deliveries"} sent` });
   return report;
 }
 

@@ -1,6 +1,16 @@
-// Registers the service worker (public/sw.js) that keeps New Delivery on the phone, and asks
-// it to refresh its copy whenever the phone is online. When the copy is ready the page says
-// so on <html data-offline-ready> (the offline tests and the yard bench wait for it).
+// Registers the service worker (public/sw.js) that keeps New Delivery and the pages seen on the
+// phone, and asks it to refresh New Delivery's copy whenever the phone is online. When the copy
+// is ready the page says so on <html data-offline-ready> (the offline tests and the yard bench
+// wait for it).
+
+/** Tells the worker the person saw this page: it keeps a copy for when there is no signal. */
+export function pageSeen(path: string, userId: string, role: string) {
+  seen = { type: "seen", path, userId, role };
+  if (navigator.onLine) navigator.serviceWorker?.controller?.postMessage(seen);
+}
+// The last page seen: told again when a new worker takes control of this page.
+let seen: object | undefined;
+
 export function registerServiceWorker() {
   // Not in development: its unbundled, changing /build files must not come from a cache.
   if (process.env.NODE_ENV !== "production") return;
@@ -13,17 +23,19 @@ export function registerServiceWorker() {
     if (navigator.onLine) sw.controller?.postMessage({ type: "refresh", force });
   };
   window.addEventListener("online", () => refresh(true));
-  // Offline, a link to New Delivery loads the page from the worker's copy rather than asking
-  // the server for its data (Remix's links call the server; the copy is a whole page).
+  // Offline, a link loads its page as a document, which the worker answers from its copy (or
+  // with No connection), rather than asking the server for its data as Remix's links do.
   window.addEventListener(
     "click",
     (event) => {
-      if (navigator.onLine || !sw.controller) return;
+      if (navigator.onLine || !sw.controller || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const link = (event.target as Element | null)?.closest?.("a[href]");
       if (
         !(link instanceof HTMLAnchorElement) ||
         link.origin !== location.origin ||
-        link.pathname !== "/deliveries/new"
+        (link.target && link.target !== "_self") ||
+        link.hasAttribute("download") ||
+        (link.hash && link.pathname + link.search === location.pathname + location.search)
       )
         return;
       event.preventDefault();
@@ -36,7 +48,15 @@ export function registerServiceWorker() {
       .then(() => sw.ready)
       .then(() => {
         if (sw.controller) refresh();
-        else sw.addEventListener("controllerchange", () => refresh(), { once: true });
+        else
+          sw.addEventListener(
+            "controllerchange",
+            () => {
+              refresh();
+              if (seen && navigator.onLine) sw.controller?.postMessage(seen);
+            },
+            { once: true },
+          );
       })
       .catch(() => {
         // no service worker (private mode, old browser): the form still works online

@@ -557,7 +557,7 @@ test("a visit that shows a form's message is not kept as the phone's copy, so th
   await context.setOffline(false);
 });
 
-test("other pages and their data calls go straight to the network; the worker answers only New Delivery", async ({
+test("data calls go straight to the network; the worker answers page loads and New Delivery's data", async ({
   page,
   loginAs,
 }) => {
@@ -600,7 +600,8 @@ test("other pages and their data calls go straight to the network; the worker an
   // shows: Remix renders from the answer's first line.
   await expect.poll(async () => (await answeredBy()).data.length).toBeGreaterThan(0);
   const dashboard = await answeredBy();
-  expect(dashboard.page).toBe("network");
+  // Every page load goes to the worker: offline it serves the page's copy or No connection.
+  expect(dashboard.page).toBe("fetch-event");
   expect(dashboard.data.length).toBeGreaterThan(0);
   expect(new Set(dashboard.data)).toEqual(new Set(["network"]));
 });
