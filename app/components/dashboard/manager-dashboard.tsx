@@ -37,7 +37,11 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
         ))}
       </nav>
       <section className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Key figures">
-        <Card label="Total Deliveries" testId="stat-deliveries" value={<CountUp value={data.totalDeliveries} />}>
+        <Card
+          label="Total Deliveries"
+          testId="stat-deliveries"
+          value={<CountUp name="manager-deliveries" value={data.totalDeliveries} />}
+        >
           <Progress value={String(data.deliveriesProgress)} label={`${data.deliveriesProgress}% invoiced`} />
         </Card>
         <Card label="Total Profit (All time)" testId="stat-profit" value={<SummaryAmount value={data.totalProfit} />}>
@@ -47,7 +51,7 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
           <Progress value={data.outstandingProgress} label={`${data.outstandingProgress}% of invoiced paid`} />
           <Sparkline values={data.outstandingSeries} label="Owed on invoices of the last 7 days" />
         </Card>
-        <Card label="Overdue" testId="stat-overdue" value={<CountUp value={data.overdue} />}>
+        <Card label="Overdue" testId="stat-overdue" value={<CountUp name="manager-overdue" value={data.overdue} />}>
           <p className="page-subtitle mt-2">invoices past their due date</p>
         </Card>
       </section>
