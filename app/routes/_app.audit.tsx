@@ -42,10 +42,10 @@ export default function AuditPage() {
         <ExportCsvLink to="/audit/export" />
       </PageHeader>
       <FilterForm label="Filter audit events" clearTo="/audit">
-        <FilterSelect name="entity" label="Entity" allLabel="All entities" options={entities} />
-        <FilterText name="entityId" label="Entity id" />
-        <FilterText name="actor" label="Actor (e-mail)" />
-        <FilterSelect name="action" label="Action" allLabel="All actions" options={actions} />
+        <FilterSelect name="entity" label="Record" allLabel="All records" options={entities} />
+        <FilterText name="entityId" label="Record ID" />
+        <FilterText name="actor" label="Changed by (e-mail)" />
+        <FilterSelect name="action" label="What happened" allLabel="Everything" options={actions} />
         <FilterDate name="from" label="From" />
         <FilterDate name="to" label="To" />
       </FilterForm>

@@ -37,9 +37,9 @@ test("an admin changes a default rate, then filters the audit trail and sees who
   await expect(page.getByRole("heading", { name: "Audit Trail" })).toBeVisible();
   await hydrated(page, javaScript);
   const filters = page.getByRole("form", { name: "Filter audit events" });
-  await filters.getByLabel("Entity", { exact: true }).selectOption("settings");
-  await filters.getByLabel("Actor (e-mail)").fill(users.admin.email);
-  await filters.getByLabel("Action").selectOption("settings.update");
+  await filters.getByLabel("Record", { exact: true }).selectOption("settings");
+  await filters.getByLabel("Changed by (e-mail)").fill(users.admin.email);
+  await filters.getByLabel("What happened").selectOption("settings.update");
   await filters.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/action=settings\.update/);
 

@@ -83,10 +83,9 @@ for (const [size, viewport] of Object.entries(WIDTHS)) {
 
       // The filters offer actions and records in words; the values stay the codes.
       const filters = page.getByRole("form", { name: "Filter audit events" });
-      await expect(filters.getByLabel("Action").locator("option", { hasText: "Delivery updated" })).toHaveAttribute(
-        "value",
-        "delivery.update",
-      );
+      await expect(
+        filters.getByLabel("What happened").locator("option", { hasText: "Delivery updated" }),
+      ).toHaveAttribute("value", "delivery.update");
 
       // The raw record is still in the API.
       const raw = await (await page.request.get(`/api/audit?entity=delivery&entityId=${delivery.id}`)).json();
