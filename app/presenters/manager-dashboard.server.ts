@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { getDb, schema, type User } from "~/db.server";
 import { addDays, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import { add, round } from "~/utils/money";
+import { add, percentOf } from "~/utils/money";
 import { listDeliveries } from "~/models/delivery.server";
 import { invoiceSummary, urgentInvoices } from "~/models/invoice.server";
 import { assertCan } from "~/rules/capabilities.server";
@@ -68,20 +68,14 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
     outstanding: summary.outstanding,
     totalInvoiced: summary.invoiced,
     totalPaid: summary.paidAmount,
-    // Settled share: payments and credit notes both reduce what is owed.
-    outstandingProgress: percent(add(summary.paidAmount, summary.creditedAmount), summary.invoiced),
+    // Settled share, a percent string to one decimal ("1.7"): payments and credit notes both reduce what is owed.
+    outstandingProgress: percentOf(add(summary.paidAmount, summary.creditedAmount), summary.invoiced),
     outstandingSeries: series(dailyInvoiced),
     overdue: summary.overdue,
     unpaidCount: summary.pending + summary.partial + summary.overdue,
     recent: recent.deliveries,
     pendingInvoices: urgent,
   };
-}
-
-/** paid / invoiced as a whole percent, computed on kobo integers. */
-function percent(part: Parameters<typeof round>[0], whole: string) {
-  const w = round(whole, 2).units;
-  return w === 0n ? 0 : Number((round(part, 2).units * 100n) / w);
 }
 
 export type ManagerDashboardData = Awaited<ReturnType<typeof loadManagerDashboard>>;

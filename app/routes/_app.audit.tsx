@@ -4,7 +4,11 @@ import { useLoaderData } from "@remix-run/react";
 import { AuditEventList } from "~/components/audit/audit-event-list";
 import { FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, listAuditEvents, parseAuditFilters } from "~/models/audit.server";
+import { AUDIT_ENTITIES, listAuditEvents, parseAuditFilters } from "~/models/audit.server";
+import { presentAuditEvents } from "~/presenters/audit-events.server";
+import { ACTION_CHOICES, ENTITY_WORDS } from "~/utils/audit-words.server";
+import { env } from "~/utils/env.server";
+import { zoneLabel } from "~/utils/zone-days.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
@@ -20,39 +24,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = asked.invalid ? { cursor: null, direction: "older" as const } : asked;
   const { events, olderCursor, newerCursor } = await listAuditEvents(user, filters, { page });
   return {
-    events: events.map(({ before: _b, after: _a, ...shown }) => shown),
+    events: await presentAuditEvents(events),
     olderCursor,
     newerCursor,
     filtered: Object.keys(filters).length > 0,
-    entities: AUDIT_ENTITIES,
-    actions: AUDIT_ACTIONS,
+    entities: AUDIT_ENTITIES.map((value) => ({ value, label: ENTITY_WORDS[value] })),
+    actions: ACTION_CHOICES,
+    zone: zoneLabel(env().APP_TIME_ZONE),
   };
 }
 
 export default function AuditPage() {
-  const { events, olderCursor, newerCursor, filtered, entities, actions } = useLoaderData<typeof loader>();
+  const { events, olderCursor, newerCursor, filtered, entities, actions, zone } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
-      <PageHeader title="Audit Trail" subtitle="Who changed what, and when. Times are UTC; nothing here can be edited.">
+      <PageHeader title="Audit Trail" subtitle={`Who changed what, and when (${zone}). Nothing here can be edited.`}>
         <ExportCsvLink to="/audit/export" />
       </PageHeader>
       <FilterForm label="Filter audit events" clearTo="/audit">
-        <FilterSelect
-          name="entity"
-          label="Entity"
-          allLabel="All entities"
-          options={entities.map((e) => ({ value: e, label: e }))}
-        />
-        <FilterText name="entityId" label="Entity id" />
-        <FilterText name="actor" label="Actor (e-mail)" />
-        <FilterSelect
-          name="action"
-          label="Action"
-          allLabel="All actions"
-          options={actions.map((a) => ({ value: a, label: a }))}
-        />
-        <FilterDate name="from" label="From (UTC)" />
-        <FilterDate name="to" label="To (UTC)" />
+        <FilterSelect name="entity" label="Record" allLabel="All records" options={entities} />
+        <FilterText name="entityId" label="Record ID" />
+        <FilterText name="actor" label="Changed by (e-mail)" />
+        <FilterSelect name="action" label="What happened" allLabel="Everything" options={actions} />
+        <FilterDate name="from" label="From" />
+        <FilterDate name="to" label="To" />
       </FilterForm>
       <section className="card p-4" aria-labelledby="events-title">
         <h2 id="events-title" className="sr-only">

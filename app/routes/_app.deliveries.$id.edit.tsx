@@ -8,6 +8,7 @@ import { useIsPending } from "~/hooks/use-is-pending";
 import { AuditEventList } from "~/components/audit/audit-event-list";
 import { listAgentChoices } from "~/models/agent.server";
 import { listAuditEvents } from "~/models/audit.server";
+import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { listClientChoices } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
 import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas/delivery";
@@ -47,7 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     agents,
     clients,
     constraint: EDIT_DELIVERY_FORM_CONSTRAINT,
-    history: history.events.map(({ before: _b, after: _a, ...shown }) => shown),
+    history: await presentAuditEvents(history.events),
     moreHistory: history.olderCursor !== null,
   };
 }
@@ -208,7 +209,13 @@ export default function EditDeliveryRoute() {
       <details className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-700">
         <summary className="cursor-pointer font-semibold">History</summary>
         <div className="mt-3">
-          <AuditEventList events={history} showEntity={false} emptyText="No recorded changes yet." />
+          <AuditEventList
+            events={history}
+            showEntity={false}
+            showAddress={false}
+            label="Delivery history"
+            emptyText="No recorded changes yet."
+          />
           {moreHistory ? (
             <p className="mt-2 text-sm">
               {isAdmin ? (

@@ -7,7 +7,9 @@ import { Pager } from "~/components/pager";
 import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
 import { CreditMovedBadge, isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
+import { AuditEventList } from "~/components/audit/audit-event-list";
 import { getInvoiceDetail } from "~/models/invoice.server";
+import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDeliveryDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -34,8 +36,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const invoice = await getInvoiceDetail(user, id, { linesPage });
   invariantResponse(invoice, "Invoice not found");
   const tz = env().APP_TIME_ZONE;
+  const { history, ...shown } = invoice;
   return {
-    invoice,
+    invoice: shown,
+    history: await presentAuditEvents(history),
     issuedOn: invoice.issueDate,
     voidedOn: invoice.voidedAt ? todayIn(tz, new Date(invoice.voidedAt)) : null,
     canReverse: can(user, "payment.reverse"),
@@ -46,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function InvoicePage() {
-  const { invoice, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund, canPayments } =
+  const { invoice, history, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund, canPayments } =
     useLoaderData<typeof loader>();
   const isVoid = invoice.storedStatus === "void";
   const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
@@ -287,55 +291,18 @@ export default function InvoicePage() {
         <h2 id="invoice-history" className="text-lg font-semibold">
           History
         </h2>
-        {invoice.history.length === 0 ? (
-          <p className="page-subtitle">No recorded changes.</p>
-        ) : (
-          <ol className="card divide-y divide-slate-100 dark:divide-slate-800" aria-label="Invoice history">
-            {invoice.history.map((e) => (
-              <li key={e.id} className="space-y-1 p-3 text-sm">
-                <p>
-                  <strong>{ACTION_LABELS[e.action] ?? e.action}</strong>
-                  {` · ${e.actorEmail ?? "system"} · `}
-                  <time dateTime={e.time}>{`${e.time.slice(0, 16).replace("T", " ")} UTC`}</time>
-                </p>
-                <ul className="text-slate-600 dark:text-slate-300">
-                  {e.changes
-                    .filter((c) => SHOWN_FIELDS.has(c.field))
-                    .map((c) => (
-                      <li key={c.field}>
-                        {e.before
-                          ? `${c.field}: ${String(c.before ?? "—")} → ${String(c.after ?? "—")}`
-                          : `${c.field}: ${String(c.after ?? "—")}`}
-                      </li>
-                    ))}
-                </ul>
-              </li>
-            ))}
-          </ol>
-        )}
+        <AuditEventList
+          events={history}
+          showEntity={false}
+          showAddress={false}
+          label="Invoice history"
+          emptyText="No recorded changes."
+        />
       </section>
       <Outlet />
     </div>
   );
 }
-
-const ACTION_LABELS: Record<string, string> = { "invoice.create": "Created", "invoice.void": "Voided" };
-
-// The fields of an invoice event a reader needs; the full before/after is in /audit. Deliveries
-// are a count and the first and last id (the list is the Deliveries section above).
-const SHOWN_FIELDS = new Set([
-  "invoiceNo",
-  "amount",
-  "taxRate",
-  "paymentStatus",
-  "voidReason",
-  "deliveryCount",
-  "firstDeliveryId",
-  "lastDeliveryId",
-  "freedDeliveryCount",
-  "firstFreedDeliveryId",
-  "lastFreedDeliveryId",
-]);
 
 export function ErrorBoundary() {
   return <ErrorView error={useRouteError()} failure="Failed to load the invoice. Please try again." />;

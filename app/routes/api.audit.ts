@@ -8,7 +8,7 @@ import { readPageRequest } from "~/utils/params";
 /**
  * GET /api/audit: the trail newest first, one keyset page (`limit`, default 50, at most 500;
  * the next page's cursor in X-Next-Cursor), with the filters of /audit: entity, entityId,
- * actor (e-mail or user id), action, from, to (UTC days). Never the whole table.
+ * actor (e-mail or user id), action, from, to (days in APP_TIME_ZONE). Never the whole table.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "audit.view");

@@ -115,7 +115,7 @@ export default function LoginPage() {
           {COUNTERS.map((c) => (
             <div key={c.label}>
               <p className="text-3xl font-bold text-green-700 dark:text-green-400">
-                <CountUp value={c.value} durationMs={2000} />
+                <CountUp name={`landing-${c.label}`} value={c.value} durationMs={2000} />
                 {c.suffix}
               </p>
               <p className="text-sm text-slate-600 dark:text-slate-400">{c.label}</p>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  percentOf,
   add,
   compare,
   dec,
@@ -88,5 +89,21 @@ describe("parsing what people type", () => {
       ok: false,
       message: "Tons is too large",
     });
+  });
+});
+
+describe("percentOf", () => {
+  it("rounds to one decimal, half up, instead of truncating", () => {
+    expect(percentOf("16.90", "1000")).toBe("1.7");
+    expect(percentOf("1.69", "100")).toBe("1.7");
+    expect(percentOf("1.649", "100")).toBe("1.6");
+    expect(percentOf("1.65", "100")).toBe("1.7");
+    expect(percentOf("2", "3")).toBe("66.7");
+  });
+  it("drops a trailing zero and answers 0 for nothing invoiced", () => {
+    expect(percentOf("500", "1000")).toBe("50");
+    expect(percentOf("1000.00", "1000.00")).toBe("100");
+    expect(percentOf("0", "0")).toBe("0");
+    expect(percentOf("0.01", "1000000")).toBe("0");
   });
 });

@@ -150,3 +150,18 @@ export function formatMoneyWhileTyping(raw: string, places = 2): string {
           .slice(0, places);
   return groupThousands(whole) + (fraction === null ? "" : "." + fraction);
 }
+
+/**
+ * `part` as a percentage of `whole`, rounded half-up to `places` decimals, exact ("1.7" for
+ * 1.69%); trailing zeros are dropped ("50", not "50.0"). "0" when `whole` is zero.
+ */
+export function percentOf(part: Input, whole: Input, places = 1): string {
+  const [p, w] = [dec(part), dec(whole)];
+  if (w.units === 0n) return "0";
+  // part/whole * 100, carried to two more decimals than shown, then rounded once.
+  const scale = Math.max(p.scale, w.scale);
+  const extra = places + 2;
+  const quotient = (rescale(p, scale) * 100n * 10n ** BigInt(extra)) / rescale(w, scale);
+  const fixed = toFixed({ units: quotient, scale: extra }, places);
+  return fixed.includes(".") ? fixed.replace(/\.?0+$/, "") : fixed;
+}

@@ -11,16 +11,18 @@ test("an admin changes a default rate, then filters the audit trail and sees who
 }) => {
   // The projects run at once, and another journey changes the selling and buying rates: each
   // project here changes a rate no other journey reads, to a value of its own.
+  const tax = `${10 + Math.floor(Math.random() * 80)}.${10 + Math.floor(Math.random() * 89)}`;
+  const offloading = 1000 + Math.floor(Math.random() * 8999);
+  // The trail words each field and value (decision 0900): "Tax rate 12.34%", "Offloading cost ₦1,234.50".
   const field = javaScript
-    ? {
-        label: "Tax Rate (%)",
-        key: "taxRate",
-        value: `${10 + Math.floor(Math.random() * 80)}.${10 + Math.floor(Math.random() * 89)}`,
-      }
+    ? { label: "Tax Rate (%)", key: "taxRate", value: tax, words: "Tax rate", shown: `${tax}%`, was: /^\d+\.\d{2}%$/ }
     : {
         label: "Offloading Cost (₦ per delivery)",
         key: "offloadingCost",
-        value: `${1000 + Math.floor(Math.random() * 8999)}.50`,
+        value: `${offloading}.50`,
+        words: "Offloading cost",
+        shown: `₦${offloading.toLocaleString("en-US")}.50`,
+        was: /^₦[\d,]+\.\d{2}$/,
       };
   await loginAs("admin");
   // The rate changes through the JSON call, which saves only the fields it is given: the rates
@@ -35,27 +37,27 @@ test("an admin changes a default rate, then filters the audit trail and sees who
   await expect(page.getByRole("heading", { name: "Audit Trail" })).toBeVisible();
   await hydrated(page, javaScript);
   const filters = page.getByRole("form", { name: "Filter audit events" });
-  await filters.getByLabel("Entity", { exact: true }).selectOption("settings");
-  await filters.getByLabel("Actor (e-mail)").fill(users.admin.email);
-  await filters.getByLabel("Action").selectOption("settings.update");
+  await filters.getByLabel("Record", { exact: true }).selectOption("settings");
+  await filters.getByLabel("Changed by (e-mail)").fill(users.admin.email);
+  await filters.getByLabel("What happened").selectOption("settings.update");
   await filters.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/action=settings\.update/);
 
   // Other journeys save the rates too, and a later save may show this value as its "before":
   // the event is the one whose change of this field ends at this test's own value.
-  const escaped = field.value.replace(".", "\\.");
+  const escaped = field.shown.replace(/[.$]/g, "\\$&");
   const event = page
     .getByRole("list", { name: "Audit events" })
     .getByRole("listitem")
-    .filter({ has: page.getByRole("row", { name: new RegExp(`^${field.key}\\b.* ${escaped}$`) }) });
+    .filter({ has: page.getByRole("row", { name: new RegExp(`^${field.words}\\b.* ${escaped}$`) }) });
   await expect(event).toHaveCount(1);
-  await expect(event).toContainText("settings.update");
-  await expect(event).toContainText(`by ${users.admin.email}`);
+  await expect(event).toContainText("Settings changed");
+  await expect(event).toContainText(`by ${users.admin.firstName} ${users.admin.lastName}`);
   // What changed, before → after.
-  const row = event.getByRole("row", { name: new RegExp(`^${field.key}\\b`) });
-  await expect(row.getByRole("cell").nth(1)).toHaveText(`→ ${field.value}`);
-  await expect(row.getByRole("cell").nth(0)).toHaveText(/^\d+\.\d{2}$/);
-  await expect(row.getByRole("cell").nth(0)).not.toHaveText(field.value);
+  const row = event.getByRole("row", { name: new RegExp(`^${field.words}\\b`) });
+  await expect(row.getByRole("cell").nth(1)).toHaveText(`→ ${field.shown}`);
+  await expect(row.getByRole("cell").nth(0)).toHaveText(field.was);
+  await expect(row.getByRole("cell").nth(0)).not.toHaveText(field.shown);
 });
 
 test("close a month, then a back-dated payment is refused with the message", async ({ page, loginAs, javaScript }) => {

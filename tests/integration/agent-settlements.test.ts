@@ -26,6 +26,7 @@ import { findBreaches } from "../../db/ops";
 import { add, toFixed } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 import { statementOutcome } from "../money-entries";
+import { expectEveryEventWorded } from "../audit-words";
 
 const NOW = new Date("2026-06-01T10:00:00Z");
 const MARCH = { from: "2026-03-01", to: "2026-03-31" };
@@ -457,4 +458,8 @@ describe("month close", () => {
     if (!result.ok) expect(result.fieldErrors?.payoutDate?.[0]).toMatch(/closed/);
     expect(await counts()).toEqual(before);
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

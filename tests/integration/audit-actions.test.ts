@@ -17,6 +17,7 @@ import * as settings from "../../app/models/settings.server";
 import { attemptPasswordLogin } from "../../app/models/sign-in.server";
 import { THROTTLE_MAX_FAILURES } from "../../app/utils/throttle.server";
 import { createAgent, createClient, createDelivery, createUser, TEST_PASSWORD } from "../factories";
+import { expectEveryEventWorded } from "../audit-words";
 
 let admin: User;
 let manager: User;
@@ -343,4 +344,8 @@ describe("month close refuses back-dated writes (closed through June 2025)", () 
     await oneEvent("period.reopen", () => reopenMonth(admin, { month: "2025-06", reason: "Ticket 118 was wrong" }));
     await oneEvent("delivery.update", () => deliveries.updateDelivery(admin, june.id, { tons: "2.00" }));
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

@@ -11,6 +11,7 @@ import {
   recordAudit,
   withAuditContext,
 } from "../../app/models/audit.server";
+import { dayIn } from "../../app/utils/dates";
 import { readPageRequest } from "../../app/utils/params";
 import { createUser } from "../factories";
 import { statementOutcome } from "../money-entries";
@@ -95,7 +96,7 @@ describe("audit_events is append-only", () => {
 });
 
 describe("reading the trail", () => {
-  it("filters by entity, actor (id or e-mail), action and UTC day, newest first, in keyset pages", async () => {
+  it("filters by entity, actor (id or e-mail), action and business day, newest first, in keyset pages", async () => {
     const db = await getDb();
     const other = await createUser({ role: "manager" });
     for (let i = 0; i < 5; i++) {
@@ -132,9 +133,9 @@ describe("reading the trail", () => {
     expect((await listAuditEvents(admin, { action: "client.update", actor: admin.email })).events).toHaveLength(0);
     expect(byEntity.events[0].changes).toEqual([{ field: "name", before: "Name 4", after: "Name 5" }]);
 
-    // The day (UTC) the database stamped on the events.
-    const todayUtc = (await last()).time.toISOString().slice(0, 10);
-    expect((await listAuditEvents(admin, { actor: other.id, from: todayUtc, to: todayUtc })).events).toHaveLength(5);
+    // The day, in APP_TIME_ZONE, of the time the database stamped on the events.
+    const today = dayIn("Africa/Lagos", (await last()).time);
+    expect((await listAuditEvents(admin, { actor: other.id, from: today, to: today })).events).toHaveLength(5);
     expect((await listAuditEvents(admin, { actor: other.id, to: "2000-01-01" })).events).toHaveLength(0);
   });
 

@@ -16,6 +16,7 @@ import {
 import { recordPayment } from "../../app/models/payment.server";
 import { add, compare, sub, toFixed } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
+import { expectEveryEventWorded } from "../audit-words";
 
 let agentId: number;
 let clientId: number;
@@ -558,4 +559,8 @@ describe("the audit trail and month close", () => {
       ok: true,
     });
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

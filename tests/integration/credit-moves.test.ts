@@ -43,6 +43,7 @@ import {
   paidAndRecount,
   rewriteInvoice,
 } from "../money-entries";
+import { expectEveryEventWorded } from "../audit-words";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -507,4 +508,8 @@ describe("the payments table keeps credit moves to their own rules", () => {
     ).rejects.toThrow();
     expect(await paidAndRecount(b.id)).toEqual({ kept: "100.00", recount: "100.00" });
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

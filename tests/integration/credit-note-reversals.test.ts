@@ -40,6 +40,7 @@ import {
   rewriteInvoice,
   statementOutcome,
 } from "../money-entries";
+import { expectEveryEventWorded } from "../audit-words";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -454,4 +455,8 @@ describe("the credit notes table keeps its own rules", () => {
       expect(await statementOutcome(statement)).toMatch(/credit_notes is append-only/);
     }
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

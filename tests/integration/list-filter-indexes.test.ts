@@ -10,6 +10,7 @@ import { deleteAgent } from "../../app/models/agent.server";
 import { deleteClient } from "../../app/models/client.server";
 import { invoicePageQuery } from "../../app/models/invoice.server";
 import { listPayments, paymentPageQuery, paymentTotals, paymentTotalsQuery } from "../../app/models/payment.server";
+import { dayIn } from "../../app/utils/dates";
 import type { PageRequest } from "../../app/utils/params";
 import { createAgent, createClient, createUser } from "../factories";
 
@@ -120,16 +121,16 @@ describe("the audit trail's filters read their own events", () => {
     expect(withAction.rows, withAction.plan).toBeLessThan(200);
     // Exactly the range's events, newest first, at its edges.
     const rows = await auditPageQuery(await db(), { from: "2024-01-02", to: "2024-01-02" }, FIRST, 100);
-    // 48 events a day: the 1st at 00:30 is g = 1, so 2 January holds g = 47 to 94.
-    expect(rows.map((r) => r.time.toISOString().slice(0, 10))).toEqual(Array(48).fill("2024-01-02"));
+    // 48 events a day, every 30 minutes; the day is Lagos's (decision 0900), 23:00 UTC to 23:00 UTC.
+    expect(rows.map((r) => dayIn("Africa/Lagos", r.time))).toEqual(Array(48).fill("2024-01-02"));
     expect(rows[0].id).toBeGreaterThan(rows[47].id);
     const [{ before, within, after }] = rowsOf<Row>(
       await (
         await db()
       ).execute(sql`select
-        count(*) filter (where time < '2024-01-02')::int as before,
-        count(*) filter (where time >= '2024-01-02' and time < '2024-01-03')::int as within,
-        count(*) filter (where time >= '2024-01-03')::int as after from audit_events`),
+        count(*) filter (where time < '2024-01-01T23:00Z')::int as before,
+        count(*) filter (where time >= '2024-01-01T23:00Z' and time < '2024-01-02T23:00Z')::int as within,
+        count(*) filter (where time >= '2024-01-02T23:00Z')::int as after from audit_events`),
     );
     expect(within).toBe(48);
     expect(Number(before) + Number(within) + Number(after)).toBe(EVENTS);

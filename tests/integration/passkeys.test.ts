@@ -21,6 +21,7 @@ import * as deletePage from "../../app/routes/_app.settings.passkeys.$id.delete"
 import { describeAccess } from "../access";
 import { createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import { expectEveryEventWorded } from "../audit-words";
 
 const ALL = ["staff", "manager", "admin"] as const;
 describeAccess("passkey calls need a signed-in user", [
@@ -256,4 +257,8 @@ describe("passkeys", () => {
       body: { message: "Authentication verification failed", verified: false },
     });
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

@@ -38,6 +38,7 @@ import {
   paidAndRecount,
   statementOutcome,
 } from "../money-entries";
+import { expectEveryEventWorded } from "../audit-words";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -377,4 +378,8 @@ describe("the payments table keeps its own rules", () => {
       expect(await statementOutcome(statement)).toMatch(/payments is append-only/);
     }
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

@@ -22,6 +22,7 @@ import { FIRST_PAGE } from "../../app/utils/keyset.server";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
 import { auditEvents } from "../money-entries";
+import { expectEveryEventWorded } from "../audit-words";
 
 const NOW = new Date("2026-06-01T10:00:00Z");
 let admin: User;
@@ -287,4 +288,8 @@ describe("the table keeps its own rules", () => {
     // And a payout is still never removed.
     await expect(db.execute(sql`delete from agent_payouts where id = ${payout.id}`)).rejects.toThrow();
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

@@ -44,6 +44,7 @@ import {
   paidAndRecount,
   rewriteInvoice,
 } from "../money-entries";
+import { expectEveryEventWorded } from "../audit-words";
 
 const today = () => todayIn("Africa/Lagos");
 let admin: User;
@@ -510,4 +511,8 @@ describe("the payments table keeps refunds to their own rules", () => {
     await expect(insert({ refund: false })).rejects.toThrow();
     await expect(insert({})).resolves.toHaveLength(1);
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

@@ -22,6 +22,7 @@ import { describeAccess } from "../access";
 import { createSession } from "../../app/utils/session.server";
 import { createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
+import { expectEveryEventWorded } from "../audit-words";
 
 describeAccess("two-factor settings need a signed-in user", [
   {
@@ -322,4 +323,8 @@ describe("ending a user's sessions ends a half-way sign-in too", () => {
       body: { id: other.id },
     });
   });
+});
+
+it("every event this file wrote reads in words (docs/decisions/0900)", async () => {
+  await expectEveryEventWorded();
 });

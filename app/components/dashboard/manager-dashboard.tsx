@@ -6,7 +6,7 @@ import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import type { ManagerDashboardData } from "~/presenters/manager-dashboard.server";
 import { formatDeliveryDate } from "~/utils/dates";
 import { SummaryAmount } from "~/components/money";
-import { formatNaira } from "~/utils/money";
+import { compare, formatNaira } from "~/utils/money";
 import { Sparkline } from "./sparkline";
 
 const QUICK_LINKS = [
@@ -37,8 +37,12 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
         ))}
       </nav>
       <section className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Key figures">
-        <Card label="Total Deliveries" testId="stat-deliveries" value={<CountUp value={data.totalDeliveries} />}>
-          <Progress value={data.deliveriesProgress} label={`${data.deliveriesProgress}% invoiced`} />
+        <Card
+          label="Total Deliveries"
+          testId="stat-deliveries"
+          value={<CountUp name="manager-deliveries" value={data.totalDeliveries} />}
+        >
+          <Progress value={String(data.deliveriesProgress)} label={`${data.deliveriesProgress}% invoiced`} />
         </Card>
         <Card label="Total Profit (All time)" testId="stat-profit" value={<SummaryAmount value={data.totalProfit} />}>
           <Sparkline values={data.profitSeries} label="Profit over the last 7 days" />
@@ -47,7 +51,7 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
           <Progress value={data.outstandingProgress} label={`${data.outstandingProgress}% of invoiced paid`} />
           <Sparkline values={data.outstandingSeries} label="Owed on invoices of the last 7 days" />
         </Card>
-        <Card label="Overdue" testId="stat-overdue" value={<CountUp value={data.overdue} />}>
+        <Card label="Overdue" testId="stat-overdue" value={<CountUp name="manager-overdue" value={data.overdue} />}>
           <p className="page-subtitle mt-2">invoices past their due date</p>
         </Card>
       </section>
@@ -134,14 +138,15 @@ function Card({
   );
 }
 
-function Progress({ value, label }: { value: number; label: string }) {
-  const clamped = Math.max(0, Math.min(100, value));
+/** A bar for a percent given as an exact decimal string ("1.7"), held within 0-100. */
+function Progress({ value, label }: { value: string; label: string }) {
+  const clamped = compare(value, 0) < 0 ? "0" : compare(value, 100) > 0 ? "100" : value;
   return (
     <div className="mt-2">
       <div
         className="h-1.5 rounded-full bg-slate-100 dark:bg-slate-800"
         role="progressbar"
-        aria-valuenow={clamped}
+        aria-valuenow={Number(clamped)}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-label={label}

@@ -22,10 +22,10 @@ export function StaffDashboard({ data }: { data: StaffDashboardView }) {
       </header>
       <section className="grid gap-4 sm:grid-cols-3" aria-label="Your numbers">
         <Stat label="Today's Deliveries" icon={<TruckIcon />} testId="stat-today">
-          <CountUp value={data.today} />
+          <CountUp name="staff-today" value={data.today} />
         </Stat>
         <Stat label="This Week" icon={<CalendarIcon />} testId="stat-week">
-          <CountUp value={data.week} />
+          <CountUp name="staff-week" value={data.week} />
         </Stat>
         <Stat label="Total Tons (Week)" icon={<TruckIcon />} testId="stat-tons">
           {formatAmount(data.weekTons)}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { startOfDayIn, zoneLabel } from "./zone-days.server";
+
+describe("startOfDayIn", () => {
+  it("a Lagos day starts at 23:00 UTC the day before", () => {
+    expect(startOfDayIn("Africa/Lagos", "2026-03-05").toISOString()).toBe("2026-03-04T23:00:00.000Z");
+    expect(startOfDayIn("Africa/Lagos", "2026-01-01").toISOString()).toBe("2025-12-31T23:00:00.000Z");
+  });
+  it("UTC days are UTC midnights, and a zone with clock changes uses the offset of that day", () => {
+    expect(startOfDayIn("UTC", "2026-03-05").toISOString()).toBe("2026-03-05T00:00:00.000Z");
+    expect(startOfDayIn("America/New_York", "2026-07-01").toISOString()).toBe("2026-07-01T04:00:00.000Z");
+    expect(startOfDayIn("America/New_York", "2026-01-15").toISOString()).toBe("2026-01-15T05:00:00.000Z");
+    expect(startOfDayIn("America/New_York", "2026-03-08").toISOString()).toBe("2026-03-08T05:00:00.000Z");
+  });
+  it("names the zone", () => {
+    expect(zoneLabel("Africa/Lagos")).toBe("Lagos time");
+    expect(zoneLabel("America/New_York")).toBe("New York time");
+    expect(zoneLabel("UTC")).toBe("UTC");
+  });
+});
