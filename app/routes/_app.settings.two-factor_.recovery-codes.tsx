@@ -32,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     codes,
     remaining: codes ? codes.length : await countRecoveryCodes(user.id),
+    total: RECOVERY_CODE_COUNT,
     needsPassword: !(await isRecentlyAuthenticated(request)),
   };
 }
@@ -50,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function RecoveryCodesDialog() {
-  const { codes, remaining, needsPassword } = useLoaderData<typeof loader>();
+  const { codes, remaining, total, needsPassword } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({ id: "recovery-codes", lastResult: actionData?.result });
   if (codes) {
@@ -84,7 +85,7 @@ export default function RecoveryCodesDialog() {
   return (
     <Dialog
       title="Recovery Codes"
-      description={`You have ${remaining} of ${RECOVERY_CODE_COUNT} recovery codes left. New codes replace all of them.`}
+      description={`You have ${remaining} of ${total} recovery codes left. New codes replace all of them.`}
       closeTo="/settings"
     >
       <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
