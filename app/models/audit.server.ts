@@ -121,6 +121,7 @@ const SECRET_FIELDS = new Set([
   "challenge",
   "sess",
   "sid",
+  "codeHash",
 ]);
 
 /**
