@@ -545,8 +545,9 @@ export const recoveryCodes = pgTable(
 );
 
 // Sign-in throttle counters, one row per key ("acct:<email>|ip:<address>", "acct:<email>",
-// "ip:<address>", "passkey-options:<address>"). Incremented with one upsert before the
-// password is checked, so racing requests cannot slip past the limit.
+// "ipm:<address>", "ip:<address>", "passkey-options:<address>", "passkey-failure:<address>";
+// docs/decisions/0600). Incremented with upserts before the password is checked, so racing
+// requests cannot slip past the limit; refused attempts are counted here, not in the audit trail.
 export const authThrottle = pgTable(
   "auth_throttle",
   {
