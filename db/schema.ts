@@ -54,6 +54,10 @@ export const users = pgTable(
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
     // Set with a temporary password (admin create or reset): it no longer signs in after this.
     temporaryPasswordExpiresAt: timestamp("temporary_password_expires_at", { withTimezone: true }),
+    // When an admin issued the temporary password (shown in User Management), and when it signed
+    // in: it signs in once (docs/decisions/0600). Null for the first admin's start-up password.
+    temporaryPasswordIssuedAt: timestamp("temporary_password_issued_at", { withTimezone: true }),
+    temporaryPasswordUsedAt: timestamp("temporary_password_used_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -85,6 +89,9 @@ export type SessionData = {
   pendingTotpAt?: number;
   // When the password was last confirmed for a factor change (ms since epoch).
   reauthAt?: number;
+  // New two-factor recovery codes, sealed (AES-256-GCM), until the page that shows them once
+  // reads them (docs/decisions/0401).
+  recoveryCodesToShow?: string;
 };
 
 export const agents = pgTable(
@@ -521,9 +528,26 @@ export const authAttempts = pgTable(
   (t) => [index("auth_attempts_identifier_idx").on(t.identifier, t.createdAt)],
 );
 
+// Two-factor recovery codes (docs/decisions/0401): ten per user, shown once, kept as SHA-256 hashes
+// of the user id and the code, each accepted once instead of an authenticator code.
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_hash_unique").on(t.userId, t.codeHash)],
+);
+
 // Sign-in throttle counters, one row per key ("acct:<email>|ip:<address>", "acct:<email>",
-// "ip:<address>", "passkey-options:<address>"). Incremented with one upsert before the
-// password is checked, so racing requests cannot slip past the limit.
+// "ipm:<address>", "ip:<address>", "passkey-options:<address>", "passkey-failure:<address>";
+// docs/decisions/0600). Incremented with upserts before the password is checked, so racing
+// requests cannot slip past the limit; refused attempts are counted here, not in the audit trail.
 export const authThrottle = pgTable(
   "auth_throttle",
   {

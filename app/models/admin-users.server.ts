@@ -16,6 +16,7 @@ import {
   getUserByEmail,
   hashPassword,
   insertUser,
+  temporaryPasswordColumns,
   temporaryPasswordExpiry,
 } from "./user.server";
 import { recordAudit, type AuditAction } from "./audit.server";
@@ -37,6 +38,10 @@ export type AdminUserRow = {
   createdAt: string;
   // Sign-in locked by the throttle until then (ISO), or null.
   lockedUntil: string | null;
+  // While the user must still replace an admin-issued temporary password: when it was issued
+  // (ISO) and whether its one sign-in has been used (decision 0600); otherwise null and false.
+  temporaryPasswordIssuedAt: string | null;
+  temporaryPasswordUsed: boolean;
 };
 
 export type AdminResult<T extends object = object> = Result<T, 400 | 403 | 404 | 409>;
@@ -60,6 +65,15 @@ function toRow(user: User): AdminUserRow {
     mustChangePassword: user.mustChangePassword,
     createdAt: user.createdAt.toISOString(),
     lockedUntil: null,
+    ...temporaryPasswordState(user),
+  };
+}
+
+function temporaryPasswordState(user: User) {
+  const pending = user.mustChangePassword === 1 && user.temporaryPasswordIssuedAt;
+  return {
+    temporaryPasswordIssuedAt: pending ? user.temporaryPasswordIssuedAt!.toISOString() : null,
+    temporaryPasswordUsed: Boolean(pending && user.temporaryPasswordUsedAt),
   };
 }
 
@@ -145,6 +159,7 @@ export async function createUserByAdmin(
           passwordHash,
           mustChangePassword: true,
           temporaryPasswordExpiresAt: temporaryPasswordExpiry(),
+          temporaryPasswordIssuedAt: new Date(),
         },
         tx,
       );
@@ -265,7 +280,7 @@ export async function resetUserPassword(
       .set({
         password: hash,
         mustChangePassword: 1,
-        temporaryPasswordExpiresAt: temporaryPasswordExpiry(),
+        ...temporaryPasswordColumns(),
         updatedAt: new Date(),
       })
       .where(eq(schema.users.id, id))

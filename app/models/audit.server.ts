@@ -68,6 +68,7 @@ const SECRET_FIELDS = new Set([
   "challenge",
   "sess",
   "sid",
+  "codeHash",
 ]);
 
 /**

@@ -15,7 +15,9 @@ import { PRODUCT_NAME } from "~/utils/brand";
 import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
 import { displayName, getUserByEmail, getUserById } from "./user.server";
-import { recordAudit } from "./audit.server";
+import { auditContext, recordAudit } from "./audit.server";
+import { logEvent } from "~/utils/logger.server";
+import { countPasskeyFailure } from "~/utils/throttle.server";
 import { recordSignIn } from "./sign-in-audit.server";
 
 export type PasskeyRow = { id: number; deviceName: string; createdAt: string; lastUsedAt: string | null };
@@ -281,6 +283,13 @@ export async function passkeyAuthenticationOptions(email: unknown, now = new Dat
   return options;
 }
 
+/** A refused passkey sign-in: counted per address, and in the trail once per address and window. */
+async function refused(user: User | null, reason: string) {
+  const address = auditContext().clientAddress ?? "unknown";
+  logEvent("info", { event: "signin.failure", method: "passkey", reason, userId: user?.id, address });
+  if (await countPasskeyFailure(address)) await recordSignIn({ outcome: "failure", method: "passkey", user, reason });
+}
+
 /** Checks a signed challenge; on success the passkey's counter and last use are updated. */
 export async function verifyPasskeyAuthentication(
   credentialInput: unknown,
@@ -295,19 +304,20 @@ export async function verifyPasskeyAuthentication(
   if (!stored) return fail;
   const db = await getDb();
   const [passkey] = await db.select().from(schema.passkeys).where(eq(schema.passkeys.credentialId, credential.id));
-  // From here each refusal is in the trail (decision 0900). Only after a challenge was spent:
-  // those come from the throttled options call, so a stranger cannot fill the trail for free.
+  // From here refusals reach the trail (decision 0900), only after a challenge was spent (those
+  // come from the throttled options call), and only the first of each address in the throttle
+  // window (decision 0600): the others are counted and logged, so no flood reaches the trail.
   if (!passkey) {
-    await recordSignIn({ outcome: "failure", method: "passkey", user: null, reason: "unknown-passkey" });
+    await refused(null, "unknown-passkey");
     return fail;
   }
   const user = await getUserById(passkey.userId);
   if (!user || (stored.userId && stored.userId !== passkey.userId)) {
-    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "other-account" });
+    await refused(user, "other-account");
     return fail;
   }
   if (user.status !== "active") {
-    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "inactive" });
+    await refused(user, "inactive");
     return { ok: false, status: 403, message: PASSKEY_MESSAGES.inactive };
   }
   const { origin, rpID } = relyingParty();
@@ -327,11 +337,11 @@ export async function verifyPasskeyAuthentication(
       requireUserVerification: true,
     });
   } catch {
-    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "signature" });
+    await refused(user, "signature");
     return fail;
   }
   if (!verification.verified) {
-    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "signature" });
+    await refused(user, "signature");
     return fail;
   }
   // Compare-and-set on the counter: a cloned authenticator racing the real one loses.
@@ -341,7 +351,7 @@ export async function verifyPasskeyAuthentication(
     .where(and(eq(schema.passkeys.id, passkey.id), eq(schema.passkeys.counter, passkey.counter)))
     .returning({ id: schema.passkeys.id });
   if (!updated.length) {
-    await recordSignIn({ outcome: "failure", method: "passkey", user, reason: "counter" });
+    await refused(user, "counter");
     return fail;
   }
   await recordSignIn({ outcome: "success", method: "passkey", user });

@@ -7,6 +7,7 @@
 // (decision 0600, addendum of 27 November): an open session is no better a place to guess the
 // owner's password than the sign-in form.
 import type { User } from "~/db.server";
+import { recordLocks } from "./sign-in-audit.server";
 import { checkUserPassword } from "./user.server";
 import { getCurrent, updateSessionData } from "~/utils/auth.server";
 import { logEvent } from "~/utils/logger.server";
@@ -40,6 +41,7 @@ export async function confirmPassword(
   // script, every attempt shares the "unknown" address.
   const address = requestScope.getStore()?.clientAddress ?? "unknown";
   const throttle = await takeSignInAttempt(user.email, address, now);
+  await recordLocks(throttle.crossed, { method: "password", user, address });
   if (throttle.limited) {
     const { retryAfterSeconds } = throttle;
     logEvent("warn", { event: "reauth.locked", purpose, userId: user.id, address, retryAfterSeconds });

@@ -2,19 +2,22 @@
 // POST /api/auth/password/login): throttle, password check, and whether a second factor follows.
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import type { User } from "~/db.server";
+import { getDb, type User } from "~/db.server";
+import { getUser, logout } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { logEvent } from "~/utils/logger.server";
 import { hasControlCharacters } from "~/utils/text";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
-import { recordSignIn } from "./sign-in-audit.server";
-import { verifyPassword } from "./user.server";
+import { recordAudit } from "./audit.server";
+import { recordLocks, recordSignIn } from "./sign-in-audit.server";
+import { claimTemporaryPassword, verifyPassword } from "./user.server";
 
 export const MESSAGES = {
   missingCredentials: "Please enter both email and password",
   invalidCredentials: "Invalid email or password",
   inactive: "This account is not active. Please contact an administrator.",
   expired: "Your temporary password has expired. Please ask an administrator to reset it.",
+  used: "This temporary password has already been used. Please ask an administrator to reset it.",
 } as const;
 
 export type LoginResult =
@@ -37,14 +40,15 @@ export async function attemptPasswordLogin(
   const identifier = email.trim().toLowerCase().slice(0, 254);
   // The slot is taken before bcrypt runs: racing guesses cannot pass the limit.
   const throttle = await takeSignInAttempt(identifier, address);
+  await recordLocks(throttle.crossed, { method: "password", email: identifier, address });
   if (throttle.limited) {
     logEvent("warn", {
       event: "signin.locked",
       email: identifier,
       address,
+      scope: throttle.scope,
       retryAfterSeconds: throttle.retryAfterSeconds,
     });
-    await recordSignIn({ outcome: "locked", method: "password", email: identifier, address });
     return {
       kind: "error",
       status: 429,
@@ -52,7 +56,9 @@ export async function attemptPasswordLogin(
       retryAfterSeconds: throttle.retryAfterSeconds,
     };
   }
-  const check = await verifyPassword(email, password);
+  let check = await verifyPassword(email, password);
+  // A temporary password signs in once: two racing sign-ins with it cannot both pass.
+  if (check.ok && !(await claimTemporaryPassword(check.user))) check = { ok: false, reason: "used", user: check.user };
   if (!check.ok) {
     logEvent("info", {
       event: "signin.failure",
@@ -61,15 +67,19 @@ export async function attemptPasswordLogin(
       address,
       userId: check.user?.id,
     });
-    await recordSignIn({
-      outcome: "failure",
-      method: "password",
-      user: check.user ?? null,
-      reason: check.reason,
-      address,
-    });
+    // Bounded (decision 0600): the first failure of an account from an address in the window,
+    // or, for an e-mail that is no account, the first failure of the address.
+    if (check.user ? throttle.firstFailure : throttle.firstFromAddress)
+      await recordSignIn({
+        outcome: "failure",
+        method: "password",
+        user: check.user ?? null,
+        reason: check.reason,
+        address,
+      });
     if (check.reason === "inactive") return { kind: "error", status: 403, message: MESSAGES.inactive };
     if (check.reason === "expired") return { kind: "error", status: 401, message: MESSAGES.expired };
+    if (check.reason === "used") return { kind: "error", status: 401, message: MESSAGES.used };
     return { kind: "error", status: 401, message: MESSAGES.invalidCredentials };
   }
   // With two-factor on, the account+address counter is cleared only once the code is right
@@ -83,6 +93,21 @@ export async function attemptPasswordLogin(
   logEvent("info", { event: "signin.success", method: "password", userId: check.user.id, address });
   await recordSignIn({ outcome: "success", method: "password", user: check.user, address });
   return { kind: "signed-in", user: check.user };
+}
+
+/**
+ * Signing out (the page's form and POST /api/auth/password/logout): the session ends and, when
+ * it signed someone in, the trail records it (decision 0900). Returns the cookie that clears it.
+ */
+export async function signOut(request: Request): Promise<string> {
+  const user = await getUser(request);
+  const cookie = await logout(request);
+  if (user) {
+    const db = await getDb();
+    await recordAudit(db, { actor: user, action: "auth.sign_out", entityType: "user", entityId: user.id });
+    logEvent("info", { event: "signout", userId: user.id });
+  }
+  return cookie;
 }
 
 // remix-auth owns reading the sign-in form; what it yields is our LoginResult.

@@ -11,8 +11,15 @@ import { logEvent } from "~/utils/logger.server";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
 import { createSession, destroySession, readSession } from "~/utils/session.server";
 import { recordAudit } from "./audit.server";
-import { recordSignIn } from "./sign-in-audit.server";
+import { recordLocks, recordSignIn } from "./sign-in-audit.server";
 import { confirmPassword, REAUTH_WRONG } from "./reauth.server";
+import {
+  INVALID_RECOVERY_CODE,
+  normalizeRecoveryCode,
+  RECOVERY_CODE_MESSAGE,
+  replaceRecoveryCodes,
+  useRecoveryCode,
+} from "./recovery-codes.server";
 import { getUserById } from "./user.server";
 
 // Two-factor codes (RFC 6238, 30-second steps). A code is accepted once: the step it matched is
@@ -77,8 +84,15 @@ export async function getTotpEnrolment(user: User): Promise<TotpEnrolment | null
 
 export type TotpResult = Result<object, 400 | 401 | 409 | 429>;
 
-/** Turns two-factor on once the user proves their app produces the right code. */
-export async function confirmTotpEnrolment(user: User, token: unknown, now = new Date()): Promise<TotpResult> {
+/**
+ * Turns two-factor on once the user proves their app produces the right code, with ten new
+ * recovery codes (returned in clear, to be shown once).
+ */
+export async function confirmTotpEnrolment(
+  user: User,
+  token: unknown,
+  now = new Date(),
+): Promise<Result<{ recoveryCodes: string[] }, 400 | 409>> {
   if (user.totpEnabled) return { ok: false, status: 409, message: "Two-factor authentication is already on" };
   if (!user.totpSecret) return { ok: false, status: 400, message: "Please start the set-up again" };
   const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
@@ -91,21 +105,23 @@ export async function confirmTotpEnrolment(user: User, token: unknown, now = new
       message: `${INVALID_CODE}. Check the time on your phone and try the newest code.`,
     };
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  const recoveryCodes = await db.transaction(async (tx) => {
     await tx
       .update(schema.users)
       .set({ totpEnabled: true, totpLastStep: step, updatedAt: new Date() })
       .where(eq(schema.users.id, user.id));
+    const codes = await replaceRecoveryCodes(tx, user.id);
     await recordAudit(tx, {
       actor: user,
       action: "auth.two_factor_enable",
       entityType: "user",
       entityId: user.id,
       before: { totpEnabled: user.totpEnabled },
-      after: { totpEnabled: true },
+      after: { totpEnabled: true, recoveryCodes: codes.length },
     });
+    return codes;
   });
-  return { ok: true };
+  return { ok: true, recoveryCodes };
 }
 
 /** Turns two-factor off; the password is asked again so a borrowed phone cannot do it. */
@@ -121,6 +137,7 @@ export async function disableTotp(user: User, password: unknown): Promise<TotpRe
       .update(schema.users)
       .set({ totpEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() })
       .where(eq(schema.users.id, user.id));
+    await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, user.id));
     await recordAudit(tx, {
       actor: user,
       action: "auth.two_factor_disable",
@@ -148,6 +165,46 @@ export async function getPendingTotpUser(request: Request, now = new Date()): Pr
 
 /** The code step of signing in, shared by /login/verify and POST /api/totp/verify-login. */
 export async function completeTotpLogin(request: Request, token: unknown, now = new Date()): Promise<TotpLoginResult> {
+  const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
+  return completeSecondStep(request, now, {
+    method: "password+totp",
+    valid: isCode(code),
+    invalidMessage: TOTP_CODE_MESSAGE,
+    wrongMessage: INVALID_CODE,
+    check: async (user) => {
+      const step = await matchStep(totpSecretOf(user), code as string, user.totpLastStep, now);
+      return step != null && (await claimStep(user.id, step));
+    },
+  });
+}
+
+/** The code step with a recovery code instead (each code once), for the same two callers. */
+export function completeRecoveryCodeLogin(request: Request, input: unknown, now = new Date()) {
+  const code = normalizeRecoveryCode(input);
+  return completeSecondStep(request, now, {
+    method: "password+recovery-code",
+    valid: code !== null,
+    invalidMessage: RECOVERY_CODE_MESSAGE,
+    wrongMessage: INVALID_RECOVERY_CODE,
+    check: (user) => useRecoveryCode(user, code!, now),
+  });
+}
+
+export type SecondStep = {
+  method: "password+totp" | "password+recovery-code";
+  /** Whether the input has the right shape (400 otherwise, nothing counted). */
+  valid: boolean;
+  invalidMessage: string;
+  wrongMessage: string;
+  /** Checks (and uses up) the code for the user half-way through signing in. */
+  check: (user: User) => Promise<boolean>;
+};
+
+/**
+ * The second step of a password sign-in (an authenticator code, or a recovery code instead):
+ * the half-way session's user, the sign-in throttle, the check, and a fresh signed-in session.
+ */
+export async function completeSecondStep(request: Request, now: Date, step: SecondStep): Promise<TotpLoginResult> {
   const user = await getPendingTotpUser(request, now);
   if (!user || !user.totpSecret) {
     // A session already signed in (a code sent again after the first went through) is kept:
@@ -162,19 +219,19 @@ export async function completeTotpLogin(request: Request, token: unknown, now = 
       cookie: await destroySession(request),
     };
   }
-  const code = typeof token === "string" ? token.replace(/\s/g, "") : token;
-  if (!isCode(code)) return { ok: false, status: 400, message: TOTP_CODE_MESSAGE };
+  if (!step.valid) return { ok: false, status: 400, message: step.invalidMessage };
   const address = clientAddress(request);
   const throttle = await takeSignInAttempt(user.email, address, now);
+  await recordLocks(throttle.crossed, { method: step.method, user, address });
   if (throttle.limited) {
     logEvent("warn", {
       event: "signin.locked",
-      factor: "totp",
+      factor: step.method,
       userId: user.id,
       address,
+      scope: throttle.scope,
       retryAfterSeconds: throttle.retryAfterSeconds,
     });
-    await recordSignIn({ outcome: "locked", method: "password+totp", user, address });
     return {
       ok: false,
       status: 429,
@@ -182,15 +239,15 @@ export async function completeTotpLogin(request: Request, token: unknown, now = 
       retryAfterSeconds: throttle.retryAfterSeconds,
     };
   }
-  const step = await matchStep(totpSecretOf(user), code, user.totpLastStep, now);
-  if (step == null || !(await claimStep(user.id, step))) {
-    logEvent("info", { event: "signin.failure", factor: "totp", userId: user.id, address });
-    await recordSignIn({ outcome: "failure", method: "password+totp", user, reason: "code", address });
-    return { ok: false, status: 401, message: INVALID_CODE };
+  if (!(await step.check(user))) {
+    logEvent("info", { event: "signin.failure", factor: step.method, userId: user.id, address });
+    if (throttle.firstFailure)
+      await recordSignIn({ outcome: "failure", method: step.method, user, reason: "code", address });
+    return { ok: false, status: 401, message: step.wrongMessage };
   }
   await giveBack(user.email, address, { clear: true });
-  logEvent("info", { event: "signin.success", method: "password+totp", userId: user.id, address });
-  await recordSignIn({ outcome: "success", method: "password+totp", user, address });
+  logEvent("info", { event: "signin.success", method: step.method, userId: user.id, address });
+  await recordSignIn({ outcome: "success", method: step.method, user, address });
   const { cookie } = await createSession(request, user.id, {}, now);
   return { ok: true, user, cookie };
 }

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { bcryptCompare, bcryptHash } from "~/utils/password-hash.server";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb, schema, type Executor, type Role, type User } from "~/db.server";
 import { bcryptCost } from "~/utils/password-cost.server";
 import { recordAudit } from "./audit.server";
@@ -9,9 +9,16 @@ import { recordAudit } from "./audit.server";
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;
 export const TEMP_PASSWORD_LENGTH = 16;
-// A temporary password (admin create or reset) signs in for 72 hours; then the admin resets again.
+// A temporary password (admin create or reset) signs in once, within 72 hours; then the admin
+// resets again (docs/decisions/0600).
 export const TEMP_PASSWORD_TTL_MS = 72 * 60 * 60 * 1000;
 export const temporaryPasswordExpiry = (now = new Date()) => new Date(now.getTime() + TEMP_PASSWORD_TTL_MS);
+/** The columns an admin's create or reset sets with a new temporary password. */
+export const temporaryPasswordColumns = (now = new Date()) => ({
+  temporaryPasswordExpiresAt: temporaryPasswordExpiry(now),
+  temporaryPasswordIssuedAt: now,
+  temporaryPasswordUsedAt: null,
+});
 // Without a user to compare against we still spend a bcrypt compare, so timing tells nothing.
 const sqlLock = sql`select pg_advisory_xact_lock(7261001)`;
 let dummyHash: string | undefined;
@@ -81,9 +88,12 @@ export function generateTemporaryPassword(length = TEMP_PASSWORD_LENGTH) {
 }
 
 export type PasswordCheck =
-  { ok: true; user: User } | { ok: false; reason: "invalid" | "inactive" | "expired"; user?: User };
+  { ok: true; user: User } | { ok: false; reason: "invalid" | "inactive" | "expired" | "used"; user?: User };
 
-/** Checks an e-mail and password. Frozen and deleted accounts never pass, nor an expired temporary password. */
+/**
+ * Checks an e-mail and password. Frozen and deleted accounts never pass, nor an expired or
+ * already used temporary password.
+ */
 export async function verifyPassword(email: string, password: string, now = new Date()): Promise<PasswordCheck> {
   const user = await getUserByEmail(email);
   const matches = await bcryptCompare(password, user?.password ?? getDummyHash());
@@ -96,7 +106,24 @@ export async function verifyPassword(email: string, password: string, now = new 
   ) {
     return { ok: false, reason: "expired", user };
   }
+  if (user.mustChangePassword === 1 && user.temporaryPasswordUsedAt) return { ok: false, reason: "used", user };
   return { ok: true, user };
+}
+
+/**
+ * Marks an admin-issued temporary password used at its first sign-in; false when another
+ * request already did (two racing sign-ins cannot both pass). Other passwords, and the first
+ * admin's start-up password (no issue time: nobody could reset it), are not single-use.
+ */
+export async function claimTemporaryPassword(user: User, now = new Date()): Promise<boolean> {
+  if (user.mustChangePassword !== 1 || !user.temporaryPasswordIssuedAt) return true;
+  const db = await getDb();
+  const claimed = await db
+    .update(schema.users)
+    .set({ temporaryPasswordUsedAt: now })
+    .where(and(eq(schema.users.id, user.id), isNull(schema.users.temporaryPasswordUsedAt)))
+    .returning({ id: schema.users.id });
+  return claimed.length === 1;
 }
 
 export async function checkUserPassword(user: User, password: string) {
@@ -116,6 +143,8 @@ export async function setPassword(
       password: passwordHash ?? (await hashPassword(password)),
       mustChangePassword: mustChange ? 1 : 0,
       temporaryPasswordExpiresAt: null,
+      temporaryPasswordIssuedAt: null,
+      temporaryPasswordUsedAt: null,
       updatedAt: new Date(),
     })
     .where(eq(schema.users.id, userId));
@@ -131,6 +160,7 @@ export type NewUser = {
   passwordHash?: string;
   mustChangePassword?: boolean;
   temporaryPasswordExpiresAt?: Date | null;
+  temporaryPasswordIssuedAt?: Date | null;
   status?: User["status"];
 };
 
@@ -146,6 +176,7 @@ export async function insertUser(input: NewUser, db?: Executor): Promise<User> {
       password: input.passwordHash ?? (await hashPassword(input.password)),
       mustChangePassword: input.mustChangePassword ? 1 : 0,
       temporaryPasswordExpiresAt: input.temporaryPasswordExpiresAt ?? null,
+      temporaryPasswordIssuedAt: input.temporaryPasswordIssuedAt ?? null,
       status: input.status ?? "active",
     })
     .returning();

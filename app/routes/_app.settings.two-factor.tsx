@@ -7,6 +7,7 @@ import { useState } from "react";
 import { CopyButton } from "~/components/copy-button";
 import { Dialog } from "~/components/dialog";
 import { ConfirmFooter, InputField, OneTimeCodeField } from "~/components/forms";
+import { keepCodesToShow } from "~/models/recovery-codes.server";
 import { confirmTotpEnrolment, getTotpEnrolment, startTotpEnrolment } from "~/models/totp.server";
 import { TwoFactorSetupFormSchema } from "~/schemas/forms";
 import { requireUser } from "~/utils/auth.server";
@@ -47,7 +48,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await confirmTotpEnrolment(user, token);
   if (!result.ok) return replyRefused(submission, result, { field: "token", hideFields: ["password"] });
   logEvent("info", { event: "factor.totp.enabled", userId: user.id });
-  return redirectWithToast("/settings", {
+  // The recovery codes are shown once, on the page this redirects to (decision 0401).
+  await keepCodesToShow(request, result.recoveryCodes);
+  return redirectWithToast("/settings/two-factor/recovery-codes", {
     title: "Two-factor authentication enabled",
     description: "Signing in now also asks for a code from your authenticator app.",
   });

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { logout } from "~/utils/auth.server";
+import { signOut } from "~/models/sign-in.server";
 import { methodNotAllowed } from "~/utils/http.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  return Response.json({ success: true }, { headers: { "Set-Cookie": await logout(request) } });
+  return Response.json({ success: true }, { headers: { "Set-Cookie": await signOut(request) } });
 }
 
 export const loader = () => methodNotAllowed();

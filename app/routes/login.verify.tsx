@@ -5,12 +5,12 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { Dialog } from "~/components/dialog";
-import { FormErrors, OneTimeCodeField, SubmitButton } from "~/components/forms";
+import { FormErrors, InputField, OneTimeCodeField, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { useIsPending } from "~/hooks/use-is-pending";
-import { completeTotpLogin, getPendingTotpUser } from "~/models/totp.server";
+import { completeRecoveryCodeLogin, completeTotpLogin, getPendingTotpUser } from "~/models/totp.server";
 import { safeRedirect } from "~/utils/redirect";
-import { TotpCodeFormSchema } from "~/schemas/forms";
+import { RecoveryCodeFormSchema, TotpCodeFormSchema } from "~/schemas/forms";
 import { requireAnonymous } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
@@ -30,10 +30,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   clientAddress(request, context);
   const form = await readForm(request);
-  const submission = parseWithZod(form, { schema: TotpCodeFormSchema, disableAutoCoercion: true });
+  // A recovery code instead of an authenticator code (decision 0401): the form of ?method=recovery.
+  const recovery = form.has("recoveryCode");
+  const submission = recovery
+    ? parseWithZod(form, { schema: RecoveryCodeFormSchema, disableAutoCoercion: true })
+    : parseWithZod(form, { schema: TotpCodeFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success")
     return replyInvalid(submission, { formMessage: (first) => `Invalid code: ${first}` });
-  const result = await completeTotpLogin(request, submission.value.token);
+  const result =
+    "recoveryCode" in submission.value
+      ? await completeRecoveryCodeLogin(request, submission.value.recoveryCode)
+      : await completeTotpLogin(request, submission.value.token);
   if (!result.ok) {
     if (result.status === 401 && result.cookie) {
       throw redirect("/login?dialog=email", { headers: { "Set-Cookie": result.cookie } });
@@ -47,6 +54,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function VerifyCodeDialog() {
+  const [params] = useSearchParams();
+  return params.get("method") === "recovery" ? <RecoveryCodeForm /> : <AuthenticatorCodeForm />;
+}
+
+/** Keeps ?redirectTo when switching between the two forms. */
+function useOtherMethodLink(method: "recovery" | null) {
+  const [params] = useSearchParams();
+  const next = new URLSearchParams();
+  const redirectTo = params.get("redirectTo");
+  if (redirectTo) next.set("redirectTo", redirectTo);
+  if (method) next.set("method", method);
+  const query = next.toString();
+  return `/login/verify${query ? `?${query}` : ""}`;
+}
+
+function AuthenticatorCodeForm() {
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const [form, fields] = useForm({
@@ -59,6 +82,7 @@ export default function VerifyCodeDialog() {
   const [params] = useSearchParams();
   const [code, setCode] = useState("");
   const busy = useIsPending({ state: "submitting" });
+  const recoveryLink = useOtherMethodLink("recovery");
   return (
     <Dialog
       title="Two-factor authentication"
@@ -85,7 +109,55 @@ export default function VerifyCodeDialog() {
         >
           Verify
         </SubmitButton>
-        <p className="text-center text-sm">
+        <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
+          <Link to={recoveryLink} className="text-slate-600 underline dark:text-slate-300">
+            Use a recovery code
+          </Link>
+          <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
+            Back to sign in
+          </Link>
+        </p>
+      </Form>
+    </Dialog>
+  );
+}
+
+function RecoveryCodeForm() {
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "recovery",
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  const [params] = useSearchParams();
+  const busy = useIsPending({ state: "submitting" });
+  const codeLink = useOtherMethodLink(null);
+  return (
+    <Dialog
+      title="Use a recovery code"
+      description="Enter one of the recovery codes you saved when you turned on two-factor. Each code works once."
+      closeTo="/login"
+      size="sm"
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
+        <InputField
+          meta={fields.recoveryCode}
+          label="Recovery code"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          className="font-mono"
+        />
+        <SubmitButton pending={busy} pendingLabel="Verifying..." className="btn-primary w-full">
+          Verify
+        </SubmitButton>
+        <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
+          <Link to={codeLink} className="text-slate-600 underline dark:text-slate-300">
+            Use an authenticator code
+          </Link>
           <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
             Back to sign in
           </Link>

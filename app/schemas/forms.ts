@@ -34,6 +34,21 @@ export const TotpCodeFormSchema = formSchema(
   }),
 );
 
+/** The sign-in step with a recovery code instead of an authenticator code (the model checks it). */
+export const RecoveryCodeFormSchema = formSchema(
+  z.object({
+    recoveryCode: z.unknown().transform((value, ctx) => {
+      const code = String(value ?? "").trim();
+      if (!code) {
+        ctx.addIssue({ code: "custom", message: "Please enter a recovery code" });
+        return z.NEVER;
+      }
+      return code;
+    }),
+    redirectTo: anything,
+  }),
+);
+
 /** Add Passkey: the device's name and the browser's credential (the ceremony needs JavaScript). */
 export const PasskeyRegisterFormSchema = formSchema(
   z.object({ deviceName: anything, credential: anything, password: anything }),

@@ -6,8 +6,12 @@ export const SESSION_COOKIE_NAME = "__session";
 // sub-domain or plain-http page can set or shadow it.
 export const HOST_SESSION_COOKIE_NAME = "__Host-session";
 export const PASSKEY_BINDING_MAX_AGE_SECONDS = 5 * 60;
+// The default session lifetimes (decision 0003); SESSION_IDLE_MINUTES and
+// SESSION_ABSOLUTE_MINUTES in the environment change them.
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+export const sessionIdleMs = () => env().SESSION_IDLE_MINUTES * 60 * 1000;
+export const sessionAbsoluteMs = () => env().SESSION_ABSOLUTE_MINUTES * 60 * 1000;
 export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 export const THEME_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 export const TOAST_COOKIE_MAX_AGE_SECONDS = 60;
@@ -28,7 +32,7 @@ export const sessionCookie = lazy(() =>
     secure: secure(),
     path: "/",
     secrets: sessionSecrets(),
-    maxAge: SESSION_ABSOLUTE_MS / 1000,
+    maxAge: sessionAbsoluteMs() / 1000,
   }),
 );
 

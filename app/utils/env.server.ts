@@ -2,6 +2,14 @@ import * as z from "zod";
 
 const DEV_SECRET = "dev-only-secret-change-me";
 const DEV_TOTP_KEY = "dev-only-totp-key-change-me";
+// Thirty days: a longer session is a sign-in nobody remembers making.
+const MAX_SESSION_MINUTES = 30 * 24 * 60;
+// An empty value (as .env.example leaves some) means the default.
+const sessionMinutes = (fallback: number) =>
+  z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce.number().int().min(5).max(MAX_SESSION_MINUTES).default(fallback),
+  );
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -15,6 +23,9 @@ const EnvSchema = z.object({
   // The header a trusted reverse proxy sets with the client address (server/client-address.js).
   TRUSTED_PROXY_HEADER: z.string().optional(),
   LOG_LEVEL: z.string().optional(),
+  // Session lifetimes in minutes (docs/decisions/0003): idle, and absolute since sign-in.
+  SESSION_IDLE_MINUTES: sessionMinutes(8 * 60),
+  SESSION_ABSOLUTE_MINUTES: sessionMinutes(12 * 60),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   OWNER_EMAIL: z.string().optional(),

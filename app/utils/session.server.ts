@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { getDb, schema, type SessionData, type User } from "~/db.server";
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionCookie } from "./cookies.server";
+import { sessionAbsoluteMs, sessionCookie, sessionIdleMs } from "./cookies.server";
 
 // The cookie carries only a random session id; the session lives in the `sessions` table, so
 // freezing, deleting or re-passwording a user can end their sessions at once.
@@ -43,8 +43,9 @@ export async function readSessionAndUser(
     await db.delete(schema.sessions).where(eq(schema.sessions.sid, sid));
     return null;
   }
-  if (row.expire.getTime() - now.getTime() < SESSION_IDLE_MS - TOUCH_AFTER_MS) {
-    const expire = new Date(now.getTime() + SESSION_IDLE_MS);
+  const idleMs = sessionIdleMs();
+  if (row.expire.getTime() - now.getTime() < idleMs - Math.min(TOUCH_AFTER_MS, idleMs / 2)) {
+    const expire = new Date(now.getTime() + idleMs);
     await db.update(schema.sessions).set({ expire }).where(eq(schema.sessions.sid, sid));
     row.expire = expire;
   }
@@ -64,7 +65,7 @@ export function userSessionsWhere(userIds: string[]) {
 }
 
 export function isExpired(row: Pick<SessionRow, "expire" | "createdAt">, now = new Date()) {
-  return row.expire.getTime() <= now.getTime() || row.createdAt.getTime() + SESSION_ABSOLUTE_MS <= now.getTime();
+  return row.expire.getTime() <= now.getTime() || row.createdAt.getTime() + sessionAbsoluteMs() <= now.getTime();
 }
 
 /**
@@ -87,7 +88,7 @@ export async function createSession(
     userId,
     sess,
     createdAt: now,
-    expire: new Date(now.getTime() + SESSION_IDLE_MS),
+    expire: new Date(now.getTime() + sessionIdleMs()),
   });
   return { sid, cookie: await sessionCookie().serialize(sid) };
 }
@@ -119,7 +120,7 @@ export async function endUserSessions(userId: string, exceptSid?: string | null)
 
 export async function deleteExpiredSessions(now = new Date()) {
   const db = await getDb();
-  const absoluteCutoff = new Date(now.getTime() - SESSION_ABSOLUTE_MS);
+  const absoluteCutoff = new Date(now.getTime() - sessionAbsoluteMs());
   await db
     .delete(schema.sessions)
     .where(or(lt(schema.sessions.expire, now), lt(schema.sessions.createdAt, absoluteCutoff)));

@@ -2,32 +2,50 @@ import { and, eq, gt, like, lt, or, sql } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
 
 // Sign-in throttle (docs/decisions/0600-passwords-throttle-and-logs.md). Every attempt takes a
-// slot from its counters with one atomic upsert BEFORE the password (or code) is checked, so
-// forty racing requests cannot get more than the limit of checks. Counters per fixed 15-minute
-// window, kept in the database so every instance agrees:
-//   acct:<email>|ip:<address>  5  the usual lock: a guesser locks only themselves out
-//   acct:<email>              20  guessing one account from many addresses
-//   ip:<address>              50  one address spraying many accounts
+// slot from all of its counters with atomic upserts BEFORE the password (or code) is checked, so
+// forty racing requests cannot get more than the limit of checks. An attempt refused at one
+// counter is still charged to the others: hammering a locked account uses up the address too.
+// Counters, kept in the database so every instance agrees:
+//   acct:<email>|ip:<address>  5 per 15 min  this address is locked for this account
+//   acct:<email>              20 per 15 min  past it, every address that failed on the account is
+//                                            refused; an address with no failure still signs in,
+//                                            so a distributed guesser cannot lock the owner out
+//   ipm:<address>             10 per minute  one address, any accounts
+//   ip:<address>              50 per 15 min  one address spraying many accounts
 // A success gives its slot back and clears its own account+address counter. The address comes
 // from the configured trusted proxy header, else the socket (app/utils/client-address.server.ts).
+// Refused attempts live only here (pruned with the windows); the audit trail gets one row when a
+// counter first refuses in its window (`crossed`), and a failure's row only for the first failure
+// of an account from an address while the account is under its limit (`firstFailure`), or, for an
+// e-mail that is no account, the first failure of the address (`firstFromAddress`).
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+export const ADDRESS_MINUTE_WINDOW_MS = 60 * 1000;
 export const THROTTLE_MAX_FAILURES = 5;
 export const ACCOUNT_LIMIT = 20;
 export const ADDRESS_LIMIT = 50;
+export const ADDRESS_MINUTE_LIMIT = 10;
 export const PASSKEY_OPTIONS_LIMIT = 30;
 
+/** Which counter refused: this account from this address, the account, or the address. */
+export type ThrottleScope = "account-address" | "account" | "address" | "passkey-options";
+
+/** A counter that refused for the first time in its window (one audit row per lock). */
+export type ThrottleCrossing = { scope: ThrottleScope; attempts: number; until: Date };
+
+type Firsts = { firstFailure: boolean; firstFromAddress: boolean; crossed: ThrottleCrossing[] };
 export type ThrottleDecision =
-  { limited: false; keys: string[] } | { limited: true; retryAfterSeconds: number; keys: string[] };
+  ({ limited: false } & Firsts) | ({ limited: true; retryAfterSeconds: number; scope: ThrottleScope } & Firsts);
 
 const accountKey = (identifier: string) => `acct:${identifier}`;
 const accountAddressKey = (identifier: string, address: string) => `acct:${identifier}|ip:${address}`;
 const addressKey = (address: string) => `ip:${address}`;
+const addressMinuteKey = (address: string) => `ipm:${address}`;
 
 /** Adds one to `key` in its window and returns the new count and when the window opened. */
-async function hit(key: string, now: Date) {
+async function hit(key: string, windowMs: number, now: Date) {
   const db = await getDb();
   // As ISO text with a cast: postgres-js does not bind a Date inside a raw sql fragment.
-  const windowFloor = sql`${new Date(now.getTime() - THROTTLE_WINDOW_MS).toISOString()}::timestamptz`;
+  const windowFloor = sql`${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
   const nowAt = sql`${now.toISOString()}::timestamptz`;
   const t = schema.authThrottle;
   const [row] = await db
@@ -44,35 +62,99 @@ async function hit(key: string, now: Date) {
   return row;
 }
 
-async function take(limits: [string, number][], now: Date): Promise<ThrottleDecision> {
-  const keys = limits.map(([key]) => key);
-  // Narrowest counter first; an attempt refused by one is not counted against the wider ones,
-  // so hammering a locked account does not also use up the address's allowance.
-  for (const [key, limit] of limits) {
-    const row = await hit(key, now);
-    if (row.count > limit) {
-      const seconds = Math.ceil((new Date(row.windowStart).getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000);
-      return { limited: true, retryAfterSeconds: Math.max(seconds, 1), keys };
-    }
+type Counter = { key: string; limit: number; windowMs: number; scope: ThrottleScope };
+type Counted = Counter & { count: number; until: Date };
+
+async function hitAll(counters: Counter[], now: Date): Promise<Counted[]> {
+  const out: Counted[] = [];
+  for (const counter of counters) {
+    const row = await hit(counter.key, counter.windowMs, now);
+    out.push({ ...counter, count: row.count, until: new Date(new Date(row.windowStart).getTime() + counter.windowMs) });
   }
-  return { limited: false, keys };
+  return out;
 }
 
+const secondsUntil = (until: Date, now: Date) => Math.max(Math.ceil((until.getTime() - now.getTime()) / 1000), 1);
+
+// The count just passed the limit: the first refusal of this window.
+const crossings = (counted: Counted[]): ThrottleCrossing[] =>
+  counted.filter((c) => c.count === c.limit + 1).map((c) => ({ scope: c.scope, attempts: c.count, until: c.until }));
+
 /** Takes a sign-in attempt (password or code) for `identifier` from `address`. */
-export function takeSignInAttempt(identifier: string, address: string, now = new Date()) {
-  return take(
+export async function takeSignInAttempt(
+  identifier: string,
+  address: string,
+  now = new Date(),
+): Promise<ThrottleDecision> {
+  const [here, account, minute, wide] = await hitAll(
     [
-      [accountAddressKey(identifier, address), THROTTLE_MAX_FAILURES],
-      [accountKey(identifier), ACCOUNT_LIMIT],
-      [addressKey(address), ADDRESS_LIMIT],
+      {
+        key: accountAddressKey(identifier, address),
+        limit: THROTTLE_MAX_FAILURES,
+        windowMs: THROTTLE_WINDOW_MS,
+        scope: "account-address",
+      },
+      { key: accountKey(identifier), limit: ACCOUNT_LIMIT, windowMs: THROTTLE_WINDOW_MS, scope: "account" },
+      {
+        key: addressMinuteKey(address),
+        limit: ADDRESS_MINUTE_LIMIT,
+        windowMs: ADDRESS_MINUTE_WINDOW_MS,
+        scope: "address",
+      },
+      { key: addressKey(address), limit: ADDRESS_LIMIT, windowMs: THROTTLE_WINDOW_MS, scope: "address" },
     ],
     now,
   );
+  // The account's own limit refuses only the addresses that already failed on it: the owner,
+  // from an address with no failure, still gets their password checked.
+  const accountRefuses = account.count > account.limit && here.count > 1;
+  const refusing = [
+    here.count > here.limit ? here : null,
+    accountRefuses ? account : null,
+    minute.count > minute.limit ? minute : null,
+    wide.count > wide.limit ? wide : null,
+  ].filter((c): c is Counted => c !== null);
+  const firsts: Firsts = {
+    firstFailure: here.count === 1 && account.count <= account.limit,
+    firstFromAddress: wide.count === 1,
+    crossed: crossings([here, account, minute, wide]),
+  };
+  if (!refusing.length) return { limited: false, ...firsts };
+  // The longest wait of the counters that refuse.
+  const longest = refusing.reduce((a, b) => (a.until >= b.until ? a : b));
+  return {
+    limited: true,
+    retryAfterSeconds: secondsUntil(longest.until, now),
+    scope: longest.scope,
+    ...firsts,
+  };
 }
 
 /** The unauthenticated passkey options call, per address. */
-export function takePasskeyOptions(address: string, now = new Date()) {
-  return take([[`passkey-options:${address}`, PASSKEY_OPTIONS_LIMIT]], now);
+export async function takePasskeyOptions(address: string, now = new Date()): Promise<ThrottleDecision> {
+  const [counted] = await hitAll(
+    [
+      {
+        key: `passkey-options:${address}`,
+        limit: PASSKEY_OPTIONS_LIMIT,
+        windowMs: THROTTLE_WINDOW_MS,
+        scope: "passkey-options",
+      },
+    ],
+    now,
+  );
+  const firsts: Firsts = { firstFailure: false, firstFromAddress: false, crossed: crossings([counted]) };
+  if (counted.count <= counted.limit) return { limited: false, ...firsts };
+  return { limited: true, retryAfterSeconds: secondsUntil(counted.until, now), scope: counted.scope, ...firsts };
+}
+
+/**
+ * Counts a refused passkey sign-in from `address` (no limit of its own: the options call is the
+ * limit) and says whether it is the first of its window, the one the audit trail records.
+ */
+export async function countPasskeyFailure(address: string, now = new Date()): Promise<boolean> {
+  const row = await hit(`passkey-failure:${address}`, THROTTLE_WINDOW_MS, now);
+  return row.count === 1;
 }
 
 /**
@@ -90,6 +172,7 @@ export async function giveBack(identifier: string, address: string, { clear }: {
       or(
         eq(t.key, accountKey(identifier)),
         eq(t.key, addressKey(address)),
+        eq(t.key, addressMinuteKey(address)),
         eq(t.key, accountAddressKey(identifier, address)),
       ),
     );

@@ -160,7 +160,13 @@ test("a user turns on two-factor codes and then needs a code to sign in", async 
   const now = Math.floor(Date.now() / 1000);
   await setup.getByLabel("6-digit code").fill(await generate({ secret, epoch: now }));
   await setup.getByRole("button", { name: "Turn On" }).click();
-  await expect(page.getByRole("status")).toContainText("Two-factor authentication enabled");
+  // The recovery codes' copy button has a status of its own: the toast is the one that says so.
+  await expect(page.getByRole("status").filter({ hasText: "Two-factor authentication enabled" })).toBeVisible();
+  // The recovery codes are shown once (decision 0401); tests/e2e/sign-in-hardening.spec.ts uses them.
+  await page
+    .getByRole("dialog", { name: "Save Your Recovery Codes" })
+    .getByRole("link", { name: "I Have Saved Them" })
+    .click();
   await expect(page.getByRole("link", { name: "Turn Off Two-factor" })).toBeVisible();
   await logout(page);
 

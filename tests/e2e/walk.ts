@@ -35,7 +35,11 @@ export type WalkData = {
   admin: string[];
   staff: string[];
   signedOut: string[];
-  mustChange: { email: string; password: string };
+  /**
+   * The session cookies of a user who must change the temporary password: it signs in once
+   * (decision 0600), so every walk shares the one session it opened.
+   */
+  mustChangeSession: Cookie[];
   totp: { email: string; password: string; secret: string };
   /** The session cookies of the two-factor user who turned it on (for Turn Off Two-factor). */
   totpSession: Cookie[];
@@ -100,6 +104,9 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
   const created = await ok<{ temporaryPassword: string }>(
     await admin.post("/api/admin/users", { data: { email: mustChangeEmail, role: "staff" } }),
   );
+  const mustChangeUser = await api(baseURL, mustChangeEmail, created.temporaryPassword);
+  const mustChangeSession = (await mustChangeUser.storageState()).cookies;
+  await mustChangeUser.dispose();
   const totpEmail = `walk-totp-${tag}@e2e.test`;
   const totpCreated = await ok<{ temporaryPassword: string }>(
     await admin.post("/api/admin/users", { data: { email: totpEmail, role: "manager" } }),
@@ -183,7 +190,7 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     admin: adminPages,
     staff: staffPages,
     signedOut,
-    mustChange: { email: mustChangeEmail, password: created.temporaryPassword },
+    mustChangeSession,
     totp: { email: totpEmail, password: totpPassword, secret },
     totpSession,
   };

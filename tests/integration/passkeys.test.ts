@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
+import { withAuditContext } from "../../app/models/audit.server";
 import {
   CHALLENGE_TTL_MS,
   consumeChallenge,
@@ -170,18 +171,20 @@ describe("passkeys", () => {
       );
     const before = (await failures()).length;
 
+    // Each from its own address: an address's refusals reach the trail once per throttle window
+    // (decision 0600).
+    const from = <T>(clientAddress: string, fn: () => Promise<T>) =>
+      withAuditContext({ requestId: null, clientAddress }, fn);
     const anyone = await passkeyAuthenticationOptions(undefined);
-    const unknown = await verifyPasskeyAuthentication({
-      ...fakeCredential(anyone.challenge, "webauthn.get"),
-      id: "never-registered",
-    });
+    const unknown = await from("192.0.2.61", () =>
+      verifyPasskeyAuthentication({ ...fakeCredential(anyone.challenge, "webauthn.get"), id: "never-registered" }),
+    );
     expect(unknown).toMatchObject({ ok: false, message: "Authentication verification failed" });
     // The other user's challenge, answered with the owner's passkey.
     const othersChallenge = await passkeyAuthenticationOptions(other.email);
-    const crossed = await verifyPasskeyAuthentication({
-      ...fakeCredential(othersChallenge.challenge, "webauthn.get"),
-      id: "owned-cred",
-    });
+    const crossed = await from("192.0.2.62", () =>
+      verifyPasskeyAuthentication({ ...fakeCredential(othersChallenge.challenge, "webauthn.get"), id: "owned-cred" }),
+    );
     expect(crossed).toMatchObject({ ok: false, message: "Authentication verification failed" });
 
     const recorded = (await failures()).slice(before);
@@ -193,6 +196,12 @@ describe("passkeys", () => {
     expect(
       await verifyPasskeyAuthentication({ ...fakeCredential(anyone.challenge, "webauthn.get"), id: "owned-cred" }),
     ).toMatchObject({ ok: false });
+    expect(await failures()).toHaveLength(before + 2);
+    // A second refusal from an address in the window is counted, not written again.
+    const again = await passkeyAuthenticationOptions(undefined);
+    await from("192.0.2.61", () =>
+      verifyPasskeyAuthentication({ ...fakeCredential(again.challenge, "webauthn.get"), id: "never-registered" }),
+    );
     expect(await failures()).toHaveLength(before + 2);
   });
 

@@ -52,9 +52,14 @@ function TwoFactorCard({ enabled }: { enabled: boolean }) {
           </p>
         </div>
         {enabled ? (
-          <Link to="/settings/two-factor/disable" preventScrollReset className="btn-outline">
-            Turn Off Two-factor
-          </Link>
+          <div className="flex flex-wrap gap-2">
+            <Link to="/settings/two-factor/recovery-codes" preventScrollReset className="btn-outline">
+              Recovery Codes
+            </Link>
+            <Link to="/settings/two-factor/disable" preventScrollReset className="btn-outline">
+              Turn Off Two-factor
+            </Link>
+          </div>
         ) : (
           <Link to="/settings/two-factor" preventScrollReset className="btn-primary">
             Set Up Two-factor
@@ -262,6 +267,13 @@ function UserRow({
           </p>
         )}
         <p className="whitespace-nowrap text-xs text-slate-500">Added {formatShortDate(user.addedOn)}</p>
+        {user.temporaryPasswordIssuedAt ? (
+          <p className="text-xs text-slate-500">
+            Temporary password issued {user.temporaryPasswordIssuedAt.slice(0, 10)}{" "}
+            {user.temporaryPasswordIssuedAt.slice(11, 16)} UTC
+            {user.temporaryPasswordUsed ? " · used to sign in, new password not yet chosen" : " · not used yet"}
+          </p>
+        ) : null}
       </div>
       {actionable ? (
         <div className="col-start-2 flex flex-wrap gap-2 lg:ml-auto lg:justify-end">
