@@ -188,6 +188,8 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   mustChangePassword: f("Must choose a new password", "yesNo"),
   totpEnabled: f("Two-factor sign-in", "yesNo"),
   temporaryPasswordExpiresAt: f("Temporary password expires", "time"),
+  temporaryPasswordIssuedAt: f("Temporary password issued", "time"),
+  temporaryPasswordUsedAt: f("Temporary password used", "time"),
   userId: f("User", "user"),
   credentialId: f("Credential", "hidden"),
   transports: f("Connection"),
