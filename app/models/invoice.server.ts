@@ -33,7 +33,7 @@ import { lockKeptTotals, paymentLinkColumns } from "./payment.server";
 import { idSpan, idSpanFields, listAuditEvents, recordAudit, type AuditEventView, type IdSpan } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 import { searchTerm } from "~/utils/text";
-import { isYearMonth } from "~/utils/year-month";
+import { firstDayOfMonth, isYearMonth, lastDayOfMonth } from "~/utils/year-month";
 
 // Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
 // the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
@@ -414,8 +414,8 @@ export async function createInvoicesForMonth(
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   if (!isYearMonth(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
-  const from = `${yearMonth}-01`;
-  const to = addDays(addDays(from, 31).slice(0, 8) + "01", -1);
+  const from = firstDayOfMonth(yearMonth);
+  const to = lastDayOfMonth(yearMonth);
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
