@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL }
 import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, schema, type Executor, type Invoice, type Tx, type User } from "~/db.server";
 import { VoidInvoiceSchema } from "~/schemas/corrections";
-import { addDays, isValidDate, todayIn } from "~/utils/dates";
+import { addDays, formatMonth, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import {
   claimKey,
@@ -408,7 +408,7 @@ class NotFound extends Error {}
 export async function createInvoicesForMonth(
   user: Actor,
   yearMonth: string,
-  { idempotencyKey }: KeyOption = {},
+  { idempotencyKey, now = new Date() }: KeyOption & { now?: Date } = {},
 ): Promise<{ ok: true; invoices: (typeof schema.invoices.$inferSelect)[]; replayed: boolean } | Failure> {
   const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
   if (refused) return refused;
@@ -416,6 +416,9 @@ export async function createInvoicesForMonth(
   if (!isYearMonth(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
   const from = firstDayOfMonth(yearMonth);
   const to = lastDayOfMonth(yearMonth);
+  // A month that has not begun has nothing true to invoice (decision 0841).
+  if (from > todayIn(env().APP_TIME_ZONE, now))
+    return fail(400, `${formatMonth(yearMonth)} has not begun: it cannot be invoiced yet`);
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {

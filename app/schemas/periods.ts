@@ -1,7 +1,6 @@
 // Month close and reopen (docs/decisions/0901): the forms on System Settings and the JSON calls
 // share these rules.
 import * as z from "zod";
-import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
 import { isValidDate } from "~/utils/dates";
 
 // One message per mistake: missing, or not a real month written yyyy-MM.
@@ -13,10 +12,6 @@ const month = z.unknown().transform((value, ctx) => {
   }
   if (!/^\d{4}-\d{2}$/.test(text) || !isValidDate(`${text}-01`)) {
     ctx.addIssue({ code: "custom", message: "Month must be a real month written yyyy-MM, e.g. 2026-03" });
-    return z.NEVER;
-  }
-  if (`${text}-01` < EARLIEST_BUSINESS_DATE) {
-    ctx.addIssue({ code: "custom", message: "Month must be January 2000 or later" });
     return z.NEVER;
   }
   return text;
