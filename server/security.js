@@ -60,7 +60,7 @@ const ALLOWED = new Set(ALLOWED_METHODS);
 
 /**
  * Any other method (TRACE, TRACK, CONNECT, PROPFIND...) answers 405 with `Allow`, before
- * anything reads the request (decision 0706). TRACE would echo the request, cookies included.
+ * anything reads the request (decision 0004). TRACE would echo the request, cookies included.
  */
 export function refuseUnknownMethods() {
   return (req, res, next) => {

@@ -52,7 +52,7 @@ describe("content security policy", () => {
   });
 });
 
-describe("refuseUnknownMethods (decision 0706)", () => {
+describe("refuseUnknownMethods (decision 0004)", () => {
   const ask = (method) => {
     const res = {
       statusCode: 200,

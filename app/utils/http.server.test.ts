@@ -1,4 +1,4 @@
-// Request bodies that are not what they claim (decision 0706): nested thousands deep, not
+// Request bodies that are not what they claim (decision 0705): nested thousands deep, not
 // UTF-8, or holding half of a UTF-16 pair. Each is a 400 before any model sees it.
 import { describe, expect, it } from "vitest";
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, readForm, readJsonBody } from "./http.server";

@@ -13,7 +13,7 @@ export const isJsonContentType = (value: string | null) =>
 export const MAX_JSON_DEPTH = 32;
 
 // Bytes that are not UTF-8 (or spell half of a character, a lone surrogate) are refused, never
-// read as U+FFFD: the text stored must be the text sent (decision 0706).
+// read as U+FFFD: the text stored must be the text sent (decision 0705).
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 async function utf8Body(request: Request): Promise<{ bytes: ArrayBuffer; text: string | null }> {
