@@ -214,10 +214,19 @@ describe.skipIf(missing)("a sweep of every route with bad input (built server, P
   it("answers the print view to a script's fetch, the health checks with the pages' headers, on HOST only", async () => {
     const admin = await signIn(app.url, seeded.admins[0], seeded.password);
     const headers = { Origin: app.url, Cookie: admin, "Content-Type": "application/json" };
+    // An agent and a client of its own: the sweep before it deleted agents and renamed New
+    // Delivery's fixed client.
+    const create = async (url: string, name: string) => {
+      const created = await fetch(`${app.url}${url}`, { method: "POST", headers, body: JSON.stringify({ name }) });
+      expect(created.status).toBe(201);
+      return ((await created.json()) as { id: number }).id;
+    };
+    const agentId = await create("/api/agents", "Print agent");
+    const clientId = await create("/api/clients", "Print client");
     const delivery = await fetch(`${app.url}/api/deliveries`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ agentId: seeded.agentIds[0], tons: "2.00", location: "Print yard" }),
+      body: JSON.stringify({ agentId, clientId, tons: "2.00", location: "Print yard" }),
     });
     expect(delivery.status).toBe(201);
     const { id: deliveryId } = (await delivery.json()) as { id: number };
