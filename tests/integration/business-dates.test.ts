@@ -158,7 +158,7 @@ describe("a month no page could compute", () => {
   it("shows and exports December 9999, where a row written before the rule sits, and refuses to invoice it", async () => {
     const db = await getDb();
     await createDelivery({ agentId, clientId, createdBy: admin.user.id, date: "9999-12-31", location: "Last yard" });
-    const get = (handler: typeof reconciliationPage.loader, url: string) =>
+    const get = (handler: Parameters<typeof call>[0], url: string) =>
       call(handler, makeRequest(url, { cookie: admin.cookie }));
     expect((await get(reconciliationPage.loader, "/reconciliation?month=9999-12")).status).toBe(200);
     const exported = await get(reconciliationExport.loader, "/reconciliation/export?month=9999-12");
