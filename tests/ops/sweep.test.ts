@@ -2,7 +2,7 @@
 // once: the built server, signed in as an admin, is sent odd ids, odd query strings, bodies that
 // are not forms, garbage forms and broken cookies, on every page, dialog, export and /api route
 // (taken from app/routes, so a new route is swept too). No answer may be a 5xx, and the server
-// must log no error. Sweeps like this found the 500s of decision 0820's stop-31 addendum.
+// must log no error. Sweeps like this found the 500s recorded in decision 0820.
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
