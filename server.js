@@ -9,16 +9,19 @@ import { loadContext } from "./server/context.js";
 import { bodyLimit, continueUnlessRefused } from "./server/body-limit.js";
 import {
   createDrain,
+  drainDelayFromEnv,
   drainTimeoutFromEnv,
   healthRoutes,
   lastErrorHandler,
   malformedAddressIs400,
   retryAfterOn503,
 } from "./server/operations.js";
-import { isAllowedWrite, makeNonce, securityHeaders } from "./server/security.js";
+import { isAllowedWrite, makeNonce, refuseUnknownMethods, securityHeaders } from "./server/security.js";
 
 const development = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT || 3000);
+// One interface (`HOST=127.0.0.1` behind a proxy on the same machine), or every interface.
+const host = process.env.HOST || undefined;
 const BUILD_PATH = path.resolve("build/index.js");
 
 const app = express();
@@ -34,8 +37,22 @@ const drain = createDrain({
   },
   closeDatabase: async () => build.entry.module.shutdown?.(),
   timeoutMs: drainTimeoutFromEnv(),
+  delayMs: drainDelayFromEnv(),
 });
-// Health first: no logging, sessions or Remix in front of it.
+// The security headers go on every answer, health checks and refusals included (decision 0004).
+app.use((req, res, next) => {
+  const nonce = makeNonce();
+  res.locals.cspNonce = nonce;
+  res.set(securityHeaders(nonce, { development }));
+  // Remix's adapter appends the headers a page or route sets: a Cache-Control of its own
+  // replaces the no-store default above instead of sending both.
+  const append = res.append.bind(res);
+  res.append = (field, value) =>
+    String(field).toLowerCase() === "cache-control" ? res.set(field, value) : append(field, value);
+  next();
+});
+app.use(refuseUnknownMethods());
+// Health next: no logging, sessions or Remix in front of it.
 app.use(
   healthRoutes({
     isDraining: drain.isDraining,
@@ -51,14 +68,6 @@ app.use(retryAfterOn503());
 app.use(compression({ level: 1 }));
 
 app.use((req, res, next) => {
-  const nonce = makeNonce();
-  res.locals.cspNonce = nonce;
-  res.set(securityHeaders(nonce, { development }));
-  // Remix's adapter appends the headers a page or route sets: a Cache-Control of its own
-  // replaces the no-store default above instead of sending both.
-  const append = res.append.bind(res);
-  res.append = (field, value) =>
-    String(field).toLowerCase() === "cache-control" ? res.set(field, value) : append(field, value);
   const expectedOrigin = process.env.APP_ORIGIN || `${req.protocol}://${req.get("host")}`;
   const allowed = isAllowedWrite({
     method: req.method,
@@ -117,8 +126,8 @@ app.use(
   }),
 );
 
-const server = app.listen(port, () => {
-  console.log(`PKS back office listening on http://localhost:${port}`);
+const server = app.listen(port, host, () => {
+  console.log(`PKS back office listening on http://${host ?? "localhost"}:${port}`);
 });
 // A body that would be refused is refused before the client sends it (decision 0705).
 server.on("checkContinue", continueUnlessRefused(app));

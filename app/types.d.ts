@@ -9,6 +9,8 @@ declare module "@remix-run/node" {
     // Set by server/context.js.
     clientAddress?: string;
     requestId?: string;
+    /** The app's router asked for page data (a `.data` URL), not a browser or a script for the page. */
+    pageDataRequest?: boolean;
   }
 }
 

@@ -5,6 +5,8 @@
 
 export const RETRY_AFTER_SECONDS = 5;
 export const DEFAULT_DRAIN_TIMEOUT_MS = 20_000;
+/** How long, after SIGTERM, new connections are still taken while /readyz says 503 (production). */
+export const DEFAULT_DRAIN_DELAY_MS = 5_000;
 
 /**
  * /healthz: the process answers (no database). /readyz: the database answers `select 1`
@@ -52,17 +54,21 @@ export function retryAfterOn503() {
 }
 
 /**
- * The drain: on SIGTERM or SIGINT, /readyz turns 503 at once, the listener closes (no new
- * connections), requests in flight finish (keep-alive connections are told to close after
- * their response), then `closeDatabase` runs last and the process exits 0. After
- * `timeoutMs` the remaining connections are cut and the exit code is 1.
+ * The drain: on SIGTERM or SIGINT, /readyz turns 503 at once, but for `delayMs` the server
+ * still takes new connections and answers them, so what a load balancer sends before its next
+ * readiness check is served. Then the listener closes (no new connections), requests in
+ * flight finish (keep-alive connections are told to close after their response), then
+ * `closeDatabase` runs last and the process exits 0. `timeoutMs` after the listener closed,
+ * the remaining connections are cut and the exit code is 1.
  */
 export function createDrain({
   server,
   closeDatabase,
   timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS,
+  delayMs = 0,
   log = console.log,
   exit = process.exit,
+  wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 }) {
   let draining = false;
   const inFlight = new Set();
@@ -77,7 +83,12 @@ export function createDrain({
   async function drain(signal) {
     if (draining) return;
     draining = true;
-    log(`${signal} received: draining ${inFlight.size} request(s), up to ${timeoutMs} ms`);
+    if (delayMs > 0) {
+      log(`${signal} received: /readyz answers 503; still accepting for ${delayMs} ms`);
+      await wait(delayMs);
+    }
+    const stage = delayMs > 0 ? "no longer accepting" : `${signal} received`;
+    log(`${stage}: draining ${inFlight.size} request(s), up to ${timeoutMs} ms`);
     for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
     const closed = new Promise((resolve) => server.close(() => resolve(true)));
     // Idle keep-alive sockets would hold close() open: they carry no request, so end them.
@@ -159,6 +170,13 @@ export function lastErrorHandler({ log }) {
         JSON.stringify({ message: ERROR_MESSAGES[status] ?? (status >= 500 ? ERROR_MESSAGES[500] : "Bad request") }),
       );
   };
+}
+
+/** DRAIN_DELAY_MS, or 5 s in production and none elsewhere (tests and development stop at once). */
+export function drainDelayFromEnv(env = process.env) {
+  const value = Number(env.DRAIN_DELAY_MS);
+  if (env.DRAIN_DELAY_MS && Number.isFinite(value) && value >= 0) return value;
+  return env.NODE_ENV === "production" ? DEFAULT_DRAIN_DELAY_MS : 0;
 }
 
 export function drainTimeoutFromEnv(env = process.env) {

@@ -2,7 +2,14 @@
 import express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { logServerError, setLoggerDestination } from "../app/utils/logger.server";
-import { createDrain, drainTimeoutFromEnv, healthRoutes, lastErrorHandler, retryAfterOn503 } from "./operations.js";
+import {
+  createDrain,
+  drainDelayFromEnv,
+  drainTimeoutFromEnv,
+  healthRoutes,
+  lastErrorHandler,
+  retryAfterOn503,
+} from "./operations.js";
 
 function fakeResponse() {
   const res = {
@@ -121,6 +128,46 @@ describe("createDrain", () => {
     });
     expect(code).toBe(1);
     expect(cut).toHaveBeenCalled();
+  });
+
+  it("keeps accepting for the drain delay while draining, then closes the listener", async () => {
+    const order = [];
+    let endDelay;
+    const server = {
+      close: (done) => {
+        order.push("listener closed");
+        done();
+      },
+      closeIdleConnections: () => {},
+      closeAllConnections: () => {},
+    };
+    const drain = createDrain({
+      server,
+      closeDatabase: async () => order.push("database closed"),
+      delayMs: 5_000,
+      wait: (ms) => {
+        order.push(`waiting ${ms} ms`);
+        return new Promise((resolve) => (endDelay = resolve));
+      },
+      log: () => {},
+      exit: (code) => order.push(`exit ${code}`),
+    });
+    const drained = drain.drain("SIGTERM");
+    // Draining (so /readyz says 503) at once, the listener still open.
+    expect(drain.isDraining()).toBe(true);
+    expect(order).toEqual(["waiting 5000 ms"]);
+    endDelay();
+    await drained;
+    expect(order).toEqual(["waiting 5000 ms", "listener closed", "database closed", "exit 0"]);
+  });
+
+  it("reads DRAIN_DELAY_MS: 5 s in production unless set, none elsewhere", () => {
+    expect(drainDelayFromEnv({ NODE_ENV: "production" })).toBe(5_000);
+    expect(drainDelayFromEnv({ NODE_ENV: "production", DRAIN_DELAY_MS: "0" })).toBe(0);
+    expect(drainDelayFromEnv({ NODE_ENV: "production", DRAIN_DELAY_MS: "12000" })).toBe(12_000);
+    expect(drainDelayFromEnv({ NODE_ENV: "production", DRAIN_DELAY_MS: "soon" })).toBe(5_000);
+    expect(drainDelayFromEnv({ NODE_ENV: "test" })).toBe(0);
+    expect(drainDelayFromEnv({})).toBe(0);
   });
 
   it("reads DRAIN_TIMEOUT_MS", () => {

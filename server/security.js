@@ -53,3 +53,23 @@ export function securityHeaders(nonce, options = {}) {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
   };
 }
+
+/** The methods the app answers; the fetch Request Remix builds cannot even hold TRACE, TRACK or CONNECT. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const ALLOWED = new Set(ALLOWED_METHODS);
+
+/**
+ * Any other method (TRACE, TRACK, CONNECT, PROPFIND...) answers 405 with `Allow`, before
+ * anything reads the request (decision 0004). TRACE would echo the request, cookies included.
+ */
+export function refuseUnknownMethods() {
+  return (req, res, next) => {
+    if (ALLOWED.has(req.method)) return next();
+    res
+      .status(405)
+      .set("Allow", ALLOWED_METHODS.join(", "))
+      .set("Connection", "close")
+      .type("application/json")
+      .send(JSON.stringify({ message: "Method not allowed" }));
+  };
+}

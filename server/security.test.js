@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, isAllowedWrite, securityHeaders } from "./security.js";
+import {
+  ALLOWED_METHODS,
+  contentSecurityPolicy,
+  isAllowedWrite,
+  refuseUnknownMethods,
+  securityHeaders,
+} from "./security.js";
 
 describe("response headers", () => {
   it("send HSTS for a year with subdomains when the origin is https, and never on http", () => {
@@ -43,5 +49,43 @@ describe("content security policy", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("unsafe-eval");
     expect(csp).not.toContain("ws:");
+  });
+});
+
+describe("refuseUnknownMethods (decision 0004)", () => {
+  const ask = (method) => {
+    const res = {
+      statusCode: 200,
+      headers: {},
+      body: undefined,
+      status(code) {
+        res.statusCode = code;
+        return res;
+      },
+      set(name, value) {
+        res.headers[name] = value;
+        return res;
+      },
+      type() {
+        return res;
+      },
+      send(body) {
+        res.body = body;
+        return res;
+      },
+    };
+    let passed = false;
+    refuseUnknownMethods()({ method }, res, () => (passed = true));
+    return { res, passed };
+  };
+
+  it("answers TRACE, TRACK, CONNECT and unknown methods 405 with Allow, before the app", () => {
+    for (const method of ["TRACE", "TRACK", "CONNECT", "PROPFIND"]) {
+      const { res, passed } = ask(method);
+      expect(passed).toBe(false);
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.Allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    }
+    for (const method of ALLOWED_METHODS) expect(ask(method).passed).toBe(true);
   });
 });

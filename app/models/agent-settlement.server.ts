@@ -15,6 +15,7 @@ import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
 import { PayoutReversalSchema, PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
 import { formatDayMonthYear, todayIn } from "~/utils/dates";
+import { businessDateRefusal } from "~/utils/business-dates";
 import { env } from "~/utils/env.server";
 import {
   claimKey,
@@ -99,9 +100,8 @@ export async function recordAgentPayout(
   const { amount, method, reference, note } = parsed.data;
   const today = todayIn(env().APP_TIME_ZONE, now);
   const payoutDate = parsed.data.payoutDate ?? today;
-  if (payoutDate > today) {
-    return { ok: false, status: 400, message: PAYOUT_DATE_FUTURE, fieldErrors: { payoutDate: [PAYOUT_DATE_FUTURE] } };
-  }
+  const badDate = businessDateRefusal("Payout date", payoutDate, today, 0);
+  if (badDate) return { ok: false, status: 400, message: badDate, fieldErrors: { payoutDate: [badDate] } };
   const db = await getDb();
   try {
     return await db.transaction(async (tx): Promise<RecordPayoutResult> => {

@@ -9,7 +9,7 @@
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type AuditEventRow, type Executor, type Role, type User } from "~/db.server";
 import { can, assertCan, type Capability } from "~/rules/capabilities.server";
-import { addDays, isValidDate } from "~/utils/dates";
+import { addDays, isValidDate, LAST_DATE } from "~/utils/dates";
 import { FIRST_PAGE, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { isUuid, type PageRequest } from "~/utils/params";
 import { requestScope } from "~/utils/request-scope.server";
@@ -367,7 +367,9 @@ export function auditPageQuery(
   }
   if (filters.action) where.push(eq(t.action, filters.action));
   const from = filters.from ? startOfDayIn(timeZone, filters.from) : null;
-  const before = filters.to ? startOfDayIn(timeZone, addDays(filters.to, 1)) : null;
+  // The end of `to` is the next day's start; the last day a date can be (9999-12-31) has none
+  // to compute, and needs no bound (decision 0841).
+  const before = filters.to && filters.to < LAST_DATE ? startOfDayIn(timeZone, addDays(filters.to, 1)) : null;
   if (from) where.push(gte(t.time, from));
   if (before) where.push(lt(t.time, before));
   where.push(...idBoundsOf(from, before));

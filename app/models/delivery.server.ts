@@ -9,7 +9,7 @@ import {
 } from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
-import { failOn, Refusal, type Failure } from "~/utils/result";
+import { fail, failOn, Refusal, type Failure } from "~/utils/result";
 import { can, refuse } from "~/rules/capabilities.server";
 import {
   deliveryProfit,
@@ -20,6 +20,7 @@ import {
   profitSql,
 } from "~/rules/deliveries.server";
 import { todayIn } from "~/utils/dates";
+import { businessDateRefusal } from "~/utils/business-dates";
 import { env } from "~/utils/env.server";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { PageRequest } from "~/utils/params";
@@ -356,8 +357,11 @@ export async function createDelivery(
   // transaction: on PGlite a second query beside it would wait for it).
   const settings = await getSettings();
   const fixed = data.clientId == null ? await getDeliveryClient(settings) : null;
+  const today = todayIn(env().APP_TIME_ZONE, now);
+  const date = data.date ?? today;
+  const badDate = businessDateRefusal("Date", date, today, 1);
+  if (badDate) return fail(400, badDate, { date: [badDate] });
   const db = await getDb();
-  const date = data.date ?? todayIn(env().APP_TIME_ZONE, now);
 
   let outcome: { id: number; replayed: boolean };
   try {
@@ -477,6 +481,7 @@ export async function updateDelivery(
   viewer: Viewer,
   id: number,
   input: Record<string, unknown>,
+  now = new Date(),
 ): Promise<UpdateResult> {
   const refused = refuse(
     viewer,
@@ -497,6 +502,10 @@ export async function updateDelivery(
   }
   if (changes.tons === null || changes.location === null || changes.date === null || changes.agentId === null) {
     return { ok: false, status: 400, message: "Date, tons, location and agent cannot be empty" };
+  }
+  if (typeof changes.date === "string") {
+    const badDate = businessDateRefusal("Date", changes.date, todayIn(env().APP_TIME_ZONE, now), 1);
+    if (badDate) return fail(400, badDate, { date: [badDate] });
   }
   if (typeof changes.agentId === "number" && !(await agentExists(changes.agentId))) {
     return { ok: false, status: 400, message: "Agent not found", fieldErrors: { agentId: ["Agent not found"] } };

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL }
 import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, schema, type Executor, type Invoice, type Tx, type User } from "~/db.server";
 import { VoidInvoiceSchema } from "~/schemas/corrections";
-import { addDays, isValidDate, todayIn } from "~/utils/dates";
+import { addDays, formatMonth, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import {
   claimKey,
@@ -33,7 +33,7 @@ import { lockKeptTotals, paymentLinkColumns } from "./payment.server";
 import { idSpan, idSpanFields, listAuditEvents, recordAudit, type AuditEventView, type IdSpan } from "./audit.server";
 import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 import { searchTerm } from "~/utils/text";
-import { isYearMonth } from "~/utils/year-month";
+import { firstDayOfMonth, isYearMonth, lastDayOfMonth } from "~/utils/year-month";
 
 // Invoice numbers are sequential numeric strings, 127 first. The last one handed out lives in
 // the one-row invoice_counter table; the invoice's transaction bumps it, and the row lock that
@@ -408,14 +408,17 @@ class NotFound extends Error {}
 export async function createInvoicesForMonth(
   user: Actor,
   yearMonth: string,
-  { idempotencyKey }: KeyOption = {},
+  { idempotencyKey, now = new Date() }: KeyOption & { now?: Date } = {},
 ): Promise<{ ok: true; invoices: (typeof schema.invoices.$inferSelect)[]; replayed: boolean } | Failure> {
   const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   if (!isYearMonth(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
-  const from = `${yearMonth}-01`;
-  const to = addDays(addDays(from, 31).slice(0, 8) + "01", -1);
+  const from = firstDayOfMonth(yearMonth);
+  const to = lastDayOfMonth(yearMonth);
+  // A month that has not begun has nothing true to invoice (decision 0841).
+  if (from > todayIn(env().APP_TIME_ZONE, now))
+    return fail(400, `${formatMonth(yearMonth)} has not begun: it cannot be invoiced yet`);
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {

@@ -6,6 +6,7 @@ import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
 import * as z from "zod";
 import { formatDayMonthYear, isValidDate, todayIn } from "~/utils/dates";
+import { businessDateRefusal } from "~/utils/business-dates";
 import { ApplyCreditSchema, PaymentReversalSchema, RefundSchema } from "~/schemas/corrections";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { parseId, parseInvoiceNo, type Page, type PageRequest } from "~/utils/params";
@@ -79,13 +80,8 @@ export async function recordPayment(
   const timeZone = env().APP_TIME_ZONE;
   const today = todayIn(timeZone, now);
   const paymentDate = parsed.data.paymentDate ?? today;
-  if (paymentDate > today)
-    return {
-      ok: false,
-      status: 400,
-      message: PAYMENT_DATE_FUTURE,
-      fieldErrors: { paymentDate: [PAYMENT_DATE_FUTURE] },
-    };
+  const badDate = businessDateRefusal("Payment date", paymentDate, today, 0);
+  if (badDate) return { ok: false, status: 400, message: badDate, fieldErrors: { paymentDate: [badDate] } };
   const db = await getDb();
   try {
     return await db.transaction(async (tx): Promise<RecordPaymentResult> => {
@@ -708,10 +704,8 @@ export async function refundClientCredit(
   const timeZone = env().APP_TIME_ZONE;
   const today = todayIn(timeZone, now);
   const paymentDate = parsed.data.paymentDate ?? today;
-  if (paymentDate > today) {
-    const message = "Refund date cannot be in the future";
-    return { ok: false, status: 400, message, fieldErrors: { paymentDate: [message] } };
-  }
+  const badDate = businessDateRefusal("Refund date", paymentDate, today, 0);
+  if (badDate) return { ok: false, status: 400, message: badDate, fieldErrors: { paymentDate: [badDate] } };
   const p = schema.payments;
   const db = await getDb();
   try {

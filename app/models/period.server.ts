@@ -10,10 +10,11 @@ import { eq } from "drizzle-orm";
 import { getDb, schema, type Executor, type User } from "~/db.server";
 import { refuse, assertCan } from "~/rules/capabilities.server";
 import { CloseMonthSchema, ReopenMonthSchema } from "~/schemas/periods";
-import { addDays, formatMonth, todayIn } from "~/utils/dates";
+import { formatMonth, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { fail, type Failure, type Result } from "~/utils/result";
+import { lastDayOfMonth, previousMonth } from "~/utils/year-month";
 import { recordAudit } from "./audit.server";
 
 export const PERIOD_CLOSED_MESSAGE = "This month is closed";
@@ -92,15 +93,6 @@ export type PeriodState = {
 };
 
 const monthOf = (day: string) => day.slice(0, 7);
-const lastDayOf = (month: string) => addDays(`${nextMonth(month)}-01`, -1);
-function nextMonth(month: string) {
-  const [y, m] = month.split("-").map(Number);
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
-}
-function previousMonth(month: string) {
-  const [y, m] = month.split("-").map(Number);
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
-}
 
 /** What System Settings shows: the closed-through month. Admins (`period.close`). */
 export async function getPeriodState(actor: Actor, now = new Date()): Promise<PeriodState> {
@@ -135,7 +127,7 @@ export async function closeMonth(
     const message = `Only a month that has ended can be closed: ${formatMonth(month)} has not ended yet`;
     return fail(400, message, { month: [message] });
   }
-  const through = lastDayOf(month);
+  const through = lastDayOfMonth(month);
   const db = await getDb();
   const changed = await db.transaction(async (tx) => {
     // The write lock waits for every write that read the row FOR SHARE to commit.
@@ -184,7 +176,7 @@ export async function reopenMonth(
       const message = `${formatMonth(month)} is not closed`;
       return fail(409, message, { month: [message] });
     }
-    const through = addDays(`${month}-01`, -1);
+    const through = lastDayOfMonth(previousMonth(month));
     await tx
       .update(schema.periodClose)
       .set({ closedThrough: through, updatedAt: new Date(), updatedBy: actor.id })

@@ -9,7 +9,8 @@ import { getDb, getDriver, rowsOf, schema, type Db, type Executor, type Tx } fro
 import { paymentLinksSql } from "~/models/payment.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, ageingBucketSql, type Ageing, type AgeingBucket } from "~/rules/statements.server";
-import { isValidDate, todayIn } from "~/utils/dates";
+import { addDays, isValidDate, todayIn } from "~/utils/dates";
+import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
 import { add, sub, toFixed } from "~/utils/money";
 import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
@@ -118,6 +119,11 @@ export function parseStatementPeriod(
     return { ok: false, status: 400, message: "The start date is not a valid date (yyyy-mm-dd)" };
   if (!isValidDate(toRaw)) return { ok: false, status: 400, message: "The end date is not a valid date (yyyy-mm-dd)" };
   if (fromRaw > toRaw) return { ok: false, status: 400, message: "The start date is after the end date" };
+  // A statement's days are days of business: none before 2000, none beyond a year from today.
+  if (fromRaw < EARLIEST_BUSINESS_DATE)
+    return { ok: false, status: 400, message: "The start date must be on or after 1 January 2000" };
+  if (toRaw > addDays(today, 366))
+    return { ok: false, status: 400, message: "The end date must be within a year from today" };
   // Five years: 2021-03-01 to 2026-02-28 is fine, to 2026-03-01 is not.
   if (toRaw >= addYears(fromRaw, MAX_STATEMENT_YEARS)) {
     return { ok: false, status: 400, message: `A statement covers at most ${MAX_STATEMENT_YEARS} years` };

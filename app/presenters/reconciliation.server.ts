@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
-import { addDays } from "~/utils/dates";
-import { isYearMonth } from "~/utils/year-month";
+import { firstDayOfMonth, isYearMonth, lastDayOfMonth } from "~/utils/year-month";
 import { deliveryRevenue, eligibleSql, invoiceAmountSql, kobo } from "~/rules/deliveries.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
@@ -30,8 +29,8 @@ export type MonthSummary = {
 };
 
 export const isMonth = isYearMonth;
-export const monthStart = (yearMonth: string) => `${yearMonth}-01`;
-export const monthEnd = (yearMonth: string) => addDays(addDays(monthStart(yearMonth), 31).slice(0, 8) + "01", -1);
+export const monthStart = firstDayOfMonth;
+export const monthEnd = lastDayOfMonth;
 
 /** Where a page of months starts: `?cursor=YYYY-MM` older than that month, `?before=` newer. */
 export type MonthPageRequest = { cursor: string | null; direction: "older" | "newer" };

@@ -4,7 +4,7 @@
 // come from the totals the invoice and credit note triggers keep (migration 0019): 12 rows a
 // page, however many invoices. A month's documents are read a page at a time through the
 // (issue_date, id) indexes.
-import { and, asc, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
 import { outerColumn } from "~/models/outer-column.server";
 import { readClosedThrough } from "~/models/period.server";
@@ -13,7 +13,7 @@ import { taxContainedOfSql } from "~/rules/invoices.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { sub, sum, toFixed } from "~/utils/money";
 import type { Page, PageRequest } from "~/utils/params";
-import { isMonth, monthStart, toMonthPage, type MonthPageRequest } from "./reconciliation.server";
+import { isMonth, monthEnd, monthStart, toMonthPage, type MonthPageRequest } from "./reconciliation.server";
 
 export const TAX_MONTHS_PER_PAGE = 12;
 export const TAX_LINES_PER_PAGE = 50;
@@ -134,11 +134,9 @@ export async function taxMonth(actor: Actor, month: string) {
 
 const sumOf = (values: string[]) => toFixed(sum(values));
 
-/** The month's first day and the next month's, for the index range. */
+/** The month's first and last days, for the index range. */
 function monthRange(month: string) {
-  const [y, m] = month.split("-").map(Number);
-  const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
-  return { from: monthStart(month), to: next };
+  return { from: monthStart(month), to: monthEnd(month) };
 }
 
 export type TaxInvoiceLine = {
@@ -183,7 +181,7 @@ export function taxMonthInvoicesQuery(db: Executor, month: string, page: PageReq
     })
     .from(inv)
     .innerJoin(schema.clients, eq(schema.clients.id, inv.clientId))
-    .where(and(gte(inv.issueDate, from), lt(inv.issueDate, to), keysetWhere(INVOICE_KEYSET, page)))
+    .where(and(gte(inv.issueDate, from), lte(inv.issueDate, to), keysetWhere(INVOICE_KEYSET, page)))
     .orderBy(...keysetOrder(INVOICE_KEYSET, page))
     .limit(limit + 1);
 }
@@ -240,7 +238,7 @@ export function taxMonthCreditNotesQuery(db: Executor, month: string, page: Page
     .from(cn)
     .innerJoin(inv, eq(inv.id, cn.invoiceId))
     .innerJoin(schema.clients, eq(schema.clients.id, inv.clientId))
-    .where(and(gte(cn.issueDate, from), lt(cn.issueDate, to), keysetWhere(CREDIT_KEYSET, page)))
+    .where(and(gte(cn.issueDate, from), lte(cn.issueDate, to), keysetWhere(CREDIT_KEYSET, page)))
     .orderBy(...keysetOrder(CREDIT_KEYSET, page))
     .limit(limit + 1);
 }

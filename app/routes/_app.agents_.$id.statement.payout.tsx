@@ -10,6 +10,7 @@ import { getAgentOwed, recordAgentPayout } from "~/models/agent-settlement.serve
 import { requireCapability } from "~/rules/capabilities.server";
 import { PayoutFormSchema, payoutFormConstraint } from "~/schemas/settlements";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
+import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
@@ -36,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     today,
     // One key per opened form: a double tap or a retry records one payout.
     idempotencyKey: crypto.randomUUID(),
-    constraint: { ...payoutFormConstraint, payoutDate: { required: true, max: today } },
+    constraint: { ...payoutFormConstraint, payoutDate: { required: true, min: EARLIEST_BUSINESS_DATE, max: today } },
   };
 }
 

@@ -30,8 +30,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "invoice.manage");
   // A link followed inside the app (the Invoices list's Print) fetches this URL as page data;
   // it is a document: the app is told to load it as one, and the browser asks again. After the
-  // guard, so a user who may not print is refused here rather than sent round once more.
-  if (!isNavigation(request)) return redirectDocument(documentUrl(request));
+  // guard, so a user who may not print is refused here rather than sent round once more. Only
+  // the router's `.data` request is sent round: a script's fetch (Node's says
+  // `Sec-Fetch-Mode: cors`) gets the document, where it was redirected to itself until it gave up.
+  if (context?.pageDataRequest === true) return redirectDocument(documentUrl(request));
   const id = parseId(params.id);
   invariantResponse(id, "Invoice not found");
   const doc = await loadInvoiceDocument(user, id);
@@ -43,12 +45,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return new Response(streamDocument(head, batches, tail, request), {
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" },
   });
-}
-
-/** A browser says how a request was made; one that does not (a script, a test) is answered the document. */
-function isNavigation(request: Request) {
-  const mode = request.headers.get("Sec-Fetch-Mode");
-  return mode === null || mode === "navigate";
 }
 
 /** This URL without the router's own parameter. */

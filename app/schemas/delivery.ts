@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
 import {
   calendarDate,
   optionalDecimal,
@@ -32,7 +33,8 @@ export const NewDeliverySchema = z.object({
 export const NewDeliveryFormSchema = formSchema(NewDeliverySchema);
 export const NEW_DELIVERY_FORM_CONSTRAINT: FormConstraint = {
   agentId: { required: true },
-  date: { required: true, max: "9999-12-31" },
+  // No max: a copy of the form cached on a phone would refuse today's date (the server checks it).
+  date: { required: true, min: EARLIEST_BUSINESS_DATE },
   tons: { required: true, min: 0.01, step: 0.01 },
   location: { required: true, maxLength: 200 },
   otherCostsDescription: { maxLength: 500 },
@@ -59,7 +61,7 @@ export type EditDeliveryInput = z.infer<typeof EditDeliverySchema>;
 /** The Edit Delivery form (empty boxes leave a field as it is). */
 export const EditDeliveryFormSchema = formSchema(EditDeliverySchema);
 export const EDIT_DELIVERY_FORM_CONSTRAINT: FormConstraint = {
-  date: { required: true },
+  date: { required: true, min: EARLIEST_BUSINESS_DATE },
   tons: { required: true, min: 0.01, step: 0.01 },
   location: { required: true, maxLength: 200 },
   otherCostsDescription: { maxLength: 500 },

@@ -3,7 +3,7 @@
 // decimals (0.1 + 0.2 arrives as "0.30000000000000004" and is refused, not rounded).
 import * as z from "zod";
 import { isValidDate } from "~/utils/dates";
-import { hasControlCharacters } from "~/utils/text";
+import { textRefusal } from "~/utils/text";
 import { parseDecimalInput } from "~/utils/money";
 import { parseId } from "~/utils/params";
 
@@ -57,11 +57,6 @@ export function optionalDecimal(options: DecimalOptions) {
   });
 }
 
-export const controlCharacterMessage = (label: string, multiline = false) =>
-  multiline
-    ? `${label} must not contain control characters`
-    : `${label} must be one line of text without control characters`;
-
 /** Text options: `multiline` fields (remarks) may hold line breaks and tabs; others none. */
 type TextOptions = { multiline?: boolean };
 
@@ -71,15 +66,18 @@ export function requiredText(label: string, max: number, { multiline = false }: 
       ctx.addIssue({ code: "custom", message: `${label} is required` });
       return z.NEVER;
     }
-    if (hasControlCharacters(value, { multiline })) {
-      ctx.addIssue({ code: "custom", message: controlCharacterMessage(label, multiline) });
+    const refusal = textRefusal(label, value, { multiline });
+    if (refusal) {
+      ctx.addIssue({ code: "custom", message: refusal });
       return z.NEVER;
     }
-    if (value.trim().length > max) {
+    // Stored composed (NFC): "é" typed as e + accent matches, sorts and prints as the one letter.
+    const text = value.normalize("NFC").trim();
+    if (text.length > max) {
       ctx.addIssue({ code: "custom", message: `${label} must be at most ${max} characters` });
       return z.NEVER;
     }
-    return value.trim();
+    return text;
   });
 }
 
@@ -91,11 +89,12 @@ export function optionalText(label: string, max: number, { multiline = false }: 
       ctx.addIssue({ code: "custom", message: `${label} must be text` });
       return z.NEVER;
     }
-    if (hasControlCharacters(value, { multiline })) {
-      ctx.addIssue({ code: "custom", message: controlCharacterMessage(label, multiline) });
+    const refusal = textRefusal(label, value, { multiline });
+    if (refusal) {
+      ctx.addIssue({ code: "custom", message: refusal });
       return z.NEVER;
     }
-    const trimmed = value.trim();
+    const trimmed = value.normalize("NFC").trim();
     if (trimmed.length > max) {
       ctx.addIssue({ code: "custom", message: `${label} must be at most ${max} characters` });
       return z.NEVER;

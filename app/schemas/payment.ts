@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
 import { calendarDate, optionalText, requiredDecimal, formSchema, type FormConstraint } from "./fields";
 
 /**
@@ -17,6 +18,6 @@ export const RecordPaymentFormSchema = formSchema(
 
 export const recordPaymentFormConstraint = (today: string): FormConstraint => ({
   amount: { required: true },
-  paymentDate: { required: true, max: today },
+  paymentDate: { required: true, min: EARLIEST_BUSINESS_DATE, max: today },
   reference: { maxLength: 200 },
 });

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { hasControlCharacters } from "~/utils/text";
+import { textRefusal } from "~/utils/text";
 
 // Shared by the HTML actions and the JSON calls of user management and two-factor sign-in.
 
@@ -17,13 +17,21 @@ export const CreateUserSchema = z.object({
     .string()
     .trim()
     .max(100, "First name is too long")
-    .refine((v) => !hasControlCharacters(v), "First name must be one line of text without control characters")
+    .superRefine((v, ctx) => {
+      const refusal = textRefusal("First name", v);
+      if (refusal) ctx.addIssue({ code: "custom", message: refusal });
+    })
+    .transform((v) => v.normalize("NFC"))
     .optional(),
   lastName: z
     .string()
     .trim()
     .max(100, "Last name is too long")
-    .refine((v) => !hasControlCharacters(v), "Last name must be one line of text without control characters")
+    .superRefine((v, ctx) => {
+      const refusal = textRefusal("Last name", v);
+      if (refusal) ctx.addIssue({ code: "custom", message: refusal });
+    })
+    .transform((v) => v.normalize("NFC"))
     .optional(),
 });
 

@@ -46,6 +46,9 @@ export function dayIn(timeZone: string, value: Date | string): string {
 
 const ISO_DATE = "yyyy-MM-dd";
 
+/** The last day `isValidDate` accepts: the day after it cannot be written yyyy-MM-dd. */
+export const LAST_DATE = "9999-12-31";
+
 /** True for a real calendar date from 1900 to 9999 (rejects 2025-02-30). */
 export function isValidDate(value: string): boolean {
   if (!DATE_RE.test(value)) return false;

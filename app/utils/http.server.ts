@@ -1,4 +1,5 @@
 import { isApiRequest, jsonError } from "./auth.server";
+import { isWellFormedText } from "./text";
 
 /** Throws a 404 (or other status) unless the condition holds. */
 export function invariantResponse(condition: unknown, message = "Not found", status = 404): asserts condition {
@@ -8,24 +9,73 @@ export function invariantResponse(condition: unknown, message = "Not found", sta
 export const isJsonContentType = (value: string | null) =>
   !!value && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(value.trim());
 
+/** No call of this app nests deeper than a few levels; a parser's or validator's recursion would at thousands. */
+export const MAX_JSON_DEPTH = 32;
+
+// Bytes that are not UTF-8 (or spell half of a character, a lone surrogate) are refused, never
+// read as U+FFFD: the text stored must be the text sent (decision 0705).
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+async function utf8Body(request: Request): Promise<{ bytes: ArrayBuffer; text: string | null }> {
+  const bytes = await request.arrayBuffer();
+  try {
+    return { bytes, text: utf8.decode(bytes) };
+  } catch {
+    return { bytes, text: null };
+  }
+}
+
+/** True when arrays and objects nest deeper than `max` (counted on the text, before it is parsed). */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** True when a key or a string anywhere in a parsed JSON value holds a lone surrogate ("\ud800"). */
+export function holdsBrokenText(value: unknown): boolean {
+  if (typeof value === "string") return !isWellFormedText(value);
+  if (Array.isArray(value)) return value.some(holdsBrokenText);
+  if (value && typeof value === "object")
+    return Object.entries(value).some(([key, item]) => !isWellFormedText(key) || holdsBrokenText(item));
+  return false;
+}
+
 /**
  * Reads a JSON object body, or throws a 400 that says why. A body sent as anything but
  * application/json answers 415 (a cross-site form can send text/plain without a preflight);
- * calls without a body (logout, reset password, passkey options) read as {}.
+ * calls without a body (logout, reset password, passkey options) read as {}. Bodies that are
+ * not UTF-8, nest deeper than MAX_JSON_DEPTH or hold a lone surrogate are refused with 400.
  */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  if (!text.trim()) return {};
+  const { text } = await utf8Body(request);
+  if (text !== null && !text.trim()) return {};
   if (!isJsonContentType(request.headers.get("Content-Type"))) {
     throw jsonError(415, "The request body must be sent as application/json");
   }
+  if (text === null) throw jsonError(400, "The request body must be UTF-8 text");
+  if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) throw jsonError(400, "The request body is nested too deeply");
+  let value: unknown;
   try {
-    const value = JSON.parse(text);
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    value = JSON.parse(text);
   } catch {
-    // fall through
+    // refused below
   }
-  throw jsonError(400, "The request body must be a JSON object");
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw jsonError(400, "The request body must be a JSON object");
+  if (holdsBrokenText(value))
+    throw jsonError(400, "The request body holds a broken character (half of a UTF-16 pair); please send it again");
+  return value as Record<string, unknown>;
 }
 
 const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
@@ -53,11 +103,28 @@ export async function readForm(request: Request): Promise<FormData> {
   // Read twice is our mistake, not the client's: a real error (logged, a 500), not a 400.
   if (request.bodyUsed) throw new Error("readForm: the request body was already read");
   try {
-    return await request.formData();
+    const { bytes, text } = await utf8Body(request);
+    if (text === null || !percentEncodingIsUtf8(request, text)) throw unreadableForm(request, 400);
+    return await new Request(request.url, { method: request.method, headers: request.headers, body: bytes }).formData();
   } catch (error) {
     // A request the client gave up on is not a bad form: let the abort surface as it is.
-    if (request.signal.aborted) throw error;
+    if (request.signal.aborted || error instanceof Response) throw error;
     throw unreadableForm(request, 400);
+  }
+}
+
+/**
+ * An urlencoded form whose escapes spell bytes that are not UTF-8 ("%ED%A0%80", a lone
+ * surrogate, or "%FF") is refused: the fetch parser would read each as U+FFFD. Browsers never
+ * send one (they escape "%" itself as "%25").
+ */
+function percentEncodingIsUtf8(request: Request, text: string) {
+  if (!/^application\/x-www-form-urlencoded/i.test((request.headers.get("Content-Type") ?? "").trim())) return true;
+  try {
+    for (const part of text.split(/[&=]/)) decodeURIComponent(part.replace(/\+/g, " "));
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -114,6 +114,7 @@ const child = spawn("node", ["server.js"], {
   env: {
     ...process.env,
     NODE_ENV: "production",
+    DRAIN_DELAY_MS: "0",
     PORT: port,
     PGLITE_DIR: dataDir,
     DATABASE_URL: "",

@@ -120,11 +120,25 @@ describe("an invoice of 2,500 lines", () => {
         },
       ),
       params: { id: String(invoiceId) },
-      context: {},
+      context: { pageDataRequest: true },
     });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/invoices/${invoiceId}/print`);
     expect(response.headers.get("X-Remix-Reload-Document")).toBe("true");
+  });
+
+  it("answers a script's fetch (Sec-Fetch-Mode: cors, not the router's page data) with the document", async () => {
+    const { cookie } = await loginAs("manager");
+    const response = await printRoute.loader({
+      request: new Request(`http://localhost/invoices/${invoiceId}/print`, {
+        headers: { Cookie: cookie, "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty" },
+      }),
+      params: { id: String(invoiceId) },
+      context: { pageDataRequest: false },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(await response.text()).toContain("Balance Due");
   });
 
   it("refuses a user who may not print before telling the app to load it as a document", async () => {
@@ -136,7 +150,7 @@ describe("an invoice of 2,500 lines", () => {
           { headers: { Cookie: cookie, "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty" } },
         ),
         params: { id: String(invoiceId) },
-        context: {},
+        context: { pageDataRequest: true },
       })
       .then(
         () => null,

@@ -1,7 +1,10 @@
-// Graceful drain (issue 12 item 3): 20 slow requests in flight, SIGTERM, all 20 complete with
-// 2xx (one of them a write that commits), no new connection is accepted, and the process
-// exits 0; on PostgreSQL (a private cluster) and on PGlite.
+// Graceful drain (decision 0702): 20 slow requests in flight, SIGTERM; for the drain delay
+// /readyz says 503 while new connections are still taken and answered (what a load balancer
+// sends before its next check), then no new connection is accepted, all 20 complete with 2xx
+// (one of them a write that commits), and the process exits 0; on PostgreSQL (a private
+// cluster) and on PGlite.
 import { randomUUID } from "node:crypto";
+import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,10 +23,25 @@ const noCluster = clusterUnavailableReason();
 if (missing) console.warn(`ops drain tests skipped: ${missing}`);
 if (noCluster) console.warn(`ops drain test on PostgreSQL skipped: ${noCluster}`);
 
+const DRAIN_DELAY_MS = 1_500;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A GET on a connection of its own (no keep-alive pool): the status, or the connection's error. */
+function freshGet(base: string, path: string, cookie?: string) {
+  return new Promise<number>((resolve, reject) => {
+    const req = http.get(`${base}${path}`, { agent: false, headers: cookie ? { Cookie: cookie } : {} }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+  });
+}
+
 async function drainScenario(app: AppProcess, seeded: Seeded) {
   const cookie = await signIn(app.url, seeded.staff[0], seeded.password);
   const key = randomUUID();
-  const slow = { "x-ops-delay-ms": "1500" };
+  // Held past the end of the drain delay: still in flight when the listener closes.
+  const slow = { "x-ops-delay-ms": "2500" };
   const inFlight = [
     ...Array.from({ length: 19 }, () => request(app.url, "/api/deliveries?limit=5", { cookie, headers: slow })),
     request(app.url, "/api/deliveries", {
@@ -37,8 +55,14 @@ async function drainScenario(app: AppProcess, seeded: Seeded) {
   while ((app.logs().match(/ops-slow-start/g) ?? []).length < 20) await new Promise((r) => setTimeout(r, 20));
   const signalled = Date.now();
   app.signal("SIGTERM");
-  // No new connections once draining has begun.
-  await new Promise((r) => setTimeout(r, 200));
+  // During the delay: not ready, but a new connection is still taken and answered.
+  await sleep(100);
+  expect(await freshGet(app.url, "/readyz")).toBe(503);
+  expect(await freshGet(app.url, "/api/deliveries?limit=1", cookie)).toBe(200);
+  expect(Date.now() - signalled).toBeLessThan(DRAIN_DELAY_MS);
+  // After it, no new connections.
+  await sleep(DRAIN_DELAY_MS + 300 - (Date.now() - signalled));
+  await expect(freshGet(app.url, "/healthz")).rejects.toThrow();
   await expect(fetch(`${app.url}/healthz`)).rejects.toThrow();
   const replies = await Promise.all(inFlight);
   const code = await app.exited;
@@ -63,7 +87,12 @@ describe.skipIf(!!missing || !!noCluster)("drain on PostgreSQL", () => {
   afterAll(() => cluster?.destroy());
 
   it("finishes the 20 requests in flight, commits the write, closes the database last and exits 0", async () => {
-    const app = await startApp({ port: appPort(11), database: { url: cluster.url("drain") }, preload: SLOW });
+    const app = await startApp({
+      port: appPort(11),
+      database: { url: cluster.url("drain") },
+      preload: SLOW,
+      env: { DRAIN_DELAY_MS: String(DRAIN_DELAY_MS) },
+    });
     const { deliveryId } = await drainScenario(app, seeded);
     const sql = postgres(cluster.url("drain"), { max: 1, onnotice: () => {} });
     const rows = await sql`select id from deliveries where location = 'Drain yard'`;
@@ -82,7 +111,12 @@ describe.skipIf(!!missing)("drain on PGlite", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("finishes the 20 requests in flight, commits the write, closes PGlite last and exits 0", async () => {
-    const app = await startApp({ port: appPort(12), database: { pgliteDir: path.join(dir, "db") }, preload: SLOW });
+    const app = await startApp({
+      port: appPort(12),
+      database: { pgliteDir: path.join(dir, "db") },
+      preload: SLOW,
+      env: { DRAIN_DELAY_MS: String(DRAIN_DELAY_MS) },
+    });
     const { deliveryId } = await drainScenario(app, seeded);
     // The app has closed the directory cleanly: it opens again and holds the write.
     const db = await PGlite.create({ dataDir: path.join(dir, "db") });

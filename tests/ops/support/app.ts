@@ -43,6 +43,8 @@ export async function startApp({
       SESSION_SECRET: "ops-test-secret",
       APP_TIME_ZONE: "Africa/Lagos",
       DELIVERY_CLIENT_NAME: "Kodan",
+      // Production waits 5 s after SIGTERM for a load balancer; the tests stop at once unless a test asks.
+      DRAIN_DELAY_MS: "0",
       ...("url" in database ? { DATABASE_URL: database.url } : { PGLITE_DIR: database.pgliteDir }),
       ...env,
     },
