@@ -70,35 +70,53 @@ export default function InvoicePage() {
           </h1>
           <p className="page-subtitle">{invoice.clientName}</p>
         </div>
-        {isVoid ? null : (
-          <div className="flex flex-wrap gap-2">
-            {canPay ? (
-              <Link to="payment" className="btn-primary" preventScrollReset>
-                Record Payment
-              </Link>
-            ) : null}
-            {canCredit ? (
-              <Link to="credit-note" className="btn-outline" preventScrollReset>
-                Credit Note
-              </Link>
-            ) : null}
-            {canPayments && isNegative(invoice.balance) ? (
-              <Link to="apply-credit" className="btn-outline" preventScrollReset>
-                Apply Credit
-              </Link>
-            ) : null}
-            {canRefund && isNegative(invoice.balance) ? (
-              <Link to="refund" className="btn-outline" preventScrollReset>
-                Refund Credit
-              </Link>
-            ) : null}
-            {canVoid ? (
-              <Link to="void" className="btn-destructive" preventScrollReset>
-                Void
-              </Link>
-            ) : null}
-          </div>
-        )}
+        <div className="flex flex-wrap gap-2">
+          {isVoid ? null : (
+            <>
+              {canPay ? (
+                <Link to="payment" className="btn-primary" preventScrollReset>
+                  Record Payment
+                </Link>
+              ) : null}
+              {canCredit ? (
+                <Link to="credit-note" className="btn-outline" preventScrollReset>
+                  Credit Note
+                </Link>
+              ) : null}
+              {canPayments && isNegative(invoice.balance) ? (
+                <Link to="apply-credit" className="btn-outline" preventScrollReset>
+                  Apply Credit
+                </Link>
+              ) : null}
+              {canRefund && isNegative(invoice.balance) ? (
+                <Link to="refund" className="btn-outline" preventScrollReset>
+                  Refund Credit
+                </Link>
+              ) : null}
+              {canVoid ? (
+                <Link to="void" className="btn-destructive" preventScrollReset>
+                  Void
+                </Link>
+              ) : null}
+            </>
+          )}
+          {/* The print view is a document of its own and the PDF a download: plain anchors, loaded by the browser. */}
+          <a
+            href={`/invoices/${invoice.id}/print`}
+            className="btn-ghost"
+            aria-label={`Print invoice #${invoice.invoiceNo}`}
+          >
+            Print
+          </a>
+          <a
+            href={`/invoices/${invoice.id}/pdf`}
+            className="btn-ghost"
+            download
+            aria-label={`PDF of invoice #${invoice.invoiceNo}`}
+          >
+            PDF
+          </a>
+        </div>
       </header>
       {isVoid ? (
         <p role="note" className="card border-red-300 p-4 text-sm" data-testid="void-reason">
@@ -319,7 +337,11 @@ export default function InvoicePage() {
   );
 }
 
-const ACTION_LABELS: Record<string, string> = { "invoice.create": "Created", "invoice.void": "Voided" };
+const ACTION_LABELS: Record<string, string> = {
+  "invoice.create": "Created",
+  "invoice.void": "Voided",
+  "invoice.profit": "Profit follows a delivery's costs",
+};
 
 // The fields of an invoice event a reader needs; the full before/after is in /audit. Deliveries
 // are a count and the first and last id (the list is the Deliveries section above).
@@ -329,6 +351,8 @@ const SHOWN_FIELDS = new Set([
   "taxRate",
   "paymentStatus",
   "voidReason",
+  "profit",
+  "editedDeliveryId",
   "deliveryCount",
   "firstDeliveryId",
   "lastDeliveryId",
