@@ -14,6 +14,7 @@ import {
   previewInvoice,
   voidInvoice,
 } from "../../app/models/invoice.server";
+import { paymentTotals, recordPayment, reversePayment } from "../../app/models/payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import * as invoicesExport from "../../app/routes/_app.invoices.export";
 import { addDays, todayIn } from "../../app/utils/dates";
@@ -198,6 +199,35 @@ describe("an invoice's due date counts from the day it is issued", () => {
     const d = await delivery({ date: "2025-06-10" });
     const invoice = await invoiceOf(d.id, new Date("2025-06-10T15:00:00Z"));
     expect(invoice).toMatchObject({ issueDate: "2025-06-10", expectedPaymentDate: "2025-07-10" });
+  });
+});
+
+describe("Total Payments counts the payments received that stand", () => {
+  it("counts neither a reversal nor the payment it takes back, on every filter, and the total is net", async () => {
+    const own = (await createClient({ name: "Payments Count Client" })).id;
+    const inv = await invoiceOf((await delivery({ clientId: own })).id);
+    const paidOn = today();
+    const first = await recordPayment(manager, { invoiceId: inv.id, amount: "1000.00", paymentDate: paidOn });
+    const second = await recordPayment(manager, { invoiceId: inv.id, amount: "250.00", paymentDate: paidOn });
+    if (!first.ok || !second.ok) throw new Error("payment refused");
+    const reversed = await reversePayment(admin, first.payment.id, { reason: "Wrong invoice" });
+    expect(reversed.ok).toBe(true);
+    const expected = { count: 1, total: "250.00" };
+    expect(await paymentTotals(manager, { clientId: own })).toEqual(expected);
+    expect(await paymentTotals(manager, { clientId: own, from: paidOn, to: paidOn })).toMatchObject({ count: 1 });
+    expect(await paymentTotals(manager, { invoiceNo: inv.invoiceNo })).toEqual(expected);
+    // The kept count equals a recount after the rebuild.
+    const db = await getDb();
+    const kept = async () =>
+      (
+        await db
+          .select({ n: sql<number>`coalesce(sum(received), 0)::int` })
+          .from(schema.paymentDayTotals)
+          .where(eq(schema.paymentDayTotals.clientId, own))
+      )[0].n;
+    expect(await kept()).toBe(1);
+    await db.execute(sql`select pks_rebuild_totals()`);
+    expect(await kept()).toBe(1);
   });
 });
 
