@@ -5,7 +5,13 @@ import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
 import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
-import { CreditMovedBadge, isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
+import {
+  AdminReversesNote,
+  CreditMovedBadge,
+  isReversible,
+  RefundBadge,
+  ReversalBadge,
+} from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
@@ -256,6 +262,10 @@ export default function InvoicePage() {
             ))}
           </ul>
         )}
+        {!canReverse &&
+        payments.items.some((p) => isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn })) ? (
+          <AdminReversesNote what="payment" />
+        ) : null}
         {payments.count > payments.items.length ? (
           <Link to={`/payments?invoiceNo=${invoice.invoiceNo}`} className="text-sm underline">
             {`All ${payments.count} payments`}
@@ -297,6 +307,10 @@ export default function InvoicePage() {
             ))}
           </ul>
         )}
+        {!canReverseCredit &&
+        creditNotes.items.some((c) => isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn })) ? (
+          <AdminReversesNote what="credit note" />
+        ) : null}
         {creditNotes.count > creditNotes.items.length ? (
           <p className="page-subtitle text-sm">{`Showing the newest ${creditNotes.items.length} of ${creditNotes.count}.`}</p>
         ) : null}
