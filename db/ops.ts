@@ -114,6 +114,24 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       detail: `delivery ${r.id}: status ${r.status}, invoice ${r.invoice_id ?? "none"}, client ${r.client_id ?? "none"} vs invoice client ${r.invoice_client ?? "none"}`,
     });
   }
+  // Each invoice's profit against its deliveries' (decision 0300, "Profit follows the costs"): the
+  // profit rule's SQL form, rounded once. A void invoice's deliveries are freed; it keeps its figure.
+  const profits = await rows(
+    db,
+    sql`select i.invoice_no, i.profit::text as kept, r.profit::text as recount
+        from invoices i cross join lateral (
+          select round(coalesce(sum(d.tons * d.selling_rate), 0) - coalesce(sum(d.tons * coalesce(d.buying_rate, 0)
+            + coalesce(d.logistics_cost, 0) + coalesce(d.other_costs, 0)), 0), 2) as profit
+          from deliveries d where d.invoice_id = i.id) r
+        where i.payment_status <> 'void' and i.profit <> r.profit
+        order by i.id limit 20`,
+  );
+  for (const r of profits) {
+    breaches.push({
+      check: "invoice profit equals its deliveries' profit",
+      detail: `invoice ${r.invoice_no}: profit ${r.kept}, deliveries ${r.recount}`,
+    });
+  }
   const twice = await rows(
     db,
     sql`select scope, resource_id, count(*)::int as n from idempotency_keys

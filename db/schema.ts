@@ -723,6 +723,9 @@ export const paymentDayTotals = pgTable(
     clientId: integer("client_id").notNull(),
     n: integer("n").notNull().default(0),
     amount: numeric("amount").notNull().default("0"),
+    // Payments received that stand (money in, not reversed), on the day each was received; n
+    // counts every row, reversals, refunds and credit moves included (decision 0300).
+    received: integer("received").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.paymentDate, t.clientId] }),

@@ -37,3 +37,15 @@ export const ReversalBadge = (marks: Marks) => <Badge mark={reversalMark(marks)}
 export const CreditMovedBadge = () => <Badge mark={CREDIT_MOVED_MARK} />;
 
 export const RefundBadge = () => <Badge mark={REFUND_MARK} />;
+
+/**
+ * Said where someone who cannot reverse (a manager) sees entries that could be reversed:
+ * reversing is an admin's job (decision 0801, payment.reverse and credit_note.reverse).
+ */
+export function AdminReversesNote({ what }: { what: "payment" | "credit note" }) {
+  return (
+    <p role="note" className="page-subtitle text-sm" data-testid={`admin-reverses-${what.replace(" ", "-")}`}>
+      {`Only an admin can reverse a ${what} entered in error: ask an admin.`}
+    </p>
+  );
+}

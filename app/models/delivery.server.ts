@@ -1,5 +1,5 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import { getDb, schema, type Delivery, type Executor, type Role, type Settings, type User } from "~/db.server";
+import { getDb, schema, type Delivery, type Executor, type Role, type Settings, type Tx, type User } from "~/db.server";
 import {
   ADMIN_ONLY_FIELDS,
   DeliveryFiltersSchema,
@@ -39,6 +39,7 @@ import {
 } from "~/utils/idempotency.server";
 import { recordAudit } from "./audit.server";
 import { findClientByName } from "./client.server";
+import { followDeliveryCosts } from "./invoice-profit.server";
 import { assertPeriodOpen, checkPeriodOpen, isPeriodClosed } from "./period.server";
 import { deliveryClientName, getSettings } from "./settings.server";
 import { compare, isDecimalString } from "~/utils/money";
@@ -452,6 +453,14 @@ export type UpdateResult = { ok: true; delivery: DeliveryView } | Failure;
 /** What an invoiced delivery keeps: the form shows these read-only and the server refuses a change. */
 export const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"] as const;
 
+/** The costs an invoiced delivery may still change; its invoice's profit follows them (decision 0300). */
+const COST_FIELDS = ["logisticsCost", "otherCosts"] as const;
+
+async function lockInvoice(tx: Tx, invoiceId: number) {
+  const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
+  return invoice ?? null;
+}
+
 /** The same value as stored: "10" is the stored "10.00" (a PATCH may resend it unchanged). */
 function sameValue(sent: unknown, stored: unknown) {
   const a = String(sent ?? "");
@@ -516,8 +525,19 @@ export async function updateDelivery(
 
   const db = await getDb();
   const result = await db.transaction(async (tx): Promise<Failure | null> => {
+    // An invoiced delivery's invoice is locked before the delivery, the order a void takes them
+    // in (the invoice, then its deliveries): its profit follows the delivery's costs.
+    const [seen] = await tx
+      .select({ invoiceId: schema.deliveries.invoiceId })
+      .from(schema.deliveries)
+      .where(eq(schema.deliveries.id, id));
+    if (!seen) return { ok: false, status: 404, message: "Delivery not found" };
+    const invoice = seen.invoiceId === null ? null : await lockInvoice(tx, seen.invoiceId);
     const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
     if (!current) return { ok: false, status: 404, message: "Delivery not found" };
+    if (current.invoiceId !== seen.invoiceId) {
+      return { ok: false, status: 409, message: "This delivery's invoice changed meanwhile: reload it and try again" };
+    }
     if (isInvoiced(current)) {
       const locked = INVOICED_LOCKED.filter((f) => f in changes && !sameValue(changes[f], current[f]));
       if (locked.length) {
@@ -528,8 +548,15 @@ export async function updateDelivery(
         };
       }
     }
-    // Nothing dated in a closed month changes: neither where it was nor where it would go.
-    const closed = await checkPeriodOpen(tx, current.date, typeof changes.date === "string" ? changes.date : null);
+    // Nothing dated in a closed month changes: neither where it was nor where it would go, nor
+    // the profit of an invoice issued in one.
+    const costsChange = invoice !== null && COST_FIELDS.some((f) => f in changes && !sameValue(changes[f], current[f]));
+    const closed = await checkPeriodOpen(
+      tx,
+      current.date,
+      typeof changes.date === "string" ? changes.date : null,
+      costsChange ? invoice.issueDate : null,
+    );
     if (closed) return closed;
     if (Object.keys(changes).length === 0) return null;
     const [after] = await tx
@@ -545,6 +572,7 @@ export async function updateDelivery(
       before: current,
       after,
     });
+    if (costsChange && invoice.paymentStatus !== "void") await followDeliveryCosts(tx, viewer, invoice, id);
     return null;
   });
   if (result) return result;

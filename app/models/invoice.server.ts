@@ -22,6 +22,7 @@ import {
   isVoid,
   overdueSql,
   owedSql,
+  dueDateOf,
   settledOf,
   taxContained,
 } from "~/rules/invoices.server";
@@ -190,16 +191,16 @@ export type InvoiceFigures = {
 /**
  * Amount = sum of tons x sellingRate; profit = amount - (tons x buyingRate + logistics + other
  * costs), missing numbers counting as 0; each rounded half-up once, at the end. The expected
- * payment date is the latest delivery date plus the client's payment terms.
+ * payment date is the issue date plus the client's payment terms, never before the invoice
+ * exists (docs/decisions/0300, "Due date").
  */
-export function invoiceFigures(rows: EligibleRow[]): InvoiceFigures {
+export function invoiceFigures(rows: EligibleRow[], issueDate: string): InvoiceFigures {
   const { amount, profit } = invoiceTotalsOf(rows);
-  const latest = rows.reduce((max, r) => (r.date > max ? r.date : max), rows[0].date);
   return {
     amount: toFixed(amount),
     profit: toFixed(profit),
     taxRate: rows[0].taxRate,
-    expectedPaymentDate: addDays(latest, rows[0].paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS),
+    expectedPaymentDate: dueDateOf(issueDate, rows[0].paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS),
     clientId: rows[0].clientId,
     clientName: rows[0].clientName,
   };
@@ -221,7 +222,8 @@ export async function previewInvoice(actor: Actor, deliveryId: number) {
   const db = await getDb();
   const row = await eligibleById(db, deliveryId);
   if (!row) return null;
-  return { delivery: row, ...invoiceFigures([row]), invoiceNo: await nextInvoiceNumber(db) };
+  const issueDate = todayIn(env().APP_TIME_ZONE);
+  return { delivery: row, issueDate, ...invoiceFigures([row], issueDate), invoiceNo: await nextInvoiceNumber(db) };
 }
 
 /**
@@ -267,14 +269,14 @@ async function insertInvoice(
   rows: EligibleRow[],
   user: Pick<User, "id">,
   requestedNo?: string,
-  createdAt = new Date(),
+  createdAt: Date = new Date(),
 ) {
   // The invoice is dated today; it also changes its deliveries (to invoiced) and counts in
   // their month's reconciliation: none of those dates may be in a closed month (decision 0901).
   // One moment for both: the time it carries and its business date (the tax report's month).
   const issueDate = todayIn(env().APP_TIME_ZONE, createdAt);
   await assertPeriodOpen(tx, issueDate, earliestDate(rows));
-  const figures = invoiceFigures(rows);
+  const figures = invoiceFigures(rows, issueDate);
   assertFitsOneInvoice(figures, rows.length);
   const invoiceNo = await claimInvoiceNumber(tx, requestedNo);
   const [invoice] = await tx
@@ -330,13 +332,15 @@ class InvoiceConflict extends Error {}
 export type CreateInvoiceResult =
   { ok: true; invoice: typeof schema.invoices.$inferSelect; replayed: boolean } | Failure;
 
-type KeyOption = { idempotencyKey?: string | null };
+// `now` is the clock of the invoice's issue (its time and business date): the server's own
+// clock unless a seed or a test issues it at another moment.
+type KeyOption = { idempotencyKey?: string | null; now?: Date };
 
 /** One invoice for one confirmed delivery with a client (the Generate Invoice dialog, POST /api/invoices). */
 export async function createInvoiceForDelivery(
   user: Actor,
   input: { deliveryId?: unknown; invoiceNo?: unknown },
-  { idempotencyKey }: KeyOption = {},
+  { idempotencyKey, now }: KeyOption = {},
 ): Promise<CreateInvoiceResult> {
   const refused = refuse(user, "invoice.manage", `delivery/${String(input.deliveryId ?? "")}/invoice`);
   if (refused) return refused;
@@ -384,7 +388,7 @@ export async function createInvoiceForDelivery(
             ? "This delivery has already been invoiced"
             : "Only confirmed deliveries with a client can be invoiced",
         );
-      const invoice = await insertInvoice(tx, [row], user, requestedNo);
+      const invoice = await insertInvoice(tx, [row], user, requestedNo, now);
       if (idempotencyKey) {
         await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(invoice.id) });
         await deleteOldKeys(tx);
@@ -408,7 +412,7 @@ class NotFound extends Error {}
 export async function createInvoicesForMonth(
   user: Actor,
   yearMonth: string,
-  { idempotencyKey, now = new Date() }: KeyOption & { now?: Date } = {},
+  { idempotencyKey, now = new Date() }: KeyOption = {},
 ): Promise<{ ok: true; invoices: (typeof schema.invoices.$inferSelect)[]; replayed: boolean } | Failure> {
   const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
   if (refused) return refused;
@@ -457,8 +461,7 @@ export async function createInvoicesForMonth(
       }
       const created = [];
       const groups = [...byClient.values()].sort((a, b) => a[0].clientName.localeCompare(b[0].clientName));
-      // One clock reading for the batch: its invoices share one issue date, even at midnight.
-      const now = new Date();
+      // One clock reading for the batch (`now`): its invoices share one issue date, even at midnight.
       // The counter first, as a single invoice takes it before anything its insert touches:
       // taken after the tax rows, a single invoice at one of the batch's rates would hold the
       // counter and wait on the tax row while the batch held the row and waited on the counter.

@@ -1038,7 +1038,9 @@ export function paymentBatches(
  * Total Payments (count) and Total Amount (exact sum) for the current filter, in SQL. Date and
  * client filters read the per-day, per-client totals the payment trigger keeps (one row a day
  * a client); an invoice number reads that invoice's payments through their index; only a
- * reference search has to look at the payments themselves (docs/decisions/0500).
+ * reference search has to look at the payments themselves (docs/decisions/0500). The count is of
+ * payments received that stand: not reversals, refunds or credits moved, nor a payment reversed
+ * (decision 0300, "Total Payments").
  */
 export async function paymentTotals(actor: Actor, filters: PaymentFilters = {}) {
   assertCan(actor, "payment.record", "payments/totals");
@@ -1050,9 +1052,15 @@ export function paymentTotalsQuery(db: Executor, filters: PaymentFilters) {
   if (filters.invoiceNo || filters.reference) {
     // The payments matched, through the invoice's or the reference's index; their invoices only
     // for a client filter.
+    const p = schema.payments;
     const matched = db
       .select({
-        count: sql<number>`count(*)::int`,
+        // Payments received that stand, as payment_day_totals.received counts them (migration 0032);
+        // the reversal is looked up through payments_reverses_idx (the outer row named in full:
+        // drizzle writes a bare "id" here, which would be the inner row's).
+        count: sql<number>`(count(*) filter (where ${p.reversesPaymentId} is null and not ${p.refund}
+          and ${p.creditMovedToInvoiceId} is null and ${p.creditFromPaymentId} is null
+          and not exists (select 1 from ${p} r where r.reverses_payment_id = "payments"."id")))::int`,
         total: sql<string>`coalesce(sum(${schema.payments.amount}), 0)::numeric(18,2)::text`,
       })
       .from(schema.payments)
@@ -1069,7 +1077,7 @@ export function paymentTotalsQuery(db: Executor, filters: PaymentFilters) {
   if (filters.clientId) where.push(eq(t.clientId, filters.clientId));
   return db
     .select({
-      count: sql<number>`coalesce(sum(${t.n}), 0)::int`,
+      count: sql<number>`coalesce(sum(${t.received}), 0)::int`,
       total: sql<string>`coalesce(sum(${t.amount}), 0)::numeric(18,2)::text`,
     })
     .from(t)

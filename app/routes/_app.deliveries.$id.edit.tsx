@@ -125,7 +125,7 @@ export default function EditDeliveryRoute() {
             className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
           >
             Invoiced on <strong>Invoice #{invoiceNo}</strong>: its tons, rates and client can no longer change, and it
-            cannot be deleted.
+            cannot be deleted. Its logistics and other costs can: the invoice&apos;s profit follows them.
           </p>
         ) : null}
         <div className="grid gap-4 sm:grid-cols-2">

@@ -56,6 +56,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         voidReason: inv.voidReason,
         amount: inv.amount,
         amountPaid: inv.amountPaid,
+        amountCredited: inv.amountCredited,
+        balance: inv.balance,
         expectedPaymentDate: inv.expectedPaymentDate,
         profit: inv.profit,
         // Sent only when there is one: most invoices carry none.

@@ -12,7 +12,7 @@ import { CreditNoteFormSchema, creditNoteFormConstraint } from "~/schemas/correc
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
-import { formatNaira, isNegative, sub, toFixed } from "~/utils/money";
+import { compare, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
@@ -101,8 +101,8 @@ export default function CreditNoteRoute() {
             </>
           )}
           <br />
-          Can credit up to <strong data-testid="creditable">{formatNaira(creditable)}</strong>; a credit beyond the
-          balance leaves the client a credit.
+          Can credit up to <strong data-testid="creditable">{formatNaira(creditable)}</strong>
+          {creditLimitNote(invoice.balance, creditable)}
         </p>
         <MoneyField meta={fields.amount} label="Amount (₦)" />
         <TextareaField meta={fields.reason} label="Reason" rows={3} />
@@ -112,4 +112,16 @@ export default function CreditNoteRoute() {
       </Form>
     </Dialog>
   );
+}
+
+/**
+ * What the most that can be credited means for this invoice, in one sentence: the whole
+ * balance; or the balance and then a credit owed back to the client (a paid part); or all of it
+ * a credit owed back (nothing left to pay).
+ */
+function creditLimitNote(balance: string, creditable: string) {
+  if (compare(balance, "0") <= 0)
+    return ": nothing is left to pay, so all of it is owed back to the client as a credit.";
+  if (compare(creditable, balance) <= 0) return ", the whole balance.";
+  return `: the first ${formatNaira(balance)} clears the balance, and the rest is owed back to the client as a credit.`;
 }

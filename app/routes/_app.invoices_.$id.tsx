@@ -5,7 +5,13 @@ import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
 import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
-import { CreditMovedBadge, isReversible, RefundBadge, ReversalBadge } from "~/components/reversal-marks";
+import {
+  AdminReversesNote,
+  CreditMovedBadge,
+  isReversible,
+  RefundBadge,
+  ReversalBadge,
+} from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { AuditEventList } from "~/components/audit/audit-event-list";
 import { getInvoiceDetail } from "~/models/invoice.server";
@@ -74,35 +80,53 @@ export default function InvoicePage() {
           </h1>
           <p className="page-subtitle">{invoice.clientName}</p>
         </div>
-        {isVoid ? null : (
-          <div className="flex flex-wrap gap-2">
-            {canPay ? (
-              <Link to="payment" className="btn-primary" preventScrollReset>
-                Record Payment
-              </Link>
-            ) : null}
-            {canCredit ? (
-              <Link to="credit-note" className="btn-outline" preventScrollReset>
-                Credit Note
-              </Link>
-            ) : null}
-            {canPayments && isNegative(invoice.balance) ? (
-              <Link to="apply-credit" className="btn-outline" preventScrollReset>
-                Apply Credit
-              </Link>
-            ) : null}
-            {canRefund && isNegative(invoice.balance) ? (
-              <Link to="refund" className="btn-outline" preventScrollReset>
-                Refund Credit
-              </Link>
-            ) : null}
-            {canVoid ? (
-              <Link to="void" className="btn-destructive" preventScrollReset>
-                Void
-              </Link>
-            ) : null}
-          </div>
-        )}
+        <div className="flex flex-wrap gap-2">
+          {isVoid ? null : (
+            <>
+              {canPay ? (
+                <Link to="payment" className="btn-primary" preventScrollReset>
+                  Record Payment
+                </Link>
+              ) : null}
+              {canCredit ? (
+                <Link to="credit-note" className="btn-outline" preventScrollReset>
+                  Credit Note
+                </Link>
+              ) : null}
+              {canPayments && isNegative(invoice.balance) ? (
+                <Link to="apply-credit" className="btn-outline" preventScrollReset>
+                  Apply Credit
+                </Link>
+              ) : null}
+              {canRefund && isNegative(invoice.balance) ? (
+                <Link to="refund" className="btn-outline" preventScrollReset>
+                  Refund Credit
+                </Link>
+              ) : null}
+              {canVoid ? (
+                <Link to="void" className="btn-destructive" preventScrollReset>
+                  Void
+                </Link>
+              ) : null}
+            </>
+          )}
+          {/* The print view is a document of its own and the PDF a download: plain anchors, loaded by the browser. */}
+          <a
+            href={`/invoices/${invoice.id}/print`}
+            className="btn-ghost"
+            aria-label={`Print invoice #${invoice.invoiceNo}`}
+          >
+            Print
+          </a>
+          <a
+            href={`/invoices/${invoice.id}/pdf`}
+            className="btn-ghost"
+            download
+            aria-label={`PDF of invoice #${invoice.invoiceNo}`}
+          >
+            PDF
+          </a>
+        </div>
       </header>
       {isVoid ? (
         <p role="note" className="card border-red-300 p-4 text-sm" data-testid="void-reason">
@@ -242,6 +266,10 @@ export default function InvoicePage() {
             ))}
           </ul>
         )}
+        {!canReverse &&
+        payments.items.some((p) => isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn })) ? (
+          <AdminReversesNote what="payment" />
+        ) : null}
         {payments.count > payments.items.length ? (
           <Link to={`/payments?invoiceNo=${invoice.invoiceNo}`} className="text-sm underline">
             {`All ${payments.count} payments`}
@@ -283,6 +311,10 @@ export default function InvoicePage() {
             ))}
           </ul>
         )}
+        {!canReverseCredit &&
+        creditNotes.items.some((c) => isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn })) ? (
+          <AdminReversesNote what="credit note" />
+        ) : null}
         {creditNotes.count > creditNotes.items.length ? (
           <p className="page-subtitle text-sm">{`Showing the newest ${creditNotes.items.length} of ${creditNotes.count}.`}</p>
         ) : null}

@@ -4,6 +4,7 @@ import { ExportCsvLink } from "~/components/export-link";
 import { isPlainEntry, paymentLinesHtml, PLAIN_ENTRY, type EntryMarks } from "~/components/payments/payment-lines-html";
 import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
+import { AdminReversesNote } from "~/components/reversal-marks";
 import { listClientChoices } from "~/models/client.server";
 import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
 import { readPageRequest } from "~/utils/params";
@@ -122,6 +123,7 @@ export default function PaymentsPage() {
             }}
           />
         )}
+        {!canReverse && payments.length > 0 ? <AdminReversesNote what="payment" /> : null}
         <Pager label="Payment pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       </section>
       <Outlet />

@@ -2,6 +2,7 @@
 // twin side by side (decision 0800; tests/integration/rules.test.ts holds them equal).
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { schema, type Invoice } from "~/db.server";
+import { addDays } from "~/utils/dates";
 import { add, compare, dec, sub, toFixed, type Decimal } from "~/utils/money";
 
 export type PaymentStatus = Invoice["paymentStatus"];
@@ -51,6 +52,12 @@ export const clientCreditSql = () =>
 /** The client credit an invoice carries ("0.00" when none): what was paid and credited past its amount. */
 export const clientCreditOf = (x: MoneyAndStatus): string =>
   hasClientCredit(x) ? toFixed(sub(settledOf(x), x.amount)) : "0.00";
+
+// ---- Due date: the issue date plus the client's payment terms, so an invoice is never due
+// before it is issued (docs/decisions/0300, "Due date"). Made on the day of its delivery, that is
+// the spec's delivery date + terms. Only the invoice's creation computes it; it is stored.
+
+export const dueDateOf = (issueDate: string, termsDays: number): string => addDays(issueDate, Math.max(0, termsDays));
 
 // ---- Overdue: money still owed and the expected payment date before today (business time zone).
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { balanceOf, statusAfterSettlement, taxContained } from "./invoices.server";
+import { balanceOf, dueDateOf, statusAfterSettlement, taxContained } from "./invoices.server";
 
 describe("tax contained in a tax-inclusive amount: A x r / (100 + r), half away from zero to the kobo", () => {
   it("takes the tax out of the amount, not on top of it", () => {
@@ -46,5 +46,17 @@ describe("balance and status after payments and credit notes", () => {
     expect(statusAfterSettlement(invoice("999.99", "0"))).toBe("partial");
     expect(statusAfterSettlement(invoice("600.00", "400.00"))).toBe("paid");
     expect(statusAfterSettlement(invoice("1000.00", "300.00"))).toBe("paid");
+  });
+});
+
+describe("due date: the issue date plus the client's terms (decision 0300, Due date)", () => {
+  it("counts from the day the invoice is issued, not from its deliveries", () => {
+    // June's deliveries invoiced on 28 Nov on 30-day terms: due 28 Dec, not 29 Jul.
+    expect(dueDateOf("2026-11-28", 30)).toBe("2026-12-28");
+    expect(dueDateOf("2026-02-15", 45)).toBe("2026-04-01");
+  });
+
+  it("is the issue date itself on terms of 0 days, never before it", () => {
+    expect(dueDateOf("2026-11-28", 0)).toBe("2026-11-28");
   });
 });

@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   "delivery.delete",
   "invoice.create",
   "invoice.void",
+  "invoice.profit",
   "credit_note.create",
   "credit_note.reverse",
   "payment.create",

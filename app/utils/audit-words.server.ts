@@ -14,6 +14,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "delivery.delete": "Delivery deleted",
   "invoice.create": "Invoice created",
   "invoice.void": "Invoice voided",
+  "invoice.profit": "Invoice profit recounted after a delivery's costs changed",
   "credit_note.create": "Credit note issued",
   "credit_note.reverse": "Credit note reversed",
   "payment.create": "Payment recorded",

@@ -12,6 +12,7 @@ import { schema } from "../../app/db.server";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { SESSION_COOKIE_NAME } from "../../app/utils/cookies.server";
 import { createSession } from "../../app/utils/session.server";
+import { createInvoiceForDelivery } from "../../app/models/invoice.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 import {
   BOOTSTRAP_ADMIN,
@@ -73,7 +74,22 @@ for (const project of ["js", "nojs"]) {
     offloadingCost: "0",
   };
   await createDelivery({ ...common, agentId: agent.id, date: addDays(today, -2), tons: "20.00" }, db);
-  await createDelivery({ ...common, agentId: old.id, date: addDays(today, -120), tons: "5.00" }, db);
+  // Overdue: invoiced the day it was delivered, 120 days ago, so due 90 days ago (decision 0300,
+  // "Due date": the due date counts from the issue date).
+  const overdue = await createDelivery({ ...common, agentId: old.id, date: addDays(today, -120), tons: "5.00" }, db);
+  const [manager] = await db
+    .select()
+    .from(schema.users)
+    .where(eq(schema.users.email, fixtureUsers(project).manager.email));
+  const issued = await createInvoiceForDelivery(
+    manager,
+    { deliveryId: overdue.id },
+    { now: new Date(`${addDays(today, -120)}T12:00:00Z`) },
+  );
+  if (!issued.ok) throw new Error(issued.message);
+  // Invoiced late (tests/e2e/defects-invoices.spec.ts): delivered five months ago, not invoiced yet.
+  const late = await createAgent({ name: `Late Agent ${project}` }, db);
+  await createDelivery({ ...common, agentId: late.id, date: addDays(today, -150), tons: "5.00" }, db);
   // Corrections (tests/e2e/corrections.spec.ts): one delivery to invoice and void, one to credit.
   const voidAgent = await createAgent({ name: `Void Agent ${project}` }, db);
   const creditAgent = await createAgent({ name: `Credit Agent ${project}` }, db);

@@ -8,7 +8,7 @@ import { formatNaira, sub, toFixed } from "../../app/utils/money";
 import { apiPoster, expect, invoiceThroughApi, test, unique } from "./fixtures";
 import { pdfToText } from "./pdf-text";
 
-test("a client's statement: opening, lines, closing balance and the ageing bucket of an overdue invoice", async ({
+test("a client's statement: opening, lines, closing balance and the ageing bucket of its invoice", async ({
   page,
   loginAs,
   baseURL,
@@ -18,8 +18,8 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   const tag = unique();
   const today = todayIn("Africa/Lagos");
   const monthStart = `${today.slice(0, 8)}01`;
-  // Delivered ten days ago on terms of 0 days: due then, so overdue today (in this month's window
-  // or not, the bucket is the rule's).
+  // Delivered ten days ago on terms of 0 days, invoiced today: due today (decision 0300, "Due
+  // date"), so its bucket is the rule's for a due date of today.
   const delivered = addDays(today, -10) < monthStart ? monthStart : addDays(today, -10);
   const name = `Statement Client ${tag}`;
   const { client, invoice } = await invoiceThroughApi(page.request, baseURL!, {
@@ -50,7 +50,7 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   const lines = page.getByRole("region", { name: "Transactions" });
   await expect(lines.getByRole("row").filter({ hasText: "Payment" })).toContainText(formatNaira(closing));
 
-  const bucket = AGEING_LABELS[ageingBucket(delivered, today, closing)];
+  const bucket = AGEING_LABELS[ageingBucket(today, today, closing)];
   const ageing = page.getByRole("region", { name: /Ageing as of/ });
   await expect(ageing.getByText(bucket, { exact: true }).locator("..")).toContainText(formatNaira(closing));
   await expect(ageing.getByText("Total", { exact: true }).locator("..")).toContainText(formatNaira(closing));

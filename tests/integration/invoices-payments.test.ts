@@ -11,6 +11,8 @@ import {
 } from "../../app/models/invoice.server";
 import { listPayments, paymentTotals, recordPayment } from "../../app/models/payment.server";
 import { listMonths, monthDetails } from "../../app/presenters/reconciliation.server";
+import { addDays, todayIn } from "../../app/utils/dates";
+import { env } from "../../app/utils/env.server";
 import { add, toFixed } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
@@ -43,7 +45,8 @@ describe("invoices", () => {
       amount: "1985765.28",
       profit: "234665.13",
       taxRate: "7.50",
-      expectedPaymentDate: "2026-02-24",
+      // Due 45 days from the day it is issued (decision 0300, "Due date"), not from the delivery.
+      expectedPaymentDate: addDays(todayIn(env().APP_TIME_ZONE), 45),
     });
     const result = await createInvoiceForDelivery(user, { deliveryId: d.id, invoiceNo: undefined });
     expect(result.ok).toBe(true);
@@ -170,7 +173,12 @@ describe("payments", () => {
 
   it("counts an invoice past its expected date with money owed as overdue", async () => {
     const d = await delivery({ date: "2020-01-01", tons: "2.00", sellingRate: "100.00" });
-    const created = await createInvoiceForDelivery(user, { deliveryId: d.id });
+    // Issued the day of its delivery, so due on 15 Feb 2020: long past.
+    const created = await createInvoiceForDelivery(
+      user,
+      { deliveryId: d.id },
+      { now: new Date("2020-01-01T12:00:00Z") },
+    );
     if (!created.ok) throw new Error(created.message);
     expect(await getInvoice(user, created.invoice.id)).toMatchObject({ paymentStatus: "overdue" });
     const summary = await invoiceSummary(user);
@@ -216,7 +224,9 @@ describe("monthly reconciliation", () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.invoices.map((i) => i.amount)).toEqual(["2100.00", "50.00"]);
-    expect(result.invoices[0].expectedPaymentDate).toBe("2019-05-04"); // latest (20 Mar) + 45 days
+    // Issued today: due today + each client's terms (decision 0300, "Due date"), not 20 Mar + 45 days.
+    const today = todayIn(env().APP_TIME_ZONE);
+    expect(result.invoices.map((i) => i.expectedPaymentDate)).toEqual([addDays(today, 45), addDays(today, 10)]);
     const after = (await listMonths(user)).months.find((m) => m.month === "2019-03")!;
     expect(after).toMatchObject({ invoiced: true, canGenerate: false, prospectiveNumber: null, invoiceCount: 2 });
     expect([after.firstInvoiceNo, after.lastInvoiceNo]).toEqual(result.invoices.map((i) => i.invoiceNo).sort());

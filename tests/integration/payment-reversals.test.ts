@@ -97,7 +97,8 @@ describe("reversing a payment", () => {
       ["-4000.50", payment.id, "Recorded on the wrong invoice", null],
       ["4000.50", null, null, today()],
     ]);
-    expect(await paymentTotals(admin, { invoiceNo: invoice.invoiceNo })).toEqual({ count: 2, total: "0.00" });
+    // A payment reversed is no payment, and its reversal is none either (decision 0300, "Total Payments").
+    expect(await paymentTotals(admin, { invoiceNo: invoice.invoiceNo })).toEqual({ count: 0, total: "0.00" });
     expect(await getPaymentToReverse(admin, payment.id)).toMatchObject({ reversedOn: today() });
     expect(await getPaymentToReverse(admin, result.reversal.id)).toBeNull();
 

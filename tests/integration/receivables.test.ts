@@ -48,7 +48,12 @@ async function invoiceDue(clientId: number, due: string, amount = "1000.00") {
     tons: "1.00",
     sellingRate: amount,
   });
-  const made = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
+  // Issued the day of its delivery: due 60 days later (decision 0300, "Due date").
+  const made = await createInvoiceForDelivery(
+    manager,
+    { deliveryId: delivery.id },
+    { now: new Date(`${date}T12:00:00Z`) },
+  );
   if (!made.ok) throw new Error(made.message);
   expect(made.invoice.expectedPaymentDate).toBe(due);
   return made.invoice;

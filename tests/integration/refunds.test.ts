@@ -130,7 +130,8 @@ describe("refunding a client credit", () => {
       ["-1000.25", true, "Paid back by transfer"],
       ["10000.00", false, null],
     ]);
-    expect(await paymentTotals(admin, { invoiceNo: invoice.invoiceNo })).toEqual({ count: 3, total: "8499.75" });
+    // One payment received; the refunds are money out, not payments (decision 0300, "Total Payments").
+    expect(await paymentTotals(admin, { invoiceNo: invoice.invoiceNo })).toEqual({ count: 1, total: "8499.75" });
     const detail = await getInvoiceDetail(admin, invoice.id);
     expect(detail!.payments.items.map((p) => p.refund)).toEqual([true, true, false]);
     expect(detail!.balance).toBe("0.00");

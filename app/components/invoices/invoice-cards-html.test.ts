@@ -10,6 +10,8 @@ const base: InvoiceCard = {
   voidReason: null,
   amount: "1234567.5",
   amountPaid: "1000",
+  amountCredited: "567.50",
+  balance: "1233000.00",
   expectedPaymentDate: "2026-03-04",
   profit: "-20.00",
 };
@@ -22,12 +24,19 @@ describe("invoice cards as HTML", () => {
         '<a href="/invoices/7" data-discover="true" class="block font-semibold underline-offset-2 hover:underline">Invoice #131</a>' +
         '<p class="page-subtitle">Kodan</p></div><span class="badge capitalize tone-blue">partial</span></div>' +
         '<dl class="facts"><dt>Amount</dt><dd>₦1,234,567.50</dd><dt>Paid</dt><dd>₦1,000.00</dd>' +
+        "<dt>Credited</dt><dd>₦567.50</dd><dt>Balance</dt><dd>₦1,233,000.00</dd>" +
         "<dt>Due Date</dt><dd>Mar 04, 2026</dd><dt>Profit</dt><dd>-₦20.00</dd></dl>" +
         '<div class="mt-3 flex flex-wrap gap-2">' +
         '<a href="/invoices/7/pay" data-discover="true" data-keep-scroll="" class="btn-outline btn-sm">Record Payment</a>' +
         '<a href="/invoices/7/print" class="btn-ghost btn-sm" aria-label="Print invoice #131">Print</a>' +
         '<a href="/invoices/7/pdf" class="btn-ghost btn-sm" download="" aria-label="PDF of invoice #131">PDF</a></div></li>',
     );
+  });
+
+  test("a card carrying a client credit shows the credit in place of the balance", () => {
+    const out = invoiceCardsHtml([{ ...base, amountPaid: "1234567.50", balance: "-567.50", clientCredit: "567.50" }]);
+    expect(out).toContain("<dt>Credited</dt><dd>₦567.50</dd><dt>Client credit</dt><dd>₦567.50</dd>");
+    expect(out).not.toContain("<dt>Balance</dt>");
   });
 
   test("a void card is struck through, says why and offers no payment", () => {

@@ -21,6 +21,9 @@ export type InvoiceCard = {
   voidReason: string | null;
   amount: string;
   amountPaid: string;
+  amountCredited: string;
+  /** amount - paid - credited (0 when void); a card carrying a client credit shows that instead. */
+  balance: string;
   expectedPaymentDate: string;
   profit: string;
   /** Only on an invoice carrying a client credit (paid and credited past its amount). */
@@ -39,8 +42,10 @@ function card(inv: InvoiceCard, listSearch: string) {
   const client = html`<p class="page-subtitle">${inv.clientName}</p>`;
   const badge = html`<span class="${paymentStatusBadgeClass(inv.paymentStatus)}">${inv.paymentStatus}</span>`;
   const reason = isVoid && html`<p class="mt-2 text-sm text-slate-600 dark:text-slate-300">Void: ${inv.voidReason}</p>`;
-  const amounts = html`<dt>Amount</dt><dd>${formatNaira(inv.amount)}</dd><dt>Paid</dt><dd>${formatNaira(inv.amountPaid)}</dd>`;
-  const credit = inv.clientCredit && html`<dt>Client credit</dt><dd>${formatNaira(inv.clientCredit)}</dd>`;
+  const amounts = html`<dt>Amount</dt><dd>${formatNaira(inv.amount)}</dd><dt>Paid</dt><dd>${formatNaira(inv.amountPaid)}</dd><dt>Credited</dt><dd>${formatNaira(inv.amountCredited)}</dd>`;
+  const credit = inv.clientCredit
+    ? html`<dt>Client credit</dt><dd>${formatNaira(inv.clientCredit)}</dd>`
+    : html`<dt>Balance</dt><dd>${formatNaira(inv.balance)}</dd>`;
   const due = html`<dt>Due Date</dt><dd>${formatDeliveryDate(inv.expectedPaymentDate)}</dd>`;
   const profit = html`<dt>Profit</dt><dd>${formatNaira(inv.profit)}</dd>`;
   const pay =
