@@ -4,11 +4,13 @@ BEGIN
     RAISE EXCEPTION 'invoices keeps every invoice (void it instead): % is not allowed', TG_OP
       USING ERRCODE = 'insufficient_privilege';
   END IF;
-  IF (NEW.id, NEW.invoice_no, NEW.delivery_id, NEW.client_id, NEW.amount, NEW.tax_rate, NEW.profit,
+  IF (NEW.id, NEW.invoice_no, NEW.delivery_id, NEW.client_id, NEW.amount, NEW.tax_rate,
       NEW.expected_payment_date, NEW.issue_date, NEW.created_by, NEW.created_at)
      IS DISTINCT FROM (OLD.id, OLD.invoice_no, OLD.delivery_id, OLD.client_id, OLD.amount, OLD.tax_rate,
-      OLD.profit, OLD.expected_payment_date, OLD.issue_date, OLD.created_by, OLD.created_at) THEN
-    RAISE EXCEPTION 'invoice % is issued: its number, client, deliveries, amount, tax rate, profit and dates never change', OLD.invoice_no
+      OLD.expected_payment_date, OLD.issue_date, OLD.created_by, OLD.created_at)
+     OR (NEW.profit IS DISTINCT FROM OLD.profit
+         AND (OLD.payment_status = 'void' OR NEW.profit IS DISTINCT FROM pks_invoice_profit_of(OLD.id))) THEN
+    RAISE EXCEPTION 'invoice % is issued: its number, client, deliveries, amount, tax rate and dates never change, and its profit only follows its deliveries'' costs', OLD.invoice_no
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF OLD.payment_status = 'void'

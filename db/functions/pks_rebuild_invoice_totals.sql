@@ -28,8 +28,10 @@ BEGIN
   SELECT payment_status, expected_payment_date, amount_paid + amount_credited < amount, count(*), sum(amount), sum(amount_paid),
     sum(amount_credited)
   FROM invoices WHERE payment_status <> 'void' GROUP BY 1, 2, 3;
-  INSERT INTO payment_day_totals (payment_date, client_id, n, amount)
-  SELECT p.payment_date, i.client_id, count(*), sum(p.amount) FROM payments p JOIN invoices i ON i.id = p.invoice_id GROUP BY 1, 2;
+  INSERT INTO payment_day_totals (payment_date, client_id, n, amount, received)
+  SELECT p.payment_date, i.client_id, count(*), sum(p.amount), count(*) FILTER (WHERE pks_payment_is_received(p)
+    AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.reverses_payment_id = p.id))
+  FROM payments p JOIN invoices i ON i.id = p.invoice_id GROUP BY 1, 2;
   INSERT INTO invoice_counter (id, last_no) SELECT 1, coalesce(max(invoice_no::bigint), 126) FROM invoices
   ON CONFLICT (id) DO UPDATE SET last_no = greatest(invoice_counter.last_no, excluded.last_no);
   INSERT INTO credit_note_counter (id, last_no) SELECT 1, coalesce(max(substr(credit_note_no, 4)::bigint), 0) FROM credit_notes
