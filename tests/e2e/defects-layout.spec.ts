@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { todayIn } from "../../app/utils/dates";
-import { apiPoster, expect, invoiceThroughApi, test } from "./fixtures";
+import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 
 // Layout defects found by walking the app at 1280 and 390 px, with JavaScript on and off. Each
 // test measures the layout where the defect was seen (decisions 0951, 0980, 0990).
@@ -63,4 +63,59 @@ test.describe("the printable invoice", () => {
       expect(pdfPages(await page.pdf({ preferCSSPageSize: true })), `at ${size.width} px`).toBe(1);
     }
   });
+});
+
+test("the agent statement at 1280 px: the table inside its card, amounts apart, a payout on one line", async ({
+  page,
+  loginAs,
+  baseURL,
+  javaScript,
+}) => {
+  await loginAs("admin");
+  const post = apiPoster(page.request, baseURL!);
+  const tag = unique();
+  const agent = await post("/api/agents", { name: `Layout Agent ${tag}` });
+  const delivery = await post("/api/deliveries", {
+    agentId: agent.id,
+    tons: "120.00",
+    location: "Ikorodu yard",
+    truckNo: `LAY-${tag.slice(-4)}`,
+  });
+  const priced = await page.request.patch(`/api/deliveries/${delivery.id}`, {
+    data: { buyingRate: "125000.00", mobilizationPayment: "25000.00" },
+    headers: { Origin: baseURL! },
+  });
+  expect(priced.status(), await priced.text()).toBe(200);
+  const payout = await post(`/api/agents/${agent.id}/payouts`, {
+    amount: "1500000.00",
+    method: "bank_transfer",
+    reference: `TRF-${tag}`,
+  });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/agents/${agent.id}/statement`);
+  await hydrated(page, javaScript);
+  expect(await sidewaysScroll(page)).toBe(0);
+  // The section, and in it the box the table scrolls in.
+  const section = page.getByRole("region", { name: "Deliveries and payouts" }).first();
+  const lines = section.getByRole("region", { name: "Deliveries and payouts" });
+  // The table fits its card: nothing to scroll, Owed in sight.
+  expect(await lines.evaluate((box) => box.scrollWidth - box.clientWidth)).toBe(0);
+  const card = (await section.boundingBox())!;
+  const owed = (await lines.getByRole("columnheader", { name: "Owed" }).boundingBox())!;
+  expect(owed.x + owed.width).toBeLessThanOrEqual(card.x + card.width);
+  // Neighbouring amounts are apart: at least 12 px between the text of one cell and the next.
+  const row = lines.getByRole("row").filter({ hasText: `LAY-${tag.slice(-4)}` });
+  const gaps = await row.evaluate((tr) => {
+    const spans = [...tr.querySelectorAll("td")].map((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return range.getBoundingClientRect();
+    });
+    return spans.slice(1).map((b, i) => (b.width && spans[i].width ? b.left - spans[i].right : Infinity));
+  });
+  expect(Math.min(...gaps)).toBeGreaterThanOrEqual(12);
+  // The payout row is one line high, as the closing line is.
+  const payoutRow = lines.getByRole("row").filter({ hasText: `Payout #${payout.id}` });
+  const oneLine = (await lines.getByRole("row").filter({ hasText: "Owed at end" }).boundingBox())!.height;
+  expect((await payoutRow.boundingBox())!.height).toBeLessThanOrEqual(oneLine + 1);
 });
