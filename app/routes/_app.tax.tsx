@@ -86,16 +86,18 @@ export default function TaxReportPage() {
               Hide Details
             </Link>
           </div>
-          <dl className="grid grid-cols-3 gap-3 text-sm">
-            <div className="card p-3">
+          {/* On a phone one figure a line, label and amount side by side: three amounts in millions do
+              not fit across 390 px (decision 0990). */}
+          <dl className="grid gap-2 text-sm sm:grid-cols-3 sm:gap-3">
+            <div className="card flex flex-wrap items-baseline justify-between gap-x-3 p-3 sm:block">
               <dt className="text-slate-500">Tax on sales</dt>
               <dd className="tabular-nums">{formatNaira(month.total.invoiceTax)}</dd>
             </div>
-            <div className="card p-3">
+            <div className="card flex flex-wrap items-baseline justify-between gap-x-3 p-3 sm:block">
               <dt className="text-slate-500">Tax credited</dt>
               <dd className="tabular-nums">{formatNaira(month.total.creditTax)}</dd>
             </div>
-            <div className="card p-3">
+            <div className="card flex flex-wrap items-baseline justify-between gap-x-3 p-3 sm:block">
               <dt className="text-slate-500">Net tax</dt>
               <dd className="font-semibold tabular-nums">{formatNaira(month.total.netTax)}</dd>
             </div>

@@ -119,3 +119,35 @@ test("the agent statement at 1280 px: the table inside its card, amounts apart, 
   const oneLine = (await lines.getByRole("row").filter({ hasText: "Owed at end" }).boundingBox())!.height;
   expect((await payoutRow.boundingBox())!.height).toBeLessThanOrEqual(oneLine + 1);
 });
+
+test("the tax report's month on a phone: no sideways scroll, Net tax whole on its card", async ({
+  page,
+  loginAs,
+  baseURL,
+  javaScript,
+}) => {
+  await loginAs("manager");
+  // A month with millions of tax in it: 100 tons at ₦1,075,000.00, 7.5% contained.
+  await invoiceThroughApi(page.request, baseURL!, {
+    label: "Layout Tax",
+    clientFields: { taxRate: "7.5" },
+    delivery: { tons: "100.00" },
+    rates: { sellingRate: "1075000.00" },
+  });
+  const month = todayIn("Africa/Lagos").slice(0, 7);
+  await page.setViewportSize(PHONE);
+  await page.goto(`/tax?month=${month}`);
+  await hydrated(page, javaScript);
+  expect(await sidewaysScroll(page)).toBe(0);
+  const figures = page.getByRole("definition");
+  for (const label of ["Tax on sales", "Tax credited", "Net tax"]) {
+    const figure = page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) });
+    const card = (await figure.locator("..").boundingBox())!;
+    const value = figure.locator("xpath=following-sibling::dd[1]");
+    const box = (await value.boundingBox())!;
+    expect(box.x + box.width, label).toBeLessThanOrEqual(card.x + card.width);
+    expect(await value.evaluate((dd) => dd.scrollWidth - dd.clientWidth), label).toBe(0);
+    expect(card.x + card.width, label).toBeLessThanOrEqual(PHONE.width);
+  }
+  await expect(figures.first()).toBeVisible();
+});
