@@ -36,7 +36,11 @@ export default function AuditPage() {
       <PageHeader title="Audit Trail" subtitle="Who changed what, and when. Times are UTC; nothing here can be edited.">
         <ExportCsvLink to="/audit/export" />
       </PageHeader>
-      <FilterForm label="Filter audit events" clearTo="/audit">
+      <FilterForm
+        label="Filter audit events"
+        clearTo="/audit"
+        names={["entity", "entityId", "actor", "action", "from", "to"]}
+      >
         <FilterSelect
           name="entity"
           label="Entity"

@@ -90,7 +90,7 @@ export default function InvoicesPage() {
         <Summary label="Overdue" status="overdue" value={summary.overdue} current={status} />
         <Summary label="Paid" status="paid" value={summary.paid} current={status} />
       </nav>
-      <FilterForm label="Filter invoices" clearTo="/invoices">
+      <FilterForm label="Filter invoices" clearTo="/invoices" names={["invoiceNo", "status", "clientId", "from", "to"]}>
         <FilterText name="invoiceNo" label="Invoice #" numeric />
         <FilterSelect
           name="status"

@@ -86,7 +86,11 @@ export default function PaymentsPage() {
           </p>
         </div>
       </section>
-      <FilterForm label="Filter payments" clearTo="/payments">
+      <FilterForm
+        label="Filter payments"
+        clearTo="/payments"
+        names={["from", "to", "clientId", "invoiceNo", "reference"]}
+      >
         <FilterDate name="from" label="Paid from" />
         <FilterDate name="to" label="Paid to" />
         <ClientFilter clients={clients} />

@@ -151,3 +151,65 @@ test("the tax report's month on a phone: no sideways scroll, Net tax whole on it
   }
   await expect(figures.first()).toBeVisible();
 });
+
+test.describe("the list filters", () => {
+  test("on a phone the filter card is closed and the list starts on the first screen; it opens on demand", async ({
+    page,
+    loginAs,
+    javaScript,
+  }) => {
+    await loginAs("manager");
+    await page.setViewportSize(PHONE);
+    await page.goto("/deliveries");
+    await hydrated(page, javaScript);
+    const filters = page.getByRole("form", { name: "Filter deliveries" });
+    await expect(filters).toBeHidden();
+    const list = page.getByRole("region", { name: "Deliveries", exact: true });
+    expect((await list.boundingBox())!.y).toBeLessThan(PHONE.height - 100);
+    await page.getByText("Filters", { exact: true }).click();
+    await expect(filters.getByLabel("Status")).toBeVisible();
+    await filters.getByLabel("Status").selectOption("confirmed");
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/status=confirmed/);
+    // A filter is active: the card opens by itself and says how many.
+    await expect(filters.getByLabel("Status")).toHaveValue("confirmed");
+    await expect(page.getByText("1 active")).toBeVisible();
+    await page.goto("/invoices?status=overdue");
+    await expect(page.getByRole("form", { name: "Filter invoices" }).getByLabel("Status")).toBeVisible();
+  });
+
+  test("at 1280 px the card is open, with no summary, and every label on one line", async ({
+    page,
+    loginAs,
+    javaScript,
+  }) => {
+    await loginAs("manager");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const cards = [
+      { path: "/deliveries", name: "Filter deliveries", labels: ["From", "To", "Status", "Agent"] },
+      { path: "/invoices", name: "Filter invoices", labels: ["Invoice #", "Status", "Client", "Due from", "Due to"] },
+      {
+        path: "/payments",
+        name: "Filter payments",
+        labels: ["Paid from", "Paid to", "Client", "Invoice #", "Reference"],
+      },
+    ];
+    for (const card of cards) {
+      await page.goto(card.path);
+      await hydrated(page, javaScript);
+      const form = page.getByRole("form", { name: card.name });
+      await expect(form).toBeVisible();
+      await expect(page.getByText("Filters", { exact: true })).toBeHidden();
+      const tops = [];
+      for (const label of card.labels)
+        tops.push((await form.locator("label", { hasText: label }).first().boundingBox())!.y);
+      expect(Math.max(...tops) - Math.min(...tops), `${card.path}: ${tops.join(", ")}`).toBeLessThan(0.5);
+      // The inputs line up too.
+      const inputs = [];
+      for (const label of card.labels) inputs.push((await form.getByLabel(label, { exact: true }).boundingBox())!);
+      expect(
+        Math.max(...inputs.map((b) => b.y + b.height)) - Math.min(...inputs.map((b) => b.y + b.height)),
+      ).toBeLessThan(0.5);
+    }
+  });
+});
