@@ -8,7 +8,7 @@ import { agentStatement, getStatementAgent, type AgentStatement } from "~/models
 import { parseStatementCursor, parseStatementPeriod } from "~/models/statement.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
-import { formatDayMonthYear as formatDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";

@@ -9,7 +9,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
-import { FilterForm } from "~/components/list-filters";
+import { FilterForm } from "~/components/filter-form";
 import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
 import { useChoiceSearch } from "~/components/forms";

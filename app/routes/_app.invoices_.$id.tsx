@@ -9,7 +9,7 @@ import { CreditMovedBadge, isReversible, RefundBadge, ReversalBadge } from "~/co
 import { TableScroll } from "~/components/table-scroll";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
-import { formatDeliveryDate, todayIn } from "~/utils/dates";
+import { formatDate, formatDateTime, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
 import { add, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
@@ -103,7 +103,7 @@ export default function InvoicePage() {
       {isVoid ? (
         <p role="note" className="card border-red-300 p-4 text-sm" data-testid="void-reason">
           <strong>Void</strong>
-          {voidedOn ? ` on ${formatDeliveryDate(voidedOn)}` : null}: {invoice.voidReason}. Its number stays taken; its
+          {voidedOn ? ` on ${formatDate(voidedOn)}` : null}: {invoice.voidReason}. Its number stays taken; its
           deliveries went back to confirmed and can be invoiced again.
         </p>
       ) : null}
@@ -111,11 +111,11 @@ export default function InvoicePage() {
         <dl className="facts sm:grid-cols-4">
           <div>
             <dt>Issued</dt>
-            <dd>{formatDeliveryDate(issuedOn)}</dd>
+            <dd>{formatDate(issuedOn)}</dd>
           </div>
           <div>
             <dt>Due Date</dt>
-            <dd>{formatDeliveryDate(invoice.expectedPaymentDate)}</dd>
+            <dd>{formatDate(invoice.expectedPaymentDate)}</dd>
           </div>
           <div>
             <dt>Amount</dt>
@@ -178,7 +178,7 @@ export default function InvoicePage() {
             <tbody>
               {lines.items.map((l) => (
                 <tr key={l.deliveryId}>
-                  <td className="nowrap">{formatDeliveryDate(l.date)}</td>
+                  <td className="nowrap">{formatDate(l.date)}</td>
                   <td>{l.agentName ?? "—"}</td>
                   <td>{l.truckNo ?? "—"}</td>
                   <td>{l.location}</td>
@@ -209,7 +209,7 @@ export default function InvoicePage() {
                   {creditMoveText(p) ? <CreditMovedBadge /> : null}
                   <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                 </span>
-                <span>{`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)}`}</span>
+                <span>{`Payment #${p.id} · ${formatDate(p.paymentDate)}`}</span>
                 {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
                 {p.reversesPaymentId !== null ? (
                   <span className="basis-full">
@@ -261,7 +261,7 @@ export default function InvoicePage() {
                   <ReversalBadge reverses={c.reversesCreditNoteId} reversedOn={c.reversedOn} />
                 </span>
                 <span className="tabular-nums">{formatNaira(c.amount)}</span>
-                <span>{formatDeliveryDate(c.issueDate)}</span>
+                <span>{formatDate(c.issueDate)}</span>
                 {canReverseCredit && isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn }) ? (
                   <Link
                     to={reverseCreditNoteUrl(invoice.id, c.id)}
@@ -296,7 +296,7 @@ export default function InvoicePage() {
                 <p>
                   <strong>{ACTION_LABELS[e.action] ?? e.action}</strong>
                   {` · ${e.actorEmail ?? "system"} · `}
-                  <time dateTime={e.time}>{`${e.time.slice(0, 16).replace("T", " ")} UTC`}</time>
+                  <time dateTime={e.time}>{formatDateTime(e.time)}</time>
                 </p>
                 <ul className="text-slate-600 dark:text-slate-300">
                   {e.changes

@@ -12,7 +12,7 @@ import {
   type TaxFigures,
 } from "~/presenters/tax-report.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDayMonthYear, formatMonth } from "~/utils/dates";
+import { formatDate, formatMonth } from "~/utils/dates";
 import { isYearMonth } from "~/utils/year-month";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { readPageRequest, type PageRequest } from "~/utils/params";
@@ -157,7 +157,7 @@ export default function TaxReportPage() {
                         </Link>
                         {i.isVoid ? <span className="badge ml-2">Void</span> : null}
                       </td>
-                      <td className={HEAD}>{formatDayMonthYear(i.issueDate)}</td>
+                      <td className={HEAD}>{formatDate(i.issueDate)}</td>
                       <td className={HEAD}>{i.clientName}</td>
                       <td className={NUM}>{i.isVoid ? <s>{formatNaira(i.amount)}</s> : formatNaira(i.amount)}</td>
                       <td className={NUM}>{formatAmount(i.taxRate)}%</td>
@@ -194,7 +194,7 @@ export default function TaxReportPage() {
                   {creditNotes.items.map((c) => (
                     <tr key={c.id}>
                       <td className={HEAD}>{c.creditNoteNo ?? `Reversal of ${c.reversesCreditNoteNo}`}</td>
-                      <td className={HEAD}>{formatDayMonthYear(c.issueDate)}</td>
+                      <td className={HEAD}>{formatDate(c.issueDate)}</td>
                       <td className={HEAD}>
                         <Link to={`/invoices/${c.invoiceId}`} className="underline">
                           #{c.invoiceNo}

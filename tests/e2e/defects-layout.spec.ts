@@ -213,3 +213,44 @@ test.describe("the list filters", () => {
     }
   });
 });
+
+test("dates show one way (Mar 05, 2026) and moments another (Mar 05, 2026 14:02 UTC) on every screen", async ({
+  page,
+  loginAs,
+  baseURL,
+  javaScript,
+}) => {
+  await loginAs("admin");
+  const post = apiPoster(page.request, baseURL!);
+  const { invoice, agent } = await invoiceThroughApi(page.request, baseURL!, {
+    label: "Dates",
+    rates: { sellingRate: "1000.00", buyingRate: "500.00" },
+  });
+  await post("/api/payments", { invoiceId: invoice.id, amount: "100.00", paymentDate: todayIn("Africa/Lagos") });
+  await post(`/api/agents/${agent.id}/payouts`, { amount: "10.00", method: "cash" });
+  const month = todayIn("Africa/Lagos").slice(0, 7);
+  for (const path of [
+    `/invoices/${invoice.id}`,
+    `/agents/${agent.id}/statement`,
+    "/agents/owed",
+    `/tax?month=${month}`,
+    "/receivables",
+    "/payments",
+  ]) {
+    await page.goto(path);
+    await hydrated(page, javaScript);
+    const text = await page.locator("main").innerText();
+    expect(text, path).not.toMatch(/\b\d{2}\/\d{2}\/\d{4}\b/);
+    expect(text, path).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
+    expect(text, path).not.toMatch(/\b[A-Z][a-z]{2} \d, \d{4}\b/);
+    expect(text, path).toMatch(/\b[A-Z][a-z]{2} \d{2}, \d{4}\b/);
+  }
+  // Moments: the invoice's history and the audit trail, to the minute, in UTC and saying so.
+  await page.goto(`/invoices/${invoice.id}`);
+  await expect(page.getByRole("list", { name: "Invoice history" }).locator("time").first()).toHaveText(
+    /^[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} UTC$/,
+  );
+  // The trail's changes show the values as they were stored; its own times are moments.
+  await page.goto("/audit");
+  await expect(page.locator("main time").first()).toHaveText(/^[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} UTC$/);
+});

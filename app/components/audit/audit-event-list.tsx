@@ -1,6 +1,7 @@
 // One list of audit events (docs/decisions/0900): when, who, what, and each changed field
 // before → after. Used by /audit and by a delivery's or an invoice's own history.
 import type { ReactNode } from "react";
+import { formatDateTime } from "~/utils/dates";
 
 export type AuditEventItem = {
   id: number;
@@ -13,11 +14,6 @@ export type AuditEventItem = {
   requestId: string | null;
   clientAddress: string | null;
 };
-
-/** "2026-03-05 14:02:09 UTC": the trail's times are UTC, said so. */
-export function formatAuditTime(iso: string) {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
-}
 
 function show(value: unknown): ReactNode {
   if (value === null || value === undefined || value === "") return <span className="text-slate-400">—</span>;
@@ -44,7 +40,7 @@ export function AuditEventList({
             {showEntity ? <span>{`${event.entityType}${event.entityId ? ` #${event.entityId}` : ""}`}</span> : null}
             <span className="text-slate-600 dark:text-slate-300">{`by ${event.actorEmail ?? "anonymous"}`}</span>
             <time dateTime={event.time} className="text-slate-500">
-              {formatAuditTime(event.time)}
+              {formatDateTime(event.time)}
             </time>
           </p>
           {event.changes.length ? (

@@ -7,7 +7,7 @@
 // is text, never markup.
 import { paymentStatusBadgeClass } from "~/components/invoices/status-badge";
 import { rowLinkHtml } from "~/components/row-link-html";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
 
@@ -41,7 +41,7 @@ function card(inv: InvoiceCard, listSearch: string) {
   const reason = isVoid && html`<p class="mt-2 text-sm text-slate-600 dark:text-slate-300">Void: ${inv.voidReason}</p>`;
   const amounts = html`<dt>Amount</dt><dd>${formatNaira(inv.amount)}</dd><dt>Paid</dt><dd>${formatNaira(inv.amountPaid)}</dd>`;
   const credit = inv.clientCredit && html`<dt>Client credit</dt><dd>${formatNaira(inv.clientCredit)}</dd>`;
-  const due = html`<dt>Due Date</dt><dd>${formatDeliveryDate(inv.expectedPaymentDate)}</dd>`;
+  const due = html`<dt>Due Date</dt><dd>${formatDate(inv.expectedPaymentDate)}</dd>`;
   const profit = html`<dt>Profit</dt><dd>${formatNaira(inv.profit)}</dd>`;
   const pay =
     inv.payable &&

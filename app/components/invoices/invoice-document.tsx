@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { InvoiceDocument, InvoiceLine } from "~/presenters/invoice-document.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { compare, formatAmount, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
 
@@ -31,7 +31,7 @@ export function asksForPayment(doc: Pick<InvoiceDocument, "voided" | "balance" |
 export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {
   return lines.map((line, index) => (
     <tr key={index} className="break-inside-avoid border-b border-slate-200">
-      <td className="py-1 pr-1.5 sm:pr-2 tabular-nums">{formatDeliveryDate(line.date)}</td>
+      <td className="py-1 pr-1.5 sm:pr-2 tabular-nums">{formatDate(line.date)}</td>
       <td className="py-1 pr-1.5 sm:pr-2 [overflow-wrap:anywhere]">{line.truckNo ?? "-"}</td>
       <td className="py-1 pr-1.5 sm:pr-2 [overflow-wrap:anywhere]">{line.location}</td>
       <td className="py-1 pr-1.5 sm:pr-2 text-right tabular-nums">{formatAmount(line.tons)}</td>
@@ -79,9 +79,9 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
             <dt className="text-slate-600">Invoice No</dt>
             <dd className="font-semibold">{doc.invoiceNo}</dd>
             <dt className="text-slate-600">Date</dt>
-            <dd>{formatDeliveryDate(doc.issueDate)}</dd>
+            <dd>{formatDate(doc.issueDate)}</dd>
             <dt className="text-slate-600">Due Date</dt>
-            <dd>{formatDeliveryDate(doc.dueDate)}</dd>
+            <dd>{formatDate(doc.dueDate)}</dd>
           </dl>
         </div>
       </header>
@@ -150,7 +150,7 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
           {asksForPayment(doc) ? (
             <section aria-label="Payment instructions">
               <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Payment Instructions</h2>
-              <p>Please pay by {formatDeliveryDate(doc.dueDate)} into:</p>
+              <p>Please pay by {formatDate(doc.dueDate)} into:</p>
               {business.bankName ? <p>Bank: {business.bankName}</p> : null}
               {business.bankAccountName ? <p>Account name: {business.bankAccountName}</p> : null}
               {business.bankAccountNo ? <p>Account number: {business.bankAccountNo}</p> : null}

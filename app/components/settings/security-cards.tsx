@@ -6,7 +6,7 @@ import { CopyButton } from "~/components/copy-button";
 import type { SecurityCardsData, SecurityUserRow } from "~/presenters/security.server";
 import type { PublicUser } from "~/models/user.server";
 import { useHydrated } from "~/hooks/use-hydrated";
-import { formatShortDate } from "~/utils/dates";
+import { formatDate, formatDateTime } from "~/utils/dates";
 
 export function SecurityCards({ security, profile }: { security: SecurityCardsData; profile: PublicUser }) {
   return (
@@ -86,8 +86,8 @@ function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) 
               <div>
                 <p className="font-medium">{p.deviceName}</p>
                 <p className="text-xs text-slate-500">
-                  Added {formatShortDate(p.addedOn)} ·{" "}
-                  {p.lastUsedOn ? `Last used ${formatShortDate(p.lastUsedOn)}` : "Never used"}
+                  Added {formatDate(p.addedOn)} ·{" "}
+                  {p.lastUsedOn ? `Last used ${formatDate(p.lastUsedOn)}` : "Never used"}
                 </p>
               </div>
               <Link
@@ -244,7 +244,7 @@ function UserRow({
               className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200"
               title={`Sign-in locked until ${user.lockedUntil}`}
             >
-              Locked until {new Date(user.lockedUntil).toISOString().slice(11, 16)} UTC
+              Locked until {formatDateTime(new Date(user.lockedUntil).toISOString())}
             </span>
           ) : null}
           {own ? <span className="text-xs text-slate-500">(you)</span> : null}
@@ -252,7 +252,7 @@ function UserRow({
         <p className="truncate text-sm text-slate-500" title={user.email}>
           {user.email}
         </p>
-        <p className="text-xs text-slate-500">Added {formatShortDate(user.addedOn)}</p>
+        <p className="text-xs text-slate-500">Added {formatDate(user.addedOn)}</p>
       </div>
       {own || user.status === "deleted" ? null : (
         <div className="flex flex-wrap gap-2">
