@@ -254,3 +254,17 @@ test("dates show one way (Mar 05, 2026) and moments another (Mar 05, 2026 14:02 
   await page.goto("/audit");
   await expect(page.locator("main time").first()).toHaveText(/^[A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} UTC$/);
 });
+
+test("the toast's close button closes it, with JavaScript and without", async ({ page, loginAs, javaScript }) => {
+  await loginAs("manager");
+  await page.goto("/agents/new");
+  await hydrated(page, javaScript);
+  const dialog = page.getByRole("dialog", { name: "Add Agent" });
+  await dialog.getByLabel("Agent Name *").fill(`Toast Agent ${unique()}`);
+  await dialog.getByRole("button", { name: "Add Agent" }).click();
+  const toast = page.getByRole("status").filter({ hasText: "Agent created successfully" });
+  await expect(toast).toBeVisible();
+  await page.getByRole("button", { name: "Close notification" }).click();
+  await expect(toast).toBeHidden();
+  await expect(page.getByRole("button", { name: "Close notification" })).toBeHidden();
+});
