@@ -78,11 +78,6 @@ const MONTHS_LONG = [
   "December",
 ];
 
-function split(value: string) {
-  const [y, m, dd] = value.split("-");
-  return { y, m: Number(m), dd };
-}
-
 /**
  * The one display format of a calendar date, app-wide (spec section 9's MMM dd, yyyy; decision
  * 0841): "Mar 05, 2026". A calendar date only: the loader turns a timestamp into its day with
@@ -94,8 +89,8 @@ export function formatDate(day: string) {
   // `new`, the same error): the browser runs this, in a chunk New Delivery loads, whose budget
   // has bytes, not kilobytes, left (decision 0841).
   if (day[10]) throw TypeError(day);
-  const { y, m, dd } = split(day);
-  return `${MONTHS_SHORT[m - 1]} ${dd}, ${y}`;
+  const [y, m, dd] = day.split("-");
+  return `${MONTHS_SHORT[+m - 1]} ${dd}, ${y}`;
 }
 
 /**

@@ -268,3 +268,45 @@ test("the toast's close button closes it, with JavaScript and without", async ({
   await expect(toast).toBeHidden();
   await expect(page.getByRole("button", { name: "Close notification" })).toBeHidden();
 });
+
+test("the rates form shows every field's error at once", async ({ page, loginAs, javaScript }) => {
+  await loginAs("admin");
+  await page.goto("/settings");
+  await hydrated(page, javaScript);
+  const rates = page.getByRole("region", { name: "Default Rates Configuration" });
+  await rates.getByLabel("Buying Rate (₦ per ton)").fill("");
+  await rates.getByLabel("Selling Rate (₦ per ton)").fill("");
+  await rates.getByLabel("Tax Rate (%)").fill("150");
+  await rates.getByLabel("Offloading Cost (₦ per delivery)").fill("99999999999999");
+  await rates.getByRole("button", { name: "Save Rates" }).click();
+  for (const label of [
+    "Buying Rate (₦ per ton)",
+    "Selling Rate (₦ per ton)",
+    "Tax Rate (%)",
+    "Offloading Cost (₦ per delivery)",
+  ]) {
+    await expect(rates.getByLabel(label), label).toHaveAttribute("aria-invalid", "true");
+  }
+  await expect(rates.getByText("Selling rate is required")).toBeVisible();
+});
+
+test("a money field says what it takes: a visible hint, and the browser's own message names it too", async ({
+  page,
+  loginAs,
+  javaScript,
+}) => {
+  await loginAs("manager");
+  await page.goto("/deliveries/new");
+  await hydrated(page, javaScript);
+  const cost = page.getByLabel("Logistics cost (₦)");
+  const hintId = (await cost.getAttribute("aria-describedby"))!;
+  await expect(page.locator(`[id="${hintId}"]`)).toHaveText("Amount in naira, up to 2 decimals");
+  await expect(page.locator(`[id="${hintId}"]`)).toBeVisible();
+  // Without JavaScript nothing trims what is typed: the browser refuses it, and its message shows
+  // the field's title under "Please match the requested format".
+  await expect(cost).toHaveAttribute("title", "Amount in naira, up to 2 decimals");
+  if (!javaScript) {
+    await cost.fill("1.234");
+    expect(await cost.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
+  }
+});
