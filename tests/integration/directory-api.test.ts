@@ -278,9 +278,7 @@ describe("agents and clients calls", () => {
         makeRequest("/clients/new", { method: "POST", cookie, form: { name: "Half Day Ltd", paymentTermsDays } }),
       );
       expect(res.status, paymentTermsDays).toBe(400);
-      expect(JSON.stringify(res.body), paymentTermsDays).toContain(
-        "Payment terms must be a whole number of days",
-      );
+      expect(JSON.stringify(res.body), paymentTermsDays).toContain("Payment terms must be a whole number of days");
     }
     for (const paymentTermsDays of ["2.5", 2.5]) {
       const res = await call(
