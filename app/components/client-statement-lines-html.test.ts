@@ -32,10 +32,10 @@ const page = (lines: StatementLine[], over: { continued?: boolean; nextCursor?: 
 describe("a client statement's lines as HTML", () => {
   test("an invoice line: its date, type, invoice link and debit, with the opening and closing rows", () => {
     expect(clientStatementLinesHtml(page([line({})]))).toBe(
-      '<tr><td>01/03/2026</td><td colSpan="5">Opening balance</td><td class="text-right">₦500.00</td></tr>' +
-        '<tr><td>02/03/2026</td><td>Invoice</td><td></td><td><a data-discover="true" href="/invoices/7">131</a></td>' +
+      '<tr><td>Mar 01, 2026</td><td colSpan="5">Opening balance</td><td class="text-right">₦500.00</td></tr>' +
+        '<tr><td>Mar 02, 2026</td><td>Invoice</td><td></td><td><a data-discover="true" href="/invoices/7">131</a></td>' +
         '<td class="text-right">₦1,000.00</td><td class="text-right"></td><td class="text-right">₦1,500.00</td></tr>' +
-        '<tr class="font-semibold"><td>31/03/2026</td><td colSpan="5">Closing balance</td><td class="text-right">₦1,500.00</td></tr>',
+        '<tr class="font-semibold"><td>Mar 31, 2026</td><td colSpan="5">Closing balance</td><td class="text-right">₦1,500.00</td></tr>',
     );
   });
 
@@ -44,7 +44,7 @@ describe("a client statement's lines as HTML", () => {
     expect(middle).not.toContain("Opening balance");
     expect(middle).not.toContain("Closing balance");
     expect(clientStatementLinesHtml(page([], { continued: true }))).toBe(
-      '<tr class="font-semibold"><td>31/03/2026</td><td colSpan="5">Closing balance</td><td class="text-right">₦1,500.00</td></tr>',
+      '<tr class="font-semibold"><td>Mar 31, 2026</td><td colSpan="5">Closing balance</td><td class="text-right">₦1,500.00</td></tr>',
     );
   });
 
@@ -68,7 +68,7 @@ describe("a client statement's lines as HTML", () => {
     );
     expect(html).toContain("<td>Payment reversal</td><td>Reverses payment #9: Bounced</td>");
     expect(html).toContain('<td class="text-right">-₦400.00</td>');
-    expect(html).toContain('<tr class="text-slate-400"><td>02/03/2026</td><td>Invoice (void)</td><td></td>');
+    expect(html).toContain('<tr class="text-slate-400"><td>Mar 02, 2026</td><td>Invoice (void)</td><td></td>');
   });
 
   test("names every kind as the page, the CSV and the PDF do", () => {

@@ -5,7 +5,7 @@
 // (app/utils/html.ts): a reference or a reversal's reason is text, never markup.
 import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
 import type { Statement } from "~/models/statement.server";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
 
@@ -15,13 +15,13 @@ type Page = Pick<Statement, "period" | "openingBalance" | "closingBalance" | "li
 export function clientStatementLinesHtml(s: Page): string {
   const opening =
     !s.continued &&
-    html`<tr><td>${formatDayMonthYear(s.period.from)}</td><td colSpan="5">Opening balance</td><td class="text-right">${formatNaira(s.openingBalance)}</td></tr>`;
+    html`<tr><td>${formatDate(s.period.from)}</td><td colSpan="5">Opening balance</td><td class="text-right">${formatNaira(s.openingBalance)}</td></tr>`;
   const lines = s.lines.map((l) => {
     const debit = isDebitLine(l);
-    return html`<tr${l.void && html` class="text-slate-400"`}><td>${formatDayMonthYear(l.date)}</td><td>${clientLineType(l)}</td><td>${l.kind === "invoice" ? "" : clientLineReference(l)}</td><td><a data-discover="true" href="/invoices/${l.invoiceId}">${l.invoiceNo}</a></td><td class="text-right">${debit ? formatNaira(l.debit) : ""}</td><td class="text-right">${debit ? "" : formatNaira(l.credit)}</td><td class="text-right">${formatNaira(l.balance)}</td></tr>`;
+    return html`<tr${l.void && html` class="text-slate-400"`}><td>${formatDate(l.date)}</td><td>${clientLineType(l)}</td><td>${l.kind === "invoice" ? "" : clientLineReference(l)}</td><td><a data-discover="true" href="/invoices/${l.invoiceId}">${l.invoiceNo}</a></td><td class="text-right">${debit ? formatNaira(l.debit) : ""}</td><td class="text-right">${debit ? "" : formatNaira(l.credit)}</td><td class="text-right">${formatNaira(l.balance)}</td></tr>`;
   });
   const closing =
     !s.nextCursor &&
-    html`<tr class="font-semibold"><td>${formatDayMonthYear(s.period.to)}</td><td colSpan="5">Closing balance</td><td class="text-right">${formatNaira(s.closingBalance)}</td></tr>`;
+    html`<tr class="font-semibold"><td>${formatDate(s.period.to)}</td><td colSpan="5">Closing balance</td><td class="text-right">${formatNaira(s.closingBalance)}</td></tr>`;
   return html`${opening}${lines}${closing}`.value;
 }

@@ -1,32 +1,8 @@
-import type { ReactNode } from "react";
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { useSearchParams } from "@remix-run/react";
 import { useChoiceSearch } from "~/components/forms";
 
-// The filter bar of a paged list (invoices, payments): a plain GET form, so the filters live in
-// the URL, survive a reload and work without JavaScript. Each field starts from the URL.
-
-export function FilterForm({ label, clearTo, children }: { label: string; clearTo: string; children: ReactNode }) {
-  const [params] = useSearchParams();
-  return (
-    // Keyed on the query so Clear and the summary links reset what the fields show.
-    <Form
-      key={params.toString()}
-      method="get"
-      className="card grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
-      aria-label={label}
-    >
-      {children}
-      <div className="flex gap-2">
-        <button type="submit" className="btn-outline flex-1">
-          Filter
-        </button>
-        <Link to={clearTo} className="btn-ghost">
-          Clear
-        </Link>
-      </div>
-    </Form>
-  );
-}
+// The fields of a list's filter card (`FilterForm`, in its own module: the Deliveries list, which
+// New Delivery's budget pays for, uses the card and none of these). Each field starts from the URL.
 
 export function FilterText({ name, label, numeric = false }: { name: string; label: string; numeric?: boolean }) {
   const [params] = useSearchParams();

@@ -4,7 +4,7 @@
 import { Link, useNavigate, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useRootData } from "~/root";
-import { todayIn } from "~/utils/dates";
+import { formatDateTime, todayIn } from "~/utils/dates";
 import { formatAmount } from "~/utils/money";
 import {
   newKey,
@@ -198,8 +198,8 @@ export function useOutboxForm({
       >
         {!online || stale ? (
           <p data-testid="offline-age">
-            {online ? "" : "No connection. "}Agents and client as of{" "}
-            {new Date(loadedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })} ({age(loadedAt)}).
+            {online ? "" : "No connection. "}Agents and client as of {formatDateTime(localTime(loadedAt))} (
+            {age(loadedAt)}).
           </p>
         ) : null}
         {count ? (
@@ -304,6 +304,11 @@ function SignInNotice({ reason }: { reason: SignInReason }) {
       to send them; they stay on this phone until then.
     </p>
   );
+}
+
+/** The phone's own clock at `at`, as "yyyy-MM-ddTHH:mm" with no zone, for `formatDateTime`. */
+function localTime(at: number) {
+  return new Date(at - new Date(at).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
 function age(at: number) {

@@ -14,7 +14,7 @@ import { getDb, rowsOf, schema, type AgentPayout, type Executor } from "~/db.ser
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
 import { PayoutReversalSchema, PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
-import { formatDayMonthYear, todayIn } from "~/utils/dates";
+import { formatDate, todayIn } from "~/utils/dates";
 import { businessDateRefusal } from "~/utils/business-dates";
 import { env } from "~/utils/env.server";
 import {
@@ -232,7 +232,7 @@ export async function reverseAgentPayout(
         throw new Refusal({
           ok: false,
           status: 409,
-          message: `This payout was already reversed on ${formatDayMonthYear(earlier.payoutDate)}`,
+          message: `This payout was already reversed on ${formatDate(earlier.payoutDate)}`,
         });
       }
       const closed = await checkPeriodOpen(tx, today);

@@ -7,7 +7,7 @@ import { getDb, schema, type CreditNote, type Executor, type Invoice, type Tx } 
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
 import { isVoid, statusAfterSettlement } from "~/rules/invoices.server";
 import { CreditNoteReversalSchema, CreditNoteSchema } from "~/schemas/corrections";
-import { formatDayMonthYear, todayIn } from "~/utils/dates";
+import { formatDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import {
   claimKey,
@@ -233,10 +233,7 @@ export async function reverseCreditNote(
       const [earlier] = await tx.select().from(c).where(eq(c.reversesCreditNoteId, creditNoteId));
       if (earlier) {
         throw new Refusal(
-          fail(
-            409,
-            `Credit note ${creditNote.creditNoteNo} was already reversed on ${formatDayMonthYear(earlier.issueDate)}`,
-          ),
+          fail(409, `Credit note ${creditNote.creditNoteNo} was already reversed on ${formatDate(earlier.issueDate)}`),
         );
       }
       const closed = await checkPeriodOpen(tx, today);

@@ -5,7 +5,7 @@ import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseField
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
 import * as z from "zod";
-import { formatDayMonthYear, isValidDate, todayIn } from "~/utils/dates";
+import { formatDate, isValidDate, todayIn } from "~/utils/dates";
 import { businessDateRefusal } from "~/utils/business-dates";
 import { ApplyCreditSchema, PaymentReversalSchema, RefundSchema } from "~/schemas/corrections";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
@@ -285,7 +285,7 @@ export async function reversePayment(
         throw new Refusal({
           ok: false,
           status: 409,
-          message: `This payment was already reversed on ${formatDayMonthYear(earlier.paymentDate)}`,
+          message: `This payment was already reversed on ${formatDate(earlier.paymentDate)}`,
         });
       }
       const closed = await checkPeriodOpen(tx, today);
@@ -745,7 +745,7 @@ export async function refundClientCredit(
       // a statement never shows the client owing in between.
       const latest = await latestSettlementDate(tx, invoiceId);
       if (latest && paymentDate < latest) {
-        const message = `Refund date cannot be before the invoice's latest payment or credit note (${formatDayMonthYear(latest)})`;
+        const message = `Refund date cannot be before the invoice's latest payment or credit note (${formatDate(latest)})`;
         throw new Refusal({ ok: false, status: 400, message, fieldErrors: { paymentDate: [message] } });
       }
       const credit = clientCreditOf(invoice);

@@ -9,7 +9,7 @@
 // "Page n of m" stays: m is counted before drawing from the number of lines, with the same
 // steps that place the rows.
 import type { BusinessLogo } from "~/models/business.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { nextBatch } from "~/utils/unavailable.server";
 import type { InvoiceDocument, InvoiceLine } from "./invoice-document.server";
@@ -116,8 +116,8 @@ async function draw(
   // Header: the company on the left, the invoice's number and dates on the right.
   let y = letterhead(doc, business, logo, "INVOICE", [
     ["Invoice No", invoice.invoiceNo],
-    ["Date", formatDeliveryDate(invoice.issueDate)],
-    ["Due Date", formatDeliveryDate(invoice.dueDate)],
+    ["Date", formatDate(invoice.issueDate)],
+    ["Due Date", formatDate(invoice.dueDate)],
   ]);
 
   if (invoice.voided) {
@@ -171,7 +171,7 @@ async function draw(
           header(doc, MARGIN);
         }
         const cells = [
-          formatDeliveryDate(l.date),
+          formatDate(l.date),
           l.truckNo ?? "-",
           l.location,
           formatAmount(l.tons),
@@ -236,7 +236,7 @@ async function draw(
     label(doc, "PAYMENT INSTRUCTIONS", MARGIN, ly);
     ly += 11;
     const bank = [
-      `Please pay by ${formatDeliveryDate(invoice.dueDate)} into:`,
+      `Please pay by ${formatDate(invoice.dueDate)} into:`,
       business.bankName ? `Bank: ${business.bankName}` : null,
       business.bankAccountName ? `Account name: ${business.bankAccountName}` : null,
       business.bankAccountNo ? `Account number: ${business.bankAccountNo}` : null,

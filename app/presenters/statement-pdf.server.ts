@@ -29,7 +29,7 @@ import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
 import type { BadExport } from "~/utils/csv.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { deliveriesCount } from "~/utils/plural";
 import {
@@ -252,16 +252,11 @@ export function clientStatementLedger(
   const { period, client: c } = s;
   async function* rows(): AsyncGenerator<string[][]> {
     yield [
-      openingRow(
-        CLIENT_STATEMENT_COLUMNS,
-        formatDeliveryDate(period.from),
-        "Opening balance",
-        formatAmount(s.openingBalance),
-      ),
+      openingRow(CLIENT_STATEMENT_COLUMNS, formatDate(period.from), "Opening balance", formatAmount(s.openingBalance)),
     ];
     for await (const batch of lines) {
       yield batch.map((l) => [
-        formatDeliveryDate(l.date),
+        formatDate(l.date),
         clientLineType(l),
         l.kind === "invoice" ? "" : clientLineReference(l),
         l.invoiceNo,
@@ -278,8 +273,8 @@ export function clientStatementLedger(
     logo,
     facts: [
       ["Statement of account", ""],
-      ["From", formatDeliveryDate(period.from)],
-      ["To", formatDeliveryDate(period.to)],
+      ["From", formatDate(period.from)],
+      ["To", formatDate(period.to)],
     ],
     party: {
       label: "STATEMENT FOR",
@@ -294,9 +289,9 @@ export function clientStatementLedger(
     ],
     columns: CLIENT_STATEMENT_COLUMNS,
     rows: rows(),
-    closing: [`Closing balance at ${formatDeliveryDate(period.to)}`, formatAmount(s.closingBalance)],
+    closing: [`Closing balance at ${formatDate(period.to)}`, formatAmount(s.closingBalance)],
     box: {
-      title: `Ageing as of ${formatDeliveryDate(period.to)}`,
+      title: `Ageing as of ${formatDate(period.to)}`,
       figures: [
         ...AGEING_BUCKETS.map((b): [string, string] => [AGEING_LABELS[b], formatNaira(s.ageing[b])]),
         ["Total", formatNaira(s.ageing.total)],
@@ -334,19 +329,12 @@ export function agentStatementLedger(
 ): Ledger {
   const { period, agent: a } = s;
   async function* rows(): AsyncGenerator<string[][]> {
-    yield [
-      openingRow(
-        AGENT_STATEMENT_COLUMNS,
-        formatDeliveryDate(period.from),
-        "Owed at start",
-        formatAmount(s.openingOwed),
-      ),
-    ];
+    yield [openingRow(AGENT_STATEMENT_COLUMNS, formatDate(period.from), "Owed at start", formatAmount(s.openingOwed))];
     for await (const batch of lines) {
       yield batch.map((l) =>
         l.kind === "delivery"
           ? [
-              formatDeliveryDate(l.date),
+              formatDate(l.date),
               l.truckNo ?? "-",
               l.location ?? "",
               formatAmount(l.tons ?? "0"),
@@ -359,7 +347,7 @@ export function agentStatementLedger(
               formatAmount(l.owed),
             ]
           : [
-              formatDeliveryDate(l.date),
+              formatDate(l.date),
               `${AGENT_LINE_TYPES[l.kind]}${l.reversed ? " (reversed)" : ""}${l.method ? ` · ${PAYOUT_METHOD_LABELS[l.method]}` : ""}`,
               l.kind === "reversal" ? reversalText(l) : (l.reference ?? ""),
               "",
@@ -382,8 +370,8 @@ export function agentStatementLedger(
     logo,
     facts: [
       ["Settlement", ""],
-      ["From", formatDeliveryDate(period.from)],
-      ["To", formatDeliveryDate(period.to)],
+      ["From", formatDate(period.from)],
+      ["To", formatDate(period.to)],
     ],
     party: {
       label: "AGENT",
@@ -399,7 +387,7 @@ export function agentStatementLedger(
     columns: AGENT_STATEMENT_COLUMNS,
     landscape: true,
     rows: rows(),
-    closing: [`Owed at ${formatDeliveryDate(period.to)}`, formatAmount(s.closingOwed)],
+    closing: [`Owed at ${formatDate(period.to)}`, formatAmount(s.closingOwed)],
     footer: `Agent statement · ${a.name}`,
   };
 }

@@ -6,7 +6,7 @@ import { ReversalDialog } from "~/components/forms/reversal-dialog";
 import { getPayoutToReverse, reverseAgentPayout } from "~/models/agent-settlement.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PayoutReversalFormSchema, payoutReversalFormConstraint } from "~/schemas/settlements";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
@@ -74,7 +74,7 @@ export default function ReversePayoutRoute() {
       description={agentName}
       back={agentStatementUrl(agentId, new URLSearchParams(search))}
       backLabel="Back to the statement"
-      entry={`#${payout.id}, ${formatDayMonthYear(payout.payoutDate)}, ${PAYOUT_METHOD_LABELS[payout.method]}${payout.reference ? ` (${payout.reference})` : ""}`}
+      entry={`#${payout.id}, ${formatDate(payout.payoutDate)}, ${PAYOUT_METHOD_LABELS[payout.method]}${payout.reference ? ` (${payout.reference})` : ""}`}
       amount={payout.amount}
       amountTestId="payout-amount"
       reversedOn={reversedOn}

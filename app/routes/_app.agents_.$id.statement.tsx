@@ -8,7 +8,7 @@ import { agentStatement, getStatementAgent, type AgentStatement } from "~/models
 import { parseStatementCursor, parseStatementPeriod } from "~/models/statement.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -88,7 +88,7 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
     <>
       <section className="card p-4" aria-label="What is owed">
         <p className="page-subtitle">
-          {formatDayMonthYear(s.period.from)} to {formatDayMonthYear(s.period.to)}
+          {formatDate(s.period.from)} to {formatDate(s.period.to)}
           {bank ? ` · Bank: ${bank}` : ""}
         </p>
         <dl className="mt-2 grid gap-2 sm:grid-cols-4">
@@ -105,35 +105,37 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
         <h2 id="agent-statement-lines" className="font-semibold">
           Deliveries and payouts
         </h2>
-        <TableScroll label="Deliveries and payouts" className="mt-2">
-          <table className="w-full text-sm">
+        <TableScroll label="Deliveries and payouts" className="-mx-4 mt-2 rounded-none border-x-0 shadow-none">
+          {/* Eleven columns at 1280 px beside the sidebar: small type, tight cells, a payout's words
+              across the columns it has no figures in, so it stays one line (decision 0980). */}
+          <table className="data-table text-xs [&_td]:px-1.5 [&_th]:px-1.5 [&_thead]:normal-case [&_tr>*:first-child]:pl-4 [&_tr>*:last-child]:pr-4">
             <thead>
-              <tr className="text-left">
+              <tr>
                 <th scope="col">Date</th>
-                <th scope="col">Truck / method</th>
-                <th scope="col">Location / reference</th>
-                <th scope="col" className="text-right">
+                <th scope="col">Truck</th>
+                <th scope="col">Location</th>
+                <th scope="col" className="num">
                   Tons
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Buying rate
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Gross
                 </th>
-                <th scope="col" className="text-right">
-                  Offloading
+                <th scope="col" className="num">
+                  {"Off\u00adloading"}
                 </th>
-                <th scope="col" className="text-right">
-                  Mobilization
+                <th scope="col" className="num">
+                  {"Mobili\u00adzation"}
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Net payable
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Paid out
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="num">
                   Owed
                 </th>
               </tr>
@@ -141,67 +143,68 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
             <tbody>
               {s.continued ? null : (
                 <tr>
-                  <td>{formatDayMonthYear(s.period.from)}</td>
+                  <td className="nowrap">{formatDate(s.period.from)}</td>
                   <td colSpan={9}>Owed at start</td>
-                  <td className="text-right">{formatNaira(s.openingOwed)}</td>
+                  <td className="num">{formatNaira(s.openingOwed)}</td>
                 </tr>
               )}
               {s.lines.map((l) =>
                 l.kind === "delivery" ? (
                   <tr key={l.cursor}>
-                    <td>{formatDayMonthYear(l.date)}</td>
-                    <td>{l.truckNo ?? "—"}</td>
-                    <td>{l.location}</td>
-                    <td className="text-right">{l.tons}</td>
-                    <td className="text-right">{formatNaira(l.buyingRate ?? "0")}</td>
-                    <td className="text-right">{formatNaira(l.gross ?? "0")}</td>
-                    <td className="text-right">{formatNaira(l.offloading ?? "0")}</td>
-                    <td className="text-right">{formatNaira(l.mobilization ?? "0")}</td>
-                    <td className="text-right">{formatNaira(l.earned ?? "0")}</td>
+                    <td className="nowrap">{formatDate(l.date)}</td>
+                    <td className="wrap-any">{l.truckNo ?? "—"}</td>
+                    <td className="wrap-any">{l.location}</td>
+                    <td className="num">{l.tons}</td>
+                    <td className="num">{formatNaira(l.buyingRate ?? "0")}</td>
+                    <td className="num">{formatNaira(l.gross ?? "0")}</td>
+                    <td className="num">{formatNaira(l.offloading ?? "0")}</td>
+                    <td className="num">{formatNaira(l.mobilization ?? "0")}</td>
+                    <td className="num">{formatNaira(l.earned ?? "0")}</td>
                     <td />
-                    <td className="text-right">{formatNaira(l.owed)}</td>
+                    <td className="num">{formatNaira(l.owed)}</td>
                   </tr>
                 ) : l.kind === "reversal" ? (
                   <tr key={l.cursor} className="bg-amber-50 dark:bg-amber-950/40">
-                    <td>{formatDayMonthYear(l.date)}</td>
-                    <td>
-                      {AGENT_LINE_TYPES.reversal} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
+                    <td className="nowrap">{formatDate(l.date)}</td>
+                    <td colSpan={8} className="wrap-any">
+                      {AGENT_LINE_TYPES.reversal} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""} · {reversalText(l)}
                     </td>
-                    <td colSpan={7}>{reversalText(l)}</td>
-                    <td className="text-right">{formatNaira(l.paid ?? "0")}</td>
-                    <td className="text-right">{formatNaira(l.owed)}</td>
+                    <td className="num">{formatNaira(l.paid ?? "0")}</td>
+                    <td className="num">{formatNaira(l.owed)}</td>
                   </tr>
                 ) : (
                   <tr key={l.cursor} className="bg-slate-50 dark:bg-slate-800/50">
-                    <td>{formatDayMonthYear(l.date)}</td>
-                    <td>
-                      Payout #{l.id} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
+                    <td className="nowrap">{formatDate(l.date)}</td>
+                    <td colSpan={8}>
+                      <div className="flex flex-wrap items-center justify-between gap-x-3">
+                        <span className="wrap-any">
+                          Payout #{l.id} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
+                          {l.reference ? ` · ${l.reference}` : ""}
+                        </span>
+                        {l.reversed ? (
+                          <span className="badge tone-slate">Reversed</span>
+                        ) : (
+                          <Link
+                            to={`reverse/${l.id}${periodSearch}`}
+                            className="btn-ghost btn-sm -my-1.5"
+                            preventScrollReset
+                            aria-label={`Reverse payout #${l.id}`}
+                          >
+                            Reverse
+                          </Link>
+                        )}
+                      </div>
                     </td>
-                    <td>{l.reference ?? ""}</td>
-                    <td colSpan={6} className="text-right">
-                      {l.reversed ? (
-                        <span className="badge tone-slate">Reversed</span>
-                      ) : (
-                        <Link
-                          to={`reverse/${l.id}${periodSearch}`}
-                          className="btn-ghost btn-sm"
-                          preventScrollReset
-                          aria-label={`Reverse payout #${l.id}`}
-                        >
-                          Reverse
-                        </Link>
-                      )}
-                    </td>
-                    <td className="text-right">{formatNaira(l.paid ?? "0")}</td>
-                    <td className="text-right">{formatNaira(l.owed)}</td>
+                    <td className="num">{formatNaira(l.paid ?? "0")}</td>
+                    <td className="num">{formatNaira(l.owed)}</td>
                   </tr>
                 ),
               )}
               {s.nextCursor ? null : (
                 <tr className="font-semibold">
-                  <td>{formatDayMonthYear(s.period.to)}</td>
+                  <td className="nowrap">{formatDate(s.period.to)}</td>
                   <td colSpan={9}>Owed at end</td>
-                  <td className="text-right">{formatNaira(s.closingOwed)}</td>
+                  <td className="num">{formatNaira(s.closingOwed)}</td>
                 </tr>
               )}
             </tbody>

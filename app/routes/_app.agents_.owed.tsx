@@ -6,7 +6,7 @@ import { Pager } from "~/components/pager";
 import { TableScroll } from "~/components/table-scroll";
 import { agentBalanceTotals, listAgentBalances } from "~/models/agent-settlement.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { formatNaira, isNegative } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
@@ -80,7 +80,7 @@ export default function AgentBalancesPage() {
                     {formatNaira(a.owed)}
                     {isNegative(a.owed) ? " (overpaid)" : ""}
                   </td>
-                  <td>{formatDayMonthYear(a.lastActivity)}</td>
+                  <td>{formatDate(a.lastActivity)}</td>
                   <td>
                     <a href={`/agents/${a.agentId}/statement`} aria-label={`Statement of ${a.name}`}>
                       Statement

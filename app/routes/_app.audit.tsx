@@ -2,7 +2,8 @@ import { ExportCsvLink } from "~/components/export-link";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuditEventList } from "~/components/audit/audit-event-list";
-import { FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
+import { FilterForm } from "~/components/filter-form";
+import { FilterDate, FilterSelect, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { AUDIT_ENTITIES, listAuditEvents, parseAuditFilters } from "~/models/audit.server";
 import { presentAuditEvents } from "~/presenters/audit-events.server";
@@ -41,7 +42,11 @@ export default function AuditPage() {
       <PageHeader title="Audit Trail" subtitle={`Who changed what, and when (${zone}). Nothing here can be edited.`}>
         <ExportCsvLink to="/audit/export" />
       </PageHeader>
-      <FilterForm label="Filter audit events" clearTo="/audit">
+      <FilterForm
+        label="Filter audit events"
+        clearTo="/audit"
+        names={["entity", "entityId", "actor", "action", "from", "to"]}
+      >
         <FilterSelect name="entity" label="Record" allLabel="All records" options={entities} />
         <FilterText name="entityId" label="Record ID" />
         <FilterText name="actor" label="Changed by (e-mail)" />

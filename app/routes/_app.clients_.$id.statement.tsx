@@ -12,7 +12,7 @@ import {
 } from "~/models/statement.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
@@ -79,7 +79,7 @@ function StatementView({ statement }: { statement: Statement }) {
     <>
       <section className="card p-4" aria-label="Balances">
         <p className="page-subtitle">
-          {formatDayMonthYear(s.period.from)} to {formatDayMonthYear(s.period.to)}
+          {formatDate(s.period.from)} to {formatDate(s.period.to)}
         </p>
         <dl className="mt-2 grid gap-2 sm:grid-cols-4">
           <Figure label="Opening balance" value={money(s.openingBalance)} />
@@ -123,7 +123,7 @@ function StatementView({ statement }: { statement: Statement }) {
       </section>
       <section className="card p-4" aria-labelledby="statement-ageing">
         <h2 id="statement-ageing" className="font-semibold">
-          Ageing as of {formatDayMonthYear(s.period.to)}
+          Ageing as of {formatDate(s.period.to)}
         </h2>
         <dl className="mt-2 grid gap-2 sm:grid-cols-6">
           {AGEING_BUCKETS.map((b) => (

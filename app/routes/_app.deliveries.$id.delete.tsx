@@ -6,7 +6,7 @@ import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/mode
 import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -55,7 +55,7 @@ export default function DeleteDeliveryRoute() {
         the audit trail.
       </p>
       <p className="mt-2 text-sm">
-        {formatDeliveryDate(delivery.date)} · {delivery.agentName} · {delivery.tons} tons
+        {formatDate(delivery.date)} · {delivery.agentName} · {delivery.tons} tons
       </p>
       <Form method="post" className="mt-4">
         <ConfirmFooter cancelTo={editUrl} confirmLabel="Delete" pendingLabel="Deleting..." />

@@ -15,7 +15,7 @@ import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas
 import { DELIVERY_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { formatAmount, formatNaira } from "~/utils/money";
@@ -113,7 +113,7 @@ export default function EditDeliveryRoute() {
   return (
     <Dialog
       title="Edit Delivery"
-      description={`${formatDeliveryDate(delivery.date)} · ${delivery.agentName}`}
+      description={`${formatDate(delivery.date)} · ${delivery.agentName}`}
       closeTo={`/deliveries${list}`}
       size="lg"
     >
@@ -143,7 +143,7 @@ export default function EditDeliveryRoute() {
             <dl className="grid gap-2 text-sm sm:col-span-2 sm:grid-cols-3">
               <div>
                 <dt className="label">Date *</dt>
-                <dd data-testid="readonly-date">{formatDeliveryDate(delivery.date)}</dd>
+                <dd data-testid="readonly-date">{formatDate(delivery.date)}</dd>
               </div>
               <div>
                 <dt className="label">Tons *</dt>

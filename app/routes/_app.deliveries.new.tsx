@@ -7,6 +7,7 @@ import {
   Field,
   fieldAria,
   FormErrors,
+  MONEY_HINT,
   MoneyInput,
   SubmitButton,
   type FieldMeta,
@@ -172,14 +173,20 @@ export default function NewDeliveryRoute() {
               defaultValue={text("location")}
             />
           </Field>
-          <Field meta={meta("logisticsCost")} label="Logistics cost (₦)">
-            <MoneyInput {...fieldAria(meta("logisticsCost"))} defaultValue={text("logisticsCost")} />
+          <Field meta={meta("logisticsCost")} label="Logistics cost (₦)" description={MONEY_HINT}>
+            <MoneyInput
+              {...fieldAria(meta("logisticsCost"), { description: true })}
+              defaultValue={text("logisticsCost")}
+            />
           </Field>
-          <Field meta={meta("mobilizationPayment")} label="Mobilization payment (₦)">
-            <MoneyInput {...fieldAria(meta("mobilizationPayment"))} defaultValue={text("mobilizationPayment")} />
+          <Field meta={meta("mobilizationPayment")} label="Mobilization payment (₦)" description={MONEY_HINT}>
+            <MoneyInput
+              {...fieldAria(meta("mobilizationPayment"), { description: true })}
+              defaultValue={text("mobilizationPayment")}
+            />
           </Field>
-          <Field meta={meta("otherCosts")} label="Other costs (₦)">
-            <MoneyInput {...fieldAria(meta("otherCosts"))} defaultValue={text("otherCosts")} />
+          <Field meta={meta("otherCosts")} label="Other costs (₦)" description={MONEY_HINT}>
+            <MoneyInput {...fieldAria(meta("otherCosts"), { description: true })} defaultValue={text("otherCosts")} />
           </Field>
           <Field meta={meta("otherCostsDescription")} label="Other cost explanation">
             <input

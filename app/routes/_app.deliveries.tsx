@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
-  Form,
   Link,
   Outlet,
   useLoaderData,
@@ -10,6 +9,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
+import { FilterForm } from "~/components/filter-form";
 import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
 import { useChoiceSearch } from "~/components/forms";
@@ -115,12 +115,11 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
   const [params] = useSearchParams();
   const agentSearch = useChoiceSearch(agents, "filter-agent", "agents");
   return (
-    // Keyed on the query, so Clear (and Back) resets what the fields show.
-    <Form
-      key={params.toString()}
-      method="get"
-      className="card grid gap-3 p-4 sm:grid-cols-5 sm:items-end"
-      aria-label="Filter deliveries"
+    <FilterForm
+      label="Filter deliveries"
+      clearTo="/deliveries"
+      names={["from", "to", "status", "agentId"]}
+      className="sm:grid-cols-5"
     >
       <div>
         <label className="label" htmlFor="filter-from">
@@ -159,15 +158,7 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
           ))}
         </select>
       </div>
-      <div className="flex gap-2">
-        <button type="submit" className="btn-outline flex-1">
-          Filter
-        </button>
-        <Link to="/deliveries" className="btn-ghost">
-          Clear
-        </Link>
-      </div>
-    </Form>
+    </FilterForm>
   );
 }
 

@@ -16,7 +16,7 @@ import {
 import { requireCapability } from "~/rules/capabilities.server";
 import { GenerateInvoiceFormSchema } from "~/schemas/forms";
 import { replyRefused } from "~/utils/form-reply.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { keyOf } from "~/utils/idempotency.server";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { parseId, readPageRequest } from "~/utils/params";
@@ -46,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     eligible: eligible.items.map((d) => ({
       id: d.id,
-      label: `${formatDeliveryDate(d.date)} · ${d.agentName ?? "Agent"} · ${formatAmount(d.tons)} t · ${d.clientName} · ${d.location}`,
+      label: `${formatDate(d.date)} · ${d.agentName ?? "Agent"} · ${formatAmount(d.tons)} t · ${d.clientName} · ${d.location}`,
     })),
     olderCursor: eligible.olderCursor,
     newerCursor: eligible.newerCursor,
@@ -205,10 +205,7 @@ export default function GenerateInvoiceRoute() {
               <ReadOnly label="Amount" value={preview ? formatNaira(preview.amount) : "-"} />
               <ReadOnly label="Tax rate" value={preview ? `${preview.taxRate}%` : "-"} />
               <ReadOnly label="Profit" value={preview ? formatNaira(preview.profit) : "-"} />
-              <ReadOnly
-                label="Expected payment date"
-                value={preview ? formatDeliveryDate(preview.expectedPaymentDate) : "-"}
-              />
+              <ReadOnly label="Expected payment date" value={preview ? formatDate(preview.expectedPaymentDate) : "-"} />
             </dl>
             <SubmitButton
               pending={busy}

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
-import { ClientFilter, FilterDate, FilterForm, FilterSelect, FilterText } from "~/components/list-filters";
+import { FilterForm } from "~/components/filter-form";
+import { ClientFilter, FilterDate, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
 import { invoiceCardsHtml, type InvoiceCard } from "~/components/invoices/invoice-cards-html";
 import { listClientChoices } from "~/models/client.server";
@@ -92,7 +93,7 @@ export default function InvoicesPage() {
         <Summary label="Overdue" status="overdue" value={summary.overdue} current={status} />
         <Summary label="Paid" status="paid" value={summary.paid} current={status} />
       </nav>
-      <FilterForm label="Filter invoices" clearTo="/invoices">
+      <FilterForm label="Filter invoices" clearTo="/invoices" names={["invoiceNo", "status", "clientId", "from", "to"]}>
         <FilterText name="invoiceNo" label="Invoice #" numeric />
         <FilterSelect
           name="status"

@@ -10,7 +10,7 @@ import { applyClientCredit, CREDIT_MOVE_TARGETS, listCreditMoveTargets } from "~
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";
 import { ApplyCreditFormSchema, applyCreditFormConstraint } from "~/schemas/corrections";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
@@ -133,7 +133,7 @@ export default function ApplyCreditRoute() {
           <option value="">Choose an invoice</option>
           {targets.map((t) => (
             <option key={t.id} value={t.id}>
-              {`Invoice #${t.invoiceNo} · owes ${formatNaira(t.balance)} · due ${formatDeliveryDate(t.expectedPaymentDate)}`}
+              {`Invoice #${t.invoiceNo} · owes ${formatNaira(t.balance)} · due ${formatDate(t.expectedPaymentDate)}`}
             </option>
           ))}
         </SelectField>

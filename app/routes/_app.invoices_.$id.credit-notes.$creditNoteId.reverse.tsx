@@ -5,7 +5,7 @@ import { ReversalDialog } from "~/components/forms/reversal-dialog";
 import { getCreditNoteToReverse, reverseCreditNote } from "~/models/credit-note.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { CreditNoteReversalFormSchema, creditNoteReversalFormConstraint } from "~/schemas/corrections";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
@@ -71,7 +71,7 @@ export default function ReverseCreditNoteRoute() {
       description={`Invoice #${invoiceNo} · ${clientName}`}
       back={`/invoices/${invoiceId}`}
       backLabel="Back to the invoice"
-      entry={`${creditNote.creditNoteNo}, ${formatDayMonthYear(creditNote.issueDate)}: ${creditNote.reason}`}
+      entry={`${creditNote.creditNoteNo}, ${formatDate(creditNote.issueDate)}: ${creditNote.reason}`}
       amount={creditNote.amount}
       amountTestId="credit-note-amount"
       reversedOn={reversedOn}

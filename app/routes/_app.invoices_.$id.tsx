@@ -17,7 +17,7 @@ import { AuditEventList } from "~/components/audit/audit-event-list";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
-import { formatDeliveryDate, todayIn } from "~/utils/dates";
+import { formatDate, formatDateTime, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
 import { add, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
@@ -131,7 +131,7 @@ export default function InvoicePage() {
       {isVoid ? (
         <p role="note" className="card border-red-300 p-4 text-sm" data-testid="void-reason">
           <strong>Void</strong>
-          {voidedOn ? ` on ${formatDeliveryDate(voidedOn)}` : null}: {invoice.voidReason}. Its number stays taken; its
+          {voidedOn ? ` on ${formatDate(voidedOn)}` : null}: {invoice.voidReason}. Its number stays taken; its
           deliveries went back to confirmed and can be invoiced again.
         </p>
       ) : null}
@@ -139,11 +139,11 @@ export default function InvoicePage() {
         <dl className="facts sm:grid-cols-4">
           <div>
             <dt>Issued</dt>
-            <dd>{formatDeliveryDate(issuedOn)}</dd>
+            <dd>{formatDate(issuedOn)}</dd>
           </div>
           <div>
             <dt>Due Date</dt>
-            <dd>{formatDeliveryDate(invoice.expectedPaymentDate)}</dd>
+            <dd>{formatDate(invoice.expectedPaymentDate)}</dd>
           </div>
           <div>
             <dt>Amount</dt>
@@ -206,7 +206,7 @@ export default function InvoicePage() {
             <tbody>
               {lines.items.map((l) => (
                 <tr key={l.deliveryId}>
-                  <td className="nowrap">{formatDeliveryDate(l.date)}</td>
+                  <td className="nowrap">{formatDate(l.date)}</td>
                   <td>{l.agentName ?? "—"}</td>
                   <td>{l.truckNo ?? "—"}</td>
                   <td>{l.location}</td>
@@ -237,7 +237,7 @@ export default function InvoicePage() {
                   {creditMoveText(p) ? <CreditMovedBadge /> : null}
                   <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
                 </span>
-                <span>{`Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)}`}</span>
+                <span>{`Payment #${p.id} · ${formatDate(p.paymentDate)}`}</span>
                 {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
                 {p.reversesPaymentId !== null ? (
                   <span className="basis-full">
@@ -293,7 +293,7 @@ export default function InvoicePage() {
                   <ReversalBadge reverses={c.reversesCreditNoteId} reversedOn={c.reversedOn} />
                 </span>
                 <span className="tabular-nums">{formatNaira(c.amount)}</span>
-                <span>{formatDeliveryDate(c.issueDate)}</span>
+                <span>{formatDate(c.issueDate)}</span>
                 {canReverseCredit && isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn }) ? (
                   <Link
                     to={reverseCreditNoteUrl(invoice.id, c.id)}

@@ -61,7 +61,7 @@ const BODY = "<tbody></tbody>";
 function documentAround(doc: InvoiceDocument, theme: "light" | "dark", nonce: string | undefined) {
   const html = `<!DOCTYPE html>${renderToStaticMarkup(
     <PrintPage title={`Invoice ${doc.invoiceNo} · Print`} theme={theme}>
-      <div className="space-y-4">
+      <div className="flex flex-col gap-4 print:block">
         <nav className="flex flex-wrap items-center gap-2 print:hidden" aria-label="Invoice actions">
           <a href="/invoices" className="btn-ghost">
             Back to Invoices
@@ -100,8 +100,8 @@ function PrintPage({ title, theme, children }: { title: string; theme: "light" |
         <link rel="stylesheet" href={stylesheet} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </head>
-      <body className="min-h-screen">
-        <main className="p-4 md:p-6 print:p-0">{children}</main>
+      <body className="min-h-screen print:min-h-0">
+        <main className="p-2 sm:p-4 md:p-6 print:p-0">{children}</main>
       </body>
     </html>
   );
@@ -131,7 +131,7 @@ function streamDocument(head: string, batches: AsyncIterable<InvoiceLine[]>, tai
 
 /** Closes the table where the rows stopped and says so, on screen and on paper. */
 function incomplete(rows: number) {
-  return `</tbody></table>${renderToStaticMarkup(
+  return `</tbody></table></div>${renderToStaticMarkup(
     <p role="alert" className="mt-4 rounded border border-red-300 px-3 py-2 font-semibold text-red-700">
       This invoice stopped loading after {rows} {rows === 1 ? "line" : "lines"}. Do not print it: reload the page.
     </p>,

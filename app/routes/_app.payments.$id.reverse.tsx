@@ -6,7 +6,7 @@ import { creditMoveText, paymentsListUrl } from "~/components/payment-reversal";
 import { getPaymentToReverse, reversePayment } from "~/models/payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PaymentReversalFormSchema, paymentReversalFormConstraint } from "~/schemas/corrections";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
@@ -74,7 +74,7 @@ export default function ReversePaymentRoute() {
       description={`Invoice #${invoiceNo} · ${clientName}`}
       back={paymentsListUrl(new URLSearchParams(search))}
       backLabel="Back to the payments"
-      entry={`#${payment.id}, ${formatDayMonthYear(payment.paymentDate)}${payment.reference ? ` (${payment.reference})` : ""}`}
+      entry={`#${payment.id}, ${formatDate(payment.paymentDate)}${payment.reference ? ` (${payment.reference})` : ""}`}
       // A refund or a credit moved out is stored negative; the dialog shows the amount itself.
       amount={isNegative(payment.amount) ? toFixed(sub("0", payment.amount)) : payment.amount}
       amountTestId="payment-amount"

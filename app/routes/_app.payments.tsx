@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { isPlainEntry, paymentLinesHtml, PLAIN_ENTRY, type EntryMarks } from "~/components/payments/payment-lines-html";
-import { ClientFilter, FilterDate, FilterForm, FilterText } from "~/components/list-filters";
+import { FilterForm } from "~/components/filter-form";
+import { ClientFilter, FilterDate, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
 import { AdminReversesNote } from "~/components/reversal-marks";
 import { listClientChoices } from "~/models/client.server";
@@ -87,7 +88,11 @@ export default function PaymentsPage() {
           </p>
         </div>
       </section>
-      <FilterForm label="Filter payments" clearTo="/payments">
+      <FilterForm
+        label="Filter payments"
+        clearTo="/payments"
+        names={["from", "to", "clientId", "invoiceNo", "reference"]}
+      >
         <FilterDate name="from" label="Paid from" />
         <FilterDate name="to" label="Paid to" />
         <ClientFilter clients={clients} />

@@ -7,7 +7,7 @@ import { TableScroll } from "~/components/table-scroll";
 import { listReceivables, receivablesTotals } from "~/presenters/receivables.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { PageHeader } from "~/components/page-header";
 import { Pager } from "~/components/pager";
@@ -34,7 +34,7 @@ export default function ReceivablesPage() {
     <div className="space-y-4">
       <PageHeader
         title="Receivables"
-        subtitle={`What each client owes as of ${formatDayMonthYear(asOf)}, by how long it has been due`}
+        subtitle={`What each client owes as of ${formatDate(asOf)}, by how long it has been due`}
       >
         <Link to="/clients" className="btn-ghost">
           Back to Clients

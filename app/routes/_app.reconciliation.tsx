@@ -14,7 +14,7 @@ import {
   readMonthPage,
 } from "~/presenters/reconciliation.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDayMonthYear, formatMonth } from "~/utils/dates";
+import { formatDate, formatMonth } from "~/utils/dates";
 import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";
 import { keyOf } from "~/utils/idempotency.server";
 import { readPageRequest } from "~/utils/params";
@@ -167,7 +167,7 @@ export default function ReconciliationPage() {
                       <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                         {details.items.map((d) => (
                           <tr key={d.id}>
-                            <td className="px-2 py-1">{formatDayMonthYear(d.date)}</td>
+                            <td className="px-2 py-1">{formatDate(d.date)}</td>
                             <td className="px-2 py-1">{d.agentName}</td>
                             <td className="px-2 py-1 text-right tabular-nums">{formatAmount(d.tons)}</td>
                             <td className="px-2 py-1">{d.location}</td>

@@ -12,7 +12,7 @@ import {
   type TaxFigures,
 } from "~/presenters/tax-report.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { formatDayMonthYear, formatMonth } from "~/utils/dates";
+import { formatDate, formatMonth } from "~/utils/dates";
 import { isYearMonth } from "~/utils/year-month";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { readPageRequest, type PageRequest } from "~/utils/params";
@@ -86,16 +86,18 @@ export default function TaxReportPage() {
               Hide Details
             </Link>
           </div>
-          <dl className="grid grid-cols-3 gap-3 text-sm">
-            <div className="card p-3">
+          {/* On a phone one figure a line, label and amount side by side: three amounts in millions do
+              not fit across 390 px (decision 0990). */}
+          <dl className="grid gap-2 text-sm sm:grid-cols-3 sm:gap-3">
+            <div className="card flex flex-wrap items-baseline justify-between gap-x-3 p-3 sm:block">
               <dt className="text-slate-500">Tax on sales</dt>
               <dd className="tabular-nums">{formatNaira(month.total.invoiceTax)}</dd>
             </div>
-            <div className="card p-3">
+            <div className="card flex flex-wrap items-baseline justify-between gap-x-3 p-3 sm:block">
               <dt className="text-slate-500">Tax credited</dt>
               <dd className="tabular-nums">{formatNaira(month.total.creditTax)}</dd>
             </div>
-            <div className="card p-3">
+            <div className="card flex flex-wrap items-baseline justify-between gap-x-3 p-3 sm:block">
               <dt className="text-slate-500">Net tax</dt>
               <dd className="font-semibold tabular-nums">{formatNaira(month.total.netTax)}</dd>
             </div>
@@ -155,7 +157,7 @@ export default function TaxReportPage() {
                         </Link>
                         {i.isVoid ? <span className="badge ml-2">Void</span> : null}
                       </td>
-                      <td className={HEAD}>{formatDayMonthYear(i.issueDate)}</td>
+                      <td className={HEAD}>{formatDate(i.issueDate)}</td>
                       <td className={HEAD}>{i.clientName}</td>
                       <td className={NUM}>{i.isVoid ? <s>{formatNaira(i.amount)}</s> : formatNaira(i.amount)}</td>
                       <td className={NUM}>{formatAmount(i.taxRate)}%</td>
@@ -192,7 +194,7 @@ export default function TaxReportPage() {
                   {creditNotes.items.map((c) => (
                     <tr key={c.id}>
                       <td className={HEAD}>{c.creditNoteNo ?? `Reversal of ${c.reversesCreditNoteNo}`}</td>
-                      <td className={HEAD}>{formatDayMonthYear(c.issueDate)}</td>
+                      <td className={HEAD}>{formatDate(c.issueDate)}</td>
                       <td className={HEAD}>
                         <Link to={`/invoices/${c.invoiceId}`} className="underline">
                           #{c.invoiceNo}

@@ -50,13 +50,17 @@ export const AGENT_FORM_CONSTRAINT: FormConstraint = {
   bankAccountNo: { maxLength: SHORT_MAX },
 };
 
-/** Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec). */
+/**
+ * Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec);
+ * a number that is not whole ("2.5", which the browser refuses but a post can carry) is refused
+ * there as on the JSON call, never read as 0.
+ */
 export function paymentTerms({ lenient }: { lenient: boolean }) {
   return z.unknown().transform((value, ctx) => {
     if (value === undefined || value === null || value === "") return 30;
     const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
     if (!/^-?\d+$/.test(text)) {
-      if (lenient && typeof value === "string") return 0;
+      if (lenient && typeof value === "string" && !Number.isFinite(Number(text))) return 0;
       ctx.addIssue({ code: "custom", message: "Payment terms must be a whole number of days" });
       return z.NEVER;
     }

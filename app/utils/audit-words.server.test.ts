@@ -136,7 +136,7 @@ describe("an event in plain words", () => {
       title: "Delivery updated",
       subject: "Delivery #12",
       actor: "Ngozi Okafor",
-      when: "Mar 6, 2026, 00:30:09 WAT",
+      when: "Mar 06, 2026 00:30 WAT",
       from: "127.0.0.1",
     });
     expect(line.changes).toEqual([
@@ -299,8 +299,8 @@ describe("an event in plain words", () => {
 
 describe("times, addresses and the ids a page names", () => {
   it("times are in the business time zone, named", () => {
-    expect(formatAuditTime("2026-03-05T14:02:09.000Z", LAGOS)).toBe("Mar 5, 2026, 15:02:09 WAT");
-    expect(formatAuditTime("2026-12-31T23:59:59.000Z", LAGOS)).toBe("Jan 1, 2027, 00:59:59 WAT");
+    expect(formatAuditTime("2026-03-05T14:02:09.000Z", LAGOS)).toBe("Mar 05, 2026 15:02 WAT");
+    expect(formatAuditTime("2026-12-31T23:59:59.000Z", LAGOS)).toBe("Jan 01, 2027 00:59 WAT");
   });
 
   it("an IPv4-mapped address reads as IPv4", () => {

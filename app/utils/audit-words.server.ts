@@ -4,7 +4,7 @@
 // write it. The raw record (action codes, field names, ids, UTC) stays in GET /api/audit and the
 // CSV export; this module only words it. Every action and every field the app records has its
 // words here: audit-words.server.test.ts fails when one is missing.
-import { formatMonth, formatShortDate } from "~/utils/dates";
+import { formatDate, formatMonth } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntity } from "./audit-actions";
 
@@ -285,9 +285,11 @@ export type AuditEventLine = {
 // ---------------------------------------------------------------------------------------------
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** "Mar 6, 2026, 00:30:09 WAT": an instant in the business time zone, named. */
+/**
+ * "Mar 06, 2026 00:30 WAT": an instant in the business time zone, named, in the app's one format
+ * for a moment (`formatDateTime`, decision 0841), which says "UTC" where it shows UTC.
+ */
 export function formatAuditTime(iso: string, timeZone: string): string {
   let format = timeFormats.get(timeZone);
   if (!format) {
@@ -295,11 +297,10 @@ export function formatAuditTime(iso: string, timeZone: string): string {
     format = new Intl.DateTimeFormat("en-NG", {
       timeZone,
       year: "numeric",
-      month: "numeric",
-      day: "numeric",
+      month: "2-digit",
+      day: "2-digit",
       hour: "2-digit",
       minute: "2-digit",
-      second: "2-digit",
       hourCycle: "h23",
       timeZoneName: "short",
     });
@@ -307,8 +308,7 @@ export function formatAuditTime(iso: string, timeZone: string): string {
   }
   const parts = format.formatToParts(new Date(iso));
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  const month = MONTHS[Number(get("month")) - 1];
-  return `${month} ${Number(get("day"))}, ${get("year")}, ${get("hour")}:${get("minute")}:${get("second")} ${get("timeZoneName")}`;
+  return `${formatDate(`${get("year")}-${get("month")}-${get("day")}`)} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
 }
 
 /** An IPv4 address as IPv6 writes it ("::ffff:127.0.0.1") reads as the IPv4 address. */
@@ -349,7 +349,7 @@ export function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNa
     case "days":
       return `${value} ${value === 1 ? "day" : "days"}`;
     case "date":
-      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatShortDate(value) : String(value);
+      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(value) : String(value);
     case "time":
       return typeof value === "string" && !Number.isNaN(Date.parse(value))
         ? formatAuditTime(value, timeZone)

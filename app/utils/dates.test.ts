@@ -1,15 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  addDays,
-  dayIn,
-  formatDayMonthYear,
-  formatDeliveryDate,
-  formatMonth,
-  formatShortDate,
-  isValidDate,
-  startOfWeek,
-  todayIn,
-} from "./dates";
+import { addDays, dayIn, formatDate, formatDateTime, formatMonth, isValidDate, startOfWeek, todayIn } from "./dates";
 
 describe("business dates", () => {
   it("knows today in Lagos when UTC is still yesterday", () => {
@@ -32,11 +22,13 @@ describe("business dates", () => {
     expect(isValidDate("26-01-01")).toBe(false);
   });
 
-  it("adds days across months and formats the spec's three ways", () => {
+  it("adds days across months; one format for a date, one for a moment", () => {
     expect(addDays("2026-01-31", 30)).toBe("2026-03-02");
-    expect(formatDeliveryDate("2026-03-05")).toBe("Mar 05, 2026");
-    expect(formatShortDate("2026-03-05")).toBe("Mar 5, 2026");
-    expect(formatDayMonthYear("2026-03-05")).toBe("05/03/2026");
+    expect(formatDate("2026-03-05")).toBe("Mar 05, 2026");
+    expect(formatDate("2026-12-31")).toBe("Dec 31, 2026");
+    expect(formatDateTime("2026-03-05T14:02:09.123Z")).toBe("Mar 05, 2026 14:02 UTC");
+    expect(formatDateTime("2026-03-05T09:07")).toBe("Mar 05, 2026 09:07");
+    expect(() => formatDateTime("2026-03-05")).not.toThrow();
     expect(formatMonth("2026-03")).toBe("March 2026");
   });
 
@@ -51,10 +43,10 @@ describe("business dates", () => {
     expect(() => dayIn("Africa/Lagos", "yesterday")).toThrow(RangeError);
   });
 
-  it("shows a short date of the day the loader worked out, and refuses a UTC timestamp", () => {
+  it("shows the day the loader worked out, and refuses a UTC timestamp", () => {
     // A user added at 00:30 Lagos time on 15 March: 23:30 UTC on the 14th.
     const added = "2026-03-14T23:30:00.000Z";
-    expect(formatShortDate(dayIn("Africa/Lagos", added))).toBe("Mar 15, 2026");
-    expect(() => formatShortDate(added)).toThrow(TypeError);
+    expect(formatDate(dayIn("Africa/Lagos", added))).toBe("Mar 15, 2026");
+    expect(() => formatDate(added)).toThrow(TypeError);
   });
 });

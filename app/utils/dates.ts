@@ -81,35 +81,28 @@ const MONTHS_LONG = [
   "December",
 ];
 
-function split(value: string) {
-  const [y, m, d] = value.slice(0, 10).split("-");
-  return { y, m: Number(m), mm: m, d: Number(d), dd: d };
-}
-
-/** MMM dd, yyyy (deliveries): "Mar 05, 2026" */
-export function formatDeliveryDate(value: string) {
-  const { y, m, dd } = split(value);
-  return `${MONTHS_SHORT[m - 1]} ${dd}, ${y}`;
+/**
+ * The one display format of a calendar date, app-wide (spec section 9's MMM dd, yyyy; decision
+ * 0841): "Mar 05, 2026". A calendar date only: the loader turns a timestamp into its day with
+ * `dayIn` (the browser does not know APP_TIME_ZONE), and a timestamp here is refused rather than
+ * shown as its UTC day.
+ */
+export function formatDate(day: string) {
+  // Anything longer than yyyy-MM-dd is a timestamp. The shortest check (and TypeError without
+  // `new`, the same error): the browser runs this, in a chunk New Delivery loads, whose budget
+  // has bytes, not kilobytes, left (decision 0841).
+  if (day[10]) throw TypeError(day);
+  const [y, m, dd] = day.split("-");
+  return `${MONTHS_SHORT[+m - 1]} ${dd}, ${y}`;
 }
 
 /**
- * MMM d, yyyy (settings): "Mar 5, 2026". A calendar date only: the loader turns a timestamp into
- * its day with `dayIn` (the browser does not know APP_TIME_ZONE), and a timestamp here is refused
- * rather than shown as its UTC day.
+ * The one display format of a moment, app-wide: the date as `formatDate`, then HH:mm (24-hour).
+ * `iso` is "yyyy-MM-ddTHH:mm…": a UTC timestamp (ending in Z) says " UTC" after the time; a
+ * local one (the phone's own clock, as the outbox shows it) says nothing more.
  */
-export function formatShortDate(day: string) {
-  // Anything longer than yyyy-MM-dd is a timestamp. The shortest check (and TypeError without
-  // `new`, the same error): the browser runs this, in a chunk New Delivery loads, whose budget
-  // has bytes, not kilobytes, left (decision 0841; measured, this change is 1 B smaller).
-  if (day[10]) throw TypeError(day);
-  const { y, m, d } = split(day);
-  return `${MONTHS_SHORT[m - 1]} ${d}, ${y}`;
-}
-
-/** dd/MM/yyyy (reconciliation) */
-export function formatDayMonthYear(value: string) {
-  const { y, mm, dd } = split(value);
-  return `${dd}/${mm}/${y}`;
+export function formatDateTime(iso: string) {
+  return `${formatDate(iso.slice(0, 10))} ${iso.slice(11, 16)}${iso.endsWith("Z") ? " UTC" : ""}`;
 }
 
 /** "2026-03" -> "March 2026" */

@@ -3,7 +3,7 @@
 // print view and PDF; the cards show what was credited and what is left; the credit-note dialog
 // says what its limit means; a manager is told that reversing is an admin's job.
 import type { Page } from "@playwright/test";
-import { addDays, formatDeliveryDate, todayIn } from "../../app/utils/dates";
+import { addDays, formatDate, todayIn } from "../../app/utils/dates";
 import { formatNaira } from "../../app/utils/money";
 import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 
@@ -37,28 +37,28 @@ test("an invoice of months-old deliveries is due the client's terms after today,
     .getByRole("list", { name: "Deliveries to invoice" })
     .getByRole("link", { name: new RegExp(agentName) })
     .click();
-  await expect(dialog.getByText("Expected payment date").locator("..")).toContainText(formatDeliveryDate(due));
+  await expect(dialog.getByText("Expected payment date").locator("..")).toContainText(formatDate(due));
   await dialog.getByRole("button", { name: "Generate Invoice" }).click();
   await expect(page.getByRole("status")).toContainText("Invoice created successfully");
   const number = /#(\d+)/.exec((await page.getByRole("status").textContent()) ?? "")![1];
   const card = page.getByRole("listitem", { name: `Invoice #${number}` });
   await expect(card).toContainText("pending");
   await expect(card).not.toContainText("overdue");
-  await expect(card).toContainText(formatDeliveryDate(due));
+  await expect(card).toContainText(formatDate(due));
   await fitsThePhone(page);
 
   // The invoice page says the same, and so does its print view.
   await card.getByRole("link", { name: `Invoice #${number}`, exact: true }).click();
   await expect(page.getByRole("heading", { name: `Invoice #${number}` })).toBeVisible();
-  await expect(page.getByText("Due Date").locator("..")).toContainText(formatDeliveryDate(due));
-  await expect(page.getByText("Issued").locator("..")).toContainText(formatDeliveryDate(today()));
+  await expect(page.getByText("Due Date").locator("..")).toContainText(formatDate(due));
+  await expect(page.getByText("Issued").locator("..")).toContainText(formatDate(today()));
   await page.getByRole("link", { name: `Print invoice #${number}` }).click();
   await expect(page).toHaveURL(/\/invoices\/\d+\/print$/);
   // (Its "Please pay by" line reads the same date, when the business has bank details to show.)
   const printed = page.getByRole("article", { name: `Invoice ${number}` });
-  await expect(printed.getByRole("definition").filter({ hasText: formatDeliveryDate(due) })).toBeVisible();
+  await expect(printed.getByRole("definition").filter({ hasText: formatDate(due) })).toBeVisible();
   await expect(printed.getByText("Due Date").locator("xpath=following-sibling::dd[1]")).toHaveText(
-    formatDeliveryDate(due),
+    formatDate(due),
   );
 });
 

@@ -2,7 +2,7 @@
 // dashboard, finds a client's part-paid invoice under Current with its balance, opens the
 // client's statement from the row, and downloads the CSV. Other journeys make clients on the same
 // server: this one's name sorts before theirs, so it is on the first page.
-import { formatDayMonthYear, todayIn } from "../../app/utils/dates";
+import { formatDate, todayIn } from "../../app/utils/dates";
 import { formatNaira } from "../../app/utils/money";
 import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 
@@ -27,7 +27,7 @@ test("a manager finds what a client owes, aged, and opens its statement", async 
   await page.getByRole("navigation", { name: "Quick links" }).getByRole("link", { name: "Receivables" }).click();
   await expect(page).toHaveURL("/receivables");
   await expect(page.getByRole("heading", { name: "Receivables", level: 1 })).toBeVisible();
-  await expect(page.getByText(`as of ${formatDayMonthYear(todayIn("Africa/Lagos"))}`)).toBeVisible();
+  await expect(page.getByText(`as of ${formatDate(todayIn("Africa/Lagos"))}`)).toBeVisible();
 
   // Due in 30 days: all of the 6,000.00 still owed is Current.
   const row = page.getByRole("row").filter({ hasText: name });

@@ -72,7 +72,7 @@ describe("a delivery's history in words", () => {
       .from(schema.auditEvents)
       .where(eq(schema.auditEvents.id, create.id));
     const lagos = new Date(row.time.getTime() + 60 * 60 * 1000).toISOString();
-    expect(create.when).toMatch(new RegExp(`, ${lagos.slice(11, 19)} WAT$`));
+    expect(create.when).toMatch(new RegExp(` ${lagos.slice(11, 16)} WAT$`));
   });
 
   it("reads the names of a page once per kind, whatever the number of events", async () => {
@@ -131,7 +131,7 @@ describe("dates of the trail are business days", () => {
     const [line] = await presentAuditEvents(
       (await listAuditEvents(admin, { from: "2099-01-10", to: "2099-01-10" })).events,
     );
-    expect(line.when).toBe("Jan 10, 2099, 00:30:00 WAT");
+    expect(line.when).toBe("Jan 10, 2099 00:30 WAT");
   });
 });
 

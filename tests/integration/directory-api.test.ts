@@ -270,6 +270,28 @@ describe("agents and clients calls", () => {
     expect(row).toMatchObject({ paymentTermsDays: 0, taxRate: "0.00" });
   });
 
+  it("refuses a number of days that is not whole, on the HTML form and the JSON call, and saves nothing", async () => {
+    const { cookie } = await loginAs("manager");
+    for (const paymentTermsDays of ["2.5", "0.5", "-1.5", "1e1"]) {
+      const res = await call(
+        clientNew.action,
+        makeRequest("/clients/new", { method: "POST", cookie, form: { name: "Half Day Ltd", paymentTermsDays } }),
+      );
+      expect(res.status, paymentTermsDays).toBe(400);
+      expect(JSON.stringify(res.body), paymentTermsDays).toContain("Payment terms must be a whole number of days");
+    }
+    for (const paymentTermsDays of ["2.5", 2.5]) {
+      const res = await call(
+        apiClients.action,
+        makeRequest("/api/clients", { method: "POST", cookie, json: { name: "Half Day Ltd", paymentTermsDays } }),
+      );
+      expect(res.status, String(paymentTermsDays)).toBe(400);
+      expect(JSON.stringify(res.body)).toContain("Payment terms must be a whole number of days");
+    }
+    const db = await getDb();
+    expect(await db.select().from(schema.clients).where(eq(schema.clients.name, "Half Day Ltd"))).toHaveLength(0);
+  });
+
   it("refuses a name that differs only in case or surrounding spaces, on create and rename", async () => {
     const { cookie } = await loginAs("manager");
     const post = (handler: typeof apiAgents.action, path: string, json: unknown) =>

@@ -145,7 +145,7 @@ describe("reversing a payout", () => {
     expect(await reverseAgentPayout(admin, agentId, payout.id, { reason: "Again" }, NOW)).toMatchObject({
       ok: false,
       status: 409,
-      message: "This payout was already reversed on 01/06/2026",
+      message: "This payout was already reversed on Jun 01, 2026",
     });
     expect(await reverseAgentPayout(admin, agentId, first.reversal.id, { reason: "Undo" }, NOW)).toMatchObject({
       ok: false,

@@ -4,7 +4,7 @@ import { CountUp } from "~/components/count-up";
 import { DeliveriesTable, MANAGER_RECENT_COLUMNS, type DeliveryRow } from "~/components/deliveries/deliveries-table";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import type { ManagerDashboardData } from "~/presenters/manager-dashboard.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { SummaryAmount } from "~/components/money";
 import { compare, formatNaira } from "~/utils/money";
 import { Sparkline } from "./sparkline";
@@ -102,7 +102,7 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
                       · {inv.clientName}
                     </p>
                     <p className="page-subtitle">
-                      Due {formatDeliveryDate(inv.expectedPaymentDate)} · {formatNaira(inv.balance)} left
+                      Due {formatDate(inv.expectedPaymentDate)} · {formatNaira(inv.balance)} left
                     </p>
                   </div>
                   <PaymentStatusBadge status={inv.paymentStatus} />

@@ -4,14 +4,14 @@
 import { deliveryStatusBadgeClass } from "~/components/deliveries/status-badge";
 import type { DeliveryColumn, DeliveryRow } from "~/components/deliveries/deliveries-table";
 import { rowLinkHtml } from "~/components/row-link-html";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { html, type Html } from "~/utils/html";
 import { formatAmount, formatNaira } from "~/utils/money";
 
 function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean, listSearch: string): Html {
   switch (column) {
     case "date":
-      return html`<td class="nowrap">${formatDeliveryDate(d.date)}</td>`;
+      return html`<td class="nowrap">${formatDate(d.date)}</td>`;
     case "agent":
       // On a phone the location rides under the agent, so Status stays on screen.
       return compact
@@ -32,7 +32,7 @@ function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean, listSear
     case "net":
       return html`<td class="num">${d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>`;
     case "edit": {
-      const label = `Edit delivery of ${formatDeliveryDate(d.date)} from ${d.agentName}`;
+      const label = `Edit delivery of ${formatDate(d.date)} from ${d.agentName}`;
       return html`<td>${rowLinkHtml(`/deliveries/${d.id}/edit${listSearch}`, "Edit", { className: "btn-ghost btn-sm", label, keepScroll: true })}</td>`;
     }
   }

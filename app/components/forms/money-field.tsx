@@ -4,6 +4,13 @@ import { Field } from "./field";
 import { formatMoneyWhileTyping } from "~/utils/money";
 
 /**
+ * What a money field takes, said under it and in its `title`: without JavaScript the browser's
+ * own pattern message ("Please match the requested format") adds the title, and says nothing
+ * else (decision 0011).
+ */
+export const MONEY_HINT = "Amount in naira, up to 2 decimals";
+
+/**
  * A money field: with JavaScript it keeps digits and one dot, groups thousands with commas and
  * allows two decimals while typing; the server accepts the grouped text ("1,234.50") either
  * way, so the form also works without JavaScript. It stays uncontrolled, so whatever was typed
@@ -22,6 +29,7 @@ export function MoneyInput({
       inputMode="decimal"
       autoComplete="off"
       pattern="[0-9,]*(\.[0-9]{0,2})?"
+      title={MONEY_HINT}
       defaultValue={defaultValue ? formatMoneyWhileTyping(defaultValue) : ""}
       onInput={(event) => {
         const input = event.currentTarget;
@@ -34,13 +42,13 @@ export function MoneyInput({
 }
 
 /**
- * A labelled money field on a Conform field: the label, the `MoneyInput`, an optional hint and
- * the field's messages, tied together with aria-invalid and aria-describedby.
+ * A labelled money field on a Conform field: the label, the `MoneyInput`, its hint (what a money
+ * field takes, unless given another) and the field's messages, tied together with aria-invalid and aria-describedby.
  */
 export function MoneyField({
   meta,
   label,
-  description,
+  description = MONEY_HINT,
   className,
   hideErrors = false,
   ...props
@@ -62,9 +70,7 @@ export function MoneyField({
     ...inputProps
   } = getInputProps(meta, {
     type: "text",
-    ...(hideErrors
-      ? { ariaAttributes: false as const }
-      : { ariaDescribedBy: description ? meta.descriptionId : undefined }),
+    ...(hideErrors ? { ariaAttributes: false as const } : { ariaDescribedBy: meta.descriptionId }),
   });
   return (
     <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>

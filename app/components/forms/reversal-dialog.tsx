@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import { Dialog } from "~/components/dialog";
 import { useIsPending } from "~/hooks/use-is-pending";
 import type { FormConstraint } from "~/schemas/fields";
-import { formatDayMonthYear } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 import { FormErrors } from "./error-list";
 import { TextareaField } from "./field";
@@ -70,7 +70,7 @@ export function ReversalDialog({
       {reversedOn ? (
         <div className="mt-4 space-y-4">
           <p role="status" className="text-sm">
-            This {noun.toLowerCase()} was already reversed on {formatDayMonthYear(reversedOn)}.
+            This {noun.toLowerCase()} was already reversed on {formatDate(reversedOn)}.
           </p>
           <Link to={back} className="btn-outline w-full" preventScrollReset>
             {backLabel}

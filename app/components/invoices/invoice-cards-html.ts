@@ -7,7 +7,7 @@
 // is text, never markup.
 import { paymentStatusBadgeClass } from "~/components/invoices/status-badge";
 import { rowLinkHtml } from "~/components/row-link-html";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
 
@@ -46,7 +46,7 @@ function card(inv: InvoiceCard, listSearch: string) {
   const credit = inv.clientCredit
     ? html`<dt>Client credit</dt><dd>${formatNaira(inv.clientCredit)}</dd>`
     : html`<dt>Balance</dt><dd>${formatNaira(inv.balance)}</dd>`;
-  const due = html`<dt>Due Date</dt><dd>${formatDeliveryDate(inv.expectedPaymentDate)}</dd>`;
+  const due = html`<dt>Due Date</dt><dd>${formatDate(inv.expectedPaymentDate)}</dd>`;
   const profit = html`<dt>Profit</dt><dd>${formatNaira(inv.profit)}</dd>`;
   const pay =
     inv.payable &&

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { InvoiceDocument, InvoiceLine } from "~/presenters/invoice-document.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { compare, formatAmount, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
 
@@ -31,11 +31,11 @@ export function asksForPayment(doc: Pick<InvoiceDocument, "voided" | "balance" |
 export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {
   return lines.map((line, index) => (
     <tr key={index} className="break-inside-avoid border-b border-slate-200">
-      <td className="py-1 pr-2 tabular-nums">{formatDeliveryDate(line.date)}</td>
-      <td className="py-1 pr-2">{line.truckNo ?? "-"}</td>
-      <td className="py-1 pr-2">{line.location}</td>
-      <td className="py-1 pr-2 text-right tabular-nums">{formatAmount(line.tons)}</td>
-      <td className="py-1 pr-2 text-right tabular-nums">{line.rate ? formatAmount(line.rate) : "-"}</td>
+      <td className="py-1 pr-1.5 sm:pr-2 tabular-nums">{formatDate(line.date)}</td>
+      <td className="py-1 pr-1.5 sm:pr-2 [overflow-wrap:anywhere]">{line.truckNo ?? "-"}</td>
+      <td className="py-1 pr-1.5 sm:pr-2 [overflow-wrap:anywhere]">{line.location}</td>
+      <td className="py-1 pr-1.5 sm:pr-2 text-right tabular-nums">{formatAmount(line.tons)}</td>
+      <td className="py-1 pr-1.5 sm:pr-2 text-right tabular-nums">{line.rate ? formatAmount(line.rate) : "-"}</td>
       <td className="py-1 text-right tabular-nums">{line.amount ? formatAmount(line.amount) : "-"}</td>
     </tr>
   ));
@@ -48,7 +48,7 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
   return (
     <article
       aria-label={`Invoice ${doc.invoiceNo}`}
-      className="relative mx-auto max-w-[210mm] bg-white p-8 text-[13px] leading-snug text-slate-900 shadow print:max-w-none print:p-0 print:shadow-none"
+      className="relative mx-auto max-w-[210mm] bg-white p-3 text-[13px] sm:p-8 leading-snug text-slate-900 shadow print:max-w-none print:p-0 print:shadow-none"
     >
       {doc.voided ? (
         <p
@@ -59,7 +59,7 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
         </p>
       ) : null}
       <header className="flex items-start justify-between gap-6 border-b border-slate-300 pb-4">
-        <div className="space-y-1">
+        <div className="min-w-0 space-y-1 [overflow-wrap:anywhere]">
           {business.logoUrl ? <img src={business.logoUrl} alt="" className="mb-2 h-14 w-auto" /> : null}
           <p className="text-lg font-bold">{business.companyName ?? "PKS"}</p>
           {business.address ? <p className="whitespace-pre-line">{business.address}</p> : null}
@@ -79,9 +79,9 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
             <dt className="text-slate-600">Invoice No</dt>
             <dd className="font-semibold">{doc.invoiceNo}</dd>
             <dt className="text-slate-600">Date</dt>
-            <dd>{formatDeliveryDate(doc.issueDate)}</dd>
+            <dd>{formatDate(doc.issueDate)}</dd>
             <dt className="text-slate-600">Due Date</dt>
-            <dd>{formatDeliveryDate(doc.dueDate)}</dd>
+            <dd>{formatDate(doc.dueDate)}</dd>
           </dl>
         </div>
       </header>
@@ -99,42 +99,46 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
         {client.taxNo ? <p>TIN: {client.taxNo}</p> : null}
       </section>
 
-      <table className="mt-4 w-full border-collapse">
-        <caption className="sr-only">Deliveries on this invoice</caption>
-        <thead>
-          <tr className="border-y border-slate-400 text-left text-xs uppercase tracking-wide text-slate-600">
-            <th scope="col" className="py-1.5 pr-2">
-              Date
-            </th>
-            <th scope="col" className="py-1.5 pr-2">
-              Truck
-            </th>
-            <th scope="col" className="py-1.5 pr-2">
-              Location
-            </th>
-            <th scope="col" className="py-1.5 pr-2 text-right">
-              Tons
-            </th>
-            <th scope="col" className="py-1.5 pr-2 text-right">
-              Rate (₦/ton)
-            </th>
-            <th scope="col" className="py-1.5 text-right">
-              Amount (₦)
-            </th>
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-        <tfoot>
-          <tr className="font-semibold">
-            <td colSpan={3} className="py-1.5 pr-2">
-              {doc.lineCount} {doc.lineCount === 1 ? "delivery" : "deliveries"}
-            </td>
-            <td className="py-1.5 pr-2 text-right tabular-nums">{formatAmount(doc.totalTons)}</td>
-            <td />
-            <td className="py-1.5 text-right tabular-nums">{formatAmount(doc.amount)}</td>
-          </tr>
-        </tfoot>
-      </table>
+      {/* On a phone the table takes the small type and plain headings, so every column fits the
+          sheet; a table still wider (amounts in the billions) scrolls in its own box, never the page. */}
+      <div className="mt-4 overflow-x-auto print:overflow-visible">
+        <table className="w-full border-collapse text-xs sm:text-[13px]">
+          <caption className="sr-only">Deliveries on this invoice</caption>
+          <thead>
+            <tr className="border-y border-slate-400 text-left text-xs text-slate-600 sm:uppercase sm:tracking-wide">
+              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
+                Date
+              </th>
+              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
+                Truck
+              </th>
+              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
+                Location
+              </th>
+              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2 text-right">
+                Tons
+              </th>
+              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2 text-right">
+                Rate (₦/ton)
+              </th>
+              <th scope="col" className="py-1.5 text-right">
+                Amount (₦)
+              </th>
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+          <tfoot>
+            <tr className="font-semibold">
+              <td colSpan={3} className="py-1.5 pr-1.5 sm:pr-2">
+                {doc.lineCount} {doc.lineCount === 1 ? "delivery" : "deliveries"}
+              </td>
+              <td className="py-1.5 pr-1.5 sm:pr-2 text-right tabular-nums">{formatAmount(doc.totalTons)}</td>
+              <td />
+              <td className="py-1.5 text-right tabular-nums">{formatAmount(doc.amount)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
 
       <div className="mt-4 flex flex-wrap justify-between gap-6">
         <div className="max-w-sm space-y-3">
@@ -146,7 +150,7 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
           {asksForPayment(doc) ? (
             <section aria-label="Payment instructions">
               <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Payment Instructions</h2>
-              <p>Please pay by {formatDeliveryDate(doc.dueDate)} into:</p>
+              <p>Please pay by {formatDate(doc.dueDate)} into:</p>
               {business.bankName ? <p>Bank: {business.bankName}</p> : null}
               {business.bankAccountName ? <p>Account name: {business.bankAccountName}</p> : null}
               {business.bankAccountNo ? <p>Account number: {business.bankAccountNo}</p> : null}
@@ -154,7 +158,10 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
             </section>
           ) : null}
         </div>
-        <dl className="grid min-w-[16rem] grid-cols-[1fr_auto] gap-x-4 gap-y-1 tabular-nums" aria-label="Totals">
+        <dl
+          className="ml-auto grid min-w-[16rem] grid-cols-[1fr_auto] gap-x-4 gap-y-1 tabular-nums"
+          aria-label="Totals"
+        >
           <dt>Amount (tax inclusive)</dt>
           <dd className="text-right">{formatNaira(doc.amount)}</dd>
           <dt className="text-slate-600">Net of tax</dt>

@@ -1,6 +1,6 @@
 // What an invoice document lists under its amount (payments, credit notes and their reversals),
 // worded once for the print page and the PDF.
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { formatNaira, isNegative, sub } from "~/utils/money";
 
 export type InvoiceReceived = {
@@ -23,7 +23,7 @@ const LABELS = {
 
 /** "Payment 3 Nov 2026 (ref)". */
 export const receivedLabel = (r: InvoiceReceived) =>
-  `${LABELS[r.kind]} ${formatDeliveryDate(r.date)}${r.reference ? ` (${r.reference})` : ""}`;
+  `${LABELS[r.kind]} ${formatDate(r.date)}${r.reference ? ` (${r.reference})` : ""}`;
 
 /**
  * Taken off what is due ("-₦5,000.00": a payment, a credit note, a reversed refund), or added

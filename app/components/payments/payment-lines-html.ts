@@ -7,7 +7,7 @@ import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } fr
 import { CREDIT_MOVED_MARK, isReversible, REFUND_MARK, reversalMark, type Mark } from "~/components/reversal-marks";
 import { rowLinkHtml } from "~/components/row-link-html";
 import type { PaymentView } from "~/models/payment.server";
-import { formatDeliveryDate } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
 
@@ -63,7 +63,7 @@ function line(p: PaymentLine, canReverse: boolean, listSearch: URLSearchParams) 
   ];
   const amount = html`<p class="font-semibold tabular-nums">${formatNaira(p.amount)}${marks}</p>`;
   const invoice = rowLinkHtml(`/invoices/${p.invoiceId}`, `Invoice #${p.invoiceNo}`, { className: "underline" });
-  const facts = html`<p class="page-subtitle">Payment #${p.id} · ${formatDeliveryDate(p.paymentDate)} · ${invoice} · ${p.clientName}</p>`;
+  const facts = html`<p class="page-subtitle">Payment #${p.id} · ${formatDate(p.paymentDate)} · ${invoice} · ${p.clientName}</p>`;
   const text = entryText(p);
   const what = text !== null && html`<p class="text-sm">${text}</p>`;
   const reference = p.reference && html`<p class="text-sm text-slate-600 dark:text-slate-300">Ref: ${p.reference}</p>`;

@@ -6,7 +6,7 @@ import { CopyButton } from "~/components/copy-button";
 import type { SecurityCardsData, SecurityUserRow } from "~/presenters/security.server";
 import type { PublicUser } from "~/models/user.server";
 import { useHydrated } from "~/hooks/use-hydrated";
-import { formatShortDate } from "~/utils/dates";
+import { formatDate, formatDateTime } from "~/utils/dates";
 
 export function SecurityCards({ security, profile }: { security: SecurityCardsData; profile: PublicUser }) {
   return (
@@ -91,8 +91,8 @@ function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) 
               <div>
                 <p className="font-medium">{p.deviceName}</p>
                 <p className="text-xs text-slate-500">
-                  Added {formatShortDate(p.addedOn)} ·{" "}
-                  {p.lastUsedOn ? `Last used ${formatShortDate(p.lastUsedOn)}` : "Never used"}
+                  Added {formatDate(p.addedOn)} ·{" "}
+                  {p.lastUsedOn ? `Last used ${formatDate(p.lastUsedOn)}` : "Never used"}
                 </p>
               </div>
               <Link
@@ -256,7 +256,7 @@ function UserRow({
               className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200"
               title={`Sign-in locked until ${user.lockedUntil}`}
             >
-              Locked until {new Date(user.lockedUntil).toISOString().slice(11, 16)} UTC
+              Locked until {formatDateTime(new Date(user.lockedUntil).toISOString())}
             </span>
           ) : null}
           {own ? <span className="text-xs text-slate-500">(you)</span> : null}
@@ -266,11 +266,10 @@ function UserRow({
             {user.email}
           </p>
         )}
-        <p className="whitespace-nowrap text-xs text-slate-500">Added {formatShortDate(user.addedOn)}</p>
+        <p className="whitespace-nowrap text-xs text-slate-500">Added {formatDate(user.addedOn)}</p>
         {user.temporaryPasswordIssuedAt ? (
           <p className="text-xs text-slate-500">
-            Temporary password issued {user.temporaryPasswordIssuedAt.slice(0, 10)}{" "}
-            {user.temporaryPasswordIssuedAt.slice(11, 16)} UTC
+            Temporary password issued {formatDateTime(user.temporaryPasswordIssuedAt)}
             {user.temporaryPasswordUsed ? " · used to sign in, new password not yet chosen" : " · not used yet"}
           </p>
         ) : null}
