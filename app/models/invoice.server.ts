@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL }
 import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, schema, type Executor, type Invoice, type Tx, type User } from "~/db.server";
 import { VoidInvoiceSchema } from "~/schemas/corrections";
-import { addDays, formatMonth, isValidDate, todayIn } from "~/utils/dates";
+import { formatMonth, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import {
   claimKey,

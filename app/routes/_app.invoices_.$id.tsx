@@ -17,7 +17,7 @@ import { AuditEventList } from "~/components/audit/audit-event-list";
 import { getInvoiceDetail } from "~/models/invoice.server";
 import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
-import { formatDate, formatDateTime, todayIn } from "~/utils/dates";
+import { formatDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
 import { add, formatNaira, isNegative, sub, toFixed } from "~/utils/money";

@@ -143,7 +143,7 @@ describe("an event in plain words", () => {
       { field: "Other costs", before: "₦0.00", after: "₦5,000.00" },
       { field: "Agent", before: "Musa Ibrahim", after: "Aisha Bello" },
       { field: "Tons", before: "12.50 t", after: "13.25 t" },
-      { field: "Date", before: "Mar 4, 2026", after: "Mar 5, 2026" },
+      { field: "Date", before: "Mar 04, 2026", after: "Mar 05, 2026" },
     ]);
   });
 

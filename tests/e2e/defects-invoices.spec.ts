@@ -57,9 +57,7 @@ test("an invoice of months-old deliveries is due the client's terms after today,
   // (Its "Please pay by" line reads the same date, when the business has bank details to show.)
   const printed = page.getByRole("article", { name: `Invoice ${number}` });
   await expect(printed.getByRole("definition").filter({ hasText: formatDate(due) })).toBeVisible();
-  await expect(printed.getByText("Due Date").locator("xpath=following-sibling::dd[1]")).toHaveText(
-    formatDate(due),
-  );
+  await expect(printed.getByText("Due Date").locator("xpath=following-sibling::dd[1]")).toHaveText(formatDate(due));
 });
 
 test("the invoice page links to its print view and its PDF", async ({ page, loginAs, baseURL, javaScript }) => {
