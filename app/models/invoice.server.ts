@@ -403,17 +403,22 @@ class NotFound extends Error {}
 
 /**
  * One invoice per client for a month's confirmed, uninvoiced deliveries (the reconciliation
- * button "Generate Invoice #N"), all in one transaction.
+ * button "Generate Invoice"), all in one transaction. `expectedFirstNo`, the number the
+ * confirmation showed, must still be the next one: the invoices never take numbers other than
+ * those the person confirmed (decision 0501).
  */
 export async function createInvoicesForMonth(
   user: Actor,
   yearMonth: string,
-  { idempotencyKey }: KeyOption = {},
+  { idempotencyKey, expectedFirstNo }: KeyOption & { expectedFirstNo?: unknown } = {},
 ): Promise<{ ok: true; invoices: (typeof schema.invoices.$inferSelect)[]; replayed: boolean } | Failure> {
   const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   if (!isYearMonth(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
+  const expected = expectedFirstNo === undefined || expectedFirstNo === null ? null : parseInvoiceNo(expectedFirstNo);
+  if (expectedFirstNo !== undefined && expectedFirstNo !== null && expected === null)
+    return { ok: false, status: 400, message: "The invoice number shown must be a number" };
   const from = `${yearMonth}-01`;
   const to = addDays(addDays(from, 31).slice(0, 8) + "01", -1);
   const db = await getDb();
@@ -460,6 +465,17 @@ export async function createInvoicesForMonth(
       // taken after the tax rows, a single invoice at one of the batch's rates would hold the
       // counter and wait on the tax row while the batch held the row and waited on the counter.
       await lockInvoiceCounter(tx);
+      if (expected !== null) {
+        const next = String((await highestInvoiceNumber(tx)) + 1);
+        if (next !== expected)
+          throw new Refusal(
+            failOn(
+              409,
+              "expectedNo",
+              `Invoice #${expected} has been issued since this was shown: the next number is now #${next}. Nothing was created.`,
+            ),
+          );
+      }
       await lockTaxRows(
         tx,
         todayIn(env().APP_TIME_ZONE, now),
@@ -479,6 +495,7 @@ export async function createInvoicesForMonth(
     });
   } catch (error) {
     if (error instanceof InvoiceConflict) return { ok: false as const, status: 409 as const, message: error.message };
+    if (error instanceof Refusal) return error.failure;
     if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
