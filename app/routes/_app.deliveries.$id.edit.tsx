@@ -293,13 +293,16 @@ function ClosedDelivery({
   ];
   return (
     <div className="space-y-4">
+      {/* The dialog starts on the reason (data-autofocus), so a phone shows it first, not the Back button. */}
       <p
         role="note"
+        tabIndex={-1}
+        data-autofocus
         className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
       >
         {reason}
       </p>
-      <dl className="grid gap-3 text-sm sm:grid-cols-2">
+      <dl className="grid grid-cols-2 gap-3 text-sm">
         {rows.map(([label, value]) => (
           <div key={label}>
             <dt className="text-slate-500">{label}</dt>
