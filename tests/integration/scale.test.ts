@@ -24,11 +24,7 @@ import {
   paymentTotalsQuery,
   recordPayment,
 } from "../../app/models/payment.server";
-import {
-  listMonths,
-  monthDetailsQuery,
-  monthsPageQuery,
-} from "../../app/presenters/reconciliation.server";
+import { listMonths, monthDetailsQuery, monthsPageQuery } from "../../app/presenters/reconciliation.server";
 import {
   taxMonthCreditNotesQuery,
   taxMonthInvoicesQuery,
