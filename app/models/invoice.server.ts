@@ -501,6 +501,9 @@ export async function createInvoicesForMonth(
   }
 }
 
+/** A month's refusal because another invoice took the number its confirmation showed: ask again. */
+export const numbersMovedOn = (failure: Failure) => Boolean(failure.fieldErrors?.expectedNo);
+
 /** A stored or shown status, or "credit": the invoices carrying a client credit (docs/decisions/0920). */
 export type InvoiceStatusFilter = "pending" | "partial" | "paid" | "overdue" | "void" | "credit";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
-import { createInvoicesForMonth } from "~/models/invoice.server";
+import { createInvoicesForMonth, numbersMovedOn } from "~/models/invoice.server";
 import { Dialog } from "~/components/dialog";
 import { ExportCsvLink } from "~/components/export-link";
 import { Pager } from "~/components/pager";
@@ -69,7 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
     idempotencyKey: keyOf(null, form.get("idempotencyKey")),
     expectedFirstNo: form.get("expectedNo"),
   });
-  if (!result.ok && result.fieldErrors?.expectedNo) {
+  if (!result.ok && numbersMovedOn(result)) {
     // Another invoice took the number shown: ask again, showing the numbers the invoices will now take.
     const again = new URL(back, "http://x");
     again.searchParams.set("confirm", month);
