@@ -407,17 +407,22 @@ class NotFound extends Error {}
 
 /**
  * One invoice per client for a month's confirmed, uninvoiced deliveries (the reconciliation
- * button "Generate Invoice #N"), all in one transaction.
+ * button "Generate Invoice"), all in one transaction. `expectedFirstNo`, the number the
+ * confirmation showed, must still be the next one: the invoices never take numbers other than
+ * those the person confirmed (decision 0501).
  */
 export async function createInvoicesForMonth(
   user: Actor,
   yearMonth: string,
-  { idempotencyKey, now = new Date() }: KeyOption = {},
+  { idempotencyKey, now = new Date(), expectedFirstNo }: KeyOption & { expectedFirstNo?: unknown } = {},
 ): Promise<{ ok: true; invoices: (typeof schema.invoices.$inferSelect)[]; replayed: boolean } | Failure> {
   const refused = refuse(user, "invoice.manage", `invoices/month/${String(yearMonth).slice(0, 7)}`);
   if (refused) return refused;
   if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
   if (!isYearMonth(yearMonth)) return { ok: false as const, status: 400 as const, message: "Choose a month" };
+  const expected = expectedFirstNo === undefined || expectedFirstNo === null ? null : parseInvoiceNo(expectedFirstNo);
+  if (expectedFirstNo !== undefined && expectedFirstNo !== null && expected === null)
+    return { ok: false, status: 400, message: "The invoice number shown must be a number" };
   const from = firstDayOfMonth(yearMonth);
   const to = lastDayOfMonth(yearMonth);
   // A month that has not begun has nothing true to invoice (decision 0841).
@@ -466,6 +471,17 @@ export async function createInvoicesForMonth(
       // taken after the tax rows, a single invoice at one of the batch's rates would hold the
       // counter and wait on the tax row while the batch held the row and waited on the counter.
       await lockInvoiceCounter(tx);
+      if (expected !== null) {
+        const next = String((await highestInvoiceNumber(tx)) + 1);
+        if (next !== expected)
+          throw new Refusal(
+            failOn(
+              409,
+              "expectedNo",
+              `Invoice #${expected} has been issued since this was shown: the next number is now #${next}. Nothing was created.`,
+            ),
+          );
+      }
       await lockTaxRows(
         tx,
         todayIn(env().APP_TIME_ZONE, now),
@@ -485,10 +501,14 @@ export async function createInvoicesForMonth(
     });
   } catch (error) {
     if (error instanceof InvoiceConflict) return { ok: false as const, status: 409 as const, message: error.message };
+    if (error instanceof Refusal) return error.failure;
     if (isPeriodClosed(error)) return error.failure;
     return idempotencyFailure(error);
   }
 }
+
+/** A month's refusal because another invoice took the number its confirmation showed: ask again. */
+export const numbersMovedOn = (failure: Failure) => Boolean(failure.fieldErrors?.expectedNo);
 
 /** A stored or shown status, or "credit": the invoices carrying a client credit (docs/decisions/0920). */
 export type InvoiceStatusFilter = "pending" | "partial" | "paid" | "overdue" | "void" | "credit";

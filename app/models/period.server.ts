@@ -6,7 +6,7 @@
 // FOR SHARE: writers never wait on each other, but a close (which updates the row) waits for
 // every write that has read it to commit, and a write that starts after a close sees it. So a
 // write and a close racing each other cannot both succeed on the same month.
-import { eq } from "drizzle-orm";
+import { asc, eq, gt } from "drizzle-orm";
 import { getDb, schema, type Executor, type User } from "~/db.server";
 import { refuse, assertCan } from "~/rules/capabilities.server";
 import { CloseMonthSchema, ReopenMonthSchema } from "~/schemas/periods";
@@ -14,7 +14,7 @@ import { formatMonth, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { fail, type Failure, type Result } from "~/utils/result";
-import { lastDayOfMonth, previousMonth } from "~/utils/year-month";
+import { lastDayOfMonth, nextMonth, previousMonth } from "~/utils/year-month";
 import { recordAudit } from "./audit.server";
 
 export const PERIOD_CLOSED_MESSAGE = "This month is closed";
@@ -35,6 +35,27 @@ export class PeriodClosedError extends Error {
 }
 
 export const isPeriodClosed = (error: unknown): error is PeriodClosedError => error instanceof PeriodClosedError;
+
+/** Whether `date` ("yyyy-MM-dd" or "yyyy-MM") falls in a closed month, given the closed-through day. */
+export function isInClosedMonth(date: string, closedThrough: string | null): boolean {
+  return closedThrough !== null && (date.length === 7 ? lastDayOfMonth(date) : date.slice(0, 10)) <= closedThrough;
+}
+
+/**
+ * What a page says instead of offering a change that a closed month would refuse: the same
+ * words as the 409 a write gets, and who can undo it.
+ */
+export function closedMonthReason(closedThrough: string): string {
+  return `${new PeriodClosedError(closedThrough).message} An admin can reopen the month, with a reason, in System Settings.`;
+}
+
+/**
+ * The closed-through day for any signed-in page that shows dated records (read without a lock:
+ * the write itself checks again inside its transaction).
+ */
+export async function getClosedThrough(): Promise<string | null> {
+  return readClosedThrough(await getDb());
+}
 
 /** The last closed day ("yyyy-MM-dd"), or null when no month is closed: for what reads, not writes. */
 export async function readClosedThrough(db: Executor): Promise<string | null> {
@@ -90,20 +111,66 @@ export type PeriodState = {
   closedThroughLabel: string | null;
   /** The latest month that may be closed now (the last month that has ended). */
   latestClosable: string;
+  /** The months a close can be asked for, newest first: ended, still open, from the first with deliveries. */
+  closeChoices: MonthChoice[];
+  /** The closed months a reopen can be asked for, newest first. */
+  reopenChoices: MonthChoice[];
 };
+
+/** A month ("yyyy-MM") and its name ("March 2026"). */
+export type MonthChoice = { month: string; label: string };
+const choices = (months: string[]): MonthChoice[] => months.map((month) => ({ month, label: formatMonth(month) }));
+
+/**
+ * The choices run from the first delivery's month, so the books' own age bounds them; this only
+ * stops a delivery dated a century back from making a list no one could use.
+ */
+const MAX_CHOICES = 1200;
 
 const monthOf = (day: string) => day.slice(0, 7);
 
-/** What System Settings shows: the closed-through month. Admins (`period.close`). */
+/** Months from `from` to `to` ("yyyy-MM", both included), newest first, at most MAX_CHOICES. */
+export function monthsBetween(from: string, to: string): string[] {
+  const months: string[] = [];
+  for (let m = to; m >= from && months.length < MAX_CHOICES; m = previousMonth(m)) months.push(m);
+  return months;
+}
+
+/** The month of the first delivery (the books start there), or null when there is none. */
+async function firstDeliveryMonth(db: Executor): Promise<string | null> {
+  const t = schema.deliveryMonthTotals;
+  const [row] = await db.select({ month: t.month }).from(t).where(gt(t.nAll, 0)).orderBy(asc(t.month)).limit(1);
+  return row ? monthOf(row.month) : null;
+}
+
+/** What System Settings shows: the closed-through month and the months to choose from. Admins (`period.close`). */
 export async function getPeriodState(actor: Actor, now = new Date()): Promise<PeriodState> {
   assertCan(actor, "period.close", "period");
-  const closedThrough = await readClosedThrough(await getDb());
+  const db = await getDb();
+  const [closedThrough, first] = await Promise.all([readClosedThrough(db), firstDeliveryMonth(db)]);
+  const closedMonth = closedThrough ? monthOf(closedThrough) : null;
+  const latestClosable = previousMonth(monthOf(todayIn(env().APP_TIME_ZONE, now)));
+  const start = first && first < latestClosable ? first : latestClosable;
+  const afterClosed = closedMonth ? nextMonth(closedMonth) : null;
+  const firstOpen = afterClosed && afterClosed > start ? afterClosed : start;
   return {
     closedThrough,
-    closedThroughMonth: closedThrough ? monthOf(closedThrough) : null,
-    closedThroughLabel: closedThrough ? formatMonth(monthOf(closedThrough)) : null,
-    latestClosable: previousMonth(monthOf(todayIn(env().APP_TIME_ZONE, now))),
+    closedThroughMonth: closedMonth,
+    closedThroughLabel: closedMonth ? formatMonth(closedMonth) : null,
+    latestClosable,
+    closeChoices: choices(monthsBetween(firstOpen, latestClosable)),
+    reopenChoices: choices(closedMonth ? monthsBetween(start < closedMonth ? start : closedMonth, closedMonth) : []),
   };
+}
+
+/**
+ * What closing `month` would close, for the confirmation System Settings asks for: the months
+ * still open up to it, oldest first (from the first with deliveries when none is closed yet).
+ */
+export function monthsClosedBy(state: PeriodState, month: string): MonthChoice[] {
+  if (state.closedThroughMonth && month <= state.closedThroughMonth) return [];
+  const open = state.closeChoices.filter((m) => m.month <= month);
+  return (open.length ? open : choices([month])).reverse();
 }
 
 export type PeriodResult = Result<{ state: PeriodState; changed: boolean }>;

@@ -5,11 +5,11 @@ import { deliveryRevenue, eligibleSql, invoiceAmountSql, kobo } from "~/rules/de
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
 import { highestInvoiceNumber } from "~/models/invoice.server";
+import { isInClosedMonth, readClosedThrough } from "~/models/period.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 
-// Prospective numbers start after the last number handed out (126 before the first invoice,
-// spec section 4) and go to the oldest uninvoiced month first.
-export const PROSPECTIVE_BASE = 126;
+// Invoice numbers are handed out in the order invoices are made, whichever month (decision
+// 0501): the page promises one number, the next, not one per month.
 export const MONTHS_PER_PAGE = 12;
 export const DETAILS_PER_PAGE = 50;
 
@@ -24,7 +24,8 @@ export type MonthSummary = {
   firstInvoiceNo: string | null;
   lastInvoiceNo: string | null;
   invoiced: boolean;
-  prospectiveNumber: number | null;
+  /** In a closed month (decision 0901): nothing in it can be invoiced. */
+  closed: boolean;
   canGenerate: boolean;
 };
 
@@ -60,28 +61,23 @@ export function toMonthPage<T extends { month: string }>(rows: T[], page: MonthP
 
 /**
  * A page of months, newest first, from the month totals the delivery and invoice triggers keep:
- * 12 rows read, however many deliveries. Each prospective number is the counter plus the
- * months still to invoice before it, counted through the partial index on months with
- * something to invoice (only those are touched, never every month).
+ * 12 rows read, however many deliveries. With them the next invoice number, whichever month is
+ * invoiced first, and the closed-through day: a closed month offers nothing to invoice.
  */
 export async function listMonths(actor: Actor, page: MonthPageRequest = { cursor: null, direction: "older" }) {
   assertCan(actor, "reconciliation.view", "reconciliation");
   const db = await getDb();
-  const { taken, olderCursor, newerCursor } = toMonthPage(await monthsPageQuery(db, page), page, MONTHS_PER_PAGE);
-  const ym = (d: string) => d.slice(0, 7);
-
-  const oldest = taken.length ? taken[taken.length - 1].month : null;
-  const [highest, [{ before }]] = await Promise.all([
+  const [rows, highest, closedThrough] = await Promise.all([
+    monthsPageQuery(db, page),
     highestInvoiceNumber(db),
-    oldest ? monthsToInvoiceBeforeQuery(db, oldest) : Promise.resolve([{ before: 0 }]),
+    readClosedThrough(db),
   ]);
-  let next = highest + 1 + before;
-  const prospective = new Map<string, number>();
-  for (const row of [...taken].reverse()) if (row.nEligible > 0) prospective.set(row.month, next++);
+  const { taken, olderCursor, newerCursor } = toMonthPage(rows, page, MONTHS_PER_PAGE);
   const months: MonthSummary[] = taken.map((row) => {
     const invoiced = row.nAll > 0 && row.nInvoiced === row.nAll;
+    const closed = isInClosedMonth(row.month, closedThrough);
     return {
-      month: ym(row.month),
+      month: row.month.slice(0, 7),
       count: row.nAll,
       confirmedCount: row.nConfirmed,
       invoicedCount: row.nInvoiced,
@@ -91,11 +87,11 @@ export async function listMonths(actor: Actor, page: MonthPageRequest = { cursor
       firstInvoiceNo: row.firstInvoiceNo === null ? null : String(row.firstInvoiceNo),
       lastInvoiceNo: row.lastInvoiceNo === null ? null : String(row.lastInvoiceNo),
       invoiced,
-      prospectiveNumber: prospective.get(row.month) ?? null,
-      canGenerate: row.nEligible > 0,
+      closed,
+      canGenerate: row.nEligible > 0 && !closed,
     };
   });
-  return { months, olderCursor, newerCursor };
+  return { months, olderCursor, newerCursor, nextInvoiceNo: highest + 1, closedThrough };
 }
 
 export function monthsPageQuery(db: Executor, page: MonthPageRequest) {
@@ -111,15 +107,6 @@ export function monthsPageQuery(db: Executor, page: MonthPageRequest) {
     .where(and(...where))
     .orderBy(page.direction === "older" ? desc(t.month) : asc(t.month))
     .limit(MONTHS_PER_PAGE + 1);
-}
-
-/** Months older than `month` with something left to invoice (partial index on those only). */
-export function monthsToInvoiceBeforeQuery(db: Executor, month: string) {
-  const t = schema.deliveryMonthTotals;
-  return db
-    .select({ before: sql<number>`count(*)::int` })
-    .from(t)
-    .where(and(sql`${t.nEligible} > 0`, lt(t.month, month)));
 }
 
 /** Sums are exact numerics; shown to 2 places, half up (PostgreSQL `round`). */

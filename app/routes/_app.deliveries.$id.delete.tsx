@@ -4,6 +4,7 @@ import { ConfirmFooter } from "~/components/forms";
 import { Dialog, NoticeDialog } from "~/components/dialog";
 import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
 import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
+import { closedMonthReason, getClosedThrough, isInClosedMonth } from "~/models/period.server";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDate } from "~/utils/dates";
@@ -16,9 +17,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "delivery.admin");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
-  const delivery = await getDelivery(user, id);
+  const [delivery, closedThrough] = await Promise.all([getDelivery(user, id), getClosedThrough()]);
   invariantResponse(delivery, "Delivery not found");
-  return { delivery, invoiceNo: isInvoiced(delivery) ? ((await invoiceNumberOf(delivery.invoiceId)) ?? "") : null };
+  return {
+    delivery,
+    invoiceNo: isInvoiced(delivery) ? ((await invoiceNumberOf(delivery.invoiceId)) ?? "") : null,
+    closedReason:
+      closedThrough && isInClosedMonth(delivery.date, closedThrough) ? closedMonthReason(closedThrough) : null,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -39,8 +45,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function DeleteDeliveryRoute() {
-  const { delivery, invoiceNo } = useLoaderData<typeof loader>();
+  const { delivery, invoiceNo, closedReason } = useLoaderData<typeof loader>();
   const editUrl = `/deliveries/${delivery.id}/edit${keptSearch(useLocation().search, DELIVERY_LIST_PARAMS)}`;
+  if (closedReason) {
+    return (
+      <NoticeDialog title="Cannot delete this delivery" closeTo={editUrl}>
+        {closedReason}
+      </NoticeDialog>
+    );
+  }
   if (invoiceNo !== null) {
     return (
       <NoticeDialog title="Cannot delete this delivery" closeTo={editUrl}>

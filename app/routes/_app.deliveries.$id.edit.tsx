@@ -11,6 +11,7 @@ import { listAuditEvents } from "~/models/audit.server";
 import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { listClientChoices } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced, updateDelivery } from "~/models/delivery.server";
+import { closedMonthReason, getClosedThrough, isInClosedMonth } from "~/models/period.server";
 import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas/delivery";
 import { DELIVERY_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
 import { parseId } from "~/utils/params";
@@ -27,10 +28,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "delivery.financials");
   const id = parseId(params.id);
   invariantResponse(id, "Delivery not found");
-  const [delivery, agents, clients] = await Promise.all([
+  const [delivery, agents, clients, closedThrough] = await Promise.all([
     getDelivery(user, id),
     listAgentChoices(),
     listClientChoices(),
+    getClosedThrough(),
   ]);
   invariantResponse(delivery, "Delivery not found");
   // Its own history, newest first: the latest events here, the rest in the Audit Trail (admins).
@@ -44,6 +46,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // An invoiced delivery keeps its tons, rates and client, and cannot be deleted: the form
     // says so up front instead of after Save.
     invoiceNo: isInvoiced(delivery) ? ((await invoiceNumberOf(delivery.invoiceId)) ?? "") : null,
+    // In a closed month nothing can change (decision 0901): the dialog shows it read-only, with why.
+    closedReason:
+      closedThrough && isInClosedMonth(delivery.date, closedThrough) ? closedMonthReason(closedThrough) : null,
     isAdmin: user.role === "admin",
     agents,
     clients,
@@ -82,7 +87,7 @@ const MONEY_FIELDS = [
 ] as const;
 
 export default function EditDeliveryRoute() {
-  const { delivery, isAdmin, agents, clients, invoiceNo, constraint, history, moreHistory } =
+  const { delivery, isAdmin, agents, clients, invoiceNo, constraint, history, moreHistory, closedReason } =
     useLoaderData<typeof loader>();
   const locked = invoiceNo !== null;
   const actionData = useActionData<typeof action>();
@@ -110,6 +115,27 @@ export default function EditDeliveryRoute() {
   const clientSearch = useChoiceSearch(clients, fields.clientId.id, "clients");
   // The list's filters and page, kept by Close, Save and Delete (decision 0200).
   const list = keptSearch(useLocation().search, DELIVERY_LIST_PARAMS);
+  const historyPart = (
+    <DeliveryHistory deliveryId={delivery.id} history={history} moreHistory={moreHistory} isAdmin={isAdmin} />
+  );
+  if (closedReason) {
+    return (
+      <Dialog
+        title="Delivery"
+        description={`${formatDate(delivery.date)} · ${delivery.agentName}`}
+        closeTo={`/deliveries${list}`}
+        size="lg"
+      >
+        <ClosedDelivery delivery={delivery} reason={closedReason} invoiceNo={invoiceNo} />
+        <div className="mt-4 flex justify-end">
+          <Link to={`/deliveries${list}`} className="btn-outline" preventScrollReset>
+            Back
+          </Link>
+        </div>
+        {historyPart}
+      </Dialog>
+    );
+  }
   return (
     <Dialog
       title="Edit Delivery"
@@ -206,30 +232,92 @@ export default function EditDeliveryRoute() {
           </SubmitButton>
         </div>
       </Form>
-      <details className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-700">
-        <summary className="cursor-pointer font-semibold">History</summary>
-        <div className="mt-3">
-          <AuditEventList
-            events={history}
-            showEntity={false}
-            showAddress={false}
-            label="Delivery history"
-            emptyText="No recorded changes yet."
-          />
-          {moreHistory ? (
-            <p className="mt-2 text-sm">
-              {isAdmin ? (
-                <Link to={`/audit?entity=delivery&entityId=${delivery.id}`} className="underline">
-                  Older changes in the Audit Trail
-                </Link>
-              ) : (
-                `Showing the latest ${history.length} changes.`
-              )}
-            </p>
-          ) : null}
-        </div>
-      </details>
+      {historyPart}
     </Dialog>
+  );
+}
+
+function DeliveryHistory({
+  deliveryId,
+  history,
+  moreHistory,
+  isAdmin,
+}: {
+  deliveryId: number;
+  history: Parameters<typeof AuditEventList>[0]["events"];
+  moreHistory: boolean;
+  isAdmin: boolean;
+}) {
+  return (
+    <details className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-700">
+      <summary className="cursor-pointer font-semibold">History</summary>
+      <div className="mt-3">
+        <AuditEventList
+          events={history}
+          showEntity={false}
+          showAddress={false}
+          label="Delivery history"
+          emptyText="No recorded changes yet."
+        />
+        {moreHistory ? (
+          <p className="mt-2 text-sm">
+            {isAdmin ? (
+              <Link to={`/audit?entity=delivery&entityId=${deliveryId}`} className="underline">
+                Older changes in the Audit Trail
+              </Link>
+            ) : (
+              `Showing the latest ${history.length} changes.`
+            )}
+          </p>
+        ) : null}
+      </div>
+    </details>
+  );
+}
+
+type ShownDelivery = ReturnType<typeof useLoaderData<typeof loader>>["delivery"];
+
+/** A delivery of a closed month: every field as text, and why none can change. */
+function ClosedDelivery({
+  delivery,
+  reason,
+  invoiceNo,
+}: {
+  delivery: ShownDelivery;
+  reason: string;
+  invoiceNo: string | null;
+}) {
+  const money = (value: string | null | undefined) => (value ? formatNaira(value) : "-");
+  const rows: [string, string][] = [
+    ["Date", formatDate(delivery.date)],
+    ["Tons", formatAmount(delivery.tons)],
+    ["Location", delivery.location],
+    ["Agent", delivery.agentName ?? "-"],
+    ["Client", delivery.clientName ?? "-"],
+    ...MONEY_FIELDS.map(([name, label]): [string, string] => [label, money(delivery[name])]),
+    ["Other cost explanation", delivery.otherCostsDescription || "-"],
+    ["Invoice", invoiceNo ? `#${invoiceNo}` : "-"],
+  ];
+  return (
+    <div className="space-y-4">
+      {/* The dialog starts on the reason (data-autofocus), so a phone shows it first, not the Back button. */}
+      <p
+        role="note"
+        tabIndex={-1}
+        data-autofocus
+        className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+      >
+        {reason}
+      </p>
+      <dl className="grid grid-cols-2 gap-3 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-slate-500">{label}</dt>
+            <dd className="break-words tabular-nums">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
 

@@ -23,6 +23,7 @@ import {
 import { Pager } from "~/components/pager";
 import { listAgentChoices } from "~/models/agent.server";
 import { deliveryListSearch, listDeliveryRows, parseFilters } from "~/models/delivery.server";
+import { getClosedThrough } from "~/models/period.server";
 import { requireUser } from "~/utils/auth.server";
 import { readPageRequest } from "~/utils/params";
 import { keepListBehindDialogs } from "~/utils/revalidate";
@@ -38,9 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filters = parseFilters(Object.fromEntries(url.searchParams));
   // A cursor that does not parse shows the first page.
   const page = readPageRequest(url.searchParams, "date");
-  const [{ items: deliveries, olderCursor, newerCursor }, agents] = await Promise.all([
+  const [{ items: deliveries, olderCursor, newerCursor }, agents, closedThrough] = await Promise.all([
     listDeliveryRows(user, filters, { page }),
     listAgentChoices(),
+    getClosedThrough(),
   ]);
   const columns = deliveryPageColumns(user.role);
   return {
@@ -54,6 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     agents,
     filtered: Boolean(filters.from || filters.to || filters.status || filters.agentId),
     listSearch: deliveryListSearch(url.searchParams),
+    closedThrough,
   };
 }
 
@@ -104,6 +107,7 @@ export default function DeliveriesPage() {
         columns={data.columns}
         filtered={data.filtered}
         listSearch={data.listSearch}
+        closedThrough={data.closedThrough}
       />
       <Pager label="Pages of deliveries" olderCursor={data.olderCursor} newerCursor={data.newerCursor} />
       <Outlet />
@@ -168,11 +172,13 @@ function DeliveriesList({
   columns,
   filtered,
   listSearch,
+  closedThrough,
 }: {
   rows: DeliveryRow[];
   columns: DeliveryColumn[];
   filtered: boolean;
   listSearch: string;
+  closedThrough: string | null;
 }) {
   const navigation = useNavigation();
   if (rows.length === 0) {
@@ -194,6 +200,7 @@ function DeliveriesList({
       className="max-h-table"
       busy={navigation.state === "loading"}
       listSearch={listSearch}
+      closedThrough={closedThrough}
       before={
         navigation.state === "loading" && navigation.location.pathname === "/deliveries" ? (
           <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">Loading deliveries...</p>

@@ -123,7 +123,8 @@ export default function GenerateInvoiceRoute() {
           <Form
             key={params.toString()}
             method="get"
-            className="grid gap-2 sm:grid-cols-4 sm:items-end"
+            // The date column is as wide as a whole date and its calendar button ("mm/dd/yyyy" was cut).
+            className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)_auto] sm:items-end"
             aria-label="Find a delivery"
             preventScrollReset
             replace
@@ -146,7 +147,7 @@ export default function GenerateInvoiceRoute() {
                 id="picker-date"
                 name="date"
                 type="date"
-                className="input"
+                className="input min-w-[10rem]"
                 defaultValue={params.get("date") ?? ""}
               />
             </div>

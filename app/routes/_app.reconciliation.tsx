@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
-import { createInvoicesForMonth } from "~/models/invoice.server";
+import { createInvoicesForMonth, numbersMovedOn } from "~/models/invoice.server";
 import { Dialog } from "~/components/dialog";
 import { ExportCsvLink } from "~/components/export-link";
 import { Pager } from "~/components/pager";
@@ -13,6 +13,7 @@ import {
   monthInvoicePreview,
   readMonthPage,
 } from "~/presenters/reconciliation.server";
+import { closedMonthReason, isInClosedMonth } from "~/models/period.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDate, formatMonth } from "~/utils/dates";
 import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";
@@ -39,14 +40,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
     open ? monthDetails(user, open, detailsPage) : Promise.resolve({ items: [], olderCursor: null, newerCursor: null }),
     confirm ? monthInvoicePreview(user, confirm) : Promise.resolve(null),
   ]);
-  // One key per confirmation shown: the button posted twice makes the month's invoices once.
-  const number = page.months.find((m) => m.month === confirm)?.prospectiveNumber ?? null;
+  const closed = confirm !== null && isInClosedMonth(confirm, page.closedThrough);
   return {
     ...page,
     open,
     details,
     confirm:
-      confirm && preview ? { month: confirm, clients: preview, number, idempotencyKey: crypto.randomUUID() } : null,
+      confirm && preview
+        ? {
+            month: confirm,
+            clients: closed ? [] : preview,
+            // The number the counter gives next: the action refuses if another invoice took it meanwhile.
+            firstNo: page.nextInvoiceNo,
+            closedReason: closed && page.closedThrough ? closedMonthReason(page.closedThrough) : null,
+            // One key per confirmation shown: the button posted twice makes the month's invoices once.
+            idempotencyKey: crypto.randomUUID(),
+          }
+        : null,
   };
 }
 
@@ -55,7 +65,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const month = String(form.get("month") ?? "");
   const back = safeReturn(form.get("returnTo"));
-  const result = await createInvoicesForMonth(user, month, { idempotencyKey: keyOf(null, form.get("idempotencyKey")) });
+  const result = await createInvoicesForMonth(user, month, {
+    idempotencyKey: keyOf(null, form.get("idempotencyKey")),
+    expectedFirstNo: form.get("expectedNo"),
+  });
+  if (!result.ok && numbersMovedOn(result)) {
+    // Another invoice took the number shown: ask again, showing the numbers the invoices will now take.
+    const again = new URL(back, "http://x");
+    again.searchParams.set("confirm", month);
+    return redirectWithToast(`${again.pathname}${again.search}`, {
+      title: "The invoice numbers have moved on",
+      description: `${result.message} Check the new numbers and confirm again.`,
+      variant: "destructive",
+    });
+  }
   if (!result.ok) {
     return redirectWithToast(back, {
       title: "Failed to create invoice",
@@ -79,7 +102,7 @@ function safeReturn(value: FormDataEntryValue | null) {
 }
 
 export default function ReconciliationPage() {
-  const { months, olderCursor, newerCursor, open, details, confirm } = useLoaderData<typeof loader>();
+  const { months, olderCursor, newerCursor, open, details, confirm, nextInvoiceNo } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const withoutConfirm = new URLSearchParams(params);
   withoutConfirm.delete("confirm");
@@ -88,7 +111,10 @@ export default function ReconciliationPage() {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/reconciliation";
   return (
     <div className="space-y-4">
-      <PageHeader title="Monthly Reconciliation" subtitle="Deliveries by month, and what is left to invoice">
+      <PageHeader
+        title="Monthly Reconciliation"
+        subtitle={`Deliveries by month, and what is left to invoice. The next invoice is #${nextInvoiceNo}, whichever month is invoiced first.`}
+      >
         <ExportCsvLink to="/reconciliation/export" keep={["month"]} />
       </PageHeader>
       {loading ? <p className="page-subtitle">Loading reconciliation...</p> : null}
@@ -115,17 +141,21 @@ export default function ReconciliationPage() {
                     <p className="page-subtitle">
                       {m.count} deliveries · {m.confirmedCount} confirmed
                     </p>
-                    <p className="mt-1 text-sm">
-                      {m.prospectiveNumber && !m.invoiced ? (
-                        <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">
-                          Prospective: #{m.prospectiveNumber}
+                    <p className="mt-1 flex flex-wrap gap-2 text-sm">
+                      {m.invoiceCount ? <span>Invoices: {invoiceNumbers(m)}</span> : null}
+                      {m.closed ? (
+                        <span className="badge bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100">
+                          Closed
                         </span>
-                      ) : m.invoiceCount ? (
-                        <span>Invoices: {invoiceNumbers(m)}</span>
+                      ) : !m.invoiced && m.canGenerate ? (
+                        <span className="badge bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">
+                          To invoice
+                        </span>
                       ) : null}
                     </p>
                   </div>
-                  <dl className="grid grid-cols-3 gap-4 text-sm">
+                  {/* Two columns on a phone: a long Revenue figure never runs into Status. */}
+                  <dl className="grid w-full grid-cols-2 gap-x-4 gap-y-2 text-sm sm:w-auto sm:grid-cols-3">
                     <div>
                       <dt className="text-slate-500">Total Tons</dt>
                       <dd className="tabular-nums">{formatAmount(m.totalTons)}</dd>
@@ -140,13 +170,18 @@ export default function ReconciliationPage() {
                     </div>
                   </dl>
                 </div>
+                {m.closed ? (
+                  <p className="page-subtitle mt-2">
+                    {formatMonth(m.month)} is closed: its deliveries can no longer be invoiced or changed.
+                  </p>
+                ) : null}
                 <div className="mt-3 flex flex-wrap gap-2">
                   <Link to={`?${toggle}`} preventScrollReset className="btn-ghost btn-sm" aria-expanded={expanded}>
                     {expanded ? "Hide Details" : "View Details"}
                   </Link>
-                  {m.canGenerate && m.prospectiveNumber ? (
+                  {m.canGenerate ? (
                     <Link to={`?${ask}`} preventScrollReset className="btn-primary btn-sm">
-                      Generate Invoice #{m.prospectiveNumber}
+                      Generate Invoice
                     </Link>
                   ) : null}
                 </div>
@@ -209,18 +244,30 @@ function invoiceNumbers(m: { invoiceCount: number; firstInvoiceNo: string | null
 
 type Confirm = {
   month: string;
-  number: number | null;
+  firstNo: number;
+  closedReason: string | null;
   idempotencyKey: string;
   clients: { clientId: number; clientName: string; deliveries: number; tons: string; amount: string }[];
 };
 
+/** "#131", "#131 and #132" or "#131 to #133": the numbers `count` invoices take from `first`. */
+function numbersFrom(first: number, count: number) {
+  if (count <= 1) return `#${first}`;
+  return count === 2 ? `#${first} and #${first + 1}` : `#${first} to #${first + count - 1}`;
+}
+
 /**
  * Asks before invoicing a month: a dialog with JavaScript, the same markup as a page without.
- * Shows each client's deliveries, tons and amount; the button posts the month.
+ * Shows each client's deliveries, tons and amount, and the numbers the invoices will take: the
+ * next ones, whichever month this is. The button posts the first of them, and the action
+ * refuses if another invoice has taken it since (decision 0501).
  */
 function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) {
   const busy = useNavigation().state === "submitting";
-  const title = confirm.number ? `Generate Invoice #${confirm.number}` : "Generate Invoice";
+  const count = confirm.clients.length;
+  const numbers = numbersFrom(confirm.firstNo, count);
+  const title =
+    count > 1 ? `Generate Invoices ${numbers}` : count === 1 ? `Generate Invoice ${numbers}` : "Generate Invoice";
   const total = { deliveries: 0, tons: [] as string[], amount: [] as string[] };
   for (const c of confirm.clients) {
     total.deliveries += c.deliveries;
@@ -229,11 +276,28 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
   }
   return (
     <Dialog title={title} description={`${formatMonth(confirm.month)}: one invoice per client`} closeTo={back}>
-      {confirm.clients.length === 0 ? (
+      {confirm.closedReason ? (
+        <p className="text-sm" role="note">
+          {confirm.closedReason}
+        </p>
+      ) : count === 0 ? (
         <p className="text-sm">This month has no confirmed deliveries with a client left to invoice.</p>
       ) : (
         <Form method="post" className="space-y-4" preventScrollReset>
+          <p className="text-sm">
+            {count === 1 ? (
+              <>
+                This will be invoice <strong>{numbers}</strong>, the next number.
+              </>
+            ) : (
+              <>
+                These will be invoices <strong>{numbers}</strong>, the next numbers, in the order below.
+              </>
+            )}{" "}
+            Invoice numbers follow the order invoices are made in, whichever month they cover.
+          </p>
           <input type="hidden" name="month" value={confirm.month} />
+          <input type="hidden" name="expectedNo" value={confirm.firstNo} />
           <input type="hidden" name="idempotencyKey" value={confirm.idempotencyKey} />
           <input type="hidden" name="returnTo" value={back} />
           <TableScroll label="What will be invoiced">
@@ -273,9 +337,7 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
               Cancel
             </Link>
             <button type="submit" className="btn-primary" disabled={busy}>
-              {busy
-                ? "Generating..."
-                : `Create ${confirm.clients.length === 1 ? "invoice" : `${confirm.clients.length} invoices`}`}
+              {busy ? "Generating..." : `Create ${count === 1 ? "invoice" : `${count} invoices`}`}
             </button>
           </div>
         </Form>

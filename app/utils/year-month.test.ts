@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstDayOfMonth, isYearMonth, lastDayOfMonth, previousMonth } from "./year-month";
+import { firstDayOfMonth, isYearMonth, lastDayOfMonth, nextMonth, previousMonth } from "./year-month";
 
 describe("isYearMonth", () => {
   it("takes a month of a year from 1900 to 9999, as dates are", () => {
@@ -45,5 +45,11 @@ describe("month arithmetic", () => {
       "9999-12-31",
     ]);
     expect(["2026-03", "2026-01", "1900-01"].map(previousMonth)).toEqual(["2026-02", "2025-12", "1899-12"]);
+    expect(["2026-03", "2025-12", "9999-11", "9999-12"].map(nextMonth)).toEqual([
+      "2026-04",
+      "2026-01",
+      "9999-12",
+      null,
+    ]);
   });
 });

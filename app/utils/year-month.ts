@@ -28,3 +28,10 @@ export function previousMonth(yearMonth: string) {
   const [year, month] = partsOf(yearMonth);
   return month === 1 ? monthOfParts(year - 1, 12) : monthOfParts(year, month - 1);
 }
+
+/** The month after: "2025-12" -> "2026-01". December 9999 has none: null. */
+export function nextMonth(yearMonth: string): string | null {
+  const [year, month] = partsOf(yearMonth);
+  if (month === 12) return year >= 9999 ? null : monthOfParts(year + 1, 1);
+  return monthOfParts(year, month + 1);
+}

@@ -194,7 +194,7 @@ describe("payments", () => {
 });
 
 describe("monthly reconciliation", () => {
-  it("groups by month, numbers prospective invoices from the oldest month and invoices a month per client", async () => {
+  it("groups by month, shows the next invoice number whichever month and invoices a month per client", async () => {
     const other = await createClient({ name: "Lafarge", paymentTermsDays: 10 });
     await delivery({ date: "2019-03-05", tons: "10.00", sellingRate: "100.00" });
     await delivery({ date: "2019-03-20", tons: "5.50", sellingRate: "200.00" });
@@ -204,7 +204,7 @@ describe("monthly reconciliation", () => {
     const highest = Number(
       (await db.select({ max: sql<string>`max(invoice_no::bigint)::text` }).from(schema.invoices))[0].max,
     );
-    const { months } = await listMonths(user);
+    const { months, nextInvoiceNo } = await listMonths(user);
     const march = months.find((m) => m.month === "2019-03")!;
     const april = months.find((m) => m.month === "2019-04")!;
     expect(march).toMatchObject({
@@ -215,9 +215,9 @@ describe("monthly reconciliation", () => {
       invoiced: false,
       canGenerate: true,
     });
-    // Oldest uninvoiced month first: 2019-03 before 2019-04, and before the 2020+ months.
-    expect(march.prospectiveNumber).toBe(highest + 1);
-    expect(april.prospectiveNumber).toBe(highest + 2);
+    // One number for the page, the counter's next, whichever month is invoiced first (decision 0501).
+    expect(nextInvoiceNo).toBe(highest + 1);
+    expect(april).toMatchObject({ canGenerate: true, closed: false });
     expect(months[0].month >= months[months.length - 1].month).toBe(true);
 
     const result = await createInvoicesForMonth(user, "2019-03");
@@ -228,11 +228,28 @@ describe("monthly reconciliation", () => {
     const today = todayIn(env().APP_TIME_ZONE);
     expect(result.invoices.map((i) => i.expectedPaymentDate)).toEqual([addDays(today, 45), addDays(today, 10)]);
     const after = (await listMonths(user)).months.find((m) => m.month === "2019-03")!;
-    expect(after).toMatchObject({ invoiced: true, canGenerate: false, prospectiveNumber: null, invoiceCount: 2 });
+    expect(after).toMatchObject({ invoiced: true, canGenerate: false, invoiceCount: 2 });
     expect([after.firstInvoiceNo, after.lastInvoiceNo]).toEqual(result.invoices.map((i) => i.invoiceNo).sort());
     const details = await monthDetails(user, "2019-04");
     expect(details.items[0]).toMatchObject({ tons: "3.00", revenue: null });
     expect(await createInvoicesForMonth(user, "2019-03")).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it("issues the number the confirmation showed, whichever month, and refuses once another invoice took it", async () => {
+    await delivery({ date: "2018-06-05", tons: "1.00", sellingRate: "100.00" });
+    await delivery({ date: "2018-07-05", tons: "1.00", sellingRate: "100.00" });
+    await delivery({ date: "2018-08-05", tons: "1.00", sellingRate: "100.00" });
+    const shown = (await listMonths(user)).nextInvoiceNo;
+    // August before June and July: it takes the number shown, not a number kept for it.
+    const august = await createInvoicesForMonth(user, "2018-08", { expectedFirstNo: String(shown) });
+    expect(august).toMatchObject({ ok: true, invoices: [{ invoiceNo: String(shown) }] });
+    // A confirmation shown before that invoice promised the same number: refused, nothing made.
+    const stale = await createInvoicesForMonth(user, "2018-06", { expectedFirstNo: String(shown) });
+    expect(stale).toMatchObject({ ok: false, status: 409, message: expect.stringContaining(`#${shown + 1}`) });
+    expect((await listMonths(user)).months.find((m) => m.month === "2018-06")).toMatchObject({ canGenerate: true });
+    expect(await createInvoicesForMonth(user, "2018-06", { expectedFirstNo: "12a" })).toMatchObject({ status: 400 });
+    const july = await createInvoicesForMonth(user, "2018-07", { expectedFirstNo: String(shown + 1) });
+    expect(july).toMatchObject({ ok: true, invoices: [{ invoiceNo: String(shown + 1) }] });
   });
 });
 

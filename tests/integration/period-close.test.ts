@@ -7,11 +7,17 @@ import { getDb, schema, type User } from "../../app/db.server";
 import {
   assertPeriodOpen,
   checkPeriodOpen,
+  closedMonthReason,
   closeMonth,
+  getClosedThrough,
+  getPeriodState,
+  isInClosedMonth,
   isPeriodClosed,
+  monthsBetween,
+  monthsClosedBy,
   reopenMonth,
 } from "../../app/models/period.server";
-import { createUser } from "../factories";
+import { createAgent, createDelivery, createUser } from "../factories";
 
 // "Now" is injected: 15 June 2026 in Lagos.
 const NOW = new Date("2026-06-15T10:00:00Z");
@@ -99,5 +105,29 @@ describe("closing and reopening months", () => {
     const db = await getDb();
     await expect(db.transaction((tx) => assertPeriodOpen(tx, "2026-02-10"))).resolves.toBeUndefined();
     await expect(db.transaction((tx) => assertPeriodOpen(tx, "2026-01-31"))).rejects.toThrow(/This month is closed/);
+  });
+
+  it("offers the open, ended months and the closed ones as choices, and names what a close would take", async () => {
+    // Closed through January 2026 (above); the first delivery is in November 2025.
+    const agent = await createAgent();
+    await createDelivery({ agentId: agent.id, createdBy: admin.id, date: "2025-11-20" });
+    const state = await getPeriodState(admin, NOW);
+    expect(state.closeChoices.map((c) => c.month)).toEqual(["2026-05", "2026-04", "2026-03", "2026-02"]);
+    expect(state.closeChoices[0].label).toBe("May 2026");
+    expect(state.reopenChoices.map((c) => c.month)).toEqual(["2026-01", "2025-12", "2025-11"]);
+    expect(monthsClosedBy(state, "2026-04").map((c) => c.label)).toEqual(["February 2026", "March 2026", "April 2026"]);
+    expect(monthsClosedBy(state, "2026-01")).toEqual([]);
+    expect(monthsBetween("2025-11", "2026-02")).toEqual(["2026-02", "2026-01", "2025-12", "2025-11"]);
+  });
+
+  it("tells pages which dates are in a closed month, and why they cannot change", async () => {
+    const through = await getClosedThrough();
+    expect(through).toBe("2026-01-31");
+    expect(isInClosedMonth("2026-01-31", through)).toBe(true);
+    expect(isInClosedMonth("2026-01", through)).toBe(true);
+    expect(isInClosedMonth("2026-02-01", through)).toBe(false);
+    expect(isInClosedMonth("2026-02", through)).toBe(false);
+    expect(isInClosedMonth("2020-01-01", null)).toBe(false);
+    expect(closedMonthReason(through!)).toMatch(/^This month is closed: .* An admin can reopen the month/);
   });
 });

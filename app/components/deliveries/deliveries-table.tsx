@@ -105,6 +105,7 @@ export function DeliveriesTable({
   busy,
   before,
   listSearch,
+  closedThrough = null,
 }: {
   rows: DeliveryRow[];
   columns: readonly DeliveryColumn[];
@@ -118,6 +119,8 @@ export function DeliveriesTable({
   before?: ReactNode;
   /** The list's filters and page ("?…"), carried by each row's Edit link. */
   listSearch?: string;
+  /** The last closed day: rows on or before it are read-only (decision 0901). */
+  closedThrough?: string | null;
 }) {
   const width = minWidth === "640" ? "min-w-[640px]" : minWidth === "560" ? "min-w-[560px]" : "";
   return (
@@ -134,7 +137,9 @@ export function DeliveriesTable({
           </tr>
         </thead>
         {/* The rows are one escaped HTML string (decision 0507): no state, a plain Edit link. */}
-        <tbody dangerouslySetInnerHTML={{ __html: deliveryRowsHtml(rows, columns, compact, listSearch) }} />
+        <tbody
+          dangerouslySetInnerHTML={{ __html: deliveryRowsHtml(rows, columns, compact, listSearch, closedThrough) }}
+        />
       </table>
     </TableScroll>
   );

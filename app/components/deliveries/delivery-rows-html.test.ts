@@ -25,6 +25,14 @@ describe("deliveries table rows as HTML", () => {
     );
   });
 
+  test("a row of a closed month says View, not Edit (decision 0901); the day after it still says Edit", () => {
+    const columns = deliveryPageColumns("admin");
+    expect(deliveryRowsHtml([row], columns, false, "", "2026-11-30")).toContain(
+      'aria-label="View delivery of Nov 05, 2026 from Musa Ibrahim">View</a>',
+    );
+    expect(deliveryRowsHtml([row], columns, false, "", "2026-11-04")).toContain(">Edit</a>");
+  });
+
   test("staff see no money and no Edit; on a phone the location rides under the agent", () => {
     const out = deliveryRowsHtml([row], STAFF_RECENT_COLUMNS, true);
     expect(out).toBe(

@@ -8,7 +8,13 @@ import { formatDate } from "~/utils/dates";
 import { html, type Html } from "~/utils/html";
 import { formatAmount, formatNaira } from "~/utils/money";
 
-function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean, listSearch: string): Html {
+function cell(
+  d: DeliveryRow,
+  column: DeliveryColumn,
+  compact: boolean,
+  listSearch: string,
+  closedThrough: string | null,
+): Html {
   switch (column) {
     case "date":
       return html`<td class="nowrap">${formatDate(d.date)}</td>`;
@@ -32,21 +38,26 @@ function cell(d: DeliveryRow, column: DeliveryColumn, compact: boolean, listSear
     case "net":
       return html`<td class="num">${d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>`;
     case "edit": {
-      const label = `Edit delivery of ${formatDate(d.date)} from ${d.agentName}`;
-      return html`<td>${rowLinkHtml(`/deliveries/${d.id}/edit${listSearch}`, "Edit", { className: "btn-ghost btn-sm", label, keepScroll: true })}</td>`;
+      // A delivery of a closed month opens read-only (decision 0901): its link says View.
+      const verb = closedThrough !== null && d.date <= closedThrough ? "View" : "Edit";
+      const label = `${verb} delivery of ${formatDate(d.date)} from ${d.agentName}`;
+      return html`<td>${rowLinkHtml(`/deliveries/${d.id}/edit${listSearch}`, verb, { className: "btn-ghost btn-sm", label, keepScroll: true })}</td>`;
     }
   }
 }
 
 /**
  * The `<tr>` rows of the table, as HTML for its `<tbody>`'s `dangerouslySetInnerHTML`. The Edit
- * links carry the list's filters and page (`listSearch`, "" or "?…"), so the dialog returns there.
+ * links carry the list's filters and page (`listSearch`, "" or "?…"), so the dialog returns there;
+ * rows dated on or before `closedThrough` say View instead.
  */
 export function deliveryRowsHtml(
   rows: DeliveryRow[],
   columns: readonly DeliveryColumn[],
   compact: boolean,
   listSearch = "",
+  closedThrough: string | null = null,
 ): string {
-  return html`${rows.map((d) => html`<tr>${columns.map((c) => cell(d, c, compact, listSearch))}</tr>`)}`.value;
+  return html`${rows.map((d) => html`<tr>${columns.map((c) => cell(d, c, compact, listSearch, closedThrough))}</tr>`)}`
+    .value;
 }

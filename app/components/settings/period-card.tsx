@@ -1,22 +1,22 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useRouteLoaderData } from "@remix-run/react";
-import { FormErrors, InputField, TextareaField } from "~/components/forms";
+import { FormErrors, SelectField, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import type { PeriodState } from "~/models/period.server";
 
 // The browser's own checks (the server has the last word, app/schemas/periods.ts). Kept here so
 // that System Settings loads no date code of its own (the shared chunks of New Delivery stay
-// as they are, tests/e2e/budget.spec.ts).
-const MONTH = { required: true, pattern: "\\d{4}-\\d{2}" };
+// as they are, tests/e2e/budget.spec.ts): the server names the months.
+const MONTH = { required: true };
 const CLOSE_MONTH_CONSTRAINT = { month: MONTH };
 const REOPEN_MONTH_CONSTRAINT = { month: MONTH, reason: { required: true, maxLength: 500 } };
 
 export type PeriodAnswer = { intent: "close" | "reopen"; result: SubmissionResult<string[]> } | null | undefined;
 
 /**
- * Month Close (docs/decisions/0901): the closed-through month, a form to close a month (and
- * every month before it) and one to reopen with a reason. Both post to /settings/periods; an
- * answer with errors renders this same card there, each message under its field.
+ * Month Close (docs/decisions/0901): the closed-through month, a choice of month to close (and
+ * every month before it), which asks to confirm first, and one to reopen with a reason. Both go to
+ * /settings/periods; an answer with errors renders this same card there, each message under its field.
  */
 export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
   const settings = useRouteLoaderData<{ period: PeriodState | null }>("routes/_app.settings");
@@ -26,7 +26,6 @@ export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
     id: "close-month",
     lastResult: answer?.intent === "close" ? answer.result : undefined,
     constraint: CLOSE_MONTH_CONSTRAINT,
-    defaultValue: { month: period?.latestClosable ?? "" },
     shouldValidate: "onSubmit",
   });
   const [reopenForm, reopenFields] = useForm<{ month: string; reason: string }>({
@@ -46,31 +45,35 @@ export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
         {period.closedThroughLabel ? `Closed through ${period.closedThroughLabel}` : "No month is closed"}
       </p>
       <p className="page-subtitle">
-        Closing a month also closes every month before it: deliveries, invoices and payments dated in them can no longer
-        be created, changed or deleted.
+        Closing a month also closes every month before it, for everyone: deliveries, invoices and payments dated in them
+        can no longer be created, changed or deleted. You will be asked to confirm.
       </p>
       <div className="mt-4 grid gap-6 sm:grid-cols-2">
-        <Form
-          method="post"
-          action="/settings/periods"
-          {...getFormProps(closeForm)}
-          className="space-y-3"
-          preventScrollReset
-        >
-          <input type="hidden" name="intent" value="close" />
-          <FormErrors errors={busy ? null : closeForm.errors} id={closeForm.errorId} />
-          <InputField
-            meta={closeFields.month}
-            label="Month to close"
-            placeholder="yyyy-MM"
-            description={`e.g. ${period.latestClosable}, the last month that has ended`}
-            hideErrors={busy}
-          />
-          <button type="submit" className="btn-primary" disabled={busy}>
-            Close Month
-          </button>
-        </Form>
-        {period.closedThroughMonth ? (
+        {period.closeChoices.length ? (
+          // A GET: choosing a month only asks for the confirmation, which does the close.
+          <Form method="get" action="/settings/periods" id={closeForm.id} className="space-y-3" preventScrollReset>
+            <FormErrors errors={busy ? null : closeForm.errors} id={closeForm.errorId} />
+            <SelectField
+              meta={closeFields.month}
+              label="Month to close"
+              description="Months that have ended and are still open."
+              hideErrors={busy}
+            >
+              <option value="">Choose a month</option>
+              {period.closeChoices.map((m) => (
+                <option key={m.month} value={m.month}>
+                  {m.label}
+                </option>
+              ))}
+            </SelectField>
+            <button type="submit" className="btn-primary" disabled={busy}>
+              Close Month
+            </button>
+          </Form>
+        ) : (
+          <p className="text-sm">Every month that has ended is closed.</p>
+        )}
+        {period.reopenChoices.length ? (
           <Form
             method="post"
             action="/settings/periods"
@@ -80,13 +83,18 @@ export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
           >
             <input type="hidden" name="intent" value="reopen" />
             <FormErrors errors={busy ? null : reopenForm.errors} id={reopenForm.errorId} />
-            <InputField
+            <SelectField
               meta={reopenFields.month}
               label="Month to reopen"
-              placeholder="yyyy-MM"
               description="Reopens this month and every later closed month."
               hideErrors={busy}
-            />
+            >
+              {period.reopenChoices.map((m) => (
+                <option key={m.month} value={m.month}>
+                  {m.label}
+                </option>
+              ))}
+            </SelectField>
             <TextareaField meta={reopenFields.reason} label="Reason" rows={2} maxLength={500} hideErrors={busy} />
             <button type="submit" className="btn-outline" disabled={busy}>
               Reopen Month
