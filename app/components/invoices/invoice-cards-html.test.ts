@@ -43,7 +43,7 @@ describe("invoice cards as HTML", () => {
     const out = invoiceCardsHtml([{ ...base, paymentStatus: "void", payable: false, voidReason: "Wrong client" }]);
     expect(out).toContain('hover:underline line-through">Invoice #131</a>');
     expect(out).toContain('<p class="mt-2 text-sm text-slate-600 dark:text-slate-300">Void: Wrong client</p>');
-    expect(out).toContain('<dl class="facts line-through opacity-70">');
+    expect(out).toContain('<dl class="facts line-through">');
     expect(out).toContain('<span class="badge capitalize tone-slate">void</span>');
     expect(out).not.toContain("Record Payment");
   });
