@@ -93,6 +93,7 @@ export type FieldKind =
   | "payoutMethod"
   | "signInMethod"
   | "signInReason"
+  | "throttleScope"
   /** Recorded, but says nothing a reader needs beside the event's own line (its id, its time). */
   | "hidden";
 
@@ -188,6 +189,7 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   role: f("Role", "role"),
   mustChangePassword: f("Must choose a new password", "yesNo"),
   totpEnabled: f("Two-factor sign-in", "yesNo"),
+  recoveryCodes: f("Recovery codes made", "count"),
   temporaryPasswordExpiresAt: f("Temporary password expires", "time"),
   temporaryPasswordIssuedAt: f("Temporary password issued", "time"),
   temporaryPasswordUsedAt: f("Temporary password used", "time"),
@@ -206,6 +208,9 @@ const USER_FIELD_WORDS: Record<string, FieldWords> = { status: f("Status", "user
 const SIGN_IN_FIELD_WORDS: Record<string, FieldWords> = {
   method: f("Method", "signInMethod"),
   reason: f("Reason", "signInReason"),
+  scope: f("Limit reached", "throttleScope"),
+  attempts: f("Attempts counted", "count"),
+  until: f("Refused until", "time"),
 };
 
 /** Objects some events nest (a credit move's two invoices and two entries, a reversal's pair). */
@@ -224,6 +229,12 @@ const ENUM_WORDS: Partial<Record<FieldKind, Record<string, string>>> = {
   paymentStatus: { pending: "Pending", partial: "Partly paid", paid: "Paid", overdue: "Overdue", void: "Void" },
   payoutMethod: { cash: "Cash", bank_transfer: "Bank transfer", cheque: "Cheque", other: "Other" },
   signInMethod: { password: "Password", "password+totp": "Password and code", passkey: "Passkey" },
+  throttleScope: {
+    "account-address": "This account from this address",
+    account: "This account, from addresses that failed on it",
+    address: "This address",
+    "passkey-options": "Passkey sign-ins from this address",
+  },
   signInReason: {
     invalid: "Wrong e-mail or password",
     inactive: "Account frozen or deleted",

@@ -31,12 +31,12 @@ export function asksForPayment(doc: Pick<InvoiceDocument, "voided" | "balance" |
 export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {
   return lines.map((line, index) => (
     <tr key={index} className="break-inside-avoid border-b border-slate-200">
-      <td className="py-1 pr-1.5 sm:pr-2 tabular-nums">{formatDate(line.date)}</td>
-      <td className="py-1 pr-1.5 sm:pr-2 [overflow-wrap:anywhere]">{line.truckNo ?? "-"}</td>
-      <td className="py-1 pr-1.5 sm:pr-2 [overflow-wrap:anywhere]">{line.location}</td>
-      <td className="py-1 pr-1.5 sm:pr-2 text-right tabular-nums">{formatAmount(line.tons)}</td>
-      <td className="py-1 pr-1.5 sm:pr-2 text-right tabular-nums">{line.rate ? formatAmount(line.rate) : "-"}</td>
-      <td className="py-1 text-right tabular-nums">{line.amount ? formatAmount(line.amount) : "-"}</td>
+      <td>{formatDate(line.date)}</td>
+      <td>{line.truckNo ?? "-"}</td>
+      <td>{line.location}</td>
+      <td>{formatAmount(line.tons)}</td>
+      <td>{line.rate ? formatAmount(line.rate) : "-"}</td>
+      <td>{line.amount ? formatAmount(line.amount) : "-"}</td>
     </tr>
   ));
 }
@@ -102,7 +102,7 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
       {/* On a phone the table takes the small type and plain headings, so every column fits the
           sheet; a table still wider (amounts in the billions) scrolls in its own box, never the page. */}
       <div className="mt-4 overflow-x-auto print:overflow-visible">
-        <table className="w-full border-collapse text-xs sm:text-[13px]">
+        <table className="doc-lines w-full border-collapse text-xs sm:text-[13px]">
           <caption className="sr-only">Deliveries on this invoice</caption>
           <thead>
             <tr className="border-y border-slate-400 text-left text-xs text-slate-600 sm:uppercase sm:tracking-wide">
