@@ -140,6 +140,7 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   voidedBy: f("Voided by", "user"),
   issueDate: f("Issue date", "date"),
   deliveryCount: f("Deliveries", "count"),
+  editedDeliveryId: f("Delivery edited", "delivery"),
   firstDeliveryId: f("First delivery", "delivery"),
   lastDeliveryId: f("Last delivery", "delivery"),
   freedDeliveryCount: f("Deliveries freed", "count"),

@@ -50,8 +50,10 @@ test("an invoice of months-old deliveries is due the client's terms after today,
   // The invoice page says the same, and so does its print view.
   await card.getByRole("link", { name: `Invoice #${number}`, exact: true }).click();
   await expect(page.getByRole("heading", { name: `Invoice #${number}` })).toBeVisible();
-  await expect(page.getByText("Due Date").locator("..")).toContainText(formatDate(due));
-  await expect(page.getByText("Issued").locator("..")).toContainText(formatDate(today()));
+  // The invoice's facts, not its history (which names the same fields).
+  const facts = (term: string) => page.locator("dt", { hasText: new RegExp(`^${term}$`) }).locator("..");
+  await expect(facts("Due Date")).toContainText(formatDate(due));
+  await expect(facts("Issued")).toContainText(formatDate(today()));
   await page.getByRole("link", { name: `Print invoice #${number}` }).click();
   await expect(page).toHaveURL(/\/invoices\/\d+\/print$/);
   // (Its "Please pay by" line reads the same date, when the business has bank details to show.)
@@ -100,7 +102,9 @@ test("a haulage bill entered after invoicing moves the invoice's profit", async 
     rates: { sellingRate: "1000.00", buyingRate: "600.00" },
   });
   await page.goto(`/invoices/${invoice.id}`);
-  await expect(page.getByText("Profit", { exact: true }).locator("..")).toContainText(formatNaira("4000.00"));
+  // The invoice's facts, not its history (which names the same field).
+  const profit = () => page.locator("dt", { hasText: /^Profit$/ }).locator("..");
+  await expect(profit()).toContainText(formatNaira("4000.00"));
   await page.goto(`/deliveries/${delivery.id}/edit`);
   await hydrated(page, javaScript);
   const dialog = page.getByRole("dialog", { name: "Edit Delivery" });
@@ -109,10 +113,11 @@ test("a haulage bill entered after invoicing moves the invoice's profit", async 
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByRole("status")).toContainText("Delivery updated successfully");
   await page.goto(`/invoices/${invoice.id}`);
-  await expect(page.getByText("Profit", { exact: true }).locator("..")).toContainText(formatNaira("2499.50"));
+  await expect(profit()).toContainText(formatNaira("2499.50"));
   const history = page.getByRole("list", { name: "Invoice history" });
-  await expect(history).toContainText("Profit follows a delivery's costs");
-  await expect(history).toContainText("profit: 4000.00 → 2499.50");
+  await expect(history).toContainText("Invoice profit recounted after a delivery's costs changed");
+  await expect(history).toContainText(/Profit\s*₦4,000\.00\s*→\s*₦2,499\.50/);
+  await expect(history).toContainText(/Delivery edited\s*—\s*→\s*#\d+/);
   await fitsThePhone(page);
 });
 
