@@ -194,8 +194,10 @@ async function closedThrough(page: Page) {
 }
 
 // Closing is for the whole server and cumulative, so the journeys that close months run one
-// after another in one test: with JavaScript off (a page), then on (a dialog). The months are
-// older than any date another journey writes (January 2000, which audit.spec.ts and offline.spec.ts close, aside).
+// after another in one test: with JavaScript off (a page), then on (a dialog). A close holds
+// every earlier month too, so the months (February to June 2000) are older than any date another
+// journey writes; January 2000, which audit.spec.ts and offline.spec.ts close, may be closed
+// before this starts or by it, either way.
 test("month close asks first, naming the months and what it stops; a closed month then shows read-only", async ({
   page,
   loginAs,
@@ -204,9 +206,9 @@ test("month close asks first, naming the months and what it stops; a closed mont
   browser,
 }) => {
   test.skip(!javaScript, "walks JavaScript off and on itself, one after the other: a close is shared by every test");
-  const { agent, ids } = await deliveriesOn(baseURL!, ["2001-01-15", "2001-03-15", "2001-05-15"]);
+  const { agent, ids } = await deliveriesOn(baseURL!, ["2000-02-15", "2000-04-15", "2000-06-15"]);
   await loginAs("admin");
-  expect((await closedThrough(page)) ?? "").not.toMatch(/^2001/);
+  expect((await closedThrough(page)) ?? "").not.toMatch(/^2000-(0[2-9]|1[0-2])/);
 
   // JavaScript off: the choice, then a page that asks; Cancel changes nothing.
   const plain = await withoutJavaScript(browser, page, baseURL!);
@@ -214,51 +216,51 @@ test("month close asks first, naming the months and what it stops; a closed mont
   await plain.goto("/settings");
   const card = plain.getByRole("region", { name: "Month Close" });
   const choice = card.getByLabel("Month to close");
-  await expect(choice.locator("option", { hasText: "March 2001" })).toHaveCount(1);
+  await expect(choice.locator("option", { hasText: "April 2000" })).toHaveCount(1);
   await expect(choice).toHaveValue("");
-  await choice.selectOption({ label: "March 2001" });
+  await choice.selectOption({ label: "April 2000" });
   await card.getByRole("button", { name: "Close Month" }).click();
-  const ask = plain.getByRole("dialog", { name: "Close March 2001?" });
-  await expect(ask).toContainText("January 2001");
+  const ask = plain.getByRole("dialog", { name: "Close April 2000?" });
+  await expect(ask).toContainText("February 2000");
   await expect(ask).toContainText("Nobody can then create, change or delete a delivery");
-  expect(await closedThrough(plain)).not.toBe("2001-03-31");
+  expect(await closedThrough(plain)).not.toBe("2000-04-30");
   await ask.getByRole("link", { name: "Cancel" }).click();
   await expect(plain).toHaveURL(/\/settings$/);
-  expect((await closedThrough(plain)) ?? "").not.toMatch(/^2001/);
-  await card.getByLabel("Month to close").selectOption({ label: "March 2001" });
+  expect((await closedThrough(plain)) ?? "").not.toMatch(/^2000-(0[2-9]|1[0-2])/);
+  await card.getByLabel("Month to close").selectOption({ label: "April 2000" });
   await card.getByRole("button", { name: "Close Month" }).click();
   await ask.getByRole("button", { name: /^Close / }).click();
-  await expect(plain.getByRole("status")).toContainText("March 2001 closed: closed through March 2001");
-  expect(await closedThrough(plain)).toBe("2001-03-31");
+  await expect(plain.getByRole("status")).toContainText("April 2000 closed: closed through April 2000");
+  expect(await closedThrough(plain)).toBe("2000-04-30");
   // A closed month is no longer offered.
-  await expect(card.getByLabel("Month to close").locator("option", { hasText: "March 2001" })).toHaveCount(0);
+  await expect(card.getByLabel("Month to close").locator("option", { hasText: "April 2000" })).toHaveCount(0);
 
   // JavaScript on: the same as a dialog over System Settings.
   await page.setViewportSize(WIDTHS.desktop);
   await page.goto("/settings");
   await hydrated(page, true);
   const jsCard = page.getByRole("region", { name: "Month Close" });
-  await jsCard.getByLabel("Month to close").selectOption({ label: "May 2001" });
+  await jsCard.getByLabel("Month to close").selectOption({ label: "June 2000" });
   await jsCard.getByRole("button", { name: "Close Month" }).click();
-  const dialog = page.getByRole("dialog", { name: "Close May 2001?" });
-  await expect(dialog).toContainText("April 2001, May 2001");
+  const dialog = page.getByRole("dialog", { name: "Close June 2000?" });
+  await expect(dialog).toContainText("May 2000, June 2000");
   await dialog.getByRole("link", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
-  expect(await closedThrough(page)).toBe("2001-03-31");
-  await jsCard.getByLabel("Month to close").selectOption({ label: "May 2001" });
+  expect(await closedThrough(page)).toBe("2000-04-30");
+  await jsCard.getByLabel("Month to close").selectOption({ label: "June 2000" });
   await jsCard.getByRole("button", { name: "Close Month" }).click();
   await dialog.getByRole("button", { name: "Close 2 months" }).click();
-  await expect(page.getByRole("status")).toContainText("May 2001 closed: closed through May 2001");
-  expect(await closedThrough(page)).toBe("2001-05-31");
+  await expect(page.getByRole("status")).toContainText("June 2000 closed: closed through June 2000");
+  expect(await closedThrough(page)).toBe("2000-06-30");
 
   // A closed month's delivery opens read-only with the reason, from the list and directly.
   for (const [p, js] of [
     [plain, false],
     [page, true],
   ] as const) {
-    await p.goto("/deliveries?from=2001-01-01&to=2001-01-31");
+    await p.goto("/deliveries?from=2000-02-01&to=2000-02-29");
     await hydrated(p, js);
-    await p.getByRole("link", { name: `View delivery of Jan 15, 2001 from ${agent.name}` }).click();
+    await p.getByRole("link", { name: `View delivery of Feb 15, 2000 from ${agent.name}` }).click();
     const view = p.getByRole("dialog", { name: "Delivery" });
     await expect(view.getByRole("note")).toContainText("This month is closed");
     await expect(view).toContainText("An admin can reopen the month");
@@ -269,13 +271,13 @@ test("month close asks first, naming the months and what it stops; a closed mont
     await expect(p.getByRole("dialog", { name: "Cannot delete this delivery" })).toContainText("This month is closed");
 
     // Reconciliation says the month is closed and offers no invoice; asked directly, it says why.
-    await p.goto("/reconciliation?cursor=2001-06");
+    await p.goto("/reconciliation?cursor=2000-07");
     await hydrated(p, js);
-    const january = p.getByRole("listitem", { name: "January 2001" });
-    await expect(january).toContainText("Closed");
-    await expect(january).toContainText("January 2001 is closed");
-    await expect(january.getByRole("link", { name: /Generate Invoice/ })).toHaveCount(0);
-    await p.goto("/reconciliation?cursor=2001-06&confirm=2001-01");
+    const february = p.getByRole("listitem", { name: "February 2000" });
+    await expect(february).toContainText("Closed");
+    await expect(february).toContainText("February 2000 is closed");
+    await expect(february.getByRole("link", { name: /Generate Invoice/ })).toHaveCount(0);
+    await p.goto("/reconciliation?cursor=2000-07&confirm=2000-02");
     const confirm = p.getByRole("dialog");
     await expect(confirm).toContainText("This month is closed");
     await expect(confirm.getByRole("button", { name: /Create/ })).toHaveCount(0);

@@ -43,6 +43,12 @@ async function clientWithInvoices(baseURL: string, count: number) {
   return { client, reference };
 }
 
+/** On a phone the filter card starts folded when no filter is active (decision 0502): open it. */
+async function openFilters(page: Page) {
+  const summary = page.getByText("Filters", { exact: true });
+  if (await summary.isVisible()) await summary.click();
+}
+
 async function cards(page: Page) {
   return page.getByRole("listitem", { name: /^Invoice #/ }).count();
 }
@@ -60,6 +66,7 @@ test("invoices and payments page forward and back with the filter kept", async (
     await page.setViewportSize(WIDTHS[size]);
     await page.goto("/invoices");
     await hydrated(page, javaScript);
+    await openFilters(page);
     await page.getByLabel("Client", { exact: true }).selectOption({ label: client.name });
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(new RegExp(`clientId=${client.id}`));
@@ -84,6 +91,7 @@ test("invoices and payments page forward and back with the filter kept", async (
 
     await page.goto("/payments");
     await hydrated(page, javaScript);
+    await openFilters(page);
     await page.getByLabel("Reference").fill(reference);
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(new RegExp(`reference=${reference}`));
