@@ -1,7 +1,14 @@
 import { Form, Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import type { PublicUser } from "~/models/user.server";
-import { navItemsFor, isActive, mobileBarItemsFor, navPath, type NavItem } from "~/utils/nav";
+import {
+  isActive,
+  mobileBarItemsFor,
+  navItemsFor,
+  navPath,
+  SIDEBAR_COOKIE_MAX_AGE_SECONDS,
+  type NavItem,
+} from "~/utils/nav";
 import {
   BuildingIcon,
   CalendarIcon,
@@ -34,8 +41,6 @@ const ICONS: Record<NavItem["icon"], typeof HomeIcon> = {
   more: MoreIcon,
   shield: ShieldIcon,
 };
-
-export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
 function writeCookie(name: string, value: string, maxAgeSeconds: number) {
   document.cookie = `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax`;

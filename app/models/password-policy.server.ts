@@ -3,11 +3,10 @@
 // its name part, and not on the common-password list of @zxcvbn-ts/language-common (about
 // 49,000 passwords seen in breaches). No composition rules. The list is loaded on the server
 // only, the first time a password is checked.
-import { PASSWORD_TOO_SHORT } from "~/schemas/auth";
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from "~/schemas/auth";
 
-export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_TOO_LONG =
-  "Password too long: use at most 72 bytes (72 plain letters or digits; accented letters and emoji count double or more)";
+export { PASSWORD_MAX_BYTES };
+export const PASSWORD_TOO_LONG = `Password too long: use at most ${PASSWORD_MAX_BYTES} bytes (${PASSWORD_MAX_BYTES} plain letters or digits; accented letters and emoji count double or more)`;
 export const PASSWORD_TOO_COMMON =
   "This password is too common: it is on a list of passwords that attackers try first. Choose a less predictable one, such as a few unrelated words.";
 export const PASSWORD_IS_EMAIL = "The password must not be your e-mail address or its name part";
@@ -25,7 +24,7 @@ export const utf8Length = (value: string) => Buffer.byteLength(value, "utf8");
 
 /** Why `password` may not be used as a new password for `email`, or null when it may. */
 export async function passwordProblem(password: string, email?: string | null): Promise<string | null> {
-  if (password.length < 8) return PASSWORD_TOO_SHORT;
+  if (password.length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT;
   if (utf8Length(password) > PASSWORD_MAX_BYTES) return PASSWORD_TOO_LONG;
   const lower = password.trim().toLowerCase();
   if (email) {

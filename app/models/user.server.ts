@@ -6,8 +6,6 @@ import { getDb, schema, type Executor, type Role, type User } from "~/db.server"
 import { bcryptCost } from "~/utils/password-cost.server";
 import { recordAudit } from "./audit.server";
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 200;
 export const TEMP_PASSWORD_LENGTH = 16;
 // A temporary password (admin create or reset) signs in once, within 72 hours; then the admin
 // resets again (docs/decisions/0600).

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/utils/redirect";
-import { plainCookie, SIDEBAR_COOKIE_MAX_AGE_SECONDS } from "~/utils/cookies.server";
+import { plainCookie } from "~/utils/cookies.server";
+import { SIDEBAR_COOKIE_MAX_AGE_SECONDS } from "~/utils/nav";
 import { readForm } from "~/utils/http.server";
 
 // Without JavaScript the sidebar toggle posts here; with it, the browser writes the cookie.

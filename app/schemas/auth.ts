@@ -14,8 +14,15 @@ export const LoginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
+// A new password's length (decision 0600): at least 8 characters (spec), at most 72 bytes of
+// UTF-8, which is all bcrypt reads (the server counts bytes; the form caps characters at 200 so
+// that a pasted novel is refused before it is hashed).
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_BYTES = 72;
+export const PASSWORD_MAX_CHARACTERS = 200;
+
 // The spec's titles and texts (section 5), shown as one message under the field.
-export const PASSWORD_TOO_SHORT = "Password too short: Password must be at least 8 characters";
+export const PASSWORD_TOO_SHORT = `Password too short: Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
 export const PASSWORDS_DONT_MATCH = "Passwords don't match: make sure the new passwords match";
 
 export const ChangePasswordSchema = z
@@ -23,13 +30,19 @@ export const ChangePasswordSchema = z
     currentPassword: z.string({ error: "Current password is required" }).min(1, "Current password is required"),
     newPassword: z
       .string({ error: "New password is required" })
-      .min(8, PASSWORD_TOO_SHORT)
-      .max(200, "Password too long: use at most 72 bytes"),
+      .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
+      .max(PASSWORD_MAX_CHARACTERS, `Password too long: use at most ${PASSWORD_MAX_BYTES} bytes`),
     confirmPassword: z.string({ error: PASSWORDS_DONT_MATCH }),
   })
   // Length first, then match (spec section 5): zod runs this refinement even when the length
   // check failed, so a password that is too short is not also called a mismatch.
-  .refine((v) => typeof v.newPassword !== "string" || v.newPassword.length < 8 || v.newPassword === v.confirmPassword, {
-    message: PASSWORDS_DONT_MATCH,
-    path: ["confirmPassword"],
-  });
+  .refine(
+    (v) =>
+      typeof v.newPassword !== "string" ||
+      v.newPassword.length < PASSWORD_MIN_LENGTH ||
+      v.newPassword === v.confirmPassword,
+    {
+      message: PASSWORDS_DONT_MATCH,
+      path: ["confirmPassword"],
+    },
+  );

@@ -1,4 +1,5 @@
 import { createCookie } from "@remix-run/node";
+import { parse, serialize } from "cookie";
 import { env, sessionSecrets } from "./env.server";
 
 export const SESSION_COOKIE_NAME = "__session";
@@ -12,7 +13,6 @@ export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 export const sessionIdleMs = () => env().SESSION_IDLE_MINUTES * 60 * 1000;
 export const sessionAbsoluteMs = () => env().SESSION_ABSOLUTE_MINUTES * 60 * 1000;
-export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 export const THEME_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 export const TOAST_COOKIE_MAX_AGE_SECONDS = 60;
 
@@ -62,20 +62,22 @@ export const passkeyBindingCookie = lazy(() =>
 );
 
 // Plain cookies the browser script also writes (theme, sidebar_state): not secret, not signed.
+// Parsed by the `cookie` package Remix itself uses; a value the browser script never writes (a
+// broken %-escape) reads as absent, not as its raw text or a 500.
+const BROKEN = "\u0000broken";
+const decodeOrBroken = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return BROKEN;
+  }
+};
+
 export function readPlainCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("Cookie");
   if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key !== name) continue;
-    // A value the browser script never writes (a broken %-escape) reads as absent, not a 500.
-    try {
-      return decodeURIComponent(rest.join("="));
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+  const value = parse(header, { decode: decodeOrBroken })[name];
+  return value === BROKEN ? undefined : value;
 }
 
 /** The colour theme the browser chose (the `theme` cookie): dark only when it says so. */
@@ -84,5 +86,5 @@ export function readTheme(request: Request): "light" | "dark" {
 }
 
 export function plainCookie(name: string, value: string, maxAgeSeconds: number) {
-  return `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax`;
+  return serialize(name, value, { path: "/", maxAge: maxAgeSeconds, sameSite: "lax" });
 }

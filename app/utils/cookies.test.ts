@@ -37,6 +37,14 @@ describe("plain cookies", () => {
     expect(readPlainCookie(request("sidebar_state=%zz; theme=dark"), "theme")).toBe("dark");
   });
 
+  it("are written for the whole site, for their lifetime, Lax, with the value escaped", async () => {
+    const { plainCookie } = await import("./cookies.server");
+    expect(plainCookie("sidebar_state", "true", 604800)).toBe(
+      "sidebar_state=true; Max-Age=604800; Path=/; SameSite=Lax",
+    );
+    expect(plainCookie("theme", "a b;c", 60)).toBe("theme=a%20b%3Bc; Max-Age=60; Path=/; SameSite=Lax");
+  });
+
   it("read the theme as dark only when the cookie says so, light otherwise", async () => {
     const { readTheme } = await import("./cookies.server");
     const request = (cookie?: string) =>

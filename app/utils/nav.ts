@@ -1,5 +1,8 @@
 import type { Role } from "../../db/schema";
 
+/** How long the sidebar remembers being open or closed (decision 0005), written by the browser and by /resources/sidebar. */
+export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+
 export type NavItem = {
   to: string;
   label: string;
