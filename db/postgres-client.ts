@@ -130,9 +130,9 @@ function gateClient<C extends object>(client: C, gate: ConnectionGate): C {
 
 /**
  * `client` asking for named (prepared) statements (see the client's options above), and so does
- * the connection it hands a transaction's or a savepoint's body (decision 0509, addendum of stop
- * 38): unnamed, each query with values took two round trips (parse and describe, then bind and
- * execute) and a fresh parse of its text. The root client has `begin`, a transaction's `savepoint`.
+ * the connection it hands a transaction's or a savepoint's body (decision 0509): unnamed, each
+ * query with values took two round trips (parse and describe, then bind and execute) and a fresh
+ * parse of its text. The root client has `begin`, a transaction's `savepoint`.
  */
 function namedStatements<C extends object>(client: C): C {
   const own = client as unknown as Partial<Record<"unsafe" | "begin" | "savepoint", (...args: unknown[]) => unknown>>;
