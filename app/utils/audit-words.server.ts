@@ -7,6 +7,7 @@
 import { formatDate, formatMonth } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntity } from "./audit-actions";
+import { zonedParts } from "./zone-days.server";
 
 export const ACTION_WORDS: Record<AuditAction, string> = {
   "delivery.create": "Delivery recorded",
@@ -294,33 +295,13 @@ export type AuditEventLine = {
   requestId: string | null;
 };
 
-// ---------------------------------------------------------------------------------------------
-
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * "Mar 06, 2026 00:30 WAT": an instant in the business time zone, named, in the app's one format
  * for a moment (`formatDateTime`, decision 0841), which says "UTC" where it shows UTC.
  */
 export function formatAuditTime(iso: string, timeZone: string): string {
-  let format = timeFormats.get(timeZone);
-  if (!format) {
-    // en-NG names West Africa Time "WAT"; elsewhere it gives the zone's short name or offset.
-    format = new Intl.DateTimeFormat("en-NG", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZoneName: "short",
-    });
-    timeFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(new Date(iso));
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${formatDate(`${get("year")}-${get("month")}-${get("day")}`)} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
+  const p = zonedParts(timeZone, Date.parse(iso));
+  return `${formatDate(`${p.year}-${p.month}-${p.day}`)} ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }
 
 /** An IPv4 address as IPv6 writes it ("::ffff:127.0.0.1") reads as the IPv4 address. */

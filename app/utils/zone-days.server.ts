@@ -1,13 +1,18 @@
 // Calendar days of the business time zone as instants, for filters on timestamps: a day in
 // Lagos starts at 23:00 UTC the day before. Server-only (the browser does not know APP_TIME_ZONE).
 
+// One formatter per time zone, kept (building one costs far more than using one): the wall clock
+// of an instant, and the zone's short name ("WAT"; en-NG names West Africa Time, elsewhere it
+// gives the zone's short name or offset). Digits are Latin in en-NG.
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** How far `timeZone`'s wall clock is ahead of UTC at instant `t` (ms since epoch), in ms. */
-function offsetAt(timeZone: string, t: number): number {
+export type ZonedParts = Record<"year" | "month" | "day" | "hour" | "minute" | "second" | "timeZoneName", string>;
+
+/** The wall clock of instant `t` (ms since epoch) in `timeZone`: 2-digit fields, a 4-digit year. */
+export function zonedParts(timeZone: string, t: number): ZonedParts {
   let format = formats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", {
+    format = new Intl.DateTimeFormat("en-NG", {
       timeZone,
       year: "numeric",
       month: "2-digit",
@@ -16,10 +21,16 @@ function offsetAt(timeZone: string, t: number): number {
       minute: "2-digit",
       second: "2-digit",
       hourCycle: "h23",
+      timeZoneName: "short",
     });
     formats.set(timeZone, format);
   }
-  const parts = Object.fromEntries(format.formatToParts(new Date(t)).map((p) => [p.type, p.value]));
+  return Object.fromEntries(format.formatToParts(new Date(t)).map((p) => [p.type, p.value])) as ZonedParts;
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at instant `t` (ms since epoch), in ms. */
+function offsetAt(timeZone: string, t: number): number {
+  const parts = zonedParts(timeZone, t);
   const wall = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
   return wall - Math.floor(t / 1000) * 1000;
 }
