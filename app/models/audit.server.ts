@@ -17,6 +17,7 @@ import { env } from "~/utils/env.server";
 import { hasControlCharacters } from "~/utils/text";
 import { startOfDayIn } from "~/utils/zone-days.server";
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction, type AuditEntity } from "~/utils/audit-actions";
+import type { AuditEventInput } from "~/utils/audit-words.server";
 
 // The actions and entities live beside their wording (utils/audit-words.server.ts), which a
 // test holds complete; models keep importing them from here.
@@ -177,23 +178,12 @@ export type AuditFilters = {
   to?: string;
 };
 
-export type AuditChange = { field: string; before: unknown; after: unknown };
-
-export type AuditEventView = {
-  id: number;
-  time: string;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  entityType: string;
-  entityId: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  /** The fields that differ, before → after (all fields of a create or a delete). */
-  changes: AuditChange[];
-  requestId: string | null;
-  clientAddress: string | null;
-};
+/**
+ * An event as the model reads it: the row, and the fields that differ before → after (all fields
+ * of a create or a delete). The shape the wording (utils/audit-words.server.ts) takes.
+ */
+export type AuditEventView = AuditEventInput;
+export type AuditChange = AuditEventView["changes"][number];
 
 // Bookkeeping columns that change with every write and say nothing to a reader.
 const NOISE = new Set(["updatedAt"]);
