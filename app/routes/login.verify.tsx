@@ -109,16 +109,23 @@ function AuthenticatorCodeForm() {
         >
           Verify
         </SubmitButton>
-        <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
-          <Link to={recoveryLink} className="text-slate-600 underline dark:text-slate-300">
-            Use a recovery code
-          </Link>
-          <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
-            Back to sign in
-          </Link>
-        </p>
+        <OtherWays to={recoveryLink} label="Use a recovery code" />
       </Form>
     </Dialog>
+  );
+}
+
+/** Below either form: the other way to finish signing in, and back to the start. */
+function OtherWays({ to, label }: { to: string; label: string }) {
+  return (
+    <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
+      <Link to={to} className="text-slate-600 underline dark:text-slate-300">
+        {label}
+      </Link>
+      <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
+        Back to sign in
+      </Link>
+    </p>
   );
 }
 
@@ -154,14 +161,7 @@ function RecoveryCodeForm() {
         <SubmitButton pending={busy} pendingLabel="Verifying..." className="btn-primary w-full">
           Verify
         </SubmitButton>
-        <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
-          <Link to={codeLink} className="text-slate-600 underline dark:text-slate-300">
-            Use an authenticator code
-          </Link>
-          <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
-            Back to sign in
-          </Link>
-        </p>
+        <OtherWays to={codeLink} label="Use an authenticator code" />
       </Form>
     </Dialog>
   );
