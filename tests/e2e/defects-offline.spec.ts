@@ -2,31 +2,11 @@
 // its copy, marked as not current; a page it has not seen, or a data call that fails, says "No
 // connection" inside the app's frame; the queued deliveries say when they are sent; New Delivery
 // opened from the dashboard keeps the dashboard's nav item. Chromium with JavaScript at 390 px.
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
-import { signInContext, unique } from "./fixtures";
-import type { FixtureRole } from "./users";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { offlineTest } from "./offline-fixtures";
+import { unique } from "./fixtures";
 
-// Going offline is the point here: the browser reports each request it could not make.
-const EXPECTED_CONSOLE = [/net::ERR_INTERNET_DISCONNECTED/, /net::ERR_FAILED/, /Failed to fetch/];
-
-const test = base.extend<{ loginAs: (role: FixtureRole) => Promise<void> }>({
-  page: async ({ page }, use) => {
-    const errors: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error" && !EXPECTED_CONSOLE.some((re) => re.test(message.text())))
-        errors.push(message.text());
-    });
-    page.on("pageerror", (error) => errors.push(error.message));
-    await use(page);
-    expect(errors, "console errors").toEqual([]);
-  },
-  loginAs: async ({ page, baseURL }, use, testInfo) => {
-    await use((role) => signInContext(page.context(), baseURL!, testInfo.project.name, role));
-  },
-});
-
-test.use({ viewport: { width: 390, height: 844 } });
-test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the service worker and the outbox need JavaScript");
+const test = offlineTest();
 
 const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 const dialog = (page: Page) => page.getByRole("dialog", { name: "New Delivery Entry" });

@@ -1,40 +1,19 @@
-// A staff member in a yard with no signal (issue 16): New Delivery opens from the phone's
+// A staff member in a yard with no signal (decision 1100): New Delivery opens from the phone's
 // cache, submissions wait in the outbox and are sent exactly once when the signal returns.
 // Chromium with JavaScript at 390 px: the outbox is an enhancement, without JavaScript the
 // form is a plain post (deliveries.spec.ts covers that).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
-import { signInContext, unique } from "./fixtures";
-import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { offlineTest, OFFLINE_CONSOLE } from "./offline-fixtures";
+import { unique } from "./fixtures";
+import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
 import { seriousAxeViolations, sidewaysScroll } from "./walk";
 
-// Going offline is the point here: the browser reports each request it could not make.
-const EXPECTED_CONSOLE = [
+const test = offlineTest([
   /Failed to load resource: the server responded with a status of (40[0-9]|413|429)/,
-  /net::ERR_INTERNET_DISCONNECTED/,
-  /net::ERR_FAILED/,
-  /Failed to fetch/,
-];
-
-const test = base.extend<{ loginAs: (role: FixtureRole) => Promise<void> }>({
-  page: async ({ page }, use) => {
-    const errors: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error" && !EXPECTED_CONSOLE.some((re) => re.test(message.text())))
-        errors.push(message.text());
-    });
-    page.on("pageerror", (error) => errors.push(error.message));
-    await use(page);
-    expect(errors, "console errors").toEqual([]);
-  },
-  loginAs: async ({ page, baseURL }, use, testInfo) => {
-    await use((role) => signInContext(page.context(), baseURL!, testInfo.project.name, role));
-  },
-});
-
-test.use({ viewport: { width: 390, height: 844 } });
-test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the outbox and the service worker need JavaScript");
+  ...OFFLINE_CONSOLE,
+]);
 
 /** Opens New Delivery online and waits until the service worker holds a copy of it. */
 async function openOnline(page: Page) {

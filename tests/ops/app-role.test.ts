@@ -2,7 +2,6 @@
 // DATABASE_MIGRATION_URL the owner migrates and grants, DATABASE_URL's login serves. The whole
 // money path works under the narrower rights, and that login can neither rewrite an append-only
 // row nor switch off the trigger that guards it (a table's owner could).
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,9 +9,9 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appPort, pgPort } from "./support/ports";
 import { buildMissingReason, startApp, type AppProcess } from "./support/app";
-import { request, signIn } from "./support/client";
 import { clusterUnavailableReason, startCluster, type Cluster } from "./support/cluster";
 import { runMixedLoad, statusSummary } from "./support/load";
+import { recordEveryCorrection } from "./support/corrections";
 import { seed, type Seeded } from "./support/seed";
 import { dbCheck, ledgerAgainstPostgres, runScript } from "./support/verify";
 
@@ -85,34 +84,7 @@ describe.skipIf(!!reason)("the app on a login that does not own the tables", () 
     expect(found.paymentsPresent).toBe(ledger.payments.size);
 
     // Then each correction once, on invoices of its own.
-    const staff = await signIn(app.url, seeded.staff[0], seeded.password);
-    const manager = await signIn(app.url, seeded.managers[0], seeded.password);
-    const admin = await signIn(app.url, seeded.admins[0], seeded.password);
-    const post = async (cookie: string, path: string, json: object) => {
-      const reply = await request(app.url, path, {
-        method: "POST",
-        cookie,
-        json,
-        headers: { "Idempotency-Key": randomUUID() },
-      });
-      expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
-      return reply.body as { id: number };
-    };
-    const invoices: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const delivery = await post(staff, "/api/deliveries", {
-        agentId: seeded.agentIds[1],
-        tons: "3.00",
-        location: "Role yard",
-      });
-      invoices.push((await post(manager, "/api/invoices", { deliveryId: delivery.id })).id);
-    }
-    const payment = await post(manager, "/api/payments", { invoiceId: invoices[0], amount: "5000.00" });
-    await post(admin, `/api/payments/${payment.id}/reversal`, { reason: "Recorded twice" });
-    await post(manager, `/api/invoices/${invoices[1]}/credit-notes`, { amount: "100.00", reason: "Short weight" });
-    await post(admin, `/api/invoices/${invoices[2]}/void`, { reason: "Wrong client" });
-    await post(admin, `/api/agents/${seeded.agentIds[0]}/payouts`, { amount: "1000.00", method: "cash" });
-    await post(admin, "/api/periods/close", { month: "2020-01" });
+    await recordEveryCorrection(app.url, seeded, { tons: "3.00", location: "Role yard" });
     const check = dbCheck({ DATABASE_URL: appUrl, DATABASE_MIGRATION_URL: ownerUrl });
     expect(check.output).toContain("all invariants hold");
   });

@@ -22,6 +22,7 @@ import { buildMissingReason, startApp } from "./support/app";
 import { request, signIn } from "./support/client";
 import { clusterUnavailableReason, startCluster, type Cluster } from "./support/cluster";
 import { runMixedLoad } from "./support/load";
+import { recordEveryCorrection } from "./support/corrections";
 import { seed, type Seeded } from "./support/seed";
 import { dbCheck, runScript } from "./support/verify";
 
@@ -99,35 +100,12 @@ describe.skipIf(!!reason)("db:move from PGlite to PostgreSQL", () => {
     try {
       const ledger = await runMixedLoad({ base: app.url, seeded, operations: 6 });
       expect(ledger.serverErrors).toEqual([]);
-      const staff = await signIn(app.url, seeded.staff[0], seeded.password);
-      const manager = await signIn(app.url, seeded.managers[0], seeded.password);
-      const boss = await signIn(app.url, seeded.admins[0], seeded.password);
-      const post = async (cookie: string, url: string, json: object) => {
-        const reply = await request(app.url, url, {
-          method: "POST",
-          cookie,
-          json,
-          headers: { "Idempotency-Key": randomUUID() },
-        });
-        expect(reply.status, `${url}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
-        return reply.body as { id: number };
-      };
-      const invoices: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const delivery = await post(staff, "/api/deliveries", {
-          agentId: seeded.agentIds[1],
-          tons: "3.25",
-          location: "Move yard",
-        });
-        invoices.push((await post(manager, "/api/invoices", { deliveryId: delivery.id })).id);
-      }
-      const payment = await post(manager, "/api/payments", { invoiceId: invoices[0], amount: "5000.00" });
-      await post(boss, `/api/payments/${payment.id}/reversal`, { reason: "Recorded twice" });
+      const { invoices, post, manager } = await recordEveryCorrection(app.url, seeded, {
+        tons: "3.25",
+        location: "Move yard",
+      });
+      // A payment that stands, beside the reversed one.
       await post(manager, "/api/payments", { invoiceId: invoices[0], amount: "7000.50" });
-      await post(manager, `/api/invoices/${invoices[1]}/credit-notes`, { amount: "100.00", reason: "Short weight" });
-      await post(boss, `/api/invoices/${invoices[2]}/void`, { reason: "Wrong client" });
-      await post(boss, `/api/agents/${seeded.agentIds[0]}/payouts`, { amount: "1000.00", method: "cash" });
-      await post(boss, "/api/periods/close", { month: "2020-01" });
     } finally {
       expect(await app.stop()).toBe(0);
     }
