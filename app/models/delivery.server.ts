@@ -1,12 +1,6 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
-import { getDb, schema, type Delivery, type Executor, type Role, type Settings, type Tx, type User } from "~/db.server";
-import {
-  ADMIN_ONLY_FIELDS,
-  DeliveryFiltersSchema,
-  EditDeliverySchema,
-  NewDeliverySchema,
-  type DeliveryFilters,
-} from "~/schemas/delivery";
+import { getDb, schema, type Delivery, type Executor, type Role, type Settings, type User } from "~/db.server";
+import { DeliveryFiltersSchema, NewDeliverySchema, type DeliveryFilters } from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import { fail, failOn, Refusal, type Failure } from "~/utils/result";
@@ -24,7 +18,6 @@ import { businessDateRefusal } from "~/utils/business-dates";
 import { env } from "~/utils/env.server";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { PageRequest } from "~/utils/params";
-import { denied } from "~/utils/request-scope.server";
 import {
   claimKey,
   claimReplacedKeys,
@@ -39,15 +32,13 @@ import {
 } from "~/utils/idempotency.server";
 import { recordAudit } from "./audit.server";
 import { findClientByName } from "./client.server";
-import { followDeliveryCosts } from "./invoice-profit.server";
-import { assertPeriodOpen, checkPeriodOpen, isPeriodClosed } from "./period.server";
+import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 import { deliveryClientName, getSettings } from "./settings.server";
-import { compare, isDecimalString } from "~/utils/money";
 import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 
 export const PAGE_SIZE = 50;
 
-type Viewer = Pick<User, "id" | "role">;
+export type Viewer = Pick<User, "id" | "role">;
 
 export type DeliveryView = {
   id: number;
@@ -285,20 +276,20 @@ export async function getDeliveryClient(settings?: Pick<Settings, "deliveryClien
   return { name, client, missingMessage: client ? null : `${name} client not found. Please contact administrator.` };
 }
 
-async function agentExists(id: number, db?: Executor) {
+export async function agentExists(id: number, db?: Executor) {
   db ??= await getDb();
   const [row] = await db.select({ id: schema.agents.id }).from(schema.agents).where(eq(schema.agents.id, id));
   return !!row;
 }
 
-async function clientExists(id: number, db?: Executor) {
+export async function clientExists(id: number, db?: Executor) {
   db ??= await getDb();
   const [row] = await db.select({ id: schema.clients.id }).from(schema.clients).where(eq(schema.clients.id, id));
   return !!row;
 }
 
 /** The client a new delivery goes to: the one chosen, else the fixed delivery client; a Refusal when it is not there. */
-async function deliveryClientOf(
+export async function deliveryClientOf(
   tx: Executor,
   chosen: number | null,
   fixed: Awaited<ReturnType<typeof getDeliveryClient>> | null,
@@ -448,27 +439,6 @@ export async function createDelivery(
   return { ok: true, delivery: toView(row, viewer.role), replayed: outcome.replayed };
 }
 
-export type UpdateResult = { ok: true; delivery: DeliveryView } | Failure;
-
-/** What an invoiced delivery keeps: the form shows these read-only and the server refuses a change. */
-export const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"] as const;
-
-/** The costs an invoiced delivery may still change; its invoice's profit follows them (decision 0300). */
-const COST_FIELDS = ["logisticsCost", "otherCosts"] as const;
-
-async function lockInvoice(tx: Tx, invoiceId: number) {
-  const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
-  return invoice ?? null;
-}
-
-/** The same value as stored: "10" is the stored "10.00" (a PATCH may resend it unchanged). */
-function sameValue(sent: unknown, stored: unknown) {
-  const a = String(sent ?? "");
-  const b = String(stored ?? "");
-  if (a === b) return true;
-  return isDecimalString(a) && isDecimalString(b) && compare(a, b) === 0;
-}
-
 export { isInvoiced };
 
 /** The number of the invoice a delivery is on, for the edit form's notice. */
@@ -480,127 +450,4 @@ export async function invoiceNumberOf(invoiceId: number | null): Promise<string 
     .from(schema.invoices)
     .where(eq(schema.invoices.id, invoiceId));
   return row?.invoiceNo ?? null;
-}
-
-/**
- * Managers and admins edit agent, client, rates and costs; only admins change date, tons and
- * location. An invoiced delivery keeps its tons, rates and client.
- */
-export async function updateDelivery(
-  viewer: Viewer,
-  id: number,
-  input: Record<string, unknown>,
-  now = new Date(),
-): Promise<UpdateResult> {
-  const refused = refuse(
-    viewer,
-    "delivery.financials",
-    `delivery/${id}`,
-    "You do not have permission to edit deliveries",
-  );
-  if (refused) return refused;
-  const parsed = safeParseFields(EditDeliverySchema, input);
-  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
-  const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<
-    Record<string, string | number | null>
-  >;
-  if (!can(viewer, "delivery.admin")) {
-    const forbidden = ADMIN_ONLY_FIELDS.filter((f) => f in changes);
-    if (forbidden.length)
-      return denied(viewer, `delivery/${id}`, "Only admins can change the date, tons or location of a delivery");
-  }
-  if (changes.tons === null || changes.location === null || changes.date === null || changes.agentId === null) {
-    return { ok: false, status: 400, message: "Date, tons, location and agent cannot be empty" };
-  }
-  if (typeof changes.date === "string") {
-    const badDate = businessDateRefusal("Date", changes.date, todayIn(env().APP_TIME_ZONE, now), 1);
-    if (badDate) return fail(400, badDate, { date: [badDate] });
-  }
-  if (typeof changes.agentId === "number" && !(await agentExists(changes.agentId))) {
-    return { ok: false, status: 400, message: "Agent not found", fieldErrors: { agentId: ["Agent not found"] } };
-  }
-  if (typeof changes.clientId === "number" && !(await clientExists(changes.clientId))) {
-    return { ok: false, status: 400, message: "Client not found", fieldErrors: { clientId: ["Client not found"] } };
-  }
-
-  const db = await getDb();
-  const result = await db.transaction(async (tx): Promise<Failure | null> => {
-    // An invoiced delivery's invoice is locked before the delivery, the order a void takes them
-    // in (the invoice, then its deliveries): its profit follows the delivery's costs.
-    const [seen] = await tx
-      .select({ invoiceId: schema.deliveries.invoiceId })
-      .from(schema.deliveries)
-      .where(eq(schema.deliveries.id, id));
-    if (!seen) return { ok: false, status: 404, message: "Delivery not found" };
-    const invoice = seen.invoiceId === null ? null : await lockInvoice(tx, seen.invoiceId);
-    const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
-    if (!current) return { ok: false, status: 404, message: "Delivery not found" };
-    if (current.invoiceId !== seen.invoiceId) {
-      return { ok: false, status: 409, message: "This delivery's invoice changed meanwhile: reload it and try again" };
-    }
-    if (isInvoiced(current)) {
-      const locked = INVOICED_LOCKED.filter((f) => f in changes && !sameValue(changes[f], current[f]));
-      if (locked.length) {
-        return {
-          ok: false,
-          status: 409,
-          message: "This delivery is invoiced: its tons, rates and client can no longer change",
-        };
-      }
-    }
-    // Nothing dated in a closed month changes: neither where it was nor where it would go, nor
-    // the profit of an invoice issued in one.
-    const costsChange = invoice !== null && COST_FIELDS.some((f) => f in changes && !sameValue(changes[f], current[f]));
-    const closed = await checkPeriodOpen(
-      tx,
-      current.date,
-      typeof changes.date === "string" ? changes.date : null,
-      costsChange ? invoice.issueDate : null,
-    );
-    if (closed) return closed;
-    if (Object.keys(changes).length === 0) return null;
-    const [after] = await tx
-      .update(schema.deliveries)
-      .set({ ...(changes as Partial<typeof schema.deliveries.$inferInsert>), updatedAt: new Date() })
-      .where(eq(schema.deliveries.id, id))
-      .returning();
-    await recordAudit(tx, {
-      actor: viewer,
-      action: "delivery.update",
-      entityType: "delivery",
-      entityId: id,
-      before: current,
-      after,
-    });
-    if (costsChange && invoice.paymentStatus !== "void") await followDeliveryCosts(tx, viewer, invoice, id);
-    return null;
-  });
-  if (result) return result;
-  const row = await getDeliveryRow(id);
-  return { ok: true, delivery: toView(row!, viewer.role) };
-}
-
-export async function deleteDelivery(viewer: Viewer, id: number): Promise<{ ok: true } | Failure> {
-  const refused = refuse(viewer, "delivery.admin", `delivery/${id}`, "Only admins can delete deliveries");
-  if (refused) return refused;
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [current] = await tx.select().from(schema.deliveries).where(eq(schema.deliveries.id, id)).for("update");
-    if (!current) return { ok: false as const, status: 404 as const, message: "Delivery not found" };
-    if (isInvoiced(current)) {
-      return { ok: false as const, status: 409 as const, message: "This delivery is invoiced and cannot be deleted" };
-    }
-    const closed = await checkPeriodOpen(tx, current.date);
-    if (closed) return closed;
-    await tx.delete(schema.deliveries).where(eq(schema.deliveries.id, id));
-    // The delivery's last state stays in the trail.
-    await recordAudit(tx, {
-      actor: viewer,
-      action: "delivery.delete",
-      entityType: "delivery",
-      entityId: id,
-      before: current,
-    });
-    return { ok: true as const };
-  });
 }

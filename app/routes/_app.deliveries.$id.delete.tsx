@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { ConfirmFooter } from "~/components/forms";
 import { Dialog, NoticeDialog } from "~/components/dialog";
-import { deleteDelivery, getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
+import { getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
+import { deleteDelivery } from "~/models/delivery-changes.server";
 import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 import { closedMonthReason, getClosedThrough, isInClosedMonth } from "~/models/period.server";
 import { parseId } from "~/utils/params";

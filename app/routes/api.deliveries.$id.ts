@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteDelivery, getDelivery, updateDelivery } from "~/models/delivery.server";
+import { getDelivery } from "~/models/delivery.server";
+import { deleteDelivery, updateDelivery } from "~/models/delivery-changes.server";
 import { parseId } from "~/utils/params";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { requireCapability } from "~/rules/capabilities.server";

@@ -17,7 +17,7 @@ import {
 } from "../../app/models/agent-settlement.server";
 import { deleteAgent } from "../../app/models/agent.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
-import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server";
+import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
 import { closeMonth } from "../../app/models/period.server";
 import { parseStatementCursor } from "../../app/models/statement.server";
 import { agentBalancesExport, agentStatementExport } from "../../app/presenters/exports.server";

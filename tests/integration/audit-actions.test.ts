@@ -9,6 +9,7 @@ import * as agents from "../../app/models/agent.server";
 import type { AuditAction } from "../../app/models/audit.server";
 import * as clients from "../../app/models/client.server";
 import * as deliveries from "../../app/models/delivery.server";
+import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
 import { changeOwnPassword } from "../../app/models/password.server";
 import * as payments from "../../app/models/payment.server";
@@ -80,12 +81,12 @@ describe("deliveries", () => {
     expect(typeof event.after!.sellingRate).toBe("string");
 
     const changed = await oneEvent("delivery.update", () =>
-      deliveries.updateDelivery(admin, id, { tons: "13.00", sellingRate: "70000.25" }),
+      deliveryChanges.updateDelivery(admin, id, { tons: "13.00", sellingRate: "70000.25" }),
     );
     expect(changed.event.before).toMatchObject({ tons: "12.34" });
     expect(changed.event.after).toMatchObject({ tons: "13.00", sellingRate: "70000.25" });
 
-    const removed = await oneEvent("delivery.delete", () => deliveries.deleteDelivery(admin, id));
+    const removed = await oneEvent("delivery.delete", () => deliveryChanges.deleteDelivery(admin, id));
     expect(removed.result).toEqual({ ok: true });
     expect(removed.event.before).toMatchObject({ id, tons: "13.00", sellingRate: "70000.25", location: "Yard A" });
     expect(removed.event.after).toBeNull();
@@ -94,11 +95,11 @@ describe("deliveries", () => {
   it("a refused or invalid delivery write leaves no event", async () => {
     const d = await createDelivery({ agentId, clientId, createdBy: staff.id, date: "2026-03-03" });
     await noEvent("missing tons", () => deliveries.createDelivery(staff, { agentId, location: "X" }), 400);
-    await noEvent("staff edit", () => deliveries.updateDelivery(staff, d.id, { sellingRate: "1" }), 403);
-    await noEvent("manager delete", () => deliveries.deleteDelivery(manager, d.id), 403);
-    await noEvent("bad tons", () => deliveries.updateDelivery(admin, d.id, { tons: "-1" }), 400);
+    await noEvent("staff edit", () => deliveryChanges.updateDelivery(staff, d.id, { sellingRate: "1" }), 403);
+    await noEvent("manager delete", () => deliveryChanges.deleteDelivery(manager, d.id), 403);
+    await noEvent("bad tons", () => deliveryChanges.updateDelivery(admin, d.id, { tons: "-1" }), 400);
     const invoiced = await createDelivery({ agentId, clientId, createdBy: staff.id, status: "invoiced" });
-    await noEvent("invoiced delete", () => deliveries.deleteDelivery(admin, invoiced.id), 409);
+    await noEvent("invoiced delete", () => deliveryChanges.deleteDelivery(admin, invoiced.id), 409);
   });
 });
 
@@ -296,21 +297,29 @@ describe("month close refuses back-dated writes (closed through June 2025)", () 
 
   it("delivery edit: refused for a June delivery and for moving a July one into June; allowed within July", async () => {
     const db = await getDb();
-    const refused = await noEvent("edit June", () => deliveries.updateDelivery(admin, june.id, { tons: "1.00" }), 409);
+    const refused = await noEvent(
+      "edit June",
+      () => deliveryChanges.updateDelivery(admin, june.id, { tons: "1.00" }),
+      409,
+    );
     expect(messageOf(refused)).toMatch(closedMessage);
-    await noEvent("manager rate on June", () => deliveries.updateDelivery(manager, june.id, { sellingRate: "1" }), 409);
-    await noEvent("move into June", () => deliveries.updateDelivery(admin, july.id, { date: "2025-06-30" }), 409);
+    await noEvent(
+      "manager rate on June",
+      () => deliveryChanges.updateDelivery(manager, june.id, { sellingRate: "1" }),
+      409,
+    );
+    await noEvent("move into June", () => deliveryChanges.updateDelivery(admin, july.id, { date: "2025-06-30" }), 409);
     const [row] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, july.id));
     expect(row.date).toBe("2025-07-10");
-    await oneEvent("delivery.update", () => deliveries.updateDelivery(admin, july.id, { date: "2025-07-01" }));
+    await oneEvent("delivery.update", () => deliveryChanges.updateDelivery(admin, july.id, { date: "2025-07-01" }));
   });
 
   it("delivery delete: refused in June; allowed in July", async () => {
-    await noEvent("delete June", () => deliveries.deleteDelivery(admin, june.id), 409);
+    await noEvent("delete June", () => deliveryChanges.deleteDelivery(admin, june.id), 409);
     const db = await getDb();
     expect(await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, june.id))).toHaveLength(1);
     const other = await createDelivery({ agentId, clientId, createdBy: staff.id, date: "2025-07-20" });
-    await oneEvent("delivery.delete", () => deliveries.deleteDelivery(admin, other.id));
+    await oneEvent("delivery.delete", () => deliveryChanges.deleteDelivery(admin, other.id));
   });
 
   it("invoice create: refused for a June delivery (single and by month); allowed for July", async () => {
@@ -344,7 +353,7 @@ describe("month close refuses back-dated writes (closed through June 2025)", () 
   it("reopening June (with a reason) lets the June delivery change again", async () => {
     await noEvent("no reason", () => reopenMonth(admin, { month: "2025-06" }), 400);
     await oneEvent("period.reopen", () => reopenMonth(admin, { month: "2025-06", reason: "Ticket 118 was wrong" }));
-    await oneEvent("delivery.update", () => deliveries.updateDelivery(admin, june.id, { tons: "2.00" }));
+    await oneEvent("delivery.update", () => deliveryChanges.updateDelivery(admin, june.id, { tons: "2.00" }));
   });
 });
 

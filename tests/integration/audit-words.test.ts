@@ -7,6 +7,7 @@ import { getDb, schema, type User } from "../../app/db.server";
 import * as agents from "../../app/models/agent.server";
 import { listAuditEvents, withAuditContext } from "../../app/models/audit.server";
 import * as deliveries from "../../app/models/delivery.server";
+import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import { deleteUserByAdmin } from "../../app/models/admin-users.server";
 import { databaseNames, presentAuditEvents, type NameSource } from "../../app/presenters/audit-events.server";
 import { expectEveryEventWorded } from "../audit-words";
@@ -43,7 +44,7 @@ describe("a delivery's history in words", () => {
     );
     if (!created.ok) throw new Error(created.message);
     const id = created.delivery.id;
-    const changed = await deliveries.updateDelivery(manager, id, { otherCosts: "5000", agentId: aisha.id });
+    const changed = await deliveryChanges.updateDelivery(manager, id, { otherCosts: "5000", agentId: aisha.id });
     expect(changed).toMatchObject({ ok: true });
     // The old agent has no deliveries left: it can be deleted; the editor is deleted too.
     expect(await agents.deleteAgent(admin, gone.id)).toEqual({ ok: true });

@@ -14,6 +14,7 @@ import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
 import * as creditNotes from "../../app/models/credit-note.server";
 import * as deliveries from "../../app/models/delivery.server";
+import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
 import * as settings from "../../app/models/settings.server";
@@ -159,17 +160,17 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "delivery.updateDelivery (rates)",
     capability: "delivery.financials",
-    call: (u) => deliveries.updateDelivery(u, deliveryId, { sellingRate: "1.00" }),
+    call: (u) => deliveryChanges.updateDelivery(u, deliveryId, { sellingRate: "1.00" }),
   },
   {
     name: "delivery.updateDelivery (tons)",
     capability: "delivery.admin",
-    call: (u) => deliveries.updateDelivery(u, deliveryId, { tons: "1.00" }),
+    call: (u) => deliveryChanges.updateDelivery(u, deliveryId, { tons: "1.00" }),
   },
   {
     name: "delivery.deleteDelivery",
     capability: "delivery.admin",
-    call: (u) => deliveries.deleteDelivery(u, deliveryId),
+    call: (u) => deliveryChanges.deleteDelivery(u, deliveryId),
   },
   {
     name: "admin.createUserByAdmin",

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
-import { updateDelivery } from "../../app/models/delivery.server";
+import { updateDelivery } from "../../app/models/delivery-changes.server";
 import { createInvoiceForDelivery, createInvoicesForMonth, MAX_INVOICE_AMOUNT } from "../../app/models/invoice.server";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { testDriver } from "../db/template";

@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { listAuditEvents } from "../../app/models/audit.server";
-import { updateDelivery } from "../../app/models/delivery.server";
+import { updateDelivery } from "../../app/models/delivery-changes.server";
 import {
   createInvoiceForDelivery,
   createInvoicesForMonth,

@@ -8,7 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
-import { deleteDelivery, updateDelivery } from "../../app/models/delivery.server";
+import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
 import { voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment, reversePayment } from "../../app/models/payment.server";
 import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";
