@@ -225,8 +225,11 @@ test("dates show one way (Mar 05, 2026) and moments another (Mar 05, 2026 14:02 
 }) => {
   await loginAs("admin");
   const post = apiPoster(page.request, baseURL!);
+  // 100 t at 500.00 a ton earns the agent 50,000.00, more than any offloading cost another
+  // journey sets meanwhile (audit.spec.ts sets up to 9,999.50), so the payout below is owed.
   const { invoice, agent } = await invoiceThroughApi(page.request, baseURL!, {
     label: "Dates",
+    delivery: { tons: "100.00" },
     rates: { sellingRate: "1000.00", buyingRate: "500.00" },
   });
   await post("/api/payments", { invoiceId: invoice.id, amount: "100.00", paymentDate: todayIn("Africa/Lagos") });
