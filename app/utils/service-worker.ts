@@ -43,20 +43,19 @@ export function registerServiceWorker() {
     },
     true,
   );
+  // A new worker takes this page (the first visit): it heard nothing this page said before, so
+  // it is told again. The worker may take the page before `ready` resolves, or after: both ways
+  // end here, and the worker ignores a page told twice within a minute.
+  const tellWorker = () => {
+    refresh();
+    if (seen && navigator.onLine) sw.controller?.postMessage(seen);
+  };
   const register = () => {
+    sw.addEventListener("controllerchange", tellWorker, { once: true });
     sw.register("/sw.js")
       .then(() => sw.ready)
       .then(() => {
-        if (sw.controller) refresh();
-        else
-          sw.addEventListener(
-            "controllerchange",
-            () => {
-              refresh();
-              if (seen && navigator.onLine) sw.controller?.postMessage(seen);
-            },
-            { once: true },
-          );
+        if (sw.controller) tellWorker();
       })
       .catch(() => {
         // no service worker (private mode, old browser): the form still works online
