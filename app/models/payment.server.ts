@@ -1,10 +1,7 @@
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, rowsOf, schema, type Executor, type Invoice } from "~/db.server";
-import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
-import { fieldErrorsOf } from "~/utils/field-errors";
 import { Refusal, type Failure } from "~/utils/result";
-import * as z from "zod";
 import { formatDate, isValidDate, todayIn } from "~/utils/dates";
 import { businessDateRefusal } from "~/utils/business-dates";
 import { ApplyCreditSchema, PaymentReversalSchema, RefundSchema } from "~/schemas/corrections";
@@ -20,157 +17,12 @@ import {
   requestHash,
 } from "~/utils/idempotency.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { balanceOf, clientCreditOf, isVoid, owedSql, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
+import { balanceOf, clientCreditOf, isVoid, owedSql, statusAfterSettlement } from "~/rules/invoices.server";
 import { add, compare, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 import { outerColumn } from "./outer-column.server";
 import { checkPeriodOpen } from "./period.server";
 import { hasControlCharacters } from "~/utils/text";
-
-export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
-
-export const PaymentSchema = z.object({
-  invoiceId: requiredId("Invoice"),
-  amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
-  paymentDate: calendarDate("Payment date", { required: false }),
-  reference: optionalText("Reference", 200),
-});
-
-export type RecordPaymentResult =
-  | {
-      ok: true;
-      payment: typeof schema.payments.$inferSelect;
-      paymentStatus: "pending" | "partial" | "paid" | "overdue" | "void";
-      amountPaid: string;
-      amountCredited: string;
-      replayed: boolean;
-    }
-  | Failure;
-
-export const PAYMENT_DATE_FUTURE = "Payment date cannot be in the future";
-export const VOID_INVOICE_PAYMENT = "This invoice is void and accepts no payment";
-export const PAYMENT_DATE_BEFORE_INVOICE = "Payment date cannot be before the invoice was created";
-
-/**
- * Records a payment and the invoice's new paid total and status in one transaction. The
- * invoice row is locked first, so two payments racing for the last balance queue: the second
- * sees what the first paid and is refused rather than over-paying.
- */
-export async function recordPayment(
-  user: Actor,
-  input: Record<string, unknown>,
-  now = new Date(),
-  { idempotencyKey }: { idempotencyKey?: string | null } = {},
-): Promise<RecordPaymentResult> {
-  const refused = refuse(user, "payment.record", `invoice/${String(input.invoiceId ?? "")}/payments`);
-  if (refused) return refused;
-  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = safeParseFields(PaymentSchema, input);
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    if (errors.fieldErrors.amount) errors.fieldErrors.amount = [PAYMENT_AMOUNT_MESSAGE];
-    return {
-      ok: false,
-      status: 400,
-      message: errors.fieldErrors.amount ? PAYMENT_AMOUNT_MESSAGE : errors.message,
-      fieldErrors: errors.fieldErrors,
-    };
-  }
-  const { invoiceId, amount, reference } = parsed.data;
-  const timeZone = env().APP_TIME_ZONE;
-  const today = todayIn(timeZone, now);
-  const paymentDate = parsed.data.paymentDate ?? today;
-  const badDate = businessDateRefusal("Payment date", paymentDate, today, 0);
-  if (badDate) return { ok: false, status: 400, message: badDate, fieldErrors: { paymentDate: [badDate] } };
-  const db = await getDb();
-  try {
-    return await db.transaction(async (tx): Promise<RecordPaymentResult> => {
-      // The key is claimed first: a duplicate waits here for the first to commit, then replays it.
-      if (idempotencyKey) {
-        const hash = requestHash({ invoiceId, amount, paymentDate: parsed.data.paymentDate, reference });
-        const existing = await claimKey(tx, { userId: user.id, key: idempotencyKey, scope: "payment.create", hash });
-        if (existing) {
-          const [payment] = await tx
-            .select()
-            .from(schema.payments)
-            .where(eq(schema.payments.id, Number(existing)));
-          const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
-          if (!payment || !invoice)
-            throw new Refusal({ ok: false, status: 409, message: "This payment was already recorded" });
-          return {
-            ok: true,
-            payment,
-            paymentStatus: invoice.paymentStatus,
-            amountPaid: invoice.amountPaid,
-            amountCredited: invoice.amountCredited,
-            replayed: true,
-          };
-        }
-      }
-      const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
-      if (!invoice) throw new Refusal({ ok: false, status: 404, message: "Invoice not found" });
-      // A date in a closed month is refused before anything else is said about it (decision 0901).
-      const closed = await checkPeriodOpen(tx, paymentDate);
-      if (closed) throw new Refusal({ ...closed, fieldErrors: { paymentDate: [closed.message] } });
-      if (paymentDate < invoice.issueDate) {
-        throw new Refusal({
-          ok: false,
-          status: 400,
-          message: PAYMENT_DATE_BEFORE_INVOICE,
-          fieldErrors: { paymentDate: [PAYMENT_DATE_BEFORE_INVOICE] },
-        });
-      }
-      if (isVoid(invoice))
-        throw new Refusal({
-          ok: false,
-          status: 409,
-          message: VOID_INVOICE_PAYMENT,
-          fieldErrors: { amount: [VOID_INVOICE_PAYMENT] },
-        });
-      // Credit notes settle too: paid + credited may not pass the amount (docs/decisions/0920).
-      const balance = sub(invoice.amount, settledOf(invoice));
-      if (compare(amount, balance) > 0) {
-        const message =
-          compare(balance, "0") <= 0
-            ? "This invoice is already paid in full"
-            : `Amount exceeds the remaining balance of ${formatNaira(balance)}`;
-        throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
-      }
-      const [payment] = await tx
-        .insert(schema.payments)
-        .values({ invoiceId, amount, paymentDate, reference: reference ?? null, createdBy: user.id })
-        .returning();
-      const amountPaid = toFixed(add(invoice.amountPaid, amount));
-      const paymentStatus = statusAfterSettlement({ ...invoice, amountPaid });
-      await tx
-        .update(schema.invoices)
-        .set({ amountPaid, paymentStatus, updatedAt: new Date() })
-        .where(eq(schema.invoices.id, invoiceId));
-      await recordAudit(tx, {
-        actor: user,
-        action: "payment.create",
-        entityType: "payment",
-        entityId: payment.id,
-        before: {
-          invoiceId,
-          invoiceNo: invoice.invoiceNo,
-          amountPaid: invoice.amountPaid,
-          paymentStatus: invoice.paymentStatus,
-        },
-        after: { ...payment, invoiceNo: invoice.invoiceNo, amountPaid, paymentStatus },
-      });
-      if (idempotencyKey) {
-        await completeKey(tx, { userId: user.id, key: idempotencyKey, resourceId: String(payment.id) });
-        await deleteOldKeys(tx, now);
-      }
-      return { ok: true, payment, paymentStatus, amountPaid, amountCredited: invoice.amountCredited, replayed: false };
-    });
-  } catch (error) {
-    // A refusal rolls the transaction back, so its key is free for a corrected retry.
-    if (error instanceof Refusal) return error.failure;
-    return idempotencyFailure(error);
-  }
-}
 
 export const PAYMENT_NOT_FOUND = "Payment not found";
 /** Reversing a credit move would take `invoiceNo`'s paid total out of 0..amount. */

@@ -12,7 +12,7 @@ import * as deliveries from "../../app/models/delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
 import { changeOwnPassword } from "../../app/models/password.server";
-import * as payments from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth, reopenMonth } from "../../app/models/period.server";
 import * as settings from "../../app/models/settings.server";
 import { attemptPasswordLogin } from "../../app/models/sign-in.server";
@@ -121,15 +121,15 @@ describe("invoices and payments", () => {
     });
 
     const paid = await oneEvent("payment.create", () =>
-      payments.recordPayment(manager, { invoiceId: invoice.id, amount: "100.50", reference: "TRF-1" }),
+      recordPayment(manager, { invoiceId: invoice.id, amount: "100.50", reference: "TRF-1" }),
     );
     if (!paid.result.ok) throw new Error(paid.result.message);
     expect(paid.event).toMatchObject({ entityType: "payment", entityId: String(paid.result.payment.id) });
     expect(paid.event.before).toMatchObject({ amountPaid: "0.00", invoiceId: invoice.id });
     expect(paid.event.after).toMatchObject({ amount: "100.50", amountPaid: "100.50", paymentStatus: "partial" });
 
-    await noEvent("over-payment", () => payments.recordPayment(manager, { invoiceId: invoice.id, amount: "99999999" }));
-    await noEvent("staff payment", () => payments.recordPayment(staff, { invoiceId: invoice.id, amount: "1" }), 403);
+    await noEvent("over-payment", () => recordPayment(manager, { invoiceId: invoice.id, amount: "99999999" }));
+    await noEvent("staff payment", () => recordPayment(staff, { invoiceId: invoice.id, amount: "1" }), 403);
     await noEvent("invoice again", () => invoices.createInvoiceForDelivery(manager, { deliveryId: d.id }), 409);
   });
 
@@ -341,13 +341,13 @@ describe("month close refuses back-dated writes (closed through June 2025)", () 
     const [before] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
     const refused = await noEvent(
       "payment June",
-      () => payments.recordPayment(manager, { invoiceId, amount: "10", paymentDate: "2025-06-20" }),
+      () => recordPayment(manager, { invoiceId, amount: "10", paymentDate: "2025-06-20" }),
       409,
     );
     expect(messageOf(refused)).toMatch(closedMessage);
     const [after] = await db.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
     expect(after.amountPaid).toBe(before.amountPaid);
-    await oneEvent("payment.create", () => payments.recordPayment(manager, { invoiceId, amount: "10" }));
+    await oneEvent("payment.create", () => recordPayment(manager, { invoiceId, amount: "10" }));
   });
 
   it("reopening June (with a reason) lets the June delivery change again", async () => {

@@ -13,7 +13,7 @@ import {
   listInvoices,
   voidInvoice,
 } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { add, compare, sub, toFixed } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 import { expectEveryEventWorded } from "../audit-words";

@@ -18,10 +18,10 @@ import {
   listPayments,
   NO_CREDIT_TO_MOVE,
   paymentTotals,
-  recordPayment,
   refundClientCredit,
   reversePayment,
 } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";
 import { paymentsExport } from "../../app/presenters/exports.server";

@@ -18,7 +18,7 @@ import {
   reverseCreditNote,
 } from "../../app/models/credit-note.server";
 import { getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";
 import { clientStatementExport } from "../../app/presenters/exports.server";

@@ -4,7 +4,7 @@
 import { beforeAll, expect, it } from "vitest";
 import type { User } from "../../app/db.server";
 import * as invoices from "../../app/models/invoice.server";
-import * as payments from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
@@ -28,7 +28,7 @@ it("is 0 with nothing invoiced, then 16.90 of 1,000.00 reads 1.7", async () => {
   const invoice = await invoices.createInvoiceForDelivery(manager, { deliveryId: delivery.id });
   if (!invoice.ok) throw new Error(JSON.stringify(invoice));
   expect(invoice.invoice.amount).toBe("1000.00");
-  const paid = await payments.recordPayment(manager, { invoiceId: invoice.invoice.id, amount: "16.90" });
+  const paid = await recordPayment(manager, { invoiceId: invoice.invoice.id, amount: "16.90" });
   expect(paid.ok).toBe(true);
   expect((await loadManagerDashboard(manager)).outstandingProgress).toBe("1.7");
 });

@@ -4,7 +4,11 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
 import { createInvoiceForDelivery, createInvoicesForMonth } from "../../app/models/invoice.server";
-import { PAYMENT_DATE_BEFORE_INVOICE, PAYMENT_DATE_FUTURE, recordPayment } from "../../app/models/payment.server";
+import {
+  PAYMENT_DATE_BEFORE_INVOICE,
+  PAYMENT_DATE_FUTURE,
+  recordPayment,
+} from "../../app/services/payments/record-payment.server";
 import * as payRoute from "../../app/routes/_app.invoices.$id.pay";
 import * as newInvoice from "../../app/routes/_app.invoices.new";
 import * as reconciliationPage from "../../app/routes/_app.reconciliation";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { invoiceLineBatches, loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
 import { streamInvoicePdf } from "../../app/presenters/invoice-pdf.server";
 import { todayIn } from "../../app/utils/dates";

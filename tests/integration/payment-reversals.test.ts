@@ -13,9 +13,9 @@ import {
   listPayments,
   PAYMENT_REVERSAL_NOT_REVERSIBLE,
   paymentTotals,
-  recordPayment,
   reversePayment,
 } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";
 import { clientStatementExport, paymentsExport } from "../../app/presenters/exports.server";

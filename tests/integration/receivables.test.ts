@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type User } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, createInvoicesForMonth, voidInvoice } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { ageingAsOf } from "../../app/models/statement.server";
 import { receivablesExport } from "../../app/presenters/exports.server";
 import { listReceivables, receivableBatches, receivablesTotals } from "../../app/presenters/receivables.server";

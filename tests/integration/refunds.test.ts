@@ -16,12 +16,12 @@ import {
   listPayments,
   NO_CLIENT_CREDIT,
   paymentTotals,
-  recordPayment,
   REFUND_CREDIT_GONE,
   refundClientCredit,
   REVERSE_REFUND_FIRST,
   reversePayment,
 } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { addDays } from "../../app/utils/dates";
 import { clientStatement } from "../../app/models/statement.server";

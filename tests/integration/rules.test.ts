@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import {
   costOf,
   costSql,

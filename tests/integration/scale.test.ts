@@ -23,8 +23,8 @@ import {
   paymentPageQuery,
   paymentTotals,
   paymentTotalsQuery,
-  recordPayment,
 } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { listMonths, monthDetailsQuery, monthsPageQuery } from "../../app/presenters/reconciliation.server";
 import {
   taxMonthCreditNotesQuery,

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../app/db.server";
 import { recordAgentPayout } from "../../app/models/agent-settlement.server";
 import { createInvoiceForDelivery } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as agentPdf from "../../app/routes/_app.agents_.$id.statement_.pdf";
 import * as clientPdf from "../../app/routes/_app.clients_.$id.statement_.pdf";
 import { addDays, todayIn } from "../../app/utils/dates";

@@ -8,7 +8,7 @@ import { testDriver } from "../db/template";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
-import { recordPayment } from "../../app/models/payment.server";
+import { recordPayment } from "../../app/services/payments/record-payment.server";
 import {
   ageingAsOf,
   clientStatement,

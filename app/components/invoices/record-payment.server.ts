@@ -2,7 +2,7 @@
 // list (/invoices/:id/pay) and over the invoice page (/invoices/:id/payment). One flow, one model call.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { getInvoice } from "~/models/invoice.server";
-import { recordPayment } from "~/models/payment.server";
+import { recordPayment } from "~/services/payments/record-payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { RecordPaymentFormSchema, recordPaymentFormConstraint } from "~/schemas/payment";
 import { todayIn } from "~/utils/dates";
