@@ -1,5 +1,6 @@
-// The arrows between layers (issue 13, decision 0800): utilities are at the bottom and never
-// reach up into domain models or presenters; models never reach up into presenters.
+// The arrows between layers (decisions 0800 and 0805): utilities are at the bottom and never
+// reach up into domain models or presenters; models never reach up into presenters; the
+// commands (app/services) sit above the models and nothing below calls them.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,6 +22,16 @@ describe("layers", () => {
     const offenders = sources("app/utils").flatMap((f) =>
       importsOf(f)
         .filter((i) => /(^~\/|\.\.\/)(models|presenters)\//.test(i))
+        .map((i) => `${f}: ${i}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("nothing below the commands (models, rules, schemas, utils) imports one (decision 0805)", () => {
+    const files = ["app/models", "app/rules", "app/schemas", "app/utils"].flatMap(sources);
+    const offenders = files.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => /(^~\/|\.\.\/)services\//.test(i))
         .map((i) => `${f}: ${i}`),
     );
     expect(offenders).toEqual([]);

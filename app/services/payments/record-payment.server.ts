@@ -2,10 +2,11 @@
 // two payments racing for the last balance queue: the second sees what the first paid and is
 // refused rather than over-paying. Runs on the keyed write pipeline (decision 0805).
 import { eq } from "drizzle-orm";
-import * as z from "zod";
+import type * as z from "zod";
 import { schema, type Invoice, type Tx } from "~/db.server";
 import { isVoid, settledOf, statusAfterSettlement } from "~/rules/invoices.server";
-import { calendarDate, optionalText, requiredDecimal, requiredId, safeParseFields } from "~/schemas/fields";
+import { safeParseFields } from "~/schemas/fields";
+import { PaymentSchema } from "~/schemas/payment";
 import { keyedWrite, refuseWith, type KeyedCommand, type KeyOptions } from "~/services/keyed-write.server";
 import { businessDateRefusal } from "~/utils/business-dates";
 import { fieldErrorsOf } from "~/utils/field-errors";
@@ -17,13 +18,6 @@ export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
 export const PAYMENT_DATE_FUTURE = "Payment date cannot be in the future";
 export const VOID_INVOICE_PAYMENT = "This invoice is void and accepts no payment";
 export const PAYMENT_DATE_BEFORE_INVOICE = "Payment date cannot be before the invoice was created";
-
-export const PaymentSchema = z.object({
-  invoiceId: requiredId("Invoice"),
-  amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
-  paymentDate: calendarDate("Payment date", { required: false }),
-  reference: optionalText("Reference", 200),
-});
 
 type Input = z.output<typeof PaymentSchema> & { date: string };
 

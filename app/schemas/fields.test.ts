@@ -1,0 +1,54 @@
+import * as z from "zod";
+import { describe, expect, it } from "vitest";
+import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
+import {
+  calendarDate,
+  constraintOf,
+  optionalDecimal,
+  optionalId,
+  optionalText,
+  requiredDecimal,
+  requiredId,
+  requiredText,
+} from "./fields";
+import { recordPaymentFormConstraint } from "./payment";
+
+describe("constraintOf: a form's browser checks read from its write's schema", () => {
+  const schema = z.object({
+    amount: requiredDecimal({ label: "Amount", precision: 12 }),
+    cost: optionalDecimal({ label: "Cost", precision: 12 }),
+    name: requiredText("Name", 120),
+    note: optionalText("Note", 500),
+    agentId: requiredId("Agent"),
+    clientId: optionalId("Client"),
+    date: calendarDate("Date", { required: true }),
+    paidOn: calendarDate("Paid on", { required: false }),
+    idempotencyKey: optionalText("Request key", 200),
+  });
+
+  it("says what each field's parser refuses, and leaves out fields with nothing to check", () => {
+    expect(constraintOf(schema)).toEqual({
+      amount: { required: true },
+      name: { required: true, maxLength: 120 },
+      note: { maxLength: 500 },
+      agentId: { required: true },
+      date: { required: true, min: EARLIEST_BUSINESS_DATE },
+      paidOn: { required: false, min: EARLIEST_BUSINESS_DATE },
+    });
+  });
+
+  it("adds what only the page knows, and omits what it is told to", () => {
+    const constraint = constraintOf(schema, { paidOn: { required: true, max: "2026-11-28" } }, ["name", "note"]);
+    expect(constraint.paidOn).toEqual({ required: true, min: EARLIEST_BUSINESS_DATE, max: "2026-11-28" });
+    expect(constraint).not.toHaveProperty("name");
+    expect(constraint).toHaveProperty("idempotencyKey", { maxLength: 200 });
+  });
+
+  it("gives Record Payment the checks its dialog always had", () => {
+    expect(recordPaymentFormConstraint("2026-11-28")).toEqual({
+      amount: { required: true },
+      paymentDate: { required: true, min: EARLIEST_BUSINESS_DATE, max: "2026-11-28" },
+      reference: { maxLength: 200 },
+    });
+  });
+});
