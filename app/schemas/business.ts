@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { ADDRESS_MAX, bankFields, NAME_MAX, optionalAddress, optionalEmail, SHORT_MAX } from "./directory";
-import { optionalText, formSchema, type FormConstraint } from "./fields";
+import { bankFields, NAME_MAX, optionalAddress, optionalEmail, SHORT_MAX } from "./directory";
+import { constraintOf, optionalText, formSchema } from "./fields";
 
 /** The company on its invoices (System Settings, Business Details). Every field is optional. */
 export const BusinessDetailsSchema = z.object({
@@ -15,16 +15,6 @@ export const BusinessDetailsSchema = z.object({
 export type BusinessDetailsInput = z.infer<typeof BusinessDetailsSchema>;
 
 export const BusinessDetailsFormSchema = formSchema(BusinessDetailsSchema);
-export const BUSINESS_FORM_CONSTRAINT: FormConstraint = {
-  companyName: { maxLength: NAME_MAX },
-  address: { maxLength: ADDRESS_MAX },
-  phone: { maxLength: SHORT_MAX },
-  email: { maxLength: NAME_MAX },
-  registrationNo: { maxLength: SHORT_MAX },
-  taxNo: { maxLength: SHORT_MAX },
-  bankName: { maxLength: SHORT_MAX },
-  bankAccountName: { maxLength: NAME_MAX },
-  bankAccountNo: { maxLength: SHORT_MAX },
-};
+export const BUSINESS_FORM_CONSTRAINT = constraintOf(BusinessDetailsSchema);
 
 export const BUSINESS_TEXT_FIELDS = Object.keys(BusinessDetailsSchema.shape) as (keyof BusinessDetailsInput)[];

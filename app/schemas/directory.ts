@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { compare, parseDecimalInput } from "~/utils/money";
-import { optionalText, requiredText, formSchema, type FormConstraint } from "./fields";
+import { checked, constraintOf, optionalText, requiredText, formSchema } from "./fields";
 
 export const NAME_MAX = 200;
 export const ADDRESS_MAX = 500;
@@ -8,21 +8,25 @@ export const SHORT_MAX = 100;
 
 /** An optional address: line ends as browsers post them (CRLF) are kept as plain line feeds. */
 export function optionalAddress(label: string) {
-  return z.preprocess(
-    (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
-    optionalText(label, ADDRESS_MAX, { multiline: true }),
+  return checked(
+    z.preprocess(
+      (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
+      optionalText(label, ADDRESS_MAX, { multiline: true }),
+    ),
+    { maxLength: ADDRESS_MAX },
   );
 }
 
 /** An optional e-mail address: blank is none; otherwise it must look like one. */
 export function optionalEmail(label: string) {
-  return optionalText(label, NAME_MAX).transform((value, ctx) => {
+  const email = optionalText(label, NAME_MAX).transform((value, ctx) => {
     if (value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
       ctx.addIssue({ code: "custom", message: `${label} must be an e-mail address` });
       return z.NEVER;
     }
     return value;
   });
+  return checked(email, { maxLength: NAME_MAX });
 }
 
 /** Bank details for payment instructions or settlements; every part optional. */
@@ -41,14 +45,7 @@ export const AgentSchema = z.object({
 
 /** The Add/Edit Agent form (the same rules as the JSON calls). */
 export const AgentFormSchema = formSchema(AgentSchema);
-export const AGENT_FORM_CONSTRAINT: FormConstraint = {
-  name: { required: true, maxLength: NAME_MAX },
-  contact: { maxLength: NAME_MAX },
-  phone: { maxLength: SHORT_MAX },
-  bankName: { maxLength: SHORT_MAX },
-  bankAccountName: { maxLength: NAME_MAX },
-  bankAccountNo: { maxLength: SHORT_MAX },
-};
+export const AGENT_FORM_CONSTRAINT = constraintOf(AgentSchema);
 
 /**
  * Payment terms: whole days, 0 to 3650. On the HTML form non-numeric input counts as 0 (spec);
@@ -56,7 +53,7 @@ export const AGENT_FORM_CONSTRAINT: FormConstraint = {
  * there as on the JSON call, never read as 0.
  */
 export function paymentTerms({ lenient }: { lenient: boolean }) {
-  return z.unknown().transform((value, ctx) => {
+  const days = z.unknown().transform((value, ctx) => {
     if (value === undefined || value === null || value === "") return 30;
     const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
     if (!/^-?\d+$/.test(text)) {
@@ -71,6 +68,7 @@ export function paymentTerms({ lenient }: { lenient: boolean }) {
     }
     return days;
   });
+  return checked(days, { min: 0, max: 3650, step: 1 });
 }
 
 /** Tax rate: a percent from 0 to 100 with at most 2 decimals, kept as a decimal string. */
@@ -78,7 +76,7 @@ export const taxRate = percentField("0");
 export const optionalTaxRate = percentField(undefined);
 
 function percentField<Blank extends string | undefined>(blank: Blank) {
-  return z.unknown().transform((value, ctx): string | Blank => {
+  const percent = z.unknown().transform((value, ctx): string | Blank => {
     if (value === undefined || value === null || value === "") return blank;
     const parsed = parseDecimalInput(typeof value === "number" ? String(value) : String(value), {
       label: "Tax rate",
@@ -94,6 +92,7 @@ function percentField<Blank extends string | undefined>(blank: Blank) {
     }
     return parsed.value;
   });
+  return checked(percent, { min: 0, max: 100, step: "0.01" });
 }
 
 export const clientSchema = (lenient: boolean) =>
@@ -109,12 +108,4 @@ export const clientSchema = (lenient: boolean) =>
 
 /** The New/Edit Client form: non-numeric payment terms count as 0 there (spec section 5). */
 export const ClientFormSchema = formSchema(clientSchema(true));
-export const CLIENT_FORM_CONSTRAINT: FormConstraint = {
-  name: { required: true, maxLength: NAME_MAX },
-  taxRate: { min: 0, max: 100, step: "0.01" },
-  paymentTermsDays: { min: 0, max: 3650, step: 1 },
-  address: { maxLength: ADDRESS_MAX },
-  email: { maxLength: NAME_MAX },
-  phone: { maxLength: SHORT_MAX },
-  taxNo: { maxLength: SHORT_MAX },
-};
+export const CLIENT_FORM_CONSTRAINT = constraintOf(clientSchema(true));

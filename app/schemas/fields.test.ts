@@ -52,3 +52,38 @@ describe("constraintOf: a form's browser checks read from its write's schema", (
     });
   });
 });
+
+describe("the directory and business forms' constraints, read from their schemas", () => {
+  it("are what those forms always asked the browser to check", async () => {
+    const { AGENT_FORM_CONSTRAINT, CLIENT_FORM_CONSTRAINT } = await import("./directory");
+    const { BUSINESS_FORM_CONSTRAINT } = await import("./business");
+    expect(AGENT_FORM_CONSTRAINT).toEqual({
+      name: { required: true, maxLength: 200 },
+      contact: { maxLength: 200 },
+      phone: { maxLength: 100 },
+      bankName: { maxLength: 100 },
+      bankAccountName: { maxLength: 200 },
+      bankAccountNo: { maxLength: 100 },
+    });
+    expect(CLIENT_FORM_CONSTRAINT).toEqual({
+      name: { required: true, maxLength: 200 },
+      taxRate: { min: 0, max: 100, step: "0.01" },
+      paymentTermsDays: { min: 0, max: 3650, step: 1 },
+      address: { maxLength: 500 },
+      email: { maxLength: 200 },
+      phone: { maxLength: 100 },
+      taxNo: { maxLength: 100 },
+    });
+    expect(BUSINESS_FORM_CONSTRAINT).toEqual({
+      companyName: { maxLength: 200 },
+      address: { maxLength: 500 },
+      phone: { maxLength: 100 },
+      email: { maxLength: 200 },
+      registrationNo: { maxLength: 100 },
+      taxNo: { maxLength: 100 },
+      bankName: { maxLength: 100 },
+      bankAccountName: { maxLength: 200 },
+      bankAccountNo: { maxLength: 100 },
+    });
+  });
+});

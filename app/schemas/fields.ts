@@ -14,7 +14,7 @@ import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
  * they are never written a second time by hand (decision 0820).
  */
 const browserRules = new WeakMap<z.ZodType, FieldConstraint>();
-function checked<T extends z.ZodType>(field: T, rules: FieldConstraint): T {
+export function checked<T extends z.ZodType>(field: T, rules: FieldConstraint): T {
   browserRules.set(field, rules);
   return field;
 }
