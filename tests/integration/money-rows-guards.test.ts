@@ -137,7 +137,7 @@ describe("voiding an invoice money moved on", () => {
   // An invoice with payments or credit notes is never voided (voidInvoice refuses it): a void
   // invoice's lines count nowhere, while the kept payment day totals count every payment row. The
   // table refuses it too, even when the money was reversed to nothing (migration 0030, decision
-  // 0970, addendum of stop 38).
+  // 0970).
   const consoleVoid = (id: number) =>
     sql`update invoices set payment_status = 'void', void_reason = 'From a console', voided_at = now() where id = ${id}`;
 
