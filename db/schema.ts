@@ -332,7 +332,7 @@ export const payments = pgTable(
     createdAt: createdAt(),
     // Set on a reversal: the payment it takes back, by a row of the opposite amount dated the
     // day it was made (a payment is never rewritten: triggers in migration 0013 refuse UPDATE,
-    // DELETE and TRUNCATE; docs/decisions/0920 addendum). At most one each; `note` keeps the reason.
+    // DELETE and TRUNCATE; docs/decisions/0920). At most one each; `note` keeps the reason.
     reversesPaymentId: integer("reverses_payment_id").references((): AnyPgColumn => payments.id),
     note: text("note"),
     // A refund (migration 0015): money paid back to the client out of the credit an invoice
@@ -383,7 +383,7 @@ export const agentPayouts = pgTable(
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
     // Set on a reversal: the payout it takes back, by a row of the opposite amount dated the day
-    // it was made (a payout is never rewritten, docs/decisions/0980 addendum). At most one each.
+    // it was made (a payout is never rewritten, docs/decisions/0980). At most one each.
     reversesPayoutId: integer("reverses_payout_id").references((): AnyPgColumn => agentPayouts.id),
   },
   (t) => [

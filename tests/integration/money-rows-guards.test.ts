@@ -1,5 +1,5 @@
-// The database keeps invoices as issued (migrations 0022-0024, docs/decisions/0920 addendum "the
-// database keeps invoices as issued"), on both drivers: an invoice's document fields, its lines
+// The database keeps invoices as issued (migrations 0022-0024, docs/decisions/0920 "The tables
+// hold it too"), on both drivers: an invoice's document fields, its lines
 // and its deliveries' tons, rates and client are refused any change by the tables themselves,
 // not only by the models; a void is final; nothing on an invoice is deleted or truncated. What
 // the product itself writes (payments, credit notes, a void that frees its deliveries, edits of
