@@ -1,5 +1,5 @@
 // `npx tsx bench/invoice-pdf.ts` (run by `npm run bench` after the HTTP bench): how long the
-// server takes to draw a 50-line invoice PDF (issue 15: under 300 ms on this machine). The
+// server takes to draw a 50-line invoice PDF (the target: under 300 ms on this machine). The
 // first drawing includes reading the fonts; the rest are warm. Prints a Markdown line.
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";

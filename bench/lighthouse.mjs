@@ -1,5 +1,5 @@
 // Lighthouse (the npm package, its default mobile preset: Moto G class screen, simulated slow
-// 4G and 4x CPU slowdown) against Debian's Chromium, on the pages issue 10 names, at a given
+// 4G and 4x CPU slowdown) against Debian's Chromium, on the five target pages (bench/RESULTS.md), at a given
 // size. A fresh database (PostgreSQL when DATABASE_URL is set, else PGlite) is seeded by
 // bench/seed.ts, the production server is started on it, and each page is audited signed in
 // as the bench admin. Prints a Markdown table (performance and accessibility scores, the

@@ -31,7 +31,7 @@ const { values } = parseArgs({
 // engineer's tests on the same PostgreSQL, never share or drop each other's database.
 const RUN_ID = `${process.pid}_${Date.now().toString(36)}`;
 const SECONDS = process.env.BENCH_SECONDS ?? "3";
-// Issue 10 holds these four to a p99 of at most twice the bare page's. A p99 needs samples: in
+// The targets (bench/RESULTS.md) hold these four to a p99 of at most twice the bare page's. A p99 needs samples: in
 // 3 s a page at ~110 requests a second gives about 330, so its p99 is the fourth-slowest request
 // and one pause of the machine moves it by half. These run longer (about 1,600 requests each at
 // 15 s) so the ratio measures the page, not the slice.

@@ -42,7 +42,7 @@ export async function collectFigures(db: Db): Promise<Figures> {
 
 export type Breach = { check: string; detail: string };
 
-/** The reconciliation invariants (issue 12 item 6). An empty list means all hold. */
+/** The reconciliation invariants (decision 0703). An empty list means all hold. */
 export async function findBreaches(db: Db): Promise<Breach[]> {
   const breaches: Breach[] = [];
   const paid = await rows(
@@ -231,7 +231,7 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       detail: `invoice ${r.invoice_no}: ${r.payments} payment rows, ${r.credit_notes} credit note rows`,
     });
   // The payments kept per client and day (migration 0004), which the Payments totals, the
-  // statements' balances and totals and a statement page's reach read (decision 0970, stop 38).
+  // statements' balances and totals and a statement page's reach read (decision 0970).
   const paymentDays = await rows(
     db,
     sql`with recount as (

@@ -40,7 +40,7 @@ export async function connectPostgres(
       // is still planned for its own values, as an unnamed statement is: a plan made once
       // for all values could not use the partial indexes the lists rely on.
       plan_cache_mode: "force_custom_plan",
-      // No JIT compilation (decision 0509, addendum): PostgreSQL compiles a query to machine
+      // No JIT compilation (decision 0509): PostgreSQL compiles a query to machine
       // code once its estimated cost passes jit_above_cost, which the client statement's
       // queries do at 100,000 deliveries (an invoice lookup per payment of the period). The
       // compiling took 23 ms of a 29 ms query, on every request; the app's queries are short.

@@ -100,7 +100,7 @@ export const agents = pgTable(
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     name: text("name").notNull(),
     contact: text("contact"),
-    // Optional; for settlements (issue 15).
+    // Optional; for settlements (docs/decisions/0980).
     phone: text("phone"),
     bankName: text("bank_name"),
     bankAccountName: text("bank_account_name"),
@@ -119,7 +119,7 @@ export const clients = pgTable(
     name: text("name").notNull(),
     taxRate: percent("tax_rate").notNull().default("0"),
     paymentTermsDays: integer("payment_terms_days").notNull().default(30),
-    // Optional; printed in the client block of an invoice (issue 15).
+    // Optional; printed in the client block of an invoice (docs/decisions/0951).
     address: text("address"),
     email: text("email"),
     phone: text("phone"),
@@ -187,7 +187,7 @@ export const invoices = pgTable(
       .on(t.clientId, t.expectedPaymentDate, t.id)
       .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
     // The Invoices list's due-date range (from/to): the range's own rows, then the page's order
-    // (stop 33; before, a range walked every newer invoice).
+    // (decision 0502; a range alone would walk every newer invoice).
     index("invoices_due_id_idx").on(t.expectedPaymentDate, t.id),
     // The dashboard's most urgent unpaid invoices.
     index("invoices_owed_due_idx")
@@ -241,7 +241,7 @@ export const deliveries = pgTable(
     index("deliveries_creator_date_idx").on(t.createdBy, t.date.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("deliveries_status_idx").on(t.status, t.date),
     // An agent's deliveries in date order: the agent statement's lines and opening balance, and
-    // the latest activity of the owed list (issue 15, docs/decisions/0980).
+    // the latest activity of the owed list (docs/decisions/0980).
     index("deliveries_agent_date_idx").on(t.agentId, t.date, t.id),
     index("deliveries_client_idx").on(t.clientId),
     index("deliveries_invoice_idx").on(t.invoiceId),
@@ -332,7 +332,7 @@ export const payments = pgTable(
     createdAt: createdAt(),
     // Set on a reversal: the payment it takes back, by a row of the opposite amount dated the
     // day it was made (a payment is never rewritten: triggers in migration 0013 refuse UPDATE,
-    // DELETE and TRUNCATE; docs/decisions/0920 addendum). At most one each; `note` keeps the reason.
+    // DELETE and TRUNCATE; docs/decisions/0920). At most one each; `note` keeps the reason.
     reversesPaymentId: integer("reverses_payment_id").references((): AnyPgColumn => payments.id),
     note: text("note"),
     // A refund (migration 0015): money paid back to the client out of the credit an invoice
@@ -347,7 +347,7 @@ export const payments = pgTable(
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
     index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    // The Payments list's reference search, a case-insensitive prefix (decision 0502, stop 33):
+    // The Payments list's reference search, a case-insensitive prefix (decision 0502):
     // `lower(reference) like 'trf-1%'` reads only the payments it matches.
     index("payments_reference_prefix_idx").on(sql`lower(${t.reference}) text_pattern_ops`),
     uniqueIndex("payments_reverses_idx").on(t.reversesPaymentId),
@@ -362,7 +362,7 @@ export const payments = pgTable(
   ],
 );
 
-// Agent payouts (issue 15, docs/decisions/0980): money paid to an agent against what their
+// Agent payouts (docs/decisions/0980): money paid to an agent against what their
 // deliveries earned (net payable). Append-only: triggers in the migration refuse UPDATE, DELETE
 // and TRUNCATE; a payout is never rewritten.
 export const PAYOUT_METHODS = ["cash", "bank_transfer", "cheque", "other"] as const;
@@ -383,7 +383,7 @@ export const agentPayouts = pgTable(
     createdBy: uuid("created_by").references(() => users.id),
     createdAt: createdAt(),
     // Set on a reversal: the payout it takes back, by a row of the opposite amount dated the day
-    // it was made (a payout is never rewritten, docs/decisions/0980 addendum). At most one each.
+    // it was made (a payout is never rewritten, docs/decisions/0980). At most one each.
     reversesPayoutId: integer("reverses_payout_id").references((): AnyPgColumn => agentPayouts.id),
   },
   (t) => [
@@ -436,7 +436,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
 });
 
-// The company on its invoices (issue 15, docs/decisions/0953): one row. The logo is a small
+// The company on its invoices (docs/decisions/0953): one row. The logo is a small
 // PNG or JPEG kept here (backed up and restored with everything else); its bytes are read
 // only by the logo route, never with the details.
 export const businessDetails = pgTable(
@@ -729,7 +729,7 @@ export const paymentDayTotals = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.paymentDate, t.clientId] }),
-    // One client's days (a statement's totals and its page's reach, decision 0970, stop 38).
+    // One client's days (a statement's totals and its page's reach, decision 0970).
     index("payment_day_totals_client_day_idx").on(t.clientId, t.paymentDate),
   ],
 );
@@ -757,7 +757,7 @@ export const auditEvents = pgTable(
     // Newest first is id descending (the primary key); one index per filter, id last, so a
     // filtered page is read in order from where the last one ended (decision 0502).
     index("audit_events_entity_idx").on(t.entityType, t.entityId, t.id),
-    // An entity id without its type, and an actor given by e-mail (stop 33).
+    // An entity id without its type, and an actor given by e-mail.
     index("audit_events_entity_id_idx").on(t.entityId, t.id),
     index("audit_events_actor_idx").on(t.actorId, t.id),
     index("audit_events_actor_email_idx").on(t.actorEmail, t.id),

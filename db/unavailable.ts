@@ -74,7 +74,7 @@ export function unavailableReason(error: unknown): UnavailableReason | null {
       // A named statement whose table changed its column types under it (a newer instance's
       // migration): outside a transaction postgres.js prepares it again by itself; inside one
       // the transaction is lost, and the statement is dropped, so the next try works (decision
-      // 0509, addendum of stop 38).
+      // 0509).
       if (code === "0A000" && (current as { routine?: unknown }).routine === "RevalidateCachedQuery") return "timeout";
     }
     const message = (current as { message?: unknown }).message;

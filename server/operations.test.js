@@ -176,7 +176,7 @@ describe("createDrain", () => {
   });
 });
 
-describe("lastErrorHandler (stop 33)", () => {
+describe("lastErrorHandler", () => {
   afterEach(() => {
     setLoggerDestination(undefined);
     vi.restoreAllMocks();

@@ -1,6 +1,6 @@
 import { expect, hydrated, test } from "./fixtures";
 
-// Issue 14: the audit trail answers "who changed this rate, and when?", and a closed month
+// Decisions 0900, 0901: the audit trail answers "who changed this rate, and when?", and a closed month
 // refuses a back-dated payment with a clear message. Both run with JavaScript on and off.
 
 test("an admin changes a default rate, then filters the audit trail and sees who changed it", async ({

@@ -1,8 +1,7 @@
 // The browser the journeys run in (tests/e2e/chromium.sh): Chromium 156 opens the omnibox's
 // two WebUI popups in every new context's window, each in a renderer of its own, and they cost
 // more CPU than the journey's page. A Chromium that renamed those features would bring them
-// back silently and the browser step would be a third slower (decision 0840, addendum of
-// stop 35); a wrapper that dropped Playwright's own list would turn its features back on.
+// back silently and the browser step would be a third slower (decision 0840); a wrapper that dropped Playwright's own list would turn its features back on.
 import { expect, test } from "./fixtures";
 
 test("the journeys' browser opens no WebUI beside the page, and keeps Playwright's own disabled features", async ({

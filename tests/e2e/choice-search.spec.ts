@@ -2,7 +2,7 @@ import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
 import { AXE_SOURCE, seriousAxeViolations, WIDTHS, type Width } from "./walk";
 
 // Long selects of agents and clients get a search box once the page's JavaScript runs (decision
-// 0200, addendum of 26 November): typing narrows the options, one match or Enter chooses, and
+// 0200): typing narrows the options, one match or Enter chooses, and
 // the select stays the field. Without JavaScript the select lists every choice and there is no
 // box. The journeys add 13 agents (or clients) of their own, so the lists are long whatever
 // else the shared server holds.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian's Chromium for the browser tests (playwright.config.ts launches this), with the
-# browser-window features no journey uses switched off (decision 0840, addendum of stop 35).
+# browser-window features no journey uses switched off (decision 0840).
 # Every new browser context opens a window, and Chromium 156 loads two WebUI pages into each
 # (the omnibox's popup and its AI-mode popup), each in a renderer of its own: about 0.8 s of
 # CPU a context, more than the journey's own page. Chromium keeps only the last

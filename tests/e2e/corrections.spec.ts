@@ -1,4 +1,4 @@
-// Issue 14: an invoice's own page, voiding one and invoicing its delivery again, and a credit
+// Decision 0920: an invoice's own page, voiding one and invoicing its delivery again, and a credit
 // note changing the balance and status. Each project uses its own agents' deliveries
 // (tests/e2e/start-server.ts), so the js and nojs runs never touch each other's invoices.
 import type { Page } from "@playwright/test";

@@ -1,8 +1,8 @@
 import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 import { AXE_SOURCE, seriousAxeViolations, WIDTHS, type Width } from "./walk";
 
-// Moving a client credit to another invoice (docs/decisions/0920, addendum "moving a client
-// credit to another invoice"): invoice A was paid in full and then credited, invoice B of the same
+// Moving a client credit to another invoice (docs/decisions/0920, "Money entries
+// after the fact"): invoice A was paid in full and then credited, invoice B of the same
 // client still owes; a manager opens Apply Credit on A, chooses B, and moves part of the credit,
 // then the rest. Each invoice names the other. With JavaScript on and off, at desktop and phone
 // widths. Staff are refused.

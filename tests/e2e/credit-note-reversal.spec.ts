@@ -1,8 +1,8 @@
 import { apiPoster, expect, hydrated, invoiceThroughApi, test } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
-// Reversing a credit note issued in error (docs/decisions/0920, addendum "reversing a credit
-// note"): an admin opens Reverse beside the credit note on the invoice page, gives a reason, and
+// Reversing a credit note issued in error (docs/decisions/0920, "Money entries
+// after the fact"): an admin opens Reverse beside the credit note on the invoice page, gives a reason, and
 // is back on the invoice with the reversal and the reversed credit note marked; the invoice is
 // owed the amount again and can take a corrected credit note. With JavaScript on and off, at
 // desktop and phone widths. A manager issues credit notes but is offered no Reverse.

@@ -1,4 +1,4 @@
-// Issue 9, "Defects a person hits today": one test per item, each run with JavaScript on and off
+// Defects a person hit: one test per defect, each run with JavaScript on and off
 // (the two projects) and, where the item is about layout or appears on both, at 1280 and 390 px.
 // Items 5 and 13 (reconciliation confirmation, invoice summary links) live with the invoices
 // work; item 16 is tests/e2e/a11y.spec.ts.

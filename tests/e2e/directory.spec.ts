@@ -1,7 +1,7 @@
 import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
-// The Agents page with more agents than one page holds (decision 0200, addendum): a search by
+// The Agents page with more agents than one page holds (decision 0200): a search by
 // part of the name, 50 cards a page newest first, Older, Newer and First page with the search
 // kept; at desktop and phone widths, with JavaScript on and off. (Clients use the same
 // component; the database tests page both.)

@@ -1,7 +1,7 @@
 // A page that arrives in two parts must not be drawn in between. On a phone a dialog is a
 // bottom sheet: drawn from half of its form it sits low, and when the rest arrives it jumps up
 // by hundreds of pixels (Lighthouse measured a layout shift of 0.48 on New Delivery in half its
-// runs, decision 0504, addendum of stop 36). The document's head holds the first frame until
+// runs, decision 0504). The document's head holds the first frame until
 // the content's end is parsed. Here a proxy in front of the server sends New Delivery's HTML
 // in two parts, the second 1.5 s after the first (time enough for the browser to draw a frame
 // on a busy machine), and the page's layout shifts are summed.

@@ -119,7 +119,7 @@ export async function signInWithForm(page: Page, email: string, password: string
 /**
  * Presses Save Rates on System Settings after `fill`. Journeys on the same server save the rates
  * at the same time; when one did after this page was read, the form says so and starts again
- * from what is saved (decision 0200, addendum): `fill` is done again on it and saved once more,
+ * from what is saved (decision 0200): `fill` is done again on it and saved once more,
  * as a person would. Returns how many times the form said so.
  */
 export async function saveRates(page: Page, fill: () => Promise<void>) {

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 
-// Issue 11: authenticated HTML and JSON are never stored by a browser or proxy, and every
+// Decision 0004: authenticated HTML and JSON are never stored by a browser or proxy, and every
 // response carries the id its log lines use.
 test("authenticated pages and JSON answer Cache-Control: no-store with a request id", async ({ page, loginAs }) => {
   await loginAs("manager");

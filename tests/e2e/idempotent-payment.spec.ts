@@ -16,7 +16,7 @@ async function invoiceToPay(page: Page, location: string): Promise<{ id: number 
   return invoice;
 }
 
-// Issue 11: Record Payment submitted twice (a double tap, a retry on a weak connection)
+// Decision 0805: Record Payment submitted twice (a double tap, a retry on a weak connection)
 // records one payment, and both posts land on the same page. Written for JavaScript off, where
 // nothing on the page can stop the second post; it holds with JavaScript on too.
 test("Record Payment submitted twice records one payment", async ({ page, loginAs, javaScript }) => {

@@ -1,8 +1,7 @@
 import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
-// Dialogs opened over a filtered list come back to it (decision 0200, addenda of stops 32 and
-// 33): Edit Delivery and its Delete, Record Payment and Generate Invoice from the Invoices list;
+// Dialogs opened over a filtered list come back to it (decision 0200): Edit Delivery and its Delete, Record Payment and Generate Invoice from the Invoices list;
 // New Delivery opened from a filtered list leaves the list behind it as it was; the deliveries
 // filter's Clear empties its fields. With JavaScript on and off, at desktop and phone widths.
 
@@ -117,7 +116,7 @@ test("deliveries: a dialog opened from a list filtered through its form does not
   await expect(page.getByRole("dialog", { name: "Edit Delivery" })).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/deliveries/\\d+/edit\\?from=&to=&status=&agentId=${agent.id}$`));
   // The dialog's data, and not the list behind it (routes/_app.deliveries): under single fetch
-  // Remix asks for every route's data unless a route says no (decision 0200, addendum of stop 33).
+  // Remix asks for every route's data unless a route says no (decision 0200).
   expect(loads).toHaveLength(1);
   expect(loads[0].split(",")).toContain("routes/_app.deliveries.$id.edit");
   expect(loads[0].split(",")).not.toContain("routes/_app.deliveries");
@@ -279,7 +278,7 @@ test("deliveries: New Delivery opened as a page, then closed, shows the list", a
   javaScript,
 }) => {
   // The list's loader skips the rows for a New Delivery document; closing used to keep that
-  // empty answer and show a blank page with JavaScript (stop 32).
+  // empty answer and show a blank page with JavaScript.
   await loginAs("admin");
   await page.goto("/deliveries/new");
   await hydrated(page, javaScript);

@@ -1,6 +1,6 @@
 import { expect, hydrated, saveRates, test } from "./fixtures";
 
-// Two admins and the Default Rates form (decision 0200, addendum): a save over someone else's
+// Two admins and the Default Rates form (decision 0200): a save over someone else's
 // newer one is refused with a message, the form starts again from what is saved, and the change
 // made again goes through. With JavaScript on and off.
 

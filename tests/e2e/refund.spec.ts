@@ -1,7 +1,7 @@
 import { apiPoster, expect, hydrated, invoiceThroughApi, test } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
-// Refunding a client credit (docs/decisions/0920, addendum "refunding a client credit"): an
+// Refunding a client credit (docs/decisions/0920, "Money entries after the fact"): an
 // invoice paid in full and then credited carries a client credit; an admin opens Refund Credit on
 // the invoice page, pays part of it back, then the rest, and the invoice's payments show each
 // refund with its reason. With JavaScript on and off, at desktop and phone widths. A manager is

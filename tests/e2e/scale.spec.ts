@@ -1,4 +1,4 @@
-// Issue 10 (paged lists) and issue 9 items 5 and 13: paging forward and back on Invoices and
+// Paged lists (decision 0502), the status counts and reconciliation: paging forward and back on Invoices and
 // Payments with a filter kept; the status counts as links; "Generate Invoice" on
 // reconciliation asks first. JavaScript on and off (the projects), at 1280 and 390 px.
 import type { Page } from "@playwright/test";

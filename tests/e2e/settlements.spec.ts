@@ -1,4 +1,4 @@
-// Issue 15 item 5: an admin settles with an agent. From the agent's card to its statement, a
+// Decision 0980: an admin settles with an agent. From the agent's card to its statement, a
 // payout through the Record Payout dialog (a page of its own without JavaScript), the owed figure
 // going down on the statement and on Agent Balances, and the balances CSV read back with a CSV
 // parser, the formula guard on a hostile agent name.

@@ -121,7 +121,7 @@ await close();
 setConnection(undefined);
 
 // Everything the server logs also goes to a file, which scripts/check-e2e-log.ts searches for
-// secrets after a run (issue 11).
+// secrets after a run (decision 0600).
 const logFile = e2eLogFile(port);
 writeFileSync(logFile, "");
 const log = createWriteStream(logFile, { flags: "a" });

@@ -1,4 +1,4 @@
-// Issue 15 item 4: a client's statement of account, reached from the client's card, with its
+// A client's statement of account, reached from the client's card, with its
 // closing balance and ageing box; the dates are a GET form (works without JavaScript); a bad
 // period is a message on the page and a 400 from the API.
 import { readFileSync } from "node:fs";
@@ -65,7 +65,7 @@ test("a client's statement: opening, lines, closing balance and the ageing bucke
   expect(pdfText).toContain(formatNaira(closing));
   expect(pdfText).toContain(bucket);
 
-  // And as CSV, its lines read in the same snapshot as its figures (decision 0970, stop 33): the
+  // And as CSV, its lines read in the same snapshot as its figures (decision 0970): the
   // last line's running balance is the closing balance.
   const csv = await page.request.get(`/clients/${client.id}/statement/export?from=${monthStart}&to=${today}`);
   expect(csv.status()).toBe(200);

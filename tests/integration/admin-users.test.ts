@@ -308,8 +308,8 @@ describe("user management", () => {
 
   it("an admin cannot act on their own account, singly or in bulk", async () => {
     const { user: admin, cookie } = await loginAs("admin");
-    // The id as stored, and in upper case: PostgreSQL reads a uuid in either (it found the
-    // admin's own row and froze it, before stop 32).
+    // The id as stored, and in upper case: PostgreSQL reads a uuid in either (it once found the
+    // admin's own row and froze it).
     for (const id of [admin.id, admin.id.toUpperCase()]) {
       for (const [route, method, path] of [
         [statusRoute, "PATCH", `/api/admin/users/${id}/status`],

@@ -1,4 +1,4 @@
-// The agent settlement routes (issue 15 item 5, docs/decisions/0980) as Remix calls them, on
+// The agent settlement routes (docs/decisions/0980) as Remix calls them, on
 // both drivers: admins only for every page, export and JSON call; the payout form and its JSON
 // twin record once under one key; bad input is a 400 that writes nothing; a bad period is a
 // 400 on the statement page, its CSV and its PDF.

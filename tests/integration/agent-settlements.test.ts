@@ -1,4 +1,4 @@
-// Issue 15 item 5 (docs/decisions/0980): agent payouts and statements on PGlite and PostgreSQL
+// Agent settlements (docs/decisions/0980): agent payouts and statements on PGlite and PostgreSQL
 // alike. What an agent is owed against hand-computed figures to the kobo, the running balance
 // across keyset pages, the balances kept by triggers through delivery edits and deletes, the
 // owed list read through its index, and bad input, over-payment and closed months refused
@@ -188,7 +188,7 @@ describe("an agent's statement", () => {
   });
 });
 
-describe.runIf(testDriver() === "postgres")("an agent's statement in one snapshot (decision 0980, stop 33)", () => {
+describe.runIf(testDriver() === "postgres")("an agent's statement in one snapshot (decision 0980)", () => {
   it("reads a download's figures and every line in one snapshot, while a payout lands between them", async () => {
     const agent = (await createAgent({})).id;
     await createDelivery({

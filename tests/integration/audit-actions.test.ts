@@ -1,5 +1,5 @@
 // Every audited action writes exactly one event in its own transaction, and a failed one
-// (validation, refused role, closed month) writes none (issue 14, decisions 0900 and 0901).
+// (validation, refused role, closed month) writes none (decisions 0900 and 0901).
 // Month close refuses each kind of back-dated write and allows the month after.
 import { desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The routes of the audit trail and month close (issue 14): GET /api/audit with the page's
+// The routes of the audit trail and month close (decisions 0900, 0901): GET /api/audit with the page's
 // filters for admins only, POST /api/periods/close and /reopen, the System Settings form, a
 // back-dated payment refused over HTTP, and the request id and client address an event keeps
 // when it is written under the route wrapper.

@@ -1,4 +1,4 @@
-// Issue 11, items 4-9: password rules, temporary-password expiry, the sign-in throttle,
+// Password rules (decision 0600), temporary-password expiry, the sign-in throttle,
 // re-authentication for factor changes, encrypted TOTP secrets and passkey sign-in options.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Business details (issue 15, docs/decisions/0953): the admin's form with a logo upload, the
+// Business details (docs/decisions/0953): the admin's form with a logo upload, the
 // logo's validation (magic bytes, 200 KB) with nothing written on a refusal, the logo route's
 // cache headers, and the optional contact fields of clients and agents.
 import { eq } from "drizzle-orm";

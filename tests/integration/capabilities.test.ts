@@ -1,4 +1,4 @@
-// Permissions are checked in the models, not only in the routes (issue 13, decision 0801):
+// Permissions are checked in the models, not only in the routes (decision 0801):
 // every model entry point that writes refuses a caller without the capability with a 403 and
 // writes nothing, whoever calls it (a staff user calling recordPayment directly, a script, a
 // future route that forgets its guard). The allowed roles are the ones of spec section 6.

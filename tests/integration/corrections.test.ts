@@ -1,4 +1,4 @@
-// Issue 14: mistakes corrected without losing history. Void (only an unsettled invoice; number
+// Decision 0920: mistakes corrected without losing history. Void (only an unsettled invoice; number
 // kept; deliveries back to confirmed) and credit notes (own gapless series; balance = amount -
 // paid - credited), on PGlite and PostgreSQL alike, with racing requests and bad input.
 import { eq, sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
-// Moving a client credit to another invoice of the same client (docs/decisions/0920, addendum
-// "moving a client credit to another invoice"), on both drivers: a negative entry on the invoice
+// Moving a client credit to another invoice of the same client (docs/decisions/0920,
+// "Money entries after the fact"), on both drivers: a negative entry on the invoice
 // that carried the credit and a positive entry on the one that owed, in one transaction, at most
 // the credit and at most what is owed (also when moves race), same client only, audited,
 // idempotent, refused in a closed month and for staff; reversed as a whole; the Payments list,

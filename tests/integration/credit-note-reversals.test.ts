@@ -1,5 +1,5 @@
-// Reversing a credit note issued in error (docs/decisions/0920, addendum "reversing a credit
-// note"), on both drivers: the credit note keeps its number and stays, a negative row without a
+// Reversing a credit note issued in error (docs/decisions/0920, "Money entries
+// after the fact"), on both drivers: the credit note keeps its number and stays, a negative row without a
 // number, dated the day of the reversal, names it, and the invoice is owed the amount again
 // (credited total and status in the same transaction), once and only once (also when reversals
 // race), with a reason, audited, idempotent, refused in a closed month and for anyone but an

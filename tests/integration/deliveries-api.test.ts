@@ -55,8 +55,8 @@ const post = (cookie: string, json: unknown, headers: Record<string, string> = {
   call(api.action, makeRequest("/api/deliveries", { method: "POST", cookie, json, headers }));
 
 /**
- * A delivery recorded for the fixed client, and `key` stored for it as the app hashed it before
- * stop 34 (the fixed client's id in the hash).
+ * A delivery recorded for the fixed client, and `key` stored for it as the app once hashed it
+ * (the fixed client's id in the hash).
  */
 async function landedUnderEarlierHash(
   user: Parameters<typeof createDeliveryModel>[0],

@@ -1,4 +1,4 @@
-// The Agents and Clients pages at 20,000 rows each (decision 0200, addendum): 50 cards a page,
+// The Agents and Clients pages at 20,000 rows each (decision 0200): 50 cards a page,
 // newest first, First / Newer / Older through the primary key, a search by part of the name in
 // which % and _ are plain characters, and plans that read the primary key, never the whole table.
 import { sql, type SQLWrapper } from "drizzle-orm";

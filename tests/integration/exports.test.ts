@@ -1,4 +1,4 @@
-// CSV exports (issue 15, docs/decisions/0952): 100,000 deliveries streamed with flat memory,
+// CSV exports (docs/decisions/0952): 100,000 deliveries streamed with flat memory,
 // the role rules (staff: their own rows, no financial columns), the formula guard, filters.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";

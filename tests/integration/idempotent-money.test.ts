@@ -1,4 +1,4 @@
-// Issue 11, items 1 and 2: a payment, an invoice or a month invoice is never made twice for
+// Decision 0805: a payment, an invoice or a month invoice is never made twice for
 // one submission, and a payment date is a day between the invoice's creation and today.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 11, items 10-12: control characters, strict dates and the JSON content type: a clear
+// Control characters, strict dates and the JSON content type (decision 0706): a clear
 // 4xx that changes nothing, never a 500.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -112,7 +112,7 @@ describe("control characters", () => {
   });
 });
 
-describe("a control character in search and filter text (stop 32: a NUL byte reached PostgreSQL)", () => {
+describe("a control character in search and filter text (a NUL byte once reached PostgreSQL)", () => {
   it("pages show their list as if the term were not there", async () => {
     const { cookie } = await loginAs("manager");
     const pages: [Parameters<typeof call>[0], string][] = [

@@ -1,4 +1,4 @@
-// Invoices at their edges (stop 32): a total the money columns cannot hold is a clear 409, not a
+// Invoices at their edges: a total the money columns cannot hold is a clear 409, not a
 // 500; a month PostgreSQL has not got is "Choose a month"; an invoiced delivery resent with its
 // own values in another spelling is no change; and a month's batch and a single invoice take the
 // invoice counter in the same order, so they queue instead of deadlocking (PostgreSQL only:

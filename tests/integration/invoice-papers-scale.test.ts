@@ -1,4 +1,4 @@
-// A month's invoice has thousands of lines (issue 10; docs/decisions/0951, addendum of stop 33):
+// A month's invoice has thousands of lines (docs/decisions/0951):
 // the printable page and the PDF stream them from keyset batches. An invoice of 2,500 lines (five
 // batches) prints every line once and in order on the page and in the PDF; the page carries no
 // hydration data (each line's text is in it once); both come in parts, the page's figures first.

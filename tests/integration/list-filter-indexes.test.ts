@@ -1,4 +1,4 @@
-// Stop 33 review of issue 10: filters that read more than their own rows. Each case counts, with
+// Filters that read (decisions 0500, 0502) more than their own rows. Each case counts, with
 // EXPLAIN ANALYZE, the rows a page or a total reads from its table (rows returned plus rows a
 // filter threw away), on data where nearly everything belongs to one client (Kodan), ids grow
 // with dates, and the audit trail is 20,000 events long. Counts, not times.

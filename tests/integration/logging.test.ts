@@ -1,4 +1,4 @@
-// Issue 11, item 14: one JSON line per event, sign-in decisions and 403s logged, unexpected
+// Logs (decision 0600): one JSON line per event, sign-in decisions and 403s logged, unexpected
 // errors logged under an id, and never a password, code, secret, session id or cookie.
 import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "@remix-run/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

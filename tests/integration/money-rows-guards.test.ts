@@ -1,5 +1,5 @@
-// The database keeps invoices as issued (migrations 0022-0024, docs/decisions/0920 addendum "the
-// database keeps invoices as issued"), on both drivers: an invoice's document fields, its lines
+// The database keeps invoices as issued (migrations 0022-0024, docs/decisions/0920 "The tables
+// hold it too"), on both drivers: an invoice's document fields, its lines
 // and its deliveries' tons, rates and client are refused any change by the tables themselves,
 // not only by the models; a void is final; nothing on an invoice is deleted or truncated. What
 // the product itself writes (payments, credit notes, a void that frees its deliveries, edits of
@@ -137,7 +137,7 @@ describe("voiding an invoice money moved on", () => {
   // An invoice with payments or credit notes is never voided (voidInvoice refuses it): a void
   // invoice's lines count nowhere, while the kept payment day totals count every payment row. The
   // table refuses it too, even when the money was reversed to nothing (migration 0030, decision
-  // 0970, addendum of stop 38).
+  // 0970).
   const consoleVoid = (id: number) =>
     sql`update invoices set payment_status = 'void', void_reason = 'From a console', voided_at = now() where id = ${id}`;
 

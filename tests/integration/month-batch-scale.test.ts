@@ -1,4 +1,4 @@
-// A month with more deliveries for one client than bind parameters allow (stop 33 review): the
+// A month with more deliveries for one client than bind parameters allow: the
 // batch invoices them in one transaction, its lines read from the deliveries themselves, and the
 // audit events name a bounded summary of the deliveries, never every id.
 import { sql } from "drizzle-orm";
@@ -163,7 +163,7 @@ describe("events written before the summary", () => {
       .select()
       .from(schema.invoices)
       .where(sql`${schema.invoices.clientId} = ${other}`);
-    // As invoice.create and invoice.void events were written before stop 33.
+    // As invoice.create and invoice.void events were once written (every delivery id).
     await db.transaction(async (tx) => {
       await recordAudit(tx, {
         actor: manager,

@@ -1,5 +1,5 @@
-// Decision 0509: on PostgreSQL, queries go as named statements (inside transactions too since
-// stop 38), parsed once per connection, and each execution is still planned for its own values; and no query is
+// Decision 0509: on PostgreSQL, queries go as named statements (inside transactions too),
+// parsed once per connection, and each execution is still planned for its own values; and no query is
 // compiled by JIT.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -33,7 +33,7 @@ describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", ()
     }
   });
 
-  it("names the statements inside transactions and their savepoints too (stop 38)", async () => {
+  it("names the statements inside transactions and their savepoints too", async () => {
     const own = await ownConnection();
     try {
       const marker = (label: string, id: number) =>
@@ -61,7 +61,7 @@ describe.runIf(testDriver() === "postgres")("named statements on PostgreSQL", ()
 
   it("answers a transaction whose statement's table changed its column types as 'try again', and the next try works", async () => {
     // postgres.js prepares such a statement again by itself outside a transaction, but inside
-    // one the transaction is already lost (decision 0509, addendum of stop 38).
+    // one the transaction is already lost (decision 0509).
     const db = await getDb();
     await db.execute(sql`create table named_probe (id int primary key, v numeric(10,2))`);
     await db.execute(sql`insert into named_probe values (1, 1.50)`);

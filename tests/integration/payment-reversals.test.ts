@@ -1,4 +1,4 @@
-// Reversing a client payment recorded in error (docs/decisions/0920, addendum of 26 November), on
+// Reversing a client payment recorded in error (docs/decisions/0920), on
 // both drivers: the payment stays, a negative row dated the day of the reversal names it, the
 // invoice is owed the amount again (paid total and status in the same transaction), once and
 // only once (also when reversals race), with a reason, audited, idempotent, refused in a closed

@@ -1,4 +1,4 @@
-// Reversing a payout recorded in error (docs/decisions/0980, addendum), on both drivers: the
+// Reversing a payout recorded in error (docs/decisions/0980), on both drivers: the
 // payout stays, a negative row dated the day of the reversal names it, the agent is owed the
 // amount again from that day, once and only once (also when two reversals race), with a reason,
 // audited, idempotent, refused in a closed month and for anyone but an admin; the statement,

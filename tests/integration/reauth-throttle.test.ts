@@ -1,4 +1,4 @@
-// Decision 0600, addendum of 27 November: a password asked again while signed in (Change
+// Decision 0600: a password asked again while signed in (Change
 // Password's current password, turning two-factor off, confirming a factor change) is counted
 // like a sign-in attempt, on the same counters, so an open session cannot guess its owner's
 // password without limit, and locks nobody out of signing in more than wrong sign-ins would.

@@ -1,4 +1,4 @@
-// Refunding a client credit (docs/decisions/0920, addendum "refunding a client credit"), on both
+// Refunding a client credit (docs/decisions/0920, "Money entries after the fact"), on both
 // drivers: a credit note issued after an invoice was paid leaves the client a credit on it; an
 // admin pays it back as a negative payment marked `refund`, with a reason, at most the credit
 // (also when refunds race), dated as a payment is, audited, idempotent, refused in a closed month

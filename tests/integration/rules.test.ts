@@ -112,7 +112,7 @@ const FIGURES = [
   },
 ];
 const STATUSES = ["draft", "confirmed", "invoiced", "confirmed"] as const;
-/** Corrected invoices (issue 14): void, credited in part, paid and credited beyond (a credit balance). */
+/** Corrected invoices (decision 0920): void, credited in part, paid and credited beyond (a credit balance). */
 const CORRECTED = ["void", "credited", "credit balance"] as const;
 
 let invoicedIds: number[] = [];

@@ -1,4 +1,4 @@
-// Issue 11, item 3: after sign-in the app sends the user only to a path on this site.
+// After sign-in the app sends the user only to a path on this site.
 import { describe, expect, it } from "vitest";
 import * as loginPage from "../../app/routes/login";
 import { safeRedirect } from "../../app/utils/redirect";

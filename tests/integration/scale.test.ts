@@ -1,4 +1,4 @@
-// Issue 10: every list and aggregate reads an index or a totals table, never a whole table;
+// Decisions 0500, 0502: every list and aggregate reads an index or a totals table, never a whole table;
 // the totals the triggers keep equal a recount; invoice numbers stay gapless under 50
 // concurrent invoices. 20,000 generated deliveries, 90% invoiced, most invoices paid.
 import { sql, type SQLWrapper } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Default rates saved by two admins at once (decision 0200, addendum): the System Settings form
+// Default rates saved by two admins at once (decision 0200): the System Settings form
 // sends back the version it was read at, so a save over someone else's newer one is refused and
 // changes nothing; the form then starts again from what is saved. A save that changes no value
 // writes nothing. The JSON call takes the version too, and still saves without one.

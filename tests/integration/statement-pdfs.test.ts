@@ -1,4 +1,4 @@
-// The statements as PDF (issue 15 items 4 and 5, docs/decisions/0970, 0980) as Remix calls their
+// The statements as PDF (docs/decisions/0970, 0980) as Remix calls their
 // routes, on both drivers: who may have them, a bad period a 400 and an unknown client or agent
 // a 404, and what the PDF says (read back with pdftotext): the party, the lines of the period,
 // the closing figure and, for a client, the ageing box.

@@ -1,4 +1,4 @@
-// Issue 15 item 4 (docs/decisions/0970): a client's statement of account on PGlite and
+// Docs/decisions/0970: a client's statement of account on PGlite and
 // PostgreSQL alike: opening and closing balances against hand-computed figures with a void
 // invoice and a credit note in them, the running balance across keyset pages, the ageing box
 // adding up to the closing balance, bad periods refused, and staff refused.
@@ -288,8 +288,7 @@ describe("the kept totals behind the balance and the ageing", () => {
   });
 
   it("ages an invoice over 90 days late that was paid and credited after the date, on both sides of 90 days", async () => {
-    // The kept rows are read one by one only for the 90 days before the date (decision 0970,
-    // addendum of stop 29); what was owed on an older due date then is corrected the same way.
+    // The kept rows are read one by one only for the 90 days before the date (decision 0970); what was owed on an older due date then is corrected the same way.
     const late = (await createClient({ name: "Late Payer", taxRate: "0", paymentTermsDays: 30 })).id;
     const old = await invoiceFor(late, "1000.00", "2025-06-01", "2025-07-01");
     await pay(old.id, "400.00", "2026-03-10");
@@ -308,7 +307,7 @@ describe("the kept totals behind the balance and the ageing", () => {
   });
 
   it("give each period's totals exactly as its lines add up, read page by page", async () => {
-    // The totals come from the kept day totals (decision 0970, addendum of stop 38), the lines
+    // The totals come from the kept day totals (decision 0970), the lines
     // from the rows; both clients, periods that cut through payments, credit notes and a void.
     const periods = [
       { from: "2026-01-01", to: "2026-05-31" },
@@ -353,7 +352,7 @@ describe("the kept totals behind the balance and the ageing", () => {
   });
 
   it("page a busy day's lines in the same order as one page holds them, whatever the page size", async () => {
-    // A page reads only the days its lines can reach (decision 0970, addendum of stop 38): the
+    // A page reads only the days its lines can reach (decision 0970): the
     // days are counted from the invoices and the kept payment counts, without credit notes.
     const busy = (await createClient({ name: "Busy Day Client", taxRate: "0", paymentTermsDays: 30 })).id;
     const first = await invoiceOn("9000.00", "2026-05-11", "2026-07-01", busy);
@@ -426,7 +425,7 @@ describe("the kept totals behind the balance and the ageing", () => {
   });
 });
 
-describe("one snapshot for a statement (decision 0970, stop 33)", () => {
+describe("one snapshot for a statement (decision 0970)", () => {
   // PGlite has one connection: a download does not hold it between batches (see the last test).
   it.runIf(testDriver() === "postgres")(
     "reads a download's figures and every line in one snapshot, while a payment lands between them",

@@ -1,4 +1,4 @@
-// Timestamps shown as days (docs/decisions/0952 "stop 32"): a row written at 23:30 UTC was
+// Timestamps shown as days (docs/decisions/0952): a row written at 23:30 UTC was
 // written at 00:30 the next day in Lagos, and the CSV exports and the settings cards show that
 // day, as the invoice's document and the tax report do.
 import { parse } from "csv-parse/sync";

@@ -1,4 +1,4 @@
-// The app on a login that does not own the tables (decision 0704, addendum of stop 33): with
+// The app on a login that does not own the tables (decision 0704): with
 // DATABASE_MIGRATION_URL the owner migrates and grants, DATABASE_URL's login serves. The whole
 // money path works under the narrower rights, and that login can neither rewrite an append-only
 // row nor switch off the trigger that guards it (a table's owner could).
@@ -137,7 +137,7 @@ describe.skipIf(!!reason)("the app on a login that does not own the tables", () 
     }
   });
 
-  // Stop 33: pg_dump as the app's login failed on drizzle's own schema, which only the owner could
+  // pg_dump as the app's login once failed on drizzle's own schema, which only the owner could
   // read; and the restore checked and verified through the app's login, which has no rights on
   // tables the owner has just restored.
   it("backs up with the app's login, restores as the owner into a new database, and checks it as the app", async () => {

@@ -1,4 +1,4 @@
-// Stop 33: backups and migrations take turns, a migration never queues every request behind a
+// Backups and migrations take turns (decisions 0700, 0703), a migration never queues every request behind a
 // table lock, /readyz is not fooled by a busy pool, and pg_dump/pg_restore get no password on
 // their command line.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -81,7 +81,7 @@ describe("/readyz on PGlite", () => {
   });
 
   // The statement PDF reads its lines in the async context of the request that started it, long
-  // after that request's wait budget is spent (stop 33).
+  // after that request's wait budget is spent (decision 0700).
   it("gives each later batch of a statement download its own wait for the connection", async () => {
     const connection = connect({ driver: "pglite" });
     setConnection(connection);

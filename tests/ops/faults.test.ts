@@ -1,4 +1,4 @@
-// Bad-day faults on a private PostgreSQL cluster (issue 12 items 1, 2): a lock held on
+// Bad-day faults on a private PostgreSQL cluster (decisions 0700, 0701): a lock held on
 // `deliveries` and a database stop and start under load. Waits are bounded, the answer is 503
 // with Retry-After, never a 500; the app recovers by itself and nothing acknowledged is lost.
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// One process per PGlite data directory (decision 0704, addendum of stop 33). Two processes on
+// One process per PGlite data directory (decision 0704). Two processes on
 // one directory both "worked" and overwrote each other's files: the app checked for another
 // process only after it had opened and migrated the directory, and the migrate, seed, backup and
 // check scripts did not check at all. A lock beside the directory is now taken before PGlite

@@ -1,4 +1,4 @@
-// The restore drill (issue 12 item 5), on both drivers: load data, back up while writes go on,
+// The restore drill (decision 0703), on both drivers: load data, back up while writes go on,
 // restore into a fresh database; row counts, sums, the highest invoice number and db:check
 // all match the backup's manifest (figures read in the backup's own snapshot).
 import { readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 // The service worker's Background Sync with no page open (public/sw.js, decision 1100): it asks
 // who is signed in before it sends anyone's entries. A 503 there (the database away) was read as
-// "signed out" and the sync ended as done, so the browser never tried again (stop 33). Run in a
+// "signed out" and the sync ended as done, so the browser never tried again. Run in a
 // VM with a stand-in worker scope: only what the sync touches before it opens the outbox.
 import { readFileSync } from "node:fs";
 import path from "node:path";

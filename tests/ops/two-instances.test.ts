@@ -1,4 +1,4 @@
-// Two app instances on one PostgreSQL behind a round-robin proxy (issue 12 item 7): nothing an
+// Two app instances on one PostgreSQL behind a round-robin proxy (decision 0704): nothing an
 // instance needs lives in another's memory. Sessions, sign-in throttles and idempotency keys
 // are in the database: a session made on one works on the other, failures counted on both add
 // up, a key used on one replays on the other. Then the mixed load through the proxy:
