@@ -1,6 +1,8 @@
 // The arrows between layers (decisions 0800 and 0805): utilities are at the bottom and never
 // reach up into domain models or presenters; models never reach up into presenters; the
-// commands (app/services) sit above the models and nothing below calls them.
+// commands (app/services) sit above the models and nothing below calls them. The presenters
+// (papers and exports) and the components (pages) are side by side: what both need, such as the
+// words a money line is shown with (app/utils/money-line-words.ts), lives below them both.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,6 +46,20 @@ describe("layers", () => {
         .filter((i) => /presenters\//.test(i))
         .map((i) => `${f}: ${i}`),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it("nothing in app/presenters imports a component", () => {
+    const offenders = sources("app/presenters").flatMap((f) =>
+      importsOf(f)
+        .filter((i) => /(^~\/|\.\.\/)components\//.test(i))
+        .map((i) => `${f}: ${i}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("the words of money lines read only other utilities", () => {
+    const offenders = importsOf("app/utils/money-line-words.ts").filter((i) => !/^~\/utils\//.test(i));
     expect(offenders).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// An agent statement's shared words and address, for the page, its CSV and its PDF alike.
-import type { AgentStatementLine } from "~/models/agent-settlement.server";
+// An agent statement's address. Its lines' words are in app/utils/money-line-words.ts, shared with
+// its CSV and its PDF.
 
 /**
  * An agent statement's own address with the period it was showing (only its dates are kept):
@@ -13,10 +13,3 @@ export function agentStatementUrl(id: number, search: URLSearchParams) {
   }
   return `/agents/${id}/statement${keep.size ? `?${keep}` : ""}`;
 }
-
-/** What each kind of statement line is called. */
-export const AGENT_LINE_TYPES = { delivery: "Delivery", payout: "Payout", reversal: "Payout reversal" } as const;
-
-/** A reversal's line: the payout it takes back, and why. */
-export const reversalText = (line: Pick<AgentStatementLine, "reversesPayoutId" | "reason">) =>
-  `Reverses payout #${line.reversesPayoutId}: ${line.reason ?? ""}`;

@@ -3,7 +3,7 @@
 // handler, whose invoice links are plain anchors the app shell's click handler turns into
 // client-side navigations (decision 0505). Every value is escaped by the `html` tag
 // (app/utils/html.ts): a reference or a reversal's reason is text, never markup.
-import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
+import { clientLineReference, clientLineType, isDebitLine } from "~/utils/money-line-words";
 import type { Statement } from "~/models/statement.server";
 import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";

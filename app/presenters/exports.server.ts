@@ -2,9 +2,15 @@
 // and the batches of its current filter, read through the same model functions as the pages.
 // The routes only parse the query and answer with `csvResponse`.
 import type { Agent, Client } from "~/db.server";
-import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
-import { creditMoveText, paymentReversalText, refundText } from "~/components/payment-reversal";
-import { clientLineReference, clientLineType } from "~/components/client-statement";
+import {
+  AGENT_LINE_TYPES,
+  reversalText,
+  creditMoveText,
+  paymentReversalText,
+  refundText,
+  clientLineReference,
+  clientLineType,
+} from "~/utils/money-line-words";
 import {
   agentBalanceBatches,
   agentStatementDownload,

@@ -19,9 +19,12 @@ import { pagedBatches } from "~/utils/batches.server";
 import { keysetOrder, keysetWhere } from "~/utils/keyset.server";
 import { sub, toFixed } from "~/utils/money";
 import type { Cursor, PageRequest } from "~/utils/params";
-import type { InvoiceReceived } from "~/components/invoices/invoice-received";
-import { paymentReversalText, refundWithReference } from "~/components/payment-reversal";
-import { creditNoteReversalText } from "~/components/credit-note-reversal";
+import {
+  type InvoiceReceived,
+  paymentReversalText,
+  refundWithReference,
+  creditNoteReversalText,
+} from "~/utils/money-line-words";
 import { reversedCreditNoteNoSql } from "~/models/credit-note.server";
 import { paymentLinkColumns } from "~/models/payment.server";
 

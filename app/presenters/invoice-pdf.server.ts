@@ -13,8 +13,7 @@ import { formatDate } from "~/utils/dates";
 import { formatAmount, formatNaira } from "~/utils/money";
 import { nextBatch } from "~/utils/unavailable.server";
 import type { InvoiceDocument, InvoiceLine } from "./invoice-document.server";
-import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
-import { asksForPayment, balanceLine } from "~/components/invoices/invoice-document";
+import { receivedAmount, receivedLabel, asksForPayment, balanceLine } from "~/utils/money-line-words";
 import {
   A4,
   BOTTOM,

@@ -10,8 +10,13 @@
 // never in memory at once), a closing row, and an optional box of figures (the ageing). Pages
 // break with the column header repeated and "Page n" in the footer; each page is written out
 // to the response as it is finished.
-import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
-import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
+import {
+  AGENT_LINE_TYPES,
+  reversalText,
+  clientLineReference,
+  clientLineType,
+  isDebitLine,
+} from "~/utils/money-line-words";
 import { agentStatementDownload, type AgentStatement, type AgentStatementLine } from "~/models/agent-settlement.server";
 import {
   getBusinessDetails,

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
-import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
+import { AGENT_LINE_TYPES, reversalText } from "~/utils/money-line-words";
 import { ErrorView } from "~/components/error-view";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import { TableScroll } from "~/components/table-scroll";

@@ -1,10 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
-import { creditNoteReversalText, reverseCreditNoteUrl } from "~/components/credit-note-reversal";
+import { reverseCreditNoteUrl } from "~/components/credit-note-reversal";
+import { creditNoteReversalText } from "~/utils/money-line-words";
 import { ErrorView } from "~/components/error-view";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
-import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
+import { reversePaymentUrl } from "~/components/payment-reversal";
+import { creditMoveText, paymentReversalText, refundText } from "~/utils/money-line-words";
 import {
   AdminReversesNote,
   CreditMovedBadge,

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { creditMoveText, paymentReversalText } from "../../app/components/payment-reversal";
+import { creditMoveText, paymentReversalText } from "../../app/utils/money-line-words";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { getInvoiceDetail } from "../../app/models/invoice.server";
 import {
@@ -26,7 +26,7 @@ import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";
 import { paymentsExport } from "../../app/presenters/exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
-import { receivedAmount, receivedLabel } from "../../app/components/invoices/invoice-received";
+import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";
 import * as applyDialog from "../../app/routes/_app.invoices_.$id.apply-credit";
 import * as movesApi from "../../app/routes/api.invoices.$id.credit-moves";
 import * as paymentReversalApi from "../../app/routes/api.payments.$id.reversal";

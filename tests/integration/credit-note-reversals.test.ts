@@ -23,7 +23,7 @@ import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";
 import { clientStatementExport } from "../../app/presenters/exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
-import { receivedAmount, receivedLabel } from "../../app/components/invoices/invoice-received";
+import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";
 import * as reverseDialog from "../../app/routes/_app.invoices_.$id.credit-notes.$creditNoteId.reverse";
 import * as reversalApi from "../../app/routes/api.credit-notes.$id.reversal";
 import { addDays, todayIn } from "../../app/utils/dates";

@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
-import { paymentReversalText } from "../../app/components/payment-reversal";
+import { paymentReversalText } from "../../app/utils/money-line-words";
 import { getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
 import * as invoicesPage from "../../app/routes/_app.invoices";
 import {
@@ -27,7 +27,7 @@ import { addDays } from "../../app/utils/dates";
 import { clientStatement } from "../../app/models/statement.server";
 import { clientStatementExport, paymentsExport } from "../../app/presenters/exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
-import { receivedAmount, receivedLabel } from "../../app/components/invoices/invoice-received";
+import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";
 import * as refundDialog from "../../app/routes/_app.invoices_.$id.refund";
 import * as refundApi from "../../app/routes/api.invoices.$id.refunds";
 import type { Db } from "../../db/client.server";

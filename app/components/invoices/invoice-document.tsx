@@ -1,31 +1,16 @@
 import type { ReactNode } from "react";
 import type { InvoiceDocument, InvoiceLine } from "~/presenters/invoice-document.server";
 import { formatDate } from "~/utils/dates";
-import { compare, formatAmount, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
-import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-received";
+import { formatAmount, formatNaira } from "~/utils/money";
+import { asksForPayment, balanceLine, receivedAmount, receivedLabel } from "~/utils/money-line-words";
 
 // The printable invoice (A4). The same figures as the PDF: both come from loadInvoiceDocument,
-// and both word the balance and decide the payment instructions with the two functions below.
+// and both word the balance and decide the payment instructions with `balanceLine` and
+// `asksForPayment` (app/utils/money-line-words.ts).
 // Black on white in both themes: it is paper.
 // Rendered on the server only, as static markup: the print route writes the document around an
 // empty table body, then the rows (`InvoiceLineRows`) a batch at a time between the two
-// (docs/decisions/0951, addendum of stop 33).
-
-/**
- * The totals' last line: what is still due, or, when payments and credit notes went past the
- * amount, the client's credit, worded as the invoice page words it ("Credit ₦x").
- */
-export function balanceLine(doc: Pick<InvoiceDocument, "balance">): { label: string; amount: string } {
-  return isNegative(doc.balance)
-    ? { label: "Credit", amount: formatNaira(toFixed(sub("0", doc.balance))) }
-    : { label: "Balance Due", amount: formatNaira(doc.balance) };
-}
-
-/** Payment instructions only while something is due: never on a void, paid or over-credited invoice. */
-export function asksForPayment(doc: Pick<InvoiceDocument, "voided" | "balance" | "business">): boolean {
-  const { bankName, bankAccountNo } = doc.business;
-  return Boolean(bankName || bankAccountNo) && !doc.voided && compare(doc.balance, "0") > 0;
-}
+// (docs/decisions/0951).
 
 /** One table row per delivery, as the document's table body holds them. */
 export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {

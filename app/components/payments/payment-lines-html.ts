@@ -3,7 +3,8 @@
 // whose links are plain anchors the app shell's click handler turns into client-side navigations
 // (decision 0505). Every value is escaped by the `html` tag (app/utils/html.ts): a client's name,
 // a reference or a reversal's reason is text, never markup.
-import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
+import { reversePaymentUrl } from "~/components/payment-reversal";
+import { creditMoveText, paymentReversalText, refundText } from "~/utils/money-line-words";
 import { CREDIT_MOVED_MARK, isReversible, REFUND_MARK, reversalMark, type Mark } from "~/components/reversal-marks";
 import { rowLinkHtml } from "~/components/row-link-html";
 import type { PaymentView } from "~/models/payment.server";
