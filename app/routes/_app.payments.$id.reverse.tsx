@@ -3,9 +3,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ReversalDialog } from "~/components/forms/reversal-dialog";
 import { creditMoveText, paymentsListUrl } from "~/components/payment-reversal";
-import { getPaymentToReverse, reversePayment } from "~/models/payment.server";
+import { getPaymentToReverse } from "~/models/payment.server";
+import { reversePayment } from "~/services/payments/reverse-payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { PaymentReversalFormSchema, paymentReversalFormConstraint } from "~/schemas/corrections";
+import { PaymentReversalFormSchema, paymentReversalFormConstraint } from "~/schemas/payment";
 import { formatDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { applyClientCredit } from "~/models/payment.server";
+import { applyClientCredit } from "~/services/payments/apply-credit.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { refundClientCredit } from "~/models/payment.server";
+import { refundClientCredit } from "~/services/payments/refund-credit.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { reversePayment } from "~/models/payment.server";
+import { reversePayment } from "~/services/payments/reverse-payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
