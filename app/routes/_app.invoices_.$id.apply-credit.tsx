@@ -6,7 +6,7 @@ import { Dialog, NoticeDialog } from "~/components/dialog";
 import { FormErrors, MoneyField, SelectField, SubmitButton } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { getInvoice } from "~/models/invoice.server";
-import { CREDIT_MOVE_TARGETS, listCreditMoveTargets } from "~/models/payment.server";
+import { CREDIT_MOVE_TARGETS, listCreditMoveTargets } from "~/presenters/payments.server";
 import { applyClientCredit } from "~/services/payments/apply-credit.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";

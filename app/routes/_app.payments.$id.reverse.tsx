@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ReversalDialog } from "~/components/forms/reversal-dialog";
 import { creditMoveText, paymentsListUrl } from "~/components/payment-reversal";
-import { getPaymentToReverse } from "~/models/payment.server";
+import { getPaymentToReverse } from "~/presenters/payments.server";
 import { reversePayment } from "~/services/payments/reverse-payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PaymentReversalFormSchema, paymentReversalFormConstraint } from "~/schemas/payment";

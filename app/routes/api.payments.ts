@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { listPayments, parsePaymentFilters, paymentBatches } from "~/models/payment.server";
+import { listPayments, paymentBatches } from "~/presenters/payments.server";
+import { parsePaymentFilters } from "~/schemas/payment-filters";
 import { recordPayment } from "~/services/payments/record-payment.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { readPageRequest } from "~/utils/params";

@@ -16,7 +16,7 @@ import * as creditNotes from "../../app/models/credit-note.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
-import * as payments from "../../app/models/payment.server";
+import * as payments from "../../app/presenters/payments.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { applyClientCredit } from "../../app/services/payments/apply-credit.server";

@@ -15,7 +15,7 @@ import {
   listCreditMoveTargets,
   listPayments,
   paymentTotals,
-} from "../../app/models/payment.server";
+} from "../../app/presenters/payments.server";
 import { refundClientCredit } from "../../app/services/payments/refund-credit.server";
 import { applyClientCredit, NO_CREDIT_TO_MOVE } from "../../app/services/payments/apply-credit.server";
 import { creditMoveSpent, reversePayment } from "../../app/services/payments/reverse-payment.server";

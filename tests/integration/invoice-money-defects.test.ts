@@ -14,7 +14,7 @@ import {
   previewInvoice,
   voidInvoice,
 } from "../../app/models/invoice.server";
-import { paymentTotals } from "../../app/models/payment.server";
+import { paymentTotals } from "../../app/presenters/payments.server";
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";

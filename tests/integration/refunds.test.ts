@@ -12,7 +12,7 @@ import { createCreditNote, reverseCreditNote } from "../../app/models/credit-not
 import { paymentReversalText } from "../../app/components/payment-reversal";
 import { getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
 import * as invoicesPage from "../../app/routes/_app.invoices";
-import { listPayments, paymentTotals } from "../../app/models/payment.server";
+import { listPayments, paymentTotals } from "../../app/presenters/payments.server";
 import { NO_CLIENT_CREDIT, refundClientCredit } from "../../app/services/payments/refund-credit.server";
 import {
   REFUND_CREDIT_GONE,

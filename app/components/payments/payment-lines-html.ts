@@ -6,7 +6,7 @@
 import { creditMoveText, paymentReversalText, refundText, reversePaymentUrl } from "~/components/payment-reversal";
 import { CREDIT_MOVED_MARK, isReversible, REFUND_MARK, reversalMark, type Mark } from "~/components/reversal-marks";
 import { rowLinkHtml } from "~/components/row-link-html";
-import type { PaymentView } from "~/models/payment.server";
+import type { PaymentView } from "~/presenters/payments.server";
 import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
