@@ -3,12 +3,21 @@
 // Reads only; the writes are commands in app/services/payments/ (decision 0805).
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
-import { paymentLinkColumns, reversedOnSql, type ReversedKind } from "~/models/payment.server";
+import { paymentLinkColumns, reversedOnSql, type Payment, type ReversedKind } from "~/models/payment.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { balanceOf, owedSql } from "~/rules/invoices.server";
 import type { PaymentFilters } from "~/schemas/payment-filters";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
+
+/** A payments row as /api answers it: its creation time in ISO 8601. */
+export const entryJson = (entry: Payment) => ({ ...entry, createdAt: entry.createdAt.toISOString() });
+
+/** An entry and its invoice after it, as /api answers a reversal or a refund. */
+export const entryOnInvoiceJson = (
+  entry: Payment,
+  { invoiceNo, paymentStatus, amountPaid }: { invoiceNo: string; paymentStatus: string; amountPaid: string },
+) => ({ ...entryJson(entry), invoiceNo, paymentStatus, amountPaid });
 
 export type CreditMoveTarget = { id: number; invoiceNo: string; balance: string; expectedPaymentDate: string };
 
