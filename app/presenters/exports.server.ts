@@ -22,7 +22,8 @@ import { deliveryBatches, readDeliveryFilters, type DeliveryView } from "~/model
 import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/models/audit.server";
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
-import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/payment.server";
+import { paymentBatches, type PaymentView } from "~/presenters/payments.server";
+import { parsePaymentFilters } from "~/schemas/payment-filters";
 import { clientStatementDownload, parseStatementPeriod } from "~/models/statement.server";
 import { assertCan, can, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/statements.server";

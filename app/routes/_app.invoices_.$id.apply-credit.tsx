@@ -1,15 +1,16 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Dialog, NoticeDialog } from "~/components/dialog";
-import { FormErrors, MoneyField, SelectField, SubmitButton } from "~/components/forms";
-import { useIsPending } from "~/hooks/use-is-pending";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { NoticeDialog } from "~/components/dialog";
+import { MoneyField, SelectField } from "~/components/forms";
+import { ClientCreditDialog } from "~/components/payments/client-credit-dialog";
 import { getInvoice } from "~/models/invoice.server";
-import { applyClientCredit, CREDIT_MOVE_TARGETS, listCreditMoveTargets } from "~/models/payment.server";
+import { CREDIT_MOVE_TARGETS, listCreditMoveTargets } from "~/presenters/payments.server";
+import { applyClientCredit } from "~/services/payments/apply-credit.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";
-import { ApplyCreditFormSchema, applyCreditFormConstraint } from "~/schemas/corrections";
+import { ApplyCreditFormSchema, applyCreditFormConstraint } from "~/schemas/payment";
 import { formatDate } from "~/utils/dates";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
@@ -72,7 +73,6 @@ const lesserOf = (a: string, b: string) => (compare(a, b) <= 0 ? a : b);
 export default function ApplyCreditRoute() {
   const { invoice, credit, targets, canRefund, idempotencyKey, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const pending = useIsPending();
   const [form, fields] = useForm<{ toInvoiceId: string; amount: string; idempotencyKey: string }>({
     lastResult: actionData?.result,
     constraint,
@@ -80,7 +80,6 @@ export default function ApplyCreditRoute() {
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
   });
-  const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
   const back = `/invoices/${invoice.id}`;
   if (credit === "0.00" || targets.length === 0) {
     return (
@@ -102,46 +101,38 @@ export default function ApplyCreditRoute() {
     );
   }
   return (
-    <Dialog
+    <ClientCreditDialog
       title="Apply Credit"
-      description={`Invoice #${invoice.invoiceNo} · ${invoice.clientName}`}
-      closeTo={back}
-      size="sm"
+      invoice={invoice}
+      credit={credit}
+      form={form}
+      keyField={fields.idempotencyKey}
+      note="Moved to another invoice of this client that still owes: no money changes hands."
+      submitLabel="Move Credit"
+      pendingLabel="Moving..."
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <input {...keyProps} />
-        <FormErrors errors={form.errors} id={form.errorId} />
-        <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
-          Client credit: <strong data-testid="client-credit">{formatNaira(credit)}</strong>
-          <br />
-          Moved to another invoice of this client that still owes: no money changes hands.
-        </p>
-        <SelectField
-          meta={fields.toInvoiceId}
-          label="To invoice"
-          // With JavaScript the amount follows the choice: the credit, or what the invoice owes if less.
-          onChange={(event) => {
-            const target = targets.find((t) => String(t.id) === event.currentTarget.value);
-            const amount = event.currentTarget.form?.elements.namedItem(fields.amount.name);
-            // The fields are uncontrolled: the form posts what the input holds.
-            if (target && amount instanceof HTMLInputElement) amount.value = lesserOf(credit, target.balance);
-          }}
-          description={
-            targets.length === CREDIT_MOVE_TARGETS ? `The ${CREDIT_MOVE_TARGETS} oldest due are listed.` : undefined
-          }
-        >
-          <option value="">Choose an invoice</option>
-          {targets.map((t) => (
-            <option key={t.id} value={t.id}>
-              {`Invoice #${t.invoiceNo} · owes ${formatNaira(t.balance)} · due ${formatDate(t.expectedPaymentDate)}`}
-            </option>
-          ))}
-        </SelectField>
-        <MoneyField meta={fields.amount} label="Amount (₦)" />
-        <SubmitButton pending={pending} pendingLabel="Moving..." className="btn-primary w-full">
-          Move Credit
-        </SubmitButton>
-      </Form>
-    </Dialog>
+      <SelectField
+        meta={fields.toInvoiceId}
+        label="To invoice"
+        // With JavaScript the amount follows the choice: the credit, or what the invoice owes if less.
+        onChange={(event) => {
+          const target = targets.find((t) => String(t.id) === event.currentTarget.value);
+          const amount = event.currentTarget.form?.elements.namedItem(fields.amount.name);
+          // The fields are uncontrolled: the form posts what the input holds.
+          if (target && amount instanceof HTMLInputElement) amount.value = lesserOf(credit, target.balance);
+        }}
+        description={
+          targets.length === CREDIT_MOVE_TARGETS ? `The ${CREDIT_MOVE_TARGETS} oldest due are listed.` : undefined
+        }
+      >
+        <option value="">Choose an invoice</option>
+        {targets.map((t) => (
+          <option key={t.id} value={t.id}>
+            {`Invoice #${t.invoiceNo} · owes ${formatNaira(t.balance)} · due ${formatDate(t.expectedPaymentDate)}`}
+          </option>
+        ))}
+      </SelectField>
+      <MoneyField meta={fields.amount} label="Amount (₦)" />
+    </ClientCreditDialog>
   );
 }

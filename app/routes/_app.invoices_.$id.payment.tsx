@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { RecordPaymentDialog } from "~/components/invoices/record-payment-dialog";
-import { loadRecordPayment, submitRecordPayment } from "~/components/invoices/record-payment.server";
+import { loadRecordPayment, submitRecordPayment } from "~/services/payments/record-payment-dialog.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
 export const meta: MetaFunction = () => [{ title: "Record Payment · Management" }];

@@ -1,15 +1,15 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Dialog, NoticeDialog } from "~/components/dialog";
-import { FormErrors, InputField, MoneyField, SubmitButton, TextareaField } from "~/components/forms";
-import { useIsPending } from "~/hooks/use-is-pending";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { NoticeDialog } from "~/components/dialog";
+import { InputField, MoneyField, TextareaField } from "~/components/forms";
+import { ClientCreditDialog } from "~/components/payments/client-credit-dialog";
 import { getInvoice } from "~/models/invoice.server";
-import { refundClientCredit } from "~/models/payment.server";
+import { refundClientCredit } from "~/services/payments/refund-credit.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";
-import { RefundFormSchema, refundFormConstraint } from "~/schemas/corrections";
+import { RefundFormSchema, refundFormConstraint } from "~/schemas/payment";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
@@ -67,7 +67,6 @@ export const shouldRevalidate = dialogShouldRevalidate;
 export default function RefundCreditRoute() {
   const { invoice, credit, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const pending = useIsPending();
   const [form, fields] = useForm<{
     amount: string;
     paymentDate: string;
@@ -81,38 +80,28 @@ export default function RefundCreditRoute() {
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
   });
-  const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
-  const back = `/invoices/${invoice.id}`;
   if (credit === "0.00") {
     return (
-      <NoticeDialog title="Nothing to refund" closeTo={back}>
+      <NoticeDialog title="Nothing to refund" closeTo={`/invoices/${invoice.id}`}>
         This invoice carries no client credit.
       </NoticeDialog>
     );
   }
   return (
-    <Dialog
+    <ClientCreditDialog
       title="Refund Credit"
-      description={`Invoice #${invoice.invoiceNo} · ${invoice.clientName}`}
-      closeTo={back}
-      size="sm"
+      invoice={invoice}
+      credit={credit}
+      form={form}
+      keyField={fields.idempotencyKey}
+      note="Money paid back to the client, up to the credit. The invoice keeps the record."
+      submitLabel="Record Refund"
+      pendingLabel="Recording..."
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <input {...keyProps} />
-        <FormErrors errors={form.errors} id={form.errorId} />
-        <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
-          Client credit: <strong data-testid="client-credit">{formatNaira(credit)}</strong>
-          <br />
-          Money paid back to the client, up to the credit. The invoice keeps the record.
-        </p>
-        <MoneyField meta={fields.amount} label="Amount (₦)" />
-        <InputField meta={fields.paymentDate} label="Refund date" type="date" />
-        <InputField meta={fields.reference} label="Reference (optional)" />
-        <TextareaField meta={fields.reason} label="Reason" rows={2} />
-        <SubmitButton pending={pending} pendingLabel="Recording..." className="btn-primary w-full">
-          Record Refund
-        </SubmitButton>
-      </Form>
-    </Dialog>
+      <MoneyField meta={fields.amount} label="Amount (₦)" />
+      <InputField meta={fields.paymentDate} label="Refund date" type="date" />
+      <InputField meta={fields.reference} label="Reference (optional)" />
+      <TextareaField meta={fields.reason} label="Reason" rows={2} />
+    </ClientCreditDialog>
   );
 }

@@ -7,7 +7,8 @@ import { ClientFilter, FilterDate, FilterText } from "~/components/list-filters"
 import { Pager } from "~/components/pager";
 import { AdminReversesNote } from "~/components/reversal-marks";
 import { listClientChoices } from "~/models/client.server";
-import { isPaymentFiltered, listPayments, parsePaymentFilters, paymentTotals } from "~/models/payment.server";
+import { listPayments, paymentTotals } from "~/presenters/payments.server";
+import { isPaymentFiltered, parsePaymentFilters } from "~/schemas/payment-filters";
 import { readPageRequest } from "~/utils/params";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { SummaryAmount } from "~/components/money";

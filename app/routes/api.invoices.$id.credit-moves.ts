@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { applyClientCredit } from "~/models/payment.server";
+import { applyClientCredit } from "~/services/payments/apply-credit.server";
+import { entryJson } from "~/presenters/payments.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
@@ -26,9 +27,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const idempotencyKey = keyOf(request.headers.get(IDEMPOTENCY_HEADER), undefined);
   const result = await applyClientCredit(user, id, body, new Date(), { idempotencyKey });
   if (!result.ok) return failureJson(result);
-  const entry = (p: typeof result.moveOut) => ({ ...p, createdAt: p.createdAt.toISOString() });
   return Response.json(
-    { moveOut: entry(result.moveOut), moveIn: entry(result.moveIn), from: result.from, to: result.to },
+    { moveOut: entryJson(result.moveOut), moveIn: entryJson(result.moveIn), from: result.from, to: result.to },
     { status: result.replayed ? 200 : 201 },
   );
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { refundClientCredit } from "~/models/payment.server";
+import { refundClientCredit } from "~/services/payments/refund-credit.server";
+import { entryOnInvoiceJson } from "~/presenters/payments.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
@@ -27,14 +28,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const result = await refundClientCredit(user, id, body, new Date(), { idempotencyKey });
   if (!result.ok) return failureJson(result);
   return Response.json(
-    {
-      ...result.refund,
-      createdAt: result.refund.createdAt.toISOString(),
-      invoiceNo: result.invoiceNo,
-      paymentStatus: result.paymentStatus,
-      amountPaid: result.amountPaid,
-      clientCredit: result.creditLeft,
-    },
+    { ...entryOnInvoiceJson(result.refund, result), clientCredit: result.creditLeft },
     { status: result.replayed ? 200 : 201 },
   );
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { reversePayment } from "~/models/payment.server";
+import { reversePayment } from "~/services/payments/reverse-payment.server";
+import { entryOnInvoiceJson } from "~/presenters/payments.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";
@@ -27,19 +28,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!result.ok) return failureJson(result);
   return Response.json(
     {
-      ...result.reversal,
-      createdAt: result.reversal.createdAt.toISOString(),
-      invoiceNo: result.invoiceNo,
-      paymentStatus: result.paymentStatus,
-      amountPaid: result.amountPaid,
+      ...entryOnInvoiceJson(result.reversal, result),
       // A credit move is reversed whole: the other entry's reversal and its invoice after it.
-      partner: result.partner && {
-        ...result.partner.reversal,
-        createdAt: result.partner.reversal.createdAt.toISOString(),
-        invoiceNo: result.partner.invoiceNo,
-        paymentStatus: result.partner.paymentStatus,
-        amountPaid: result.partner.amountPaid,
-      },
+      partner: result.partner && entryOnInvoiceJson(result.partner.reversal, result.partner),
     },
     { status: result.replayed ? 200 : 201 },
   );

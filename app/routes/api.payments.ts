@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { listPayments, parsePaymentFilters, paymentBatches } from "~/models/payment.server";
+import { entryJson, listPayments, paymentBatches } from "~/presenters/payments.server";
+import { parsePaymentFilters } from "~/schemas/payment-filters";
 import { recordPayment } from "~/services/payments/record-payment.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { readPageRequest } from "~/utils/params";
@@ -32,8 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!result.ok) return failureJson(result);
   return Response.json(
     {
-      ...result.payment,
-      createdAt: result.payment.createdAt.toISOString(),
+      ...entryJson(result.payment),
       paymentStatus: result.paymentStatus,
       amountPaid: result.amountPaid,
       amountCredited: result.amountCredited,

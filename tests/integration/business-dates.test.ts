@@ -8,7 +8,7 @@ import { getDb, schema } from "../../app/db.server";
 import { recordAgentPayout } from "../../app/models/agent-settlement.server";
 import { createDelivery as recordDelivery } from "../../app/models/delivery.server";
 import { createInvoiceForDelivery } from "../../app/models/invoice.server";
-import { refundClientCredit } from "../../app/models/payment.server";
+import { refundClientCredit } from "../../app/services/payments/refund-credit.server";
 import { parseStatementPeriod } from "../../app/models/statement.server";
 import * as auditPage from "../../app/routes/_app.audit";
 import * as reconciliationPage from "../../app/routes/_app.reconciliation";

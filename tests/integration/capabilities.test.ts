@@ -16,8 +16,11 @@ import * as creditNotes from "../../app/models/credit-note.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
-import * as payments from "../../app/models/payment.server";
+import * as payments from "../../app/presenters/payments.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
+import { reversePayment } from "../../app/services/payments/reverse-payment.server";
+import { applyClientCredit } from "../../app/services/payments/apply-credit.server";
+import { refundClientCredit } from "../../app/services/payments/refund-credit.server";
 import * as settings from "../../app/models/settings.server";
 import * as statement from "../../app/models/statement.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
@@ -219,17 +222,17 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "payment.reversePayment",
     capability: "payment.reverse",
-    call: (u) => payments.reversePayment(u, 1, { reason: "Entered twice" }),
+    call: (u) => reversePayment(u, 1, { reason: "Entered twice" }),
   },
   {
     name: "payment.applyClientCredit",
     capability: "payment.record",
-    call: (u) => payments.applyClientCredit(u, invoiceId, { toInvoiceId: String(invoiceId + 1), amount: "1.00" }),
+    call: (u) => applyClientCredit(u, invoiceId, { toInvoiceId: String(invoiceId + 1), amount: "1.00" }),
   },
   {
     name: "payment.refundClientCredit",
     capability: "payment.refund",
-    call: (u) => payments.refundClientCredit(u, invoiceId, { amount: "1.00", reason: "Paid back" }),
+    call: (u) => refundClientCredit(u, invoiceId, { amount: "1.00", reason: "Paid back" }),
   },
   {
     name: "creditNote.reverseCreditNote",

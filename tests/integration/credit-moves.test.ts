@@ -11,16 +11,14 @@ import { creditMoveText, paymentReversalText } from "../../app/utils/money-line-
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { getInvoiceDetail } from "../../app/models/invoice.server";
 import {
-  applyClientCredit,
-  creditMoveSpent,
   getPaymentToReverse,
   listCreditMoveTargets,
   listPayments,
-  NO_CREDIT_TO_MOVE,
   paymentTotals,
-  refundClientCredit,
-  reversePayment,
-} from "../../app/models/payment.server";
+} from "../../app/presenters/payments.server";
+import { refundClientCredit } from "../../app/services/payments/refund-credit.server";
+import { applyClientCredit, NO_CREDIT_TO_MOVE } from "../../app/services/payments/apply-credit.server";
+import { creditMoveSpent, reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";

@@ -14,7 +14,8 @@ import {
   previewInvoice,
   voidInvoice,
 } from "../../app/models/invoice.server";
-import { paymentTotals, reversePayment } from "../../app/models/payment.server";
+import { paymentTotals } from "../../app/presenters/payments.server";
+import { reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import * as invoicesExport from "../../app/routes/_app.invoices.export";

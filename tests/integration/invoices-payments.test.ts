@@ -9,7 +9,7 @@ import {
   listEligibleDeliveries,
   previewInvoice,
 } from "../../app/models/invoice.server";
-import { listPayments, paymentTotals } from "../../app/models/payment.server";
+import { listPayments, paymentTotals } from "../../app/presenters/payments.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { listMonths, monthDetails } from "../../app/presenters/reconciliation.server";
 import { addDays, todayIn } from "../../app/utils/dates";

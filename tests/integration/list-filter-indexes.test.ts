@@ -9,7 +9,12 @@ import { auditPageQuery } from "../../app/models/audit.server";
 import { deleteAgent } from "../../app/models/agent.server";
 import { deleteClient } from "../../app/models/client.server";
 import { invoicePageQuery } from "../../app/models/invoice.server";
-import { listPayments, paymentPageQuery, paymentTotals, paymentTotalsQuery } from "../../app/models/payment.server";
+import {
+  listPayments,
+  paymentPageQuery,
+  paymentTotals,
+  paymentTotalsQuery,
+} from "../../app/presenters/payments.server";
 import { dayIn } from "../../app/utils/dates";
 import type { PageRequest } from "../../app/utils/params";
 import { createAgent, createClient, createUser } from "../factories";

@@ -10,7 +10,7 @@ import { getDb, schema, type User } from "../../app/db.server";
 import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
 import { voidInvoice } from "../../app/models/invoice.server";
-import { reversePayment } from "../../app/models/payment.server";
+import { reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";
 import * as deliveryApi from "../../app/routes/api.deliveries.$id";

@@ -12,15 +12,13 @@ import { createCreditNote, reverseCreditNote } from "../../app/models/credit-not
 import { paymentReversalText } from "../../app/utils/money-line-words";
 import { getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
 import * as invoicesPage from "../../app/routes/_app.invoices";
+import { listPayments, paymentTotals } from "../../app/presenters/payments.server";
+import { NO_CLIENT_CREDIT, refundClientCredit } from "../../app/services/payments/refund-credit.server";
 import {
-  listPayments,
-  NO_CLIENT_CREDIT,
-  paymentTotals,
   REFUND_CREDIT_GONE,
-  refundClientCredit,
   REVERSE_REFUND_FIRST,
   reversePayment,
-} from "../../app/models/payment.server";
+} from "../../app/services/payments/reverse-payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { addDays } from "../../app/utils/dates";

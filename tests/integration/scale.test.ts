@@ -23,7 +23,7 @@ import {
   paymentPageQuery,
   paymentTotals,
   paymentTotalsQuery,
-} from "../../app/models/payment.server";
+} from "../../app/presenters/payments.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { listMonths, monthDetailsQuery, monthsPageQuery } from "../../app/presenters/reconciliation.server";
 import {

@@ -7,7 +7,7 @@ import { reversePaymentUrl } from "~/components/payment-reversal";
 import { creditMoveText, paymentReversalText, refundText } from "~/utils/money-line-words";
 import { CREDIT_MOVED_MARK, isReversible, REFUND_MARK, reversalMark, type Mark } from "~/components/reversal-marks";
 import { rowLinkHtml } from "~/components/row-link-html";
-import type { PaymentView } from "~/models/payment.server";
+import type { PaymentView } from "~/presenters/payments.server";
 import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";

@@ -1,5 +1,7 @@
 // The Record Payment dialog's loader and action, shared by its two routes: over the invoices
-// list (/invoices/:id/pay) and over the invoice page (/invoices/:id/payment). One flow, one model call.
+// list (/invoices/:id/pay) and over the invoice page (/invoices/:id/payment). One flow, one
+// command call. Routes have no folder of their own for server code they share, so it sits here,
+// beside the command it calls (app/services/payments/record-payment.server.ts).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { getInvoice } from "~/models/invoice.server";
 import { recordPayment } from "~/services/payments/record-payment.server";
