@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog, NoticeDialog } from "~/components/dialog";
 import { FormErrors, MoneyField, SelectField, SubmitButton } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
-import { getInvoice } from "~/models/invoice.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
 import { applyClientCredit, CREDIT_MOVE_TARGETS, listCreditMoveTargets } from "~/models/payment.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";

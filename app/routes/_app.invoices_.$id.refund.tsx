@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog, NoticeDialog } from "~/components/dialog";
 import { FormErrors, InputField, MoneyField, SubmitButton, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
-import { getInvoice } from "~/models/invoice.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
 import { refundClientCredit } from "~/models/payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";

@@ -1,5 +1,5 @@
-// The forms that correct an invoice without rewriting it (docs/decisions/0920): Void and Credit
-// Note. The models parse with the same fields and have the last word (limits, states).
+// The reason every correction keeps (docs/decisions/0920), and the payment corrections' forms.
+// The invoice's own (void, credit note and its reversal) are in ./invoice.
 import * as z from "zod";
 import {
   calendarDate,
@@ -15,21 +15,6 @@ export const REASON_MAX = 500;
 
 export const reasonField = () => requiredText("Reason", REASON_MAX, { multiline: true });
 
-export const VoidInvoiceSchema = z.object({ reason: reasonField() });
-
-export const VoidInvoiceFormSchema = formSchema(VoidInvoiceSchema);
-
-export const voidInvoiceFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };
-
-export const CreditNoteSchema = z.object({
-  amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),
-  reason: reasonField(),
-});
-
-export const CreditNoteFormSchema = formSchema(
-  CreditNoteSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
-);
-
 /** Reverse Payment (a payment recorded in error): why, kept with the reversal. */
 export const PaymentReversalSchema = z.object({ reason: reasonField() });
 
@@ -38,20 +23,6 @@ export const PaymentReversalFormSchema = formSchema(
 );
 
 export const paymentReversalFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };
-
-/** Reverse Credit Note (a credit note issued in error): why, kept as the reversal's reason. */
-export const CreditNoteReversalSchema = z.object({ reason: reasonField() });
-
-export const CreditNoteReversalFormSchema = formSchema(
-  CreditNoteReversalSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
-);
-
-export const creditNoteReversalFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };
-
-export const creditNoteFormConstraint: FormConstraint = {
-  amount: { required: true },
-  reason: { required: true, maxLength: REASON_MAX },
-};
 
 /** Refund Credit: money paid back to the client out of the credit an invoice carries. */
 export const RefundSchema = z.object({

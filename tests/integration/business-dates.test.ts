@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
 import { recordAgentPayout } from "../../app/models/agent-settlement.server";
 import { createDelivery as recordDelivery } from "../../app/models/delivery.server";
-import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { refundClientCredit } from "../../app/models/payment.server";
 import { parseStatementPeriod } from "../../app/models/statement.server";
 import * as auditPage from "../../app/routes/_app.audit";

@@ -7,13 +7,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { listAuditEvents } from "../../app/models/audit.server";
 import { updateDelivery } from "../../app/models/delivery-changes.server";
-import {
-  createInvoiceForDelivery,
-  createInvoicesForMonth,
-  getInvoice,
-  previewInvoice,
-  voidInvoice,
-} from "../../app/models/invoice.server";
+import { previewInvoice } from "../../app/presenters/invoice-picker.server";
+import { getInvoice } from "../../app/presenters/invoice-list.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { paymentTotals, reversePayment } from "../../app/models/payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";

@@ -8,7 +8,7 @@ import { getDb, rowsOf } from "../../app/db.server";
 import { auditPageQuery } from "../../app/models/audit.server";
 import { deleteAgent } from "../../app/models/agent.server";
 import { deleteClient } from "../../app/models/client.server";
-import { invoicePageQuery } from "../../app/models/invoice.server";
+import { invoicePageQuery } from "../../app/presenters/invoice-list.server";
 import { listPayments, paymentPageQuery, paymentTotals, paymentTotalsQuery } from "../../app/models/payment.server";
 import { dayIn } from "../../app/utils/dates";
 import type { PageRequest } from "../../app/utils/params";

@@ -7,9 +7,10 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
+import { reverseCreditNote } from "../../app/services/invoices/reverse-credit-note.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
-import { voidInvoice } from "../../app/models/invoice.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { reversePayment } from "../../app/models/payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";

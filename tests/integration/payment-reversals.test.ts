@@ -7,7 +7,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
+import { getInvoiceDetail } from "../../app/presenters/invoice-page.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import {
   getPaymentToReverse,
   listPayments,

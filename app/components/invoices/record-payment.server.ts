@@ -1,7 +1,7 @@
 // The Record Payment dialog's loader and action, shared by its two routes: over the invoices
 // list (/invoices/:id/pay) and over the invoice page (/invoices/:id/payment). One flow, one model call.
 import { parseWithZod } from "@conform-to/zod/v4";
-import { getInvoice } from "~/models/invoice.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
 import { recordPayment } from "~/services/payments/record-payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { RecordPaymentFormSchema, recordPaymentFormConstraint } from "~/schemas/payment";
