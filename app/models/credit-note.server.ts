@@ -74,6 +74,23 @@ export const creditNoteReversedOnSql = () =>
     string | null
   >`(select r.issue_date::text from ${schema.creditNotes} r where r.reverses_credit_note_id = ${outer("id")})`;
 
+/** A credit note entry as the invoice page and the credit note lists show it. */
+export type CreditNoteEntryView = {
+  id: number;
+  /** Null on a reversal, which has no number of its own. */
+  creditNoteNo: string | null;
+  /** Negative on a reversal. */
+  amount: string;
+  reason: string;
+  issueDate: string;
+  createdAt: string;
+  /** On a reversal: the credit note it takes back, and its number; its reason is `reason`. */
+  reversesCreditNoteId: number | null;
+  reversesCreditNoteNo: string | null;
+  /** On a credit note that was reversed: the day of its reversal. */
+  reversedOn: string | null;
+};
+
 /** A credit note entry's own columns, as the invoice page and the credit note lists show them. */
 export const creditNoteEntryColumns = () => ({
   id: schema.creditNotes.id,

@@ -2,7 +2,7 @@
 // on id like invoices), the CSV's batches, and the one the Reverse Credit Note dialog shows.
 import { and, eq } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
-import { creditNoteEntryColumns, creditNoteReversedOnSql } from "~/models/credit-note.server";
+import { creditNoteEntryColumns, creditNoteReversedOnSql, type CreditNoteEntryView } from "~/models/credit-note.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
@@ -53,24 +53,8 @@ const KEYSET = { id: schema.creditNotes.id };
 
 export type CreditNoteFilters = { invoiceId?: number };
 
-export type CreditNoteView = {
-  id: number;
-  /** Null on a reversal, which has no number of its own. */
-  creditNoteNo: string | null;
-  invoiceId: number;
-  invoiceNo: string;
-  clientName: string;
-  /** Negative on a reversal. */
-  amount: string;
-  reason: string;
-  issueDate: string;
-  createdAt: string;
-  /** On a reversal: the credit note it takes back, and its number; its reason is `reason`. */
-  reversesCreditNoteId: number | null;
-  reversesCreditNoteNo: string | null;
-  /** On a credit note that was reversed: the day of its reversal. */
-  reversedOn: string | null;
-};
+/** A credit note as the list shows it: its entry and the invoice it is on. */
+export type CreditNoteView = CreditNoteEntryView & { invoiceId: number; invoiceNo: string; clientName: string };
 
 export async function listCreditNotes(
   actor: Actor,

@@ -3,8 +3,8 @@
 import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { getDb, schema } from "~/db.server";
 import { listAuditEvents, type AuditEventView } from "~/models/audit.server";
-import { creditNoteEntryColumns } from "~/models/credit-note.server";
-import { paymentLinkColumns } from "~/models/payment.server";
+import { creditNoteEntryColumns, type CreditNoteEntryView } from "~/models/credit-note.server";
+import { paymentLinkColumns, type PaymentView } from "~/models/payment.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -29,41 +29,11 @@ export type InvoiceLineView = {
   amount: string;
 };
 
-export type InvoicePaymentView = {
-  id: number;
-  amount: string;
-  paymentDate: string;
-  reference: string | null;
-  createdAt: string;
-  /** On a reversal: the payment it takes back; its reason is `note` (docs/decisions/0920). */
-  reversesPaymentId: number | null;
-  note: string | null;
-  /** On a payment that was reversed: the day of its reversal. */
-  reversedOn: string | null;
-  /** A refund to the client (negative, its reason in `note`). */
-  refund: boolean;
-  /** On a credit moved between invoices: the other invoice's number (decision 0920). */
-  creditMovedToInvoiceNo: string | null;
-  creditFromInvoiceNo: string | null;
-  /** On a reversal: what it takes back (a payment, a refund, half of a credit move). */
-  reversesKind: string | null;
-};
+/** A payment as the invoice page lists it: the payments list's row, less the invoice it names. */
+export type InvoicePaymentView = Omit<PaymentView, "invoiceId" | "invoiceNo" | "clientName">;
 
-export type InvoiceCreditNoteView = {
-  id: number;
-  /** Null on a reversal, which has no number of its own. */
-  creditNoteNo: string | null;
-  /** Negative on a reversal. */
-  amount: string;
-  reason: string;
-  issueDate: string;
-  createdAt: string;
-  /** On a reversal: the credit note it takes back, and its number (docs/decisions/0920). */
-  reversesCreditNoteId: number | null;
-  reversesCreditNoteNo: string | null;
-  /** On a credit note that was reversed: the day of its reversal. */
-  reversedOn: string | null;
-};
+/** A credit note as the invoice page lists it (docs/decisions/0920). */
+export type InvoiceCreditNoteView = CreditNoteEntryView;
 
 export type InvoiceDetail = InvoiceView & {
   /** Its own events in the audit trail (created, voided), newest first: the newest INVOICE_RELATED_LIMIT. */
