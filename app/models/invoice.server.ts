@@ -49,7 +49,7 @@ export async function lockInvoiceCounter(tx: Tx) {
  * (decision 0501), so a number further on would leave a gap, and one far
  * enough on would leave the counter past what an invoice number can hold.
  */
-export async function claimInvoiceNumber(tx: Tx, requestedNo?: string): Promise<string> {
+async function claimInvoiceNumber(tx: Tx, requestedNo?: string): Promise<string> {
   const [row] = await tx
     .insert(schema.invoiceCounter)
     .values({ id: 1, lastNo: FIRST_INVOICE_NUMBER })
@@ -162,7 +162,7 @@ const over = (amount: string) =>
   compare(amount, MAX_INVOICE_AMOUNT) > 0 || compare(amount, `-${MAX_INVOICE_AMOUNT}`) < 0;
 
 /** Refuses, with the figure, an invoice the database could not store (it was a 500). */
-export function assertFitsOneInvoice(figures: InvoiceFigures, deliveries: number) {
+function assertFitsOneInvoice(figures: InvoiceFigures, deliveries: number) {
   if (!over(figures.amount) && !over(figures.profit)) return;
   const figure = over(figures.amount)
     ? `comes to ${formatNaira(figures.amount)}`
