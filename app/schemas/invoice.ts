@@ -4,6 +4,7 @@
 // last word (limits, states).
 import * as z from "zod";
 import { parseId, parseInvoiceNo } from "~/utils/params";
+import { isYearMonth } from "~/utils/year-month";
 import { reasonField } from "./corrections";
 import { constraintOf, formSchema, optionalId, optionalText, requiredDecimal, requiredId } from "./fields";
 
@@ -28,6 +29,29 @@ export const CreateInvoiceSchema = z.object({
     const no = parseInvoiceNo(value);
     if (no === null) {
       ctx.addIssue({ code: "custom", message: INVOICE_NO_NUMERIC });
+      return z.NEVER;
+    }
+    return no;
+  }),
+});
+
+/**
+ * Create Month Invoices (the reconciliation's confirmation): the month, and the first number the
+ * confirmation showed, which must still be the next (decision 0501).
+ */
+export const MonthInvoicesSchema = z.object({
+  month: z.unknown().transform((value, ctx) => {
+    if (typeof value !== "string" || !isYearMonth(value)) {
+      ctx.addIssue({ code: "custom", message: "Choose a month" });
+      return z.NEVER;
+    }
+    return value;
+  }),
+  expectedNo: z.unknown().transform((value, ctx): string | null => {
+    if (value === undefined || value === null) return null;
+    const no = parseInvoiceNo(value);
+    if (no === null) {
+      ctx.addIssue({ code: "custom", message: "The invoice number shown must be a number" });
       return z.NEVER;
     }
     return no;

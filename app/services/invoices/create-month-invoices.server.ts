@@ -16,11 +16,11 @@ import {
 } from "~/models/invoice.server";
 import { lockKeptTotals } from "~/models/payment.server";
 import type { Actor } from "~/rules/capabilities.server";
+import { MonthInvoicesSchema } from "~/schemas/invoice";
 import { keyedWrite, refuseWith, type KeyedCommand, type KeyOptions } from "~/services/keyed-write.server";
 import { formatMonth } from "~/utils/dates";
-import { parseInvoiceNo } from "~/utils/params";
 import { fail, failOn, type Failure } from "~/utils/result";
-import { firstDayOfMonth, isYearMonth, lastDayOfMonth } from "~/utils/year-month";
+import { firstDayOfMonth, lastDayOfMonth } from "~/utils/year-month";
 
 type Input = { month: string; from: string; to: string; expected: string | null };
 /** The month's eligible deliveries, one group per client in client-name order. */
@@ -33,11 +33,12 @@ const createMonthInvoicesCommand: KeyedCommand<Input, Locked, Made> = {
   capability: "invoice.manage",
   object: (input) => `invoices/month/${String(input.month).slice(0, 7)}`,
   scope: "invoice.month",
-  parse({ month, expectedNo }, { today }) {
-    if (typeof month !== "string" || !isYearMonth(month)) return fail(400, "Choose a month");
-    const expected = expectedNo === undefined || expectedNo === null ? null : parseInvoiceNo(expectedNo);
-    if (expectedNo !== undefined && expectedNo !== null && expected === null)
-      return fail(400, "The invoice number shown must be a number");
+  parse(input, { today }) {
+    // Said at the top of the page, under no field: a field error under expectedNo means the
+    // numbers moved on (numbersMovedOn).
+    const parsed = MonthInvoicesSchema.safeParse(input);
+    if (!parsed.success) return fail(400, parsed.error.issues[0].message);
+    const { month, expectedNo: expected } = parsed.data;
     const from = firstDayOfMonth(month);
     // A month that has not begun has nothing true to invoice (decision 0841).
     if (from > today) return fail(400, `${formatMonth(month)} has not begun: it cannot be invoiced yet`);
