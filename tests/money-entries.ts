@@ -5,7 +5,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { expect } from "vitest";
 import { getDb, rowsOf, schema, type Tx, type User } from "../app/db.server";
-import { createInvoiceForDelivery } from "../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../app/services/invoices/create-invoice.server";
 import { createClient, createDelivery } from "./factories";
 
 /** An invoice of 10,000.00 (10 tons at 1,000.00, delivered 5 March 2026) issued by `manager`, for `clientId` or a new client. */

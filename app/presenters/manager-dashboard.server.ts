@@ -4,7 +4,7 @@ import { addDays, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { add, percentOf } from "~/utils/money";
 import { listDeliveries } from "~/models/delivery.server";
-import { invoiceSummary, urgentInvoices } from "~/models/invoice.server";
+import { invoiceSummary, urgentInvoices } from "~/presenters/invoice-list.server";
 import { assertCan } from "~/rules/capabilities.server";
 import { balanceSql, owedSql } from "~/rules/invoices.server";
 

@@ -6,13 +6,10 @@ import { Dialog } from "~/components/dialog";
 import { FormErrors, SubmitButton } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { Pager } from "~/components/pager";
-import {
-  createInvoiceForDelivery,
-  listEligibleDeliveries,
-  nextInvoiceNumber,
-  parsePickerFilters,
-  previewInvoice,
-} from "~/models/invoice.server";
+import { nextInvoiceNumber } from "~/models/invoice.server";
+import { parsePickerFilters } from "~/schemas/invoice-filters";
+import { listEligibleDeliveries, previewInvoice } from "~/presenters/invoice-picker.server";
+import { createInvoiceForDelivery } from "~/services/invoices/create-invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { GenerateInvoiceFormSchema } from "~/schemas/forms";
 import { replyRefused } from "~/utils/form-reply.server";

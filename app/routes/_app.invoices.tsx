@@ -8,13 +8,8 @@ import { PlusIcon } from "~/components/icons";
 import { invoiceCardsHtml, type InvoiceCard } from "~/components/invoices/invoice-cards-html";
 import { listClientChoices } from "~/models/client.server";
 import { Pager } from "~/components/pager";
-import {
-  invoiceSummary,
-  isFiltered,
-  listInvoices,
-  parseInvoiceFilters,
-  type InvoiceStatusFilter,
-} from "~/models/invoice.server";
+import { isFiltered, parseInvoiceFilters, type InvoiceStatusFilter } from "~/schemas/invoice-filters";
+import { invoiceSummary, listInvoices } from "~/presenters/invoice-list.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";
 import { INVOICE_LIST_PARAMS, keptSearch } from "~/utils/list-search";

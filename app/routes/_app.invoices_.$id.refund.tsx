@@ -5,7 +5,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { NoticeDialog } from "~/components/dialog";
 import { InputField, MoneyField, TextareaField } from "~/components/forms";
 import { ClientCreditDialog } from "~/components/payments/client-credit-dialog";
-import { getInvoice } from "~/models/invoice.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
 import { refundClientCredit } from "~/services/payments/refund-credit.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { clientCreditOf } from "~/rules/invoices.server";

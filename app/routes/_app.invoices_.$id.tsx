@@ -16,7 +16,7 @@ import {
 } from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { AuditEventList } from "~/components/audit/audit-event-list";
-import { getInvoiceDetail } from "~/models/invoice.server";
+import { getInvoiceDetail } from "~/presenters/invoice-page.server";
 import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDate, todayIn } from "~/utils/dates";

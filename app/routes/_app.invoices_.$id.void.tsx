@@ -4,9 +4,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog, NoticeDialog } from "~/components/dialog";
 import { ConfirmFooter, FormErrors, TextareaField } from "~/components/forms";
-import { getInvoice, isVoidable, voidInvoice } from "~/models/invoice.server";
+import { isVoidable } from "~/models/invoice.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
+import { voidInvoice } from "~/services/invoices/void-invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { VoidInvoiceFormSchema, voidInvoiceFormConstraint } from "~/schemas/corrections";
+import { VoidInvoiceFormSchema, voidInvoiceFormConstraint } from "~/schemas/invoice";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { formatNaira } from "~/utils/money";

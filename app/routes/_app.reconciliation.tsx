@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
-import { createInvoicesForMonth, numbersMovedOn } from "~/models/invoice.server";
+import { createInvoicesForMonth, numbersMovedOn } from "~/services/invoices/create-month-invoices.server";
 import { Dialog } from "~/components/dialog";
 import { ExportCsvLink } from "~/components/export-link";
 import { Pager } from "~/components/pager";

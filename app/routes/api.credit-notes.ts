@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { creditNoteBatches, listCreditNotes, type CreditNoteFilters } from "~/models/credit-note.server";
+import { creditNoteBatches, listCreditNotes, type CreditNoteFilters } from "~/presenters/credit-note-list.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed } from "~/utils/http.server";

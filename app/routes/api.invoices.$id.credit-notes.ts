@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createCreditNote, creditNoteBatches, listCreditNotes } from "~/models/credit-note.server";
-import { getInvoice } from "~/models/invoice.server";
+import { creditNoteBatches, listCreditNotes } from "~/presenters/credit-note-list.server";
+import { createCreditNote } from "~/services/invoices/issue-credit-note.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

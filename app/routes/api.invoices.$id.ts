@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getInvoiceDetail } from "~/models/invoice.server";
+import { getInvoiceDetail } from "~/presenters/invoice-page.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed } from "~/utils/http.server";

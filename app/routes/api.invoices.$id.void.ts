@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getInvoice, voidInvoice } from "~/models/invoice.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
+import { voidInvoice } from "~/services/invoices/void-invoice.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

@@ -1,11 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  createInvoiceForDelivery,
-  getInvoice,
-  invoiceBatches,
-  listInvoices,
-  parseInvoiceFilters,
-} from "~/models/invoice.server";
+import { parseInvoiceFilters } from "~/schemas/invoice-filters";
+import { getInvoice, invoiceBatches, listInvoices } from "~/presenters/invoice-list.server";
+import { createInvoiceForDelivery } from "~/services/invoices/create-invoice.server";
 import { jsonError } from "~/utils/auth.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

@@ -12,7 +12,7 @@ import { schema } from "../../app/db.server";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { SESSION_COOKIE_NAME } from "../../app/utils/cookies.server";
 import { createSession } from "../../app/utils/session.server";
-import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 import {
   BOOTSTRAP_ADMIN,

@@ -16,7 +16,8 @@ import {
   recordAgentPayout,
 } from "../../app/models/agent-settlement.server";
 import { deleteAgent } from "../../app/models/agent.server";
-import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
 import { closeMonth } from "../../app/models/period.server";
 import { parseStatementCursor } from "../../app/models/statement.server";

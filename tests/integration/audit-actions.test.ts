@@ -10,7 +10,8 @@ import type { AuditAction } from "../../app/models/audit.server";
 import * as clients from "../../app/models/client.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
-import * as invoices from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
+import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
 import { changeOwnPassword } from "../../app/models/password.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth, reopenMonth } from "../../app/models/period.server";
@@ -106,9 +107,7 @@ describe("deliveries", () => {
 describe("invoices and payments", () => {
   it("an invoice and a payment each write one event with their money", async () => {
     const d = await createDelivery({ agentId, clientId, createdBy: staff.id, date: "2026-03-04", tons: "10.00" });
-    const made = await oneEvent("invoice.create", () =>
-      invoices.createInvoiceForDelivery(manager, { deliveryId: d.id }),
-    );
+    const made = await oneEvent("invoice.create", () => createInvoiceForDelivery(manager, { deliveryId: d.id }));
     if (!made.result.ok) throw new Error(made.result.message);
     const invoice = made.result.invoice;
     expect(made.event).toMatchObject({ entityType: "invoice", entityId: String(invoice.id), actorId: manager.id });
@@ -130,7 +129,7 @@ describe("invoices and payments", () => {
 
     await noEvent("over-payment", () => recordPayment(manager, { invoiceId: invoice.id, amount: "99999999" }));
     await noEvent("staff payment", () => recordPayment(staff, { invoiceId: invoice.id, amount: "1" }), 403);
-    await noEvent("invoice again", () => invoices.createInvoiceForDelivery(manager, { deliveryId: d.id }), 409);
+    await noEvent("invoice again", () => createInvoiceForDelivery(manager, { deliveryId: d.id }), 409);
   });
 
   it("a month's invoices write one event per invoice", async () => {
@@ -138,7 +137,7 @@ describe("invoices and payments", () => {
     await createDelivery({ agentId, clientId, createdBy: staff.id, date: "2026-04-03" });
     await createDelivery({ agentId, clientId: other.id, createdBy: staff.id, date: "2026-04-04" });
     const before = await eventCount();
-    const result = await invoices.createInvoicesForMonth(manager, "2026-04");
+    const result = await createInvoicesForMonth(manager, "2026-04");
     if (!result.ok) throw new Error(result.message);
     expect(result.invoices).toHaveLength(2);
     expect(await eventCount()).toBe(before + 2);
@@ -262,7 +261,7 @@ describe("month close refuses back-dated writes (closed through June 2025)", () 
     june = await createDelivery({ agentId, clientId, createdBy: staff.id, date: "2025-06-10" });
     july = await createDelivery({ agentId, clientId, createdBy: staff.id, date: "2025-07-10" });
     const eligible = await createDelivery({ agentId, clientId, createdBy: staff.id, date: "2025-08-10" });
-    const made = await invoices.createInvoiceForDelivery(manager, { deliveryId: eligible.id });
+    const made = await createInvoiceForDelivery(manager, { deliveryId: eligible.id });
     if (!made.ok) throw new Error(made.message);
     invoiceId = made.invoice.id;
     const closed = await oneEvent("period.close", () => closeMonth(admin, { month: "2025-06" }));
@@ -325,15 +324,15 @@ describe("month close refuses back-dated writes (closed through June 2025)", () 
   it("invoice create: refused for a June delivery (single and by month); allowed for July", async () => {
     const refused = await noEvent(
       "invoice June",
-      () => invoices.createInvoiceForDelivery(manager, { deliveryId: june.id }),
+      () => createInvoiceForDelivery(manager, { deliveryId: june.id }),
       409,
     );
     expect(messageOf(refused)).toMatch(closedMessage);
-    await noEvent("month June", () => invoices.createInvoicesForMonth(manager, "2025-06"), 409);
+    await noEvent("month June", () => createInvoicesForMonth(manager, "2025-06"), 409);
     const db = await getDb();
     const [row] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.id, june.id));
     expect(row).toMatchObject({ status: "confirmed", invoiceId: null });
-    await oneEvent("invoice.create", () => invoices.createInvoiceForDelivery(manager, { deliveryId: july.id }));
+    await oneEvent("invoice.create", () => createInvoiceForDelivery(manager, { deliveryId: july.id }));
   });
 
   it("payment: refused when dated in June; allowed when dated after", async () => {

@@ -13,7 +13,7 @@ import * as apiPeriodsReopen from "../../app/routes/api.periods.reopen";
 import * as apiPayments from "../../app/routes/api.payments";
 import * as apiSettings from "../../app/routes/api.settings";
 import * as auditPage from "../../app/routes/_app.audit";
-import * as invoices from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { guardHandler } from "../../app/utils/unavailable.server";
 import { createAgent, createClient, createDelivery, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
@@ -146,7 +146,7 @@ describe("month close over HTTP", () => {
       createdBy: manager.user.id,
       date: "2024-03-05",
     });
-    const made = await invoices.createInvoiceForDelivery(manager.user, { deliveryId: d.id });
+    const made = await createInvoiceForDelivery(manager.user, { deliveryId: d.id });
     if (!made.ok) throw new Error(made.message);
     const api = await call(
       apiPayments.action,

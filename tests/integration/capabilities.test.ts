@@ -12,11 +12,19 @@ import * as audit from "../../app/models/audit.server";
 import * as periods from "../../app/models/period.server";
 import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
-import * as creditNotes from "../../app/models/credit-note.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/presenters/payments.server";
+import * as createInvoice from "../../app/services/invoices/create-invoice.server";
+import * as creditNoteList from "../../app/presenters/credit-note-list.server";
+import * as creditNoteReversal from "../../app/services/invoices/reverse-credit-note.server";
+import * as invoiceList from "../../app/presenters/invoice-list.server";
+import * as invoicePage from "../../app/presenters/invoice-page.server";
+import * as invoicePicker from "../../app/presenters/invoice-picker.server";
+import * as issueCreditNote from "../../app/services/invoices/issue-credit-note.server";
+import * as monthInvoices from "../../app/services/invoices/create-month-invoices.server";
+import * as voiding from "../../app/services/invoices/void-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { applyClientCredit } from "../../app/services/payments/apply-credit.server";
@@ -47,7 +55,7 @@ beforeAll(async () => {
   clientId = (await createClient()).id;
   deliveryId = (await createDelivery({ agentId, clientId, createdBy: users.staff.id })).id;
   const eligible = await createDelivery({ agentId, clientId, createdBy: users.manager.id });
-  const made = await invoices.createInvoiceForDelivery(users.manager, { deliveryId: eligible.id });
+  const made = await createInvoice.createInvoiceForDelivery(users.manager, { deliveryId: eligible.id });
   if (!made.ok) throw new Error(made.message);
   invoiceId = made.invoice.id;
   await createDelivery({ agentId, clientId, createdBy: users.manager.id, date: "2026-02-10" });
@@ -117,22 +125,22 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "invoice.createInvoiceForDelivery",
     capability: "invoice.manage",
-    call: (u) => invoices.createInvoiceForDelivery(u, { deliveryId }),
+    call: (u) => createInvoice.createInvoiceForDelivery(u, { deliveryId }),
   },
   {
     name: "invoice.voidInvoice",
     capability: "invoice.void",
-    call: (u) => invoices.voidInvoice(u, invoiceId, { reason: "Refused?" }),
+    call: (u) => voiding.voidInvoice(u, invoiceId, { reason: "Refused?" }),
   },
   {
     name: "creditNote.createCreditNote",
     capability: "credit_note.create",
-    call: (u) => creditNotes.createCreditNote(u, invoiceId, { amount: "1.00", reason: "Refused?" }),
+    call: (u) => issueCreditNote.createCreditNote(u, invoiceId, { amount: "1.00", reason: "Refused?" }),
   },
   {
     name: "invoice.createInvoicesForMonth",
     capability: "invoice.manage",
-    call: (u) => invoices.createInvoicesForMonth(u, "2026-02"),
+    call: (u) => monthInvoices.createInvoicesForMonth(u, "2026-02"),
   },
   {
     name: "agent.createAgent",
@@ -237,7 +245,7 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "creditNote.reverseCreditNote",
     capability: "credit_note.reverse",
-    call: (u) => creditNotes.reverseCreditNote(u, 1, { reason: "Issued twice" }),
+    call: (u) => creditNoteReversal.reverseCreditNote(u, 1, { reason: "Issued twice" }),
   },
   {
     name: "settlements.reverseAgentPayout",
@@ -277,19 +285,19 @@ describe("model entry points refuse a caller without the capability", () => {
   it("managers and admins void and credit invoices (they manage invoices, spec section 6); staff cannot", async () => {
     const fresh = async () => {
       const d = await createDelivery({ agentId, clientId, createdBy: users.manager.id });
-      const made = await invoices.createInvoiceForDelivery(users.manager, { deliveryId: d.id });
+      const made = await createInvoice.createInvoiceForDelivery(users.manager, { deliveryId: d.id });
       if (!made.ok) throw new Error(made.message);
       return made.invoice.id;
     };
     for (const role of ["manager", "admin"] as const) {
-      expect(await invoices.voidInvoice(users[role], await fresh(), { reason: `Void by ${role}` })).toMatchObject({
+      expect(await voiding.voidInvoice(users[role], await fresh(), { reason: `Void by ${role}` })).toMatchObject({
         ok: true,
       });
       expect(
-        await creditNotes.createCreditNote(users[role], await fresh(), { amount: "1.00", reason: `By ${role}` }),
+        await issueCreditNote.createCreditNote(users[role], await fresh(), { amount: "1.00", reason: `By ${role}` }),
       ).toMatchObject({ ok: true });
     }
-    expect(await invoices.voidInvoice(users.staff, await fresh(), { reason: "No" })).toMatchObject({ status: 403 });
+    expect(await voiding.voidInvoice(users.staff, await fresh(), { reason: "No" })).toMatchObject({ status: 403 });
   });
 
   it("createDelivery is open to every role (spec section 6)", () => {
@@ -301,36 +309,44 @@ type ReadEntryPoint = { name: string; capability: Capability; call: (actor: User
 
 /** Reads only managers and admins (or only admins) may make: lists, totals, presenters, pickers. */
 const READ_ENTRY_POINTS: ReadEntryPoint[] = [
-  { name: "invoice.listInvoices", capability: "invoice.manage", call: (u) => invoices.listInvoices(u) },
+  { name: "invoice.listInvoices", capability: "invoice.manage", call: (u) => invoiceList.listInvoices(u) },
   {
     name: "invoice.invoiceBatches",
     capability: "invoice.manage",
     call: async (u) => {
-      for await (const batch of invoices.invoiceBatches(u)) void batch;
+      for await (const batch of invoiceList.invoiceBatches(u)) void batch;
     },
   },
-  { name: "invoice.getInvoice", capability: "invoice.manage", call: (u) => invoices.getInvoice(u, invoiceId) },
-  { name: "invoice.invoiceSummary", capability: "invoice.manage", call: (u) => invoices.invoiceSummary(u) },
+  { name: "invoice.getInvoice", capability: "invoice.manage", call: (u) => invoiceList.getInvoice(u, invoiceId) },
+  { name: "invoice.invoiceSummary", capability: "invoice.manage", call: (u) => invoiceList.invoiceSummary(u) },
   {
     name: "invoice.getInvoiceDetail",
     capability: "invoice.view",
-    call: (u) => invoices.getInvoiceDetail(u, invoiceId),
+    call: (u) => invoicePage.getInvoiceDetail(u, invoiceId),
   },
-  { name: "creditNote.listCreditNotes", capability: "credit_note.create", call: (u) => creditNotes.listCreditNotes(u) },
+  {
+    name: "creditNote.listCreditNotes",
+    capability: "credit_note.create",
+    call: (u) => creditNoteList.listCreditNotes(u),
+  },
   {
     name: "creditNote.creditNoteBatches",
     capability: "credit_note.create",
     call: async (u) => {
-      for await (const batch of creditNotes.creditNoteBatches(u)) void batch;
+      for await (const batch of creditNoteList.creditNoteBatches(u)) void batch;
     },
   },
-  { name: "invoice.urgentInvoices", capability: "invoice.manage", call: (u) => invoices.urgentInvoices(u, 6) },
+  { name: "invoice.urgentInvoices", capability: "invoice.manage", call: (u) => invoiceList.urgentInvoices(u, 6) },
   {
     name: "invoice.listEligibleDeliveries",
     capability: "invoice.manage",
-    call: (u) => invoices.listEligibleDeliveries(u),
+    call: (u) => invoicePicker.listEligibleDeliveries(u),
   },
-  { name: "invoice.previewInvoice", capability: "invoice.manage", call: (u) => invoices.previewInvoice(u, deliveryId) },
+  {
+    name: "invoice.previewInvoice",
+    capability: "invoice.manage",
+    call: (u) => invoicePicker.previewInvoice(u, deliveryId),
+  },
   { name: "payment.listPayments", capability: "payment.record", call: (u) => payments.listPayments(u) },
   {
     name: "invoice.isVoidable",
@@ -345,7 +361,7 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   {
     name: "creditNote.getCreditNoteToReverse",
     capability: "credit_note.reverse",
-    call: (u) => creditNotes.getCreditNoteToReverse(u, 1),
+    call: (u) => creditNoteList.getCreditNoteToReverse(u, 1),
   },
   {
     name: "payment.listCreditMoveTargets",

@@ -4,15 +4,13 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { createCreditNote, listCreditNotes } from "../../app/models/credit-note.server";
-import {
-  createInvoiceForDelivery,
-  getInvoiceDetail,
-  invoiceSummary,
-  listEligibleDeliveries,
-  listInvoices,
-  voidInvoice,
-} from "../../app/models/invoice.server";
+import { listCreditNotes } from "../../app/presenters/credit-note-list.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { listEligibleDeliveries } from "../../app/presenters/invoice-picker.server";
+import { getInvoiceDetail } from "../../app/presenters/invoice-page.server";
+import { invoiceSummary, listInvoices } from "../../app/presenters/invoice-list.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { add, compare, sub, toFixed } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -125,7 +123,7 @@ describe("void", () => {
         createDelivery({ agentId, clientId, createdBy: manager.id, date }),
       ),
     );
-    const { createInvoicesForMonth } = await import("../../app/models/invoice.server");
+    const { createInvoicesForMonth } = await import("../../app/services/invoices/create-month-invoices.server");
     const made = await createInvoicesForMonth(manager, "2025-07");
     if (!made.ok) throw new Error(made.message);
     const [invoice] = made.invoices;

@@ -8,8 +8,8 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { creditMoveText, paymentReversalText } from "../../app/utils/money-line-words";
-import { createCreditNote } from "../../app/models/credit-note.server";
-import { getInvoiceDetail } from "../../app/models/invoice.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { getInvoiceDetail } from "../../app/presenters/invoice-page.server";
 import {
   getPaymentToReverse,
   listCreditMoveTargets,

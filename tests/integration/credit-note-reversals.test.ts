@@ -10,14 +10,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";
-import {
-  createCreditNote,
-  CREDIT_NOTE_REVERSAL_NOT_REVERSIBLE,
-  getCreditNoteToReverse,
-  listCreditNotes,
-  reverseCreditNote,
-} from "../../app/models/credit-note.server";
-import { getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
+import { CREDIT_NOTE_REVERSAL_NOT_REVERSIBLE } from "../../app/models/credit-note.server";
+import { getCreditNoteToReverse, listCreditNotes } from "../../app/presenters/credit-note-list.server";
+import { reverseCreditNote } from "../../app/services/invoices/reverse-credit-note.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { getInvoiceDetail } from "../../app/presenters/invoice-page.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";

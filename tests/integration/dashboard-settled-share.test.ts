@@ -3,7 +3,7 @@
 // percent gave.
 import { beforeAll, expect, it } from "vitest";
 import type { User } from "../../app/db.server";
-import * as invoices from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -25,7 +25,7 @@ it("is 0 with nothing invoiced, then 16.90 of 1,000.00 reads 1.7", async () => {
     tons: "1.00",
     sellingRate: "1000.00",
   });
-  const invoice = await invoices.createInvoiceForDelivery(manager, { deliveryId: delivery.id });
+  const invoice = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });
   if (!invoice.ok) throw new Error(JSON.stringify(invoice));
   expect(invoice.invoice.amount).toBe("1000.00");
   const paid = await recordPayment(manager, { invoiceId: invoice.invoice.id, amount: "16.90" });

@@ -3,7 +3,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { createInvoiceForDelivery, createInvoicesForMonth } from "../../app/models/invoice.server";
+import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import {
   PAYMENT_DATE_BEFORE_INVOICE,
   PAYMENT_DATE_FUTURE,

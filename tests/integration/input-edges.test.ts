@@ -3,7 +3,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import * as newDelivery from "../../app/routes/_app.deliveries.new";
 import * as apiAgents from "../../app/routes/api.agents";
 import * as apiDeliveries from "../../app/routes/api.deliveries";

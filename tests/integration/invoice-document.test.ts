@@ -2,8 +2,9 @@
 // from invoice_lines (counted with the figures, read in batches), tax contained, payments and
 // credit notes, balance, and a void invoice.
 import { describe, expect, it } from "vitest";
-import { createCreditNote } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { invoiceLineBatches, loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
 import { streamInvoicePdf } from "../../app/presenters/invoice-pdf.server";

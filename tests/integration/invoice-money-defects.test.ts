@@ -7,15 +7,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import { listAuditEvents } from "../../app/models/audit.server";
 import { updateDelivery } from "../../app/models/delivery-changes.server";
-import {
-  createInvoiceForDelivery,
-  createInvoicesForMonth,
-  getInvoice,
-  previewInvoice,
-  voidInvoice,
-} from "../../app/models/invoice.server";
 import { paymentTotals } from "../../app/presenters/payments.server";
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
+import { previewInvoice } from "../../app/presenters/invoice-picker.server";
+import { getInvoice } from "../../app/presenters/invoice-list.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import * as invoicesExport from "../../app/routes/_app.invoices.export";

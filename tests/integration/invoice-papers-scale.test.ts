@@ -9,7 +9,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../app/db.server";
-import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { INVOICE_LINE_BATCH } from "../../app/presenters/invoice-document.server";
 import * as pdfRoute from "../../app/routes/_app.invoices_.$id_.pdf";
 import * as printRoute from "../../app/routes/_app.invoices_.$id_.print";

@@ -1,15 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import {
-  createInvoiceForDelivery,
-  createInvoicesForMonth,
-  getInvoice,
-  invoiceSummary,
-  listEligibleDeliveries,
-  previewInvoice,
-} from "../../app/models/invoice.server";
 import { listPayments, paymentTotals } from "../../app/presenters/payments.server";
+import { listEligibleDeliveries, previewInvoice } from "../../app/presenters/invoice-picker.server";
+import { getInvoice, invoiceSummary } from "../../app/presenters/invoice-list.server";
+import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { listMonths, monthDetails } from "../../app/presenters/reconciliation.server";
 import { addDays, todayIn } from "../../app/utils/dates";

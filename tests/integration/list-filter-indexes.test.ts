@@ -8,13 +8,13 @@ import { getDb, rowsOf } from "../../app/db.server";
 import { auditPageQuery } from "../../app/models/audit.server";
 import { deleteAgent } from "../../app/models/agent.server";
 import { deleteClient } from "../../app/models/client.server";
-import { invoicePageQuery } from "../../app/models/invoice.server";
 import {
   listPayments,
   paymentPageQuery,
   paymentTotals,
   paymentTotalsQuery,
 } from "../../app/presenters/payments.server";
+import { invoicePageQuery } from "../../app/presenters/invoice-list.server";
 import { dayIn } from "../../app/utils/dates";
 import type { PageRequest } from "../../app/utils/params";
 import { createAgent, createClient, createUser } from "../factories";

@@ -7,10 +7,11 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
+import { reverseCreditNote } from "../../app/services/invoices/reverse-credit-note.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
-import { voidInvoice } from "../../app/models/invoice.server";
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as deleteDialog from "../../app/routes/_app.deliveries.$id.delete";
 import * as deliveryApi from "../../app/routes/api.deliveries.$id";

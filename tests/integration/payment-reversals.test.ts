@@ -7,9 +7,10 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { getInvoiceDetail, voidInvoice } from "../../app/models/invoice.server";
 import { getPaymentToReverse, listPayments, paymentTotals } from "../../app/presenters/payments.server";
 import { PAYMENT_REVERSAL_NOT_REVERSIBLE, reversePayment } from "../../app/services/payments/reverse-payment.server";
+import { getInvoiceDetail } from "../../app/presenters/invoice-page.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/models/statement.server";

@@ -6,8 +6,10 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type User } from "../../app/db.server";
-import { createCreditNote } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, createInvoicesForMonth, voidInvoice } from "../../app/models/invoice.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { ageingAsOf } from "../../app/models/statement.server";
 import { receivablesExport } from "../../app/presenters/exports.server";

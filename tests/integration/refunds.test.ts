@@ -8,9 +8,11 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { createCreditNote, reverseCreditNote } from "../../app/models/credit-note.server";
 import { paymentReversalText } from "../../app/utils/money-line-words";
-import { getInvoiceDetail, listInvoices } from "../../app/models/invoice.server";
+import { reverseCreditNote } from "../../app/services/invoices/reverse-credit-note.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { getInvoiceDetail } from "../../app/presenters/invoice-page.server";
+import { listInvoices } from "../../app/presenters/invoice-list.server";
 import * as invoicesPage from "../../app/routes/_app.invoices";
 import { listPayments, paymentTotals } from "../../app/presenters/payments.server";
 import { NO_CLIENT_CREDIT, refundClientCredit } from "../../app/services/payments/refund-credit.server";

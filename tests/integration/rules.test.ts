@@ -5,8 +5,9 @@
 import { asc, getTableColumns, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { createCreditNote } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import {
   costOf,

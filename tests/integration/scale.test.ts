@@ -7,14 +7,14 @@ import { getDb, rowsOf, schema } from "../../app/db.server";
 import { createDelivery as createDeliveryModel } from "../../app/models/delivery.server";
 import { updateDelivery } from "../../app/models/delivery-changes.server";
 import {
-  createInvoiceForDelivery,
-  createInvoicesForMonth,
   invoicePageQuery,
   invoiceSummary,
   invoiceSummaryQuery,
   listInvoices,
   urgentInvoicesQuery,
-} from "../../app/models/invoice.server";
+} from "../../app/presenters/invoice-list.server";
+import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import { receivablesPageQuery, receivablesTotalsQuery } from "../../app/presenters/receivables.server";
 import {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../app/db.server";
 import { recordAgentPayout } from "../../app/models/agent-settlement.server";
-import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as agentPdf from "../../app/routes/_app.agents_.$id.statement_.pdf";
 import * as clientPdf from "../../app/routes/_app.clients_.$id.statement_.pdf";

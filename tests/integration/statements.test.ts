@@ -6,8 +6,9 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDriver } from "../db/template";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
-import { createCreditNote } from "../../app/models/credit-note.server";
-import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
+import { createCreditNote } from "../../app/services/invoices/issue-credit-note.server";
+import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import {
   ageingAsOf,

@@ -5,7 +5,7 @@ import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { createInvoiceForDelivery } from "../../app/models/invoice.server";
+import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as invoicesExport from "../../app/routes/_app.invoices.export";
 import * as paymentsExport from "../../app/routes/_app.payments.export";

@@ -3,7 +3,7 @@
 // command call. Routes have no folder of their own for server code they share, so it sits here,
 // beside the command it calls (app/services/payments/record-payment.server.ts).
 import { parseWithZod } from "@conform-to/zod/v4";
-import { getInvoice } from "~/models/invoice.server";
+import { getInvoice } from "~/presenters/invoice-list.server";
 import { recordPayment } from "~/services/payments/record-payment.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { RecordPaymentFormSchema, recordPaymentFormConstraint } from "~/schemas/payment";
