@@ -41,6 +41,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     invoice: { id: invoice.id, invoiceNo: invoice.invoiceNo, clientName: invoice.clientName },
     credit,
     targets: credit === "0.00" ? [] : await listCreditMoveTargets(user, invoice.clientId, invoice.id),
+    // Sent with the data: a .server module's constant is not in the browser's bundle.
+    targetsLimit: CREDIT_MOVE_TARGETS,
     canRefund: can(user, "payment.refund"),
     // One key per opened form: a double tap or a retry moves the credit once.
     idempotencyKey: crypto.randomUUID(),
@@ -71,7 +73,8 @@ export const shouldRevalidate = dialogShouldRevalidate;
 const lesserOf = (a: string, b: string) => (compare(a, b) <= 0 ? a : b);
 
 export default function ApplyCreditRoute() {
-  const { invoice, credit, targets, canRefund, idempotencyKey, constraint } = useLoaderData<typeof loader>();
+  const { invoice, credit, targets, targetsLimit, canRefund, idempotencyKey, constraint } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm<{ toInvoiceId: string; amount: string; idempotencyKey: string }>({
     lastResult: actionData?.result,
@@ -121,9 +124,7 @@ export default function ApplyCreditRoute() {
           // The fields are uncontrolled: the form posts what the input holds.
           if (target && amount instanceof HTMLInputElement) amount.value = lesserOf(credit, target.balance);
         }}
-        description={
-          targets.length === CREDIT_MOVE_TARGETS ? `The ${CREDIT_MOVE_TARGETS} oldest due are listed.` : undefined
-        }
+        description={targets.length === targetsLimit ? `The ${targetsLimit} oldest due are listed.` : undefined}
       >
         <option value="">Choose an invoice</option>
         {targets.map((t) => (
