@@ -1,5 +1,9 @@
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import { paymentLinesHtml, PLAIN_ENTRY, type PaymentLine } from "~/components/payments/payment-lines-html";
+import { PaymentLines, PLAIN_ENTRY, type PaymentLine } from "~/components/payments/payment-lines";
+
+const paymentLinesHtml = (lines: PaymentLine[], canReverse: boolean, listSearch: URLSearchParams) =>
+  renderToStaticMarkup(<PaymentLines lines={lines} canReverse={canReverse} listSearch={listSearch} />);
 
 const base: PaymentLine = {
   id: 9,
@@ -13,7 +17,7 @@ const base: PaymentLine = {
 };
 const noSearch = new URLSearchParams();
 
-describe("payment lines as HTML", () => {
+describe("payment lines", () => {
   test("a payment shows its amount, day, invoice link, client, reference and Reverse", () => {
     expect(paymentLinesHtml([base], true, new URLSearchParams("client=3&cursor=x"))).toBe(
       '<li class="flex flex-wrap items-center justify-between gap-2 p-4"><div>' +
@@ -90,7 +94,7 @@ describe("payment lines as HTML", () => {
     );
     expect(out).toContain("· &lt;script&gt;x&lt;/script&gt;</p>");
     expect(out).toContain("Ref: &quot;&gt;&lt;b&gt;</p>");
-    expect(out).toContain("Refund to the client: &lt;img src=x onerror=&#39;y&#39;&gt;</p>");
+    expect(out).toContain("Refund to the client: &lt;img src=x onerror=&#x27;y&#x27;&gt;</p>");
     expect(out).not.toMatch(/<script|<b>|<img/);
     const reversal = paymentLinesHtml(
       [{ ...base, invoiceNo: "<i>1</i>", reversesPaymentId: 9, note: '"><svg onload=x>', reversesKind: "payment" }],
