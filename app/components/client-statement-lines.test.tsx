@@ -30,12 +30,12 @@ const page = (lines: StatementLine[], over: { continued?: boolean; nextCursor?: 
   nextCursor: null,
   ...over,
 });
-const clientStatementLinesHtml = (statement: ComponentProps<typeof ClientStatementLines>["statement"]) =>
+const renderStatementLines = (statement: ComponentProps<typeof ClientStatementLines>["statement"]) =>
   renderToStaticMarkup(<ClientStatementLines statement={statement} />);
 
 describe("a client statement's lines", () => {
   test("an invoice line: its date, type, invoice link and debit, with the opening and closing rows", () => {
-    expect(clientStatementLinesHtml(page([line({})]))).toBe(
+    expect(renderStatementLines(page([line({})]))).toBe(
       '<tr><td>Mar 01, 2026</td><td colSpan="5">Opening balance</td><td class="text-right">₦500.00</td></tr>' +
         '<tr><td>Mar 02, 2026</td><td>Invoice</td><td></td><td><a href="/invoices/7" data-discover="true">131</a></td>' +
         '<td class="text-right">₦1,000.00</td><td class="text-right"></td><td class="text-right">₦1,500.00</td></tr>' +
@@ -44,16 +44,16 @@ describe("a client statement's lines", () => {
   });
 
   test("the opening row only on the first page, the closing row only on the last", () => {
-    const middle = clientStatementLinesHtml(page([line({})], { continued: true, nextCursor: "2026-03-02.1.1" }));
+    const middle = renderStatementLines(page([line({})], { continued: true, nextCursor: "2026-03-02.1.1" }));
     expect(middle).not.toContain("Opening balance");
     expect(middle).not.toContain("Closing balance");
-    expect(clientStatementLinesHtml(page([], { continued: true }))).toBe(
+    expect(renderStatementLines(page([], { continued: true }))).toBe(
       '<tr class="font-semibold"><td>Mar 31, 2026</td><td colSpan="5">Closing balance</td><td class="text-right">₦1,500.00</td></tr>',
     );
   });
 
   test("credits in the Credit column, negative ones with their sign; a void invoice greyed and marked", () => {
-    const html = clientStatementLinesHtml(
+    const html = renderStatementLines(
       page([
         line({ kind: "payment", reference: "TRF-1", debit: "0.00", credit: "400.00" }),
         line({
@@ -76,7 +76,7 @@ describe("a client statement's lines", () => {
   });
 
   test("names every kind as the page, the CSV and the PDF do", () => {
-    const html = clientStatementLinesHtml(
+    const html = renderStatementLines(
       page([
         line({ kind: "credit_note", reference: "CN-1", debit: "0.00", credit: "100.00" }),
         line({
@@ -102,7 +102,7 @@ describe("a client statement's lines", () => {
   });
 
   test("references, reasons and invoice numbers from the database stay text", () => {
-    const html = clientStatementLinesHtml(
+    const html = renderStatementLines(
       page([
         line({ kind: "payment", reference: "<script>alert(1)</script>", debit: "0.00", credit: "1.00" }),
         line({

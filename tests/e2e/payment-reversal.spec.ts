@@ -80,10 +80,9 @@ test("a manager is offered no Reverse, and the dialog's address refuses them", a
   expect(refused?.status()).toBe(403);
 });
 
-// The Payments list's lines are HTML written by the server (decision 0507, addendum of stop 37):
-// their Reverse is a plain link, which the app shell turns into a dialog over the list with
-// JavaScript; without it, a page of its own. Either way the list's filter rides along and
-// the list comes back filtered.
+// A Payments list line's Reverse is a plain link (RowLink, decision 0505), which the app shell
+// turns into a dialog over the list with JavaScript; without it, a page of its own. Either way
+// the list's filter rides along and the list comes back filtered.
 test("an admin reverses a payment from the filtered Payments list and comes back to the same filter", async ({
   page,
   baseURL,
