@@ -5,7 +5,7 @@ import { ExportCsvLink } from "~/components/export-link";
 import { FilterForm } from "~/components/filter-form";
 import { ClientFilter, FilterDate, FilterSelect, FilterText } from "~/components/list-filters";
 import { PlusIcon } from "~/components/icons";
-import { InvoiceCards, type InvoiceCard } from "~/components/invoices/invoice-cards";
+import { invoiceCardsHtml, type InvoiceCard } from "~/components/invoices/invoice-cards-html";
 import { listClientChoices } from "~/models/client.server";
 import { Pager } from "~/components/pager";
 import {
@@ -125,9 +125,11 @@ export default function InvoicesPage() {
             </p>
           </div>
         ) : (
-          <ul className="grid gap-3 md:grid-cols-2">
-            <InvoiceCards invoices={invoices} listSearch={listSearch} />
-          </ul>
+          // The cards are one HTML string (decision 0507): no state, plain links, text escaped.
+          <ul
+            className="grid gap-3 md:grid-cols-2"
+            dangerouslySetInnerHTML={{ __html: invoiceCardsHtml(invoices, listSearch) }}
+          />
         )}
         <Pager label="Invoice pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       </section>
