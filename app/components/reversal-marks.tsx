@@ -1,7 +1,7 @@
 // The marks a reversible money entry carries in a list (payments, credit notes; decision 0920's
 // addenda): "Reversal" on a reversal, "Reversed" on an entry taken back, "Refund" on money paid
 // back to a client, and whether an entry can still be reversed. Each mark is written once as
-// data; the React badges here and the Payments list's HTML lines (payment-lines-html.ts) draw it.
+// data and drawn by the badges here, on the Payments list and the invoice page alike.
 
 type Marks = {
   /** On a reversal: the id of the entry it takes back. */

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
-import { clientStatementLinesHtml } from "~/components/client-statement-lines-html";
+import { ClientStatementLines } from "~/components/client-statement-lines";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import {
   clientStatement,
@@ -110,11 +110,9 @@ function StatementView({ statement }: { statement: Statement }) {
               </th>
             </tr>
           </thead>
-          <tbody
-            // The rows are one HTML string (decision 0507, addendum of stop 38): React hydrates the
-            // table's body, not its up to 102 rows.
-            dangerouslySetInnerHTML={{ __html: clientStatementLinesHtml(s) }}
-          />
+          <tbody>
+            <ClientStatementLines statement={s} />
+          </tbody>
         </table>
         {s.lines.length === 0 && !s.continued ? (
           <p className="page-subtitle mt-2">No transactions in this period.</p>

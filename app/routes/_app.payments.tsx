@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
-import { isPlainEntry, paymentLinesHtml, PLAIN_ENTRY, type EntryMarks } from "~/components/payments/payment-lines-html";
+import { isPlainEntry, PaymentLines, PLAIN_ENTRY, type EntryMarks } from "~/components/payments/payment-lines";
 import { FilterForm } from "~/components/filter-form";
 import { ClientFilter, FilterDate, FilterText } from "~/components/list-filters";
 import { Pager } from "~/components/pager";
@@ -117,17 +117,13 @@ export default function PaymentsPage() {
             </p>
           </div>
         ) : (
-          <ul
-            className="card divide-y divide-slate-100 dark:divide-slate-800"
-            // The lines are one HTML string (decision 0507, addendum of stop 37): React hydrates the list, not its lines.
-            dangerouslySetInnerHTML={{
-              __html: paymentLinesHtml(
-                payments.map(({ entry, ...line }) => ({ ...line, ...(entry ?? PLAIN_ENTRY) })),
-                canReverse,
-                listSearch,
-              ),
-            }}
-          />
+          <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
+            <PaymentLines
+              lines={payments.map(({ entry, ...line }) => ({ ...line, ...(entry ?? PLAIN_ENTRY) }))}
+              canReverse={canReverse}
+              listSearch={listSearch}
+            />
+          </ul>
         )}
         {!canReverse && payments.length > 0 ? <AdminReversesNote what="payment" /> : null}
         <Pager label="Payment pages" olderCursor={olderCursor} newerCursor={newerCursor} />

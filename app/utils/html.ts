@@ -1,4 +1,5 @@
-// HTML written as strings, for the few lists whose rows have no React state (decision 0507).
+// HTML written as a string, for the one list whose rows React would draw too slowly: the Invoices
+// page's cards (decision 0507).
 // `html` is a tagged template that escapes every interpolated value with html-escaper (& < > " '
 // become entities, in one pass): text from the database can never become markup or leave an
 // attribute. A value that is already HTML made by this tag goes in as `Html` and is kept as is;

@@ -1,7 +1,7 @@
 import { apiPoster, expect, hydrated, invoiceThroughApi, test } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
-// Reversing a client payment recorded in error (docs/decisions/0920):
+// Reversing a client payment recorded in error (docs/decisions/0920, addendum of 26 November):
 // an admin opens Reverse from the invoice page, gives a reason, and lands on the Payments list
 // of that invoice with the reversal and the reversed payment marked; the invoice is owed the
 // amount again. With JavaScript on and off, at desktop and phone widths. A manager records
@@ -80,10 +80,9 @@ test("a manager is offered no Reverse, and the dialog's address refuses them", a
   expect(refused?.status()).toBe(403);
 });
 
-// The Payments list's lines are HTML written by the server (decision 0507):
-// their Reverse is a plain link, which the app shell turns into a dialog over the list with
-// JavaScript; without it, a page of its own. Either way the list's filter rides along and
-// the list comes back filtered.
+// A Payments list line's Reverse is a plain link (RowLink, decision 0505), which the app shell
+// turns into a dialog over the list with JavaScript; without it, a page of its own. Either way
+// the list's filter rides along and the list comes back filtered.
 test("an admin reverses a payment from the filtered Payments list and comes back to the same filter", async ({
   page,
   baseURL,

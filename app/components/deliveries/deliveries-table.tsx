@@ -1,11 +1,14 @@
-// The one deliveries table: the Deliveries page and both dashboards' Recent Deliveries
-// (issue 10 lean markup, issue 13 item 5). Cell padding, alignment and row borders come from
-// the `data-table` rules in tailwind.css, so a row is its text and little else (about half
-// the bytes per row it was), and the loaders send only the fields a column shows
-// (`toDeliveryRow`). The rows themselves are written as HTML (delivery-rows-html.ts).
+// The one deliveries table: the Deliveries page and both dashboards' Recent Deliveries. Cell
+// padding, alignment and row borders come from the `data-table` rules in tailwind.css, so a row
+// is its text and little else, and the loaders send only the fields a column shows
+// (`toDeliveryRow`). The rows are React components (decision 0507) with a plain Edit link
+// (RowLink, decision 0505).
 import type { ReactNode } from "react";
-import { deliveryRowsHtml } from "~/components/deliveries/delivery-rows-html";
+import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
+import { RowLink } from "~/components/row-link";
 import { TableScroll } from "~/components/table-scroll";
+import { formatDate } from "~/utils/dates";
+import { formatAmount, formatNaira } from "~/utils/money";
 
 export type DeliveryColumn =
   "date" | "agent" | "client" | "tons" | "truck" | "location" | "status" | "profit" | "net" | "edit";
@@ -136,11 +139,93 @@ export function DeliveriesTable({
             ))}
           </tr>
         </thead>
-        {/* The rows are one escaped HTML string (decision 0507): no state, a plain Edit link. */}
-        <tbody
-          dangerouslySetInnerHTML={{ __html: deliveryRowsHtml(rows, columns, compact, listSearch, closedThrough) }}
-        />
+        <tbody>
+          <DeliveryRows
+            rows={rows}
+            columns={columns}
+            compact={compact}
+            listSearch={listSearch}
+            closedThrough={closedThrough}
+          />
+        </tbody>
       </table>
     </TableScroll>
   );
+}
+
+type RowOptions = {
+  columns: readonly DeliveryColumn[];
+  compact: boolean;
+  /** The list's filters and page ("" or "?…"), carried by each row's Edit link. */
+  listSearch?: string;
+  /** Rows dated on or before it say View instead of Edit (decision 0901). */
+  closedThrough?: string | null;
+};
+
+/** The table's `<tr>` rows, one per delivery, cells in the order of `columns`. */
+export function DeliveryRows({ rows, ...options }: RowOptions & { rows: DeliveryRow[] }) {
+  return rows.map((d) => (
+    <tr key={d.id}>
+      {options.columns.map((c) => (
+        <DeliveryCell key={c} d={d} column={c} {...options} />
+      ))}
+    </tr>
+  ));
+}
+
+function DeliveryCell({
+  d,
+  column,
+  compact,
+  listSearch = "",
+  closedThrough = null,
+}: Omit<RowOptions, "columns"> & { d: DeliveryRow; column: DeliveryColumn }) {
+  switch (column) {
+    case "date":
+      return <td className="nowrap">{formatDate(d.date)}</td>;
+    case "agent":
+      // On a phone the location rides under the agent, so Status stays on screen.
+      return compact ? (
+        <td className="wrap-any">
+          {d.agentName}
+          <span className="block text-xs text-slate-500 sm:hidden">{d.location}</span>
+        </td>
+      ) : (
+        <td>{d.agentName}</td>
+      );
+    case "client":
+      return <td>{d.clientName ?? "-"}</td>;
+    case "tons":
+      return <td className="num">{formatAmount(d.tons)}</td>;
+    case "truck":
+      return <td>{d.truckNo ?? "-"}</td>;
+    case "location":
+      return <td className={compact ? "phone-hidden" : undefined}>{d.location}</td>;
+    case "status":
+      return (
+        <td>
+          <DeliveryStatusBadge status={d.status} />
+        </td>
+      );
+    case "profit":
+      return <td className="num">{d.profit ? formatNaira(d.profit) : "-"}</td>;
+    case "net":
+      return <td className="num">{d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>;
+    case "edit": {
+      // A delivery of a closed month opens read-only (decision 0901): its link says View.
+      const verb = closedThrough !== null && d.date <= closedThrough ? "View" : "Edit";
+      return (
+        <td>
+          <RowLink
+            to={`/deliveries/${d.id}/edit${listSearch}`}
+            className="btn-ghost btn-sm"
+            aria-label={`${verb} delivery of ${formatDate(d.date)} from ${d.agentName}`}
+            preventScrollReset
+          >
+            {verb}
+          </RowLink>
+        </td>
+      );
+    }
+  }
 }

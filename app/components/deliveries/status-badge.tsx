@@ -1,7 +1,7 @@
 // Tones are one class each (tailwind.css): a badge is repeated on every row of a list.
 const TONES: Record<string, string> = { confirmed: "tone-blue", invoiced: "tone-green", draft: "tone-slate" };
 
-/** The badge's classes for a delivery status (the table rows write the same badge as HTML). */
+/** The badge's classes for a delivery status. */
 export function deliveryStatusBadgeClass(status: string) {
   return `badge capitalize ${TONES[status] ?? TONES.draft}`;
 }

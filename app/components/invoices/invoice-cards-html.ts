@@ -1,8 +1,8 @@
-// The Invoices page's 50 cards, written as one HTML string (docs/decisions/0507). The cards have
-// no React state or handlers: their links are plain anchors that the app shell's one click
-// handler turns into client-side navigations (decision 0505). As React elements they were
-// about 1,100 elements a page that the server created and wrote and the phone hydrated; as a
-// string they are one loop of template literals, and React hydrates one <ul>.
+// The Invoices page's 50 cards, written as one HTML string: the one list whose rows are not React
+// components, because as React elements (about 1,100 a page) they put the page under the
+// performance bar (docs/decisions/0507). The cards have no React state or handlers: their links
+// are plain anchors that the app shell's one click handler turns into client-side navigations
+// (decision 0505). React hydrates one <ul>.
 // Every value is escaped by the `html` tag (app/utils/html.ts): a client's name or a void reason
 // is text, never markup.
 import { paymentStatusBadgeClass } from "~/components/invoices/status-badge";
@@ -11,7 +11,7 @@ import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
 
-/** What a card shows: the loader sends exactly these fields (issue 10: lean hydration data). */
+/** What a card shows: the loader sends exactly these fields (lean hydration data). */
 export type InvoiceCard = {
   id: number;
   invoiceNo: string;

@@ -1,5 +1,9 @@
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import { paymentLinesHtml, PLAIN_ENTRY, type PaymentLine } from "~/components/payments/payment-lines-html";
+import { PaymentLines, PLAIN_ENTRY, type PaymentLine } from "~/components/payments/payment-lines";
+
+const renderLines = (lines: PaymentLine[], canReverse: boolean, listSearch: URLSearchParams) =>
+  renderToStaticMarkup(<PaymentLines lines={lines} canReverse={canReverse} listSearch={listSearch} />);
 
 const base: PaymentLine = {
   id: 9,
@@ -13,9 +17,9 @@ const base: PaymentLine = {
 };
 const noSearch = new URLSearchParams();
 
-describe("payment lines as HTML", () => {
+describe("payment lines", () => {
   test("a payment shows its amount, day, invoice link, client, reference and Reverse", () => {
-    expect(paymentLinesHtml([base], true, new URLSearchParams("client=3&cursor=x"))).toBe(
+    expect(renderLines([base], true, new URLSearchParams("client=3&cursor=x"))).toBe(
       '<li class="flex flex-wrap items-center justify-between gap-2 p-4"><div>' +
         '<p class="font-semibold tabular-nums">₦1,234.50</p>' +
         '<p class="page-subtitle">Payment #9 · Mar 04, 2026 · ' +
@@ -28,11 +32,11 @@ describe("payment lines as HTML", () => {
   });
 
   test("Reverse only for a user who may reverse, on an entry that is not a reversal and not reversed", () => {
-    expect(paymentLinesHtml([base], false, noSearch)).not.toContain("Reverse");
-    const reversed = paymentLinesHtml([{ ...base, reversedOn: "2026-03-05" }], true, noSearch);
+    expect(renderLines([base], false, noSearch)).not.toContain("Reverse");
+    const reversed = renderLines([{ ...base, reversedOn: "2026-03-05" }], true, noSearch);
     expect(reversed).toContain('<span class="badge tone-slate ml-2">Reversed</span>');
     expect(reversed).not.toContain(">Reverse<");
-    const reversal = paymentLinesHtml(
+    const reversal = renderLines(
       [{ ...base, id: 10, amount: "-1234.5", reversesPaymentId: 9, note: "Bounced", reversesKind: "payment" }],
       true,
       noSearch,
@@ -47,7 +51,7 @@ describe("payment lines as HTML", () => {
       { ...base, id: 11, amount: "-50", refund: true, note: "Overpaid" },
       { ...base, id: 12, amount: "-20", creditMovedToInvoiceNo: "140" },
       { ...base, id: 13, amount: "20", creditFromInvoiceNo: "131" },
-    ].map((line) => paymentLinesHtml([line], false, noSearch));
+    ].map((line) => renderLines([line], false, noSearch));
     expect(refund).toContain('-₦50.00<span class="badge tone-blue ml-2">Refund</span></p>');
     expect(refund).toContain('<p class="text-sm">Refund to the client: Overpaid</p>');
     expect(movedOut).toContain('-₦20.00<span class="badge tone-slate ml-2">Credit moved</span></p>');
@@ -57,7 +61,7 @@ describe("payment lines as HTML", () => {
   });
 
   test("a reversed refund carries both marks in order and no Reverse; a refund's reversal names it", () => {
-    const reversedRefund = paymentLinesHtml(
+    const reversedRefund = renderLines(
       [{ ...base, id: 11, amount: "-50", refund: true, note: "Overpaid", reversedOn: "2026-03-06" }],
       true,
       noSearch,
@@ -66,7 +70,7 @@ describe("payment lines as HTML", () => {
       '-₦50.00<span class="badge tone-blue ml-2">Refund</span><span class="badge tone-slate ml-2">Reversed</span></p>',
     );
     expect(reversedRefund).not.toContain(">Reverse<");
-    const reversal = paymentLinesHtml(
+    const reversal = renderLines(
       [{ ...base, id: 14, amount: "50", reversesPaymentId: 11, note: null, reversesKind: "refund" }],
       true,
       noSearch,
@@ -75,7 +79,7 @@ describe("payment lines as HTML", () => {
   });
 
   test("names, references and reasons typed by people are text, never markup", () => {
-    const out = paymentLinesHtml(
+    const out = renderLines(
       [
         {
           ...base,
@@ -90,9 +94,9 @@ describe("payment lines as HTML", () => {
     );
     expect(out).toContain("· &lt;script&gt;x&lt;/script&gt;</p>");
     expect(out).toContain("Ref: &quot;&gt;&lt;b&gt;</p>");
-    expect(out).toContain("Refund to the client: &lt;img src=x onerror=&#39;y&#39;&gt;</p>");
+    expect(out).toContain("Refund to the client: &lt;img src=x onerror=&#x27;y&#x27;&gt;</p>");
     expect(out).not.toMatch(/<script|<b>|<img/);
-    const reversal = paymentLinesHtml(
+    const reversal = renderLines(
       [{ ...base, invoiceNo: "<i>1</i>", reversesPaymentId: 9, note: '"><svg onload=x>', reversesKind: "payment" }],
       true,
       noSearch,
@@ -103,11 +107,7 @@ describe("payment lines as HTML", () => {
   });
 
   test("the list's own query rides on Reverse encoded, and cannot leave the attribute", () => {
-    const out = paymentLinesHtml(
-      [base],
-      true,
-      new URLSearchParams({ reference: '"><script>x</script>', client: "a&b" }),
-    );
+    const out = renderLines([base], true, new URLSearchParams({ reference: '"><script>x</script>', client: "a&b" }));
     expect(out).toContain(
       'href="/payments/9/reverse?reference=%22%3E%3Cscript%3Ex%3C%2Fscript%3E&amp;client=a%26b" data-discover="true"',
     );
@@ -115,9 +115,9 @@ describe("payment lines as HTML", () => {
   });
 
   test("one line per payment, in the order given", () => {
-    const out = paymentLinesHtml([base, { ...base, id: 8 }], false, noSearch);
+    const out = renderLines([base, { ...base, id: 8 }], false, noSearch);
     expect(out.match(/<li /g)).toHaveLength(2);
     expect(out.indexOf("Payment #9")).toBeLessThan(out.indexOf("Payment #8"));
-    expect(paymentLinesHtml([], true, noSearch)).toBe("");
+    expect(renderLines([], true, noSearch)).toBe("");
   });
 });
