@@ -9,28 +9,16 @@
 // one row per agent; the statement's opening and closing balances are index range sums over one
 // agent's rows, like the client statement's.
 import { and, eq, sql } from "drizzle-orm";
-import { parseFields } from "~/schemas/parse-fields.server";
 import { getDb, rowsOf, schema, type AgentPayout, type Executor } from "~/db.server";
-import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
+import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { countedSql, kobo, netPaymentSql } from "~/rules/deliveries.server";
-import { PayoutReversalSchema, PayoutSchema, type PayoutMethod } from "~/schemas/settlements";
-import { formatDate, todayIn } from "~/utils/dates";
-import { businessDateRefusal } from "~/utils/business-dates";
+import { type PayoutMethod } from "~/schemas/settlements";
+import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
-import {
-  claimKey,
-  completeKey,
-  deleteOldKeys,
-  idempotencyFailure,
-  INVALID_KEY_MESSAGE,
-  requestHash,
-} from "~/utils/idempotency.server";
 import { keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
-import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
+import { add, sub, toFixed } from "~/utils/money";
 import type { Page, PageRequest } from "~/utils/params";
-import { fail, type Failure, Refusal, type Result } from "~/utils/result";
-import { recordAudit } from "./audit.server";
-import { checkPeriodOpen } from "./period.server";
+import { fail, Refusal, type Result } from "~/utils/result";
 import {
   formatStatementCursor,
   holdSnapshot,
@@ -44,14 +32,10 @@ export const AGENT_STATEMENT_PAGE_SIZE = 100;
 export const AGENT_BALANCES_PAGE_SIZE = 50;
 export const PAYOUT_PAGE_SIZE = 50;
 
-export const PAYOUT_DATE_FUTURE = "Payout date cannot be in the future";
-export const NOTHING_OWED = "Nothing is owed to this agent";
 export const AGENT_NOT_FOUND = "Agent not found";
 
-export type RecordPayoutResult = { ok: true; payout: AgentPayout; owed: string; replayed: boolean } | Failure;
-
 /** What the agent is owed now, to the kobo, from its balance row, locked for the transaction. */
-async function owedNow(tx: Executor, agentId: number) {
+export async function owedNow(tx: Executor, agentId: number) {
   const [row] = await tx
     .select({ owed: sql<string>`round(${schema.agentBalances.earned} - ${schema.agentBalances.paid}, 2)::text` })
     .from(schema.agentBalances)
@@ -66,7 +50,7 @@ async function owedNow(tx: Executor, agentId: number) {
  * queue. An agent loaded with the triggers off (a bulk import) may have no balance row yet: it
  * gets one first.
  */
-async function lockAgentBalance(tx: Executor, agentId: number) {
+export async function lockAgentBalance(tx: Executor, agentId: number) {
   const [agent] = await tx
     .select({ id: schema.agents.id, name: schema.agents.name, createdAt: schema.agents.createdAt })
     .from(schema.agents)
@@ -77,198 +61,6 @@ async function lockAgentBalance(tx: Executor, agentId: number) {
     .values({ agentId, lastActivity: todayIn(env().APP_TIME_ZONE, agent.createdAt) })
     .onConflictDoNothing();
   return { agent, owed: (await owedNow(tx, agentId))! };
-}
-
-/**
- * Records a payout to an agent. The agent's balance row is locked first, so two payouts racing
- * for the last of what is owed queue: the second sees the first and is refused rather than
- * paying the agent more than their deliveries earned. Idempotent under `idempotencyKey`, refused
- * in a closed month, audited in the same transaction.
- */
-export async function recordAgentPayout(
-  actor: Actor,
-  agentId: number,
-  input: Record<string, unknown>,
-  now = new Date(),
-  { idempotencyKey }: { idempotencyKey?: string | null } = {},
-): Promise<RecordPayoutResult> {
-  const refused = refuse(actor, "agent.settle", `agent/${agentId}/payouts`);
-  if (refused) return refused;
-  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = parseFields(PayoutSchema, input);
-  if (!parsed.ok) return parsed;
-  const { amount, method, reference, note } = parsed.data;
-  const today = todayIn(env().APP_TIME_ZONE, now);
-  const payoutDate = parsed.data.payoutDate ?? today;
-  const badDate = businessDateRefusal("Payout date", payoutDate, today, 0);
-  if (badDate) return { ok: false, status: 400, message: badDate, fieldErrors: { payoutDate: [badDate] } };
-  const db = await getDb();
-  try {
-    return await db.transaction(async (tx): Promise<RecordPayoutResult> => {
-      if (idempotencyKey) {
-        const hash = requestHash({ agentId, amount, payoutDate: parsed.data.payoutDate, method, reference, note });
-        const existing = await claimKey(tx, {
-          userId: actor.id,
-          key: idempotencyKey,
-          scope: "agent_payout.create",
-          hash,
-        });
-        if (existing) {
-          const [payout] = await tx
-            .select()
-            .from(schema.agentPayouts)
-            .where(eq(schema.agentPayouts.id, Number(existing)));
-          if (!payout) throw new Refusal({ ok: false, status: 409, message: "This payout was already recorded" });
-          const owed = (await owedNow(tx, payout.agentId)) ?? "0.00";
-          return { ok: true, payout, owed, replayed: true };
-        }
-      }
-      const { agent, owed } = await lockAgentBalance(tx, agentId);
-      const closed = await checkPeriodOpen(tx, payoutDate);
-      if (closed) throw new Refusal({ ...closed, fieldErrors: { payoutDate: [closed.message] } });
-      if (compare(amount, owed) > 0) {
-        const message =
-          compare(owed, "0") <= 0 ? NOTHING_OWED : `Amount exceeds what is owed to ${agent.name}, ${formatNaira(owed)}`;
-        throw new Refusal({ ok: false, status: 409, message, fieldErrors: { amount: [message] } });
-      }
-      const [payout] = await tx
-        .insert(schema.agentPayouts)
-        .values({
-          agentId,
-          amount,
-          payoutDate,
-          method,
-          reference: reference ?? null,
-          note: note ?? null,
-          createdBy: actor.id,
-        })
-        .returning();
-      const owedAfter = toFixed(sub(owed, amount));
-      await recordAudit(tx, {
-        actor,
-        action: "agent_payout.create",
-        entityType: "agent_payout",
-        entityId: payout.id,
-        before: { agentId, agentName: agent.name, owed },
-        after: { ...payout, agentName: agent.name, owed: owedAfter },
-      });
-      if (idempotencyKey) {
-        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(payout.id) });
-        await deleteOldKeys(tx, now);
-      }
-      return { ok: true, payout, owed: owedAfter, replayed: false };
-    });
-  } catch (error) {
-    // A refusal rolls the transaction back, so its key is free for a corrected retry.
-    if (error instanceof Refusal) return error.failure;
-    return idempotencyFailure(error);
-  }
-}
-
-export const PAYOUT_NOT_FOUND = "Payout not found";
-export const REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
-
-export type ReversePayoutResult =
-  { ok: true; reversal: AgentPayout; payout: AgentPayout; owed: string; replayed: boolean } | Failure;
-
-/**
- * Takes back a payout recorded in error. The payout stays as it was; a reversal row of the
- * opposite amount, dated today (APP_TIME_ZONE) and naming the payout, is added, so the agent is
- * owed the amount again from today. A payout is reversed at most once (the agent's balance row is
- * locked first, and a unique index backs it). The reason is required and kept as the reversal's
- * note. Idempotent under `idempotencyKey`, refused when today's month is closed, audited in the
- * same transaction.
- */
-export async function reverseAgentPayout(
-  actor: Actor,
-  agentId: number,
-  payoutId: number,
-  input: Record<string, unknown>,
-  now = new Date(),
-  { idempotencyKey }: { idempotencyKey?: string | null } = {},
-): Promise<ReversePayoutResult> {
-  const refused = refuse(actor, "agent.settle", `agent/${agentId}/payouts/${payoutId}/reversal`);
-  if (refused) return refused;
-  if (idempotencyKey === null) return { ok: false, status: 400, message: INVALID_KEY_MESSAGE };
-  const parsed = parseFields(PayoutReversalSchema, input);
-  if (!parsed.ok) return parsed;
-  const { reason } = parsed.data;
-  const today = todayIn(env().APP_TIME_ZONE, now);
-  const db = await getDb();
-  try {
-    return await db.transaction(async (tx): Promise<ReversePayoutResult> => {
-      if (idempotencyKey) {
-        const existing = await claimKey(tx, {
-          userId: actor.id,
-          key: idempotencyKey,
-          scope: "agent_payout.reverse",
-          hash: requestHash({ agentId, payoutId, reason }),
-        });
-        if (existing) {
-          const [reversal] = await tx
-            .select()
-            .from(p)
-            .where(eq(p.id, Number(existing)));
-          const [payout] = reversal ? await tx.select().from(p).where(eq(p.id, reversal.reversesPayoutId!)) : [];
-          if (!reversal || !payout) {
-            throw new Refusal({ ok: false, status: 409, message: "This reversal was already recorded" });
-          }
-          const owed = (await owedNow(tx, agentId)) ?? "0.00";
-          return { ok: true, reversal, payout, owed, replayed: true };
-        }
-      }
-      // Locked first: two reversals of one payout queue here, and the second finds the first.
-      const { agent, owed } = await lockAgentBalance(tx, agentId);
-      const [payout] = await tx
-        .select()
-        .from(p)
-        .where(and(eq(p.id, payoutId), eq(p.agentId, agentId)));
-      if (!payout) throw new Refusal({ ok: false, status: 404, message: PAYOUT_NOT_FOUND });
-      if (payout.reversesPayoutId !== null) {
-        throw new Refusal({ ok: false, status: 409, message: REVERSAL_NOT_REVERSIBLE });
-      }
-      const [earlier] = await tx.select().from(p).where(eq(p.reversesPayoutId, payoutId));
-      if (earlier) {
-        throw new Refusal({
-          ok: false,
-          status: 409,
-          message: `This payout was already reversed on ${formatDate(earlier.payoutDate)}`,
-        });
-      }
-      const closed = await checkPeriodOpen(tx, today);
-      if (closed) throw new Refusal(closed);
-      const [reversal] = await tx
-        .insert(p)
-        .values({
-          agentId,
-          amount: toFixed(sub("0", payout.amount)),
-          payoutDate: today,
-          method: payout.method,
-          reference: payout.reference,
-          note: reason,
-          reversesPayoutId: payout.id,
-          createdBy: actor.id,
-        })
-        .returning();
-      const owedAfter = toFixed(add(owed, payout.amount));
-      await recordAudit(tx, {
-        actor,
-        action: "agent_payout.reverse",
-        entityType: "agent_payout",
-        entityId: payout.id,
-        before: { ...payout, agentName: agent.name, owed },
-        after: { ...reversal, agentName: agent.name, owed: owedAfter },
-      });
-      if (idempotencyKey) {
-        await completeKey(tx, { userId: actor.id, key: idempotencyKey, resourceId: String(reversal.id) });
-        await deleteOldKeys(tx, now);
-      }
-      return { ok: true, reversal, payout, owed: owedAfter, replayed: false };
-    });
-  } catch (error) {
-    if (error instanceof Refusal) return error.failure;
-    return idempotencyFailure(error);
-  }
 }
 
 export type PayoutToReverse = {

@@ -7,14 +7,8 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDriver } from "../db/template";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
-import {
-  agentBalanceTotals,
-  agentStatement,
-  agentStatementDownload,
-  listAgentBalances,
-  listAgentPayouts,
-  recordAgentPayout,
-} from "../../app/models/agent-settlement.server";
+import { agentBalanceTotals, agentStatement, agentStatementDownload, listAgentBalances, listAgentPayouts } from "../../app/models/agent-settlement.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
 import { deleteAgent } from "../../app/models/agent.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";

@@ -5,7 +5,7 @@
 import { eq, gt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { recordAgentPayout } from "../../app/models/agent-settlement.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
 import { createDelivery as recordDelivery } from "../../app/models/delivery.server";
 import { createInvoiceForDelivery } from "../../app/models/invoice.server";
 import { refundClientCredit } from "../../app/models/payment.server";

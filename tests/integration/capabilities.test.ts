@@ -18,6 +18,8 @@ import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
 import * as payments from "../../app/models/payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
+import { reverseAgentPayout } from "../../app/services/agents/reverse-payout.server";
 import * as settings from "../../app/models/settings.server";
 import * as statement from "../../app/models/statement.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
@@ -214,7 +216,7 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "settlements.recordAgentPayout",
     capability: "agent.settle",
-    call: (u) => settlements.recordAgentPayout(u, agentId, { amount: "1.00", method: "cash" }),
+    call: (u) => recordAgentPayout(u, agentId, { amount: "1.00", method: "cash" }),
   },
   {
     name: "payment.reversePayment",
@@ -239,7 +241,7 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "settlements.reverseAgentPayout",
     capability: "agent.settle",
-    call: (u) => settlements.reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
+    call: (u) => reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
   },
   { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
   {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../app/db.server";
-import { recordAgentPayout } from "../../app/models/agent-settlement.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
 import { createInvoiceForDelivery } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as agentPdf from "../../app/routes/_app.agents_.$id.statement_.pdf";
