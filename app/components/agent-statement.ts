@@ -1,5 +1,5 @@
 // An agent statement's shared words and address, for the page, its CSV and its PDF alike.
-import type { AgentStatementLine } from "~/models/agent-settlement.server";
+import type { AgentStatementLine } from "~/presenters/agent-statement.server";
 
 /**
  * An agent statement's own address with the period it was showing (only its dates are kept):

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { clientStatementLinesHtml } from "~/components/client-statement-lines-html";
-import type { StatementLine } from "~/models/statement.server";
+import type { StatementLine } from "~/presenters/client-statement.server";
 
 const line = (over: Partial<StatementLine>): StatementLine => ({
   kind: "invoice",

@@ -4,7 +4,7 @@
 // client-side navigations (decision 0505). Every value is escaped by the `html` tag
 // (app/utils/html.ts): a reference or a reversal's reason is text, never markup.
 import { clientLineReference, clientLineType, isDebitLine } from "~/components/client-statement";
-import type { Statement } from "~/models/statement.server";
+import type { Statement } from "~/presenters/client-statement.server";
 import { formatDate } from "~/utils/dates";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";

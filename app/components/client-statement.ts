@@ -1,6 +1,6 @@
 // A client statement line's shared words (docs/decisions/0970), for the page, its CSV and its
 // PDF alike.
-import type { StatementLine } from "~/models/statement.server";
+import type { StatementLine } from "~/presenters/client-statement.server";
 import { creditNoteReversalText } from "./credit-note-reversal";
 import { paymentReversalText, refundWithReference } from "./payment-reversal";
 

@@ -5,19 +5,16 @@ import type { Agent, Client } from "~/db.server";
 import { AGENT_LINE_TYPES, reversalText } from "~/components/agent-statement";
 import { creditMoveText, paymentReversalText, refundText } from "~/components/payment-reversal";
 import { clientLineReference, clientLineType } from "~/components/client-statement";
-import {
-  agentBalanceBatches,
-  agentStatementDownload,
-  type AgentBalanceView,
-  type AgentStatementLine,
-} from "~/models/agent-settlement.server";
+import { agentBalanceBatches, type AgentBalanceView } from "~/presenters/agents-owed.server";
+import { agentStatementDownload, type AgentStatementLine } from "~/presenters/agent-statement.server";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
 import { deliveryBatches, readDeliveryFilters, type DeliveryView } from "~/models/delivery.server";
 import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/models/audit.server";
 import { agentsPage, clientsPage, directoryBatches } from "~/models/directory-list.server";
 import { invoiceBatches, parseInvoiceFilters, type InvoiceView } from "~/models/invoice.server";
 import { parsePaymentFilters, paymentBatches, type PaymentView } from "~/models/payment.server";
-import { clientStatementDownload, parseStatementPeriod } from "~/models/statement.server";
+import { clientStatementDownload } from "~/presenters/client-statement.server";
+import { parseStatementPeriod } from "~/schemas/statement-query.server";
 import { assertCan, can, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/statements.server";
 import { pagedBatches } from "~/utils/batches.server";

@@ -3,13 +3,8 @@ import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { clientStatementLinesHtml } from "~/components/client-statement-lines-html";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
-import {
-  clientStatement,
-  getStatementClient,
-  parseStatementCursor,
-  parseStatementPeriod,
-  type Statement,
-} from "~/models/statement.server";
+import { clientStatement, getStatementClient, type Statement } from "~/presenters/client-statement.server";
+import { parseStatementCursor, parseStatementPeriod } from "~/schemas/statement-query.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { formatDate } from "~/utils/dates";

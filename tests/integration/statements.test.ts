@@ -9,13 +9,9 @@ import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import { createCreditNote } from "../../app/models/credit-note.server";
 import { createInvoiceForDelivery, voidInvoice } from "../../app/models/invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
-import {
-  ageingAsOf,
-  clientStatement,
-  holdSnapshot,
-  parseStatementCursor,
-  parseStatementPeriod,
-} from "../../app/models/statement.server";
+import { ageingAsOf, holdSnapshot } from "../../app/models/statement.server";
+import { clientStatement } from "../../app/presenters/client-statement.server";
+import { parseStatementCursor, parseStatementPeriod } from "../../app/schemas/statement-query.server";
 import { ageingBucket, ageingBucketSql, ageingOf } from "../../app/rules/statements.server";
 import { clientStatementExport } from "../../app/presenters/exports.server";
 import { add, sub, toFixed } from "../../app/utils/money";
