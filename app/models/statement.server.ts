@@ -90,7 +90,7 @@ export async function ageingAsOf(clientId: number, asOf: string, ex?: Executor):
   return { ...sums, total: toFixed(add(...AGEING_BUCKETS.map((b) => sums[b]))) };
 }
 
-// ---- One snapshot for a statement (decision 0970, stop 33).
+// ---- One snapshot for a statement (decision 0970).
 //
 // A statement's figures are several queries: the opening balance, the period's totals, the
 // ageing, the lines. Run one after the other on the pool, each sees the database as it is when it
@@ -196,7 +196,7 @@ export async function holdSnapshot<H, B>(
  * the reader asks, each on its own. PGlite has one connection: a transaction held at the reader's
  * pace (a slow phone downloading five years) would make every other request wait behind it, then
  * answer 503. So there a payment recorded while the lines are being sent can show in them
- * (decision 0970, addendum of stop 33); the figures still agree with one another.
+ * (decision 0970); the figures still agree with one another.
  */
 async function figuresInSnapshot<H, B>(
   db: Db,
@@ -208,7 +208,7 @@ async function figuresInSnapshot<H, B>(
   const source = rows(db, value);
   const iterator: AsyncIterableIterator<B> = {
     // Each batch waits for the connection on a budget of its own, not the spent one of the
-    // request that started the download (the PDF reads on in the loader's context; stop 33).
+    // request that started the download (the PDF reads on in the loader's context).
     next: () => nextBatch(source),
     return: async () => (await source.return?.()) ?? { done: true, value: undefined },
     [Symbol.asyncIterator]: () => iterator,

@@ -260,7 +260,7 @@ async function agentStatementFigures(
 
 /**
  * The statement of one agent for a period: its figures and one page of lines, from one snapshot
- * (decision 0980, addendum of stop 33: a payout recorded meanwhile is in all of it or none).
+ * (decision 0980: a payout recorded meanwhile is in all of it or none).
  */
 export async function agentStatement(
   actor: Actor,

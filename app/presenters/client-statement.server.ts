@@ -1,4 +1,4 @@
-// A client's statement of account (issue 15 item 4, docs/decisions/0970): the balance brought
+// A client's statement of account (docs/decisions/0970): the balance brought
 // forward before `from`, every invoice (debit, by its invoice date), credit note (credit, by its
 // issue date) and payment (credit, by its payment date) of the period in date order with a
 // running balance, the closing balance at `to`, and the ageing of that closing balance by due
@@ -172,7 +172,7 @@ const periodBounds = (period: StatementPeriod) => ({ from: sql`${period.from}::d
  * `continued`) can reach: the first day by which the lines from `first` add up to more than
  * `limit`, or the period's end `to`. Counted from the invoices' index and the kept payment counts
  * per day (payment_day_totals), so a page builds the lines of its own days, not the whole
- * period's (decision 0970, addendum of stop 38); a later
+ * period's (decision 0970); a later
  * page's running balance still starts from a sum over the lines before it (`upToSql`). The count
  * may only fall short, never exceed: credit notes are left out, and on a later page every line of
  * the cursor's own day is taken off. A short count only makes the page read further (to the

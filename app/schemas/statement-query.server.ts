@@ -56,3 +56,21 @@ export function parseStatementPeriod(
   }
   return { ok: true, period: { from: fromRaw, to: toRaw } };
 }
+
+/**
+ * A statement page's query: the dates as typed (the form shows them back), and the period and
+ * page of lines it asks for, or why they are refused (the page answers 400 with the message).
+ */
+export function readStatementPageQuery(
+  query: URLSearchParams,
+  now = new Date(),
+):
+  | { ok: true; form: { from: string; to: string }; period: StatementPeriod; after: StatementCursor | null }
+  | { ok: false; form: { from: string; to: string }; message: string } {
+  const form = { from: query.get("from") ?? "", to: query.get("to") ?? "" };
+  const period = parseStatementPeriod(query, now);
+  if (!period.ok) return { ok: false, form, message: period.message };
+  const after = parseStatementCursor(query.get("after"));
+  if (after === "invalid") return { ok: false, form, message: "The page of lines asked for is not valid" };
+  return { ok: true, form, period: period.period, after };
+}
