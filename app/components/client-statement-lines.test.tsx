@@ -2,7 +2,7 @@ import type { ComponentProps } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { ClientStatementLines } from "~/components/client-statement-lines";
-import type { StatementLine } from "~/models/statement.server";
+import type { StatementLine } from "~/presenters/client-statement.server";
 
 const line = (over: Partial<StatementLine>): StatementLine => ({
   kind: "invoice",

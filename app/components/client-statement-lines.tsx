@@ -3,9 +3,9 @@
 // client-statement.ts, shared with the CSV and the PDF.
 import { clientLineReference, clientLineType, isDebitLine } from "~/utils/money-line-words";
 import { RowLink } from "~/components/row-link";
-import type { Statement } from "~/models/statement.server";
 import { formatDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
+import { Statement } from "~/presenters/client-statement.server";
 
 type Page = Pick<Statement, "period" | "openingBalance" | "closingBalance" | "lines" | "continued" | "nextCursor">;
 

@@ -1,10 +1,9 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { getDb, schema, type Delivery, type Executor, type Role, type Settings, type User } from "~/db.server";
-import { DeliveryFiltersSchema, NewDeliverySchema, type DeliveryFilters } from "~/schemas/delivery";
+import { DeliveryFiltersSchema, type DeliveryFilters } from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
-import { fieldErrorsOf } from "~/utils/field-errors";
-import { fail, failOn, Refusal, type Failure } from "~/utils/result";
-import { can, refuse } from "~/rules/capabilities.server";
+import { failOn, Refusal, type Failure } from "~/utils/result";
+import { can } from "~/rules/capabilities.server";
 import {
   deliveryProfit,
   isInvoiced,
@@ -13,26 +12,9 @@ import {
   netPaymentToAgent,
   profitSql,
 } from "~/rules/deliveries.server";
-import { todayIn } from "~/utils/dates";
-import { businessDateRefusal } from "~/utils/business-dates";
-import { env } from "~/utils/env.server";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { PageRequest } from "~/utils/params";
-import {
-  claimKey,
-  claimReplacedKeys,
-  completeKey,
-  deleteOldKeys,
-  IdempotencyConflict,
-  idempotencyFailure,
-  isUsableKey,
-  ReplacedSendLanded,
-  replacedKeysOf,
-  requestHash,
-} from "~/utils/idempotency.server";
-import { recordAudit } from "./audit.server";
 import { findClientByName } from "./client.server";
-import { assertPeriodOpen, isPeriodClosed } from "./period.server";
 import { deliveryClientName, getSettings } from "./settings.server";
 import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 
@@ -300,143 +282,6 @@ export async function deliveryClientOf(
   }
   if (fixed?.client) return fixed.client.id;
   throw new Refusal(failOn(400, "clientId", fixed?.missingMessage ?? "Client not found"));
-}
-
-/** A replay of a delivery the office has since deleted (a phone's outbox shows it under "needs attention"). */
-export const RECORDED_THEN_DELETED =
-  "This delivery was recorded, then deleted in the office. Check with the office before sending it again.";
-
-/** A key that landed with other fields than these (an earlier version of the app, or an edit since). */
-export const landedUnderKeyMessage = (id: string) =>
-  `A delivery was already recorded under this request (delivery ${id}). Check the Deliveries list before sending it again.`;
-
-/** A correction whose delivery's earlier send landed after all (X-Replaces-Key). */
-export const replacedSendLandedMessage = (id: string) =>
-  `An earlier send of this delivery was recorded after all (delivery ${id}), so this correction was not. Check the Deliveries list, and edit delivery ${id} there if it needs correcting.`;
-
-export type CreateResult = { ok: true; delivery: DeliveryView; replayed: boolean } | Failure;
-
-/**
- * Records a delivery as confirmed, copying buying rate, selling rate and offloading cost from
- * the settings of this moment. With an idempotency key, a repeat of the same submission
- * returns the first delivery and records nothing new. A phone's correction names the keys of
- * the sends it replaces (`replacesKeys`, the X-Replaces-Key header): it is refused when one of
- * them landed, and none of them can land after it.
- */
-export async function createDelivery(
-  viewer: Viewer,
-  input: Record<string, unknown>,
-  {
-    idempotencyKey,
-    replacesKeys,
-    now = new Date(),
-  }: { idempotencyKey?: string | null; replacesKeys?: string | null; now?: Date } = {},
-): Promise<CreateResult> {
-  const refused = refuse(viewer, "delivery.create", "deliveries");
-  if (refused) return refused;
-  const parsed = safeParseFields(NewDeliverySchema, input);
-  if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
-  const { idempotencyKey: formKey, ...data } = parsed.data;
-  const key = idempotencyKey ?? formKey;
-  if (key !== undefined && key !== null && !isUsableKey(key)) {
-    return { ok: false, status: 400, message: "The request key is not valid", fieldErrors: {} };
-  }
-  const replaced = replacedKeysOf(replacesKeys, key);
-  if (!replaced)
-    return { ok: false, status: 400, message: "The keys this request replaces are not valid", fieldErrors: {} };
-
-  // The rates of this moment, and without a client the fixed delivery client, read now (outside the
-  // transaction: on PGlite a second query beside it would wait for it).
-  const settings = await getSettings();
-  const fixed = data.clientId == null ? await getDeliveryClient(settings) : null;
-  const today = todayIn(env().APP_TIME_ZONE, now);
-  const date = data.date ?? today;
-  const badDate = businessDateRefusal("Date", date, today, 1);
-  if (badDate) return fail(400, badDate, { date: [badDate] });
-  const db = await getDb();
-
-  let outcome: { id: number; replayed: boolean };
-  try {
-    outcome = await db.transaction(async (tx) => {
-      // The key is claimed before anything is checked against the data of this moment: a
-      // phone's resend of a delivery that landed replays it even when the fixed client, or
-      // anything else it was checked against, has changed since (decision 1100, stop 34).
-      if (key) {
-        // The request as sent. Keys claimed before stop 34 hashed the fixed client's id in
-        // with it (the client the delivery went to); they are honoured while they last (90 days).
-        const earlier = async (id: string) => {
-          const [landed] = await tx
-            .select({ clientId: schema.deliveries.clientId })
-            .from(schema.deliveries)
-            .where(eq(schema.deliveries.id, Number(id)));
-          return data.clientId == null && landed ? [requestHash({ ...data, clientId: landed.clientId })] : [];
-        };
-        const existing = await claimKey(tx, {
-          userId: viewer.id,
-          key,
-          scope: "delivery.create",
-          hash: requestHash(data),
-          earlier,
-        });
-        if (existing) return { id: Number(existing), replayed: true };
-        await claimReplacedKeys(tx, { userId: viewer.id, keys: replaced, scope: "delivery.create" });
-      }
-      const clientId = await deliveryClientOf(tx, data.clientId ?? null, fixed);
-      if (!(await agentExists(data.agentId, tx))) throw new Refusal(failOn(400, "agentId", "Agent not found"));
-      const values = {
-        date,
-        agentId: data.agentId,
-        clientId,
-        tons: data.tons,
-        truckNo: data.truckNo ?? null,
-        location: data.location,
-        remarks: data.remarks ?? null,
-        status: "confirmed" as const,
-        createdBy: viewer.id,
-        buyingRate: settings.buyingRate,
-        sellingRate: settings.sellingRate,
-        offloadingCost: settings.offloadingCost,
-        logisticsCost: data.logisticsCost ?? null,
-        mobilizationPayment: data.mobilizationPayment ?? null,
-        otherCosts: data.otherCosts ?? null,
-        otherCostsDescription: data.otherCostsDescription ?? null,
-      };
-      // Throws (rolling back the claimed key too) when the delivery's date is in a closed month.
-      await assertPeriodOpen(tx, values.date);
-      const [created] = await tx.insert(schema.deliveries).values(values).returning();
-      await recordAudit(tx, {
-        actor: viewer,
-        action: "delivery.create",
-        entityType: "delivery",
-        entityId: created.id,
-        after: created,
-      });
-      if (key) {
-        for (const k of [key, ...replaced])
-          await completeKey(tx, { userId: viewer.id, key: k, resourceId: String(created.id) });
-        await deleteOldKeys(tx, now);
-      }
-      return { id: created.id, replayed: false };
-    });
-  } catch (error) {
-    if (isPeriodClosed(error) || error instanceof Refusal) return error.failure;
-    // The key landed (or one this correction replaces did): whoever sees this must not send the
-    // delivery again under a new key.
-    const landed =
-      error instanceof ReplacedSendLanded
-        ? { id: error.resourceId, status: 409 as const, message: replacedSendLandedMessage }
-        : error instanceof IdempotencyConflict && error.resourceId
-          ? { id: error.resourceId, status: 422 as const, message: landedUnderKeyMessage }
-          : null;
-    if (landed) {
-      if (!(await getDeliveryRow(Number(landed.id)))) return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
-      return { ok: false, status: landed.status, message: landed.message(landed.id) };
-    }
-    return idempotencyFailure(error);
-  }
-  const row = await getDeliveryRow(outcome.id);
-  if (!row) return { ok: false, status: 409, message: RECORDED_THEN_DELETED };
-  return { ok: true, delivery: toView(row, viewer.role), replayed: outcome.replayed };
 }
 
 export { isInvoiced };

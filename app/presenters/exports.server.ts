@@ -11,12 +11,8 @@ import {
   clientLineReference,
   clientLineType,
 } from "~/utils/money-line-words";
-import {
-  agentBalanceBatches,
-  agentStatementDownload,
-  type AgentBalanceView,
-  type AgentStatementLine,
-} from "~/models/agent-settlement.server";
+import { agentBalanceBatches, type AgentBalanceView } from "~/presenters/agents-owed.server";
+import { agentStatementDownload, type AgentStatementLine } from "~/presenters/agent-statement.server";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
 import { deliveryBatches, readDeliveryFilters, type DeliveryView } from "~/models/delivery.server";
 import { listAuditEvents, parseAuditFilters, type AuditEventView } from "~/models/audit.server";
@@ -25,7 +21,8 @@ import { paymentBatches, type PaymentView } from "~/presenters/payments.server";
 import { parsePaymentFilters } from "~/schemas/payment-filters";
 import { parseInvoiceFilters } from "~/schemas/invoice-filters";
 import { invoiceBatches, type InvoiceView } from "~/presenters/invoice-list.server";
-import { clientStatementDownload, parseStatementPeriod } from "~/models/statement.server";
+import { clientStatementDownload } from "~/presenters/client-statement.server";
+import { parseStatementPeriod } from "~/schemas/statement-query.server";
 import { assertCan, can, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/statements.server";
 import { pagedBatches } from "~/utils/batches.server";

@@ -17,19 +17,19 @@ import {
   clientLineType,
   isDebitLine,
 } from "~/utils/money-line-words";
-import { agentStatementDownload, type AgentStatement, type AgentStatementLine } from "~/models/agent-settlement.server";
+import {
+  agentStatementDownload,
+  type AgentStatement,
+  type AgentStatementLine,
+} from "~/presenters/agent-statement.server";
 import {
   getBusinessDetails,
   getBusinessLogo,
   type BusinessDetailsView,
   type BusinessLogo,
 } from "~/models/business.server";
-import {
-  clientStatementDownload,
-  parseStatementPeriod,
-  type Statement,
-  type StatementLine,
-} from "~/models/statement.server";
+import { clientStatementDownload, type Statement, type StatementLine } from "~/presenters/client-statement.server";
+import { parseStatementPeriod } from "~/schemas/statement-query.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";

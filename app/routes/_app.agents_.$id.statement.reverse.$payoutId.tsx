@@ -3,7 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { agentStatementUrl } from "~/components/agent-statement";
 import { ReversalDialog } from "~/components/forms/reversal-dialog";
-import { getPayoutToReverse, reverseAgentPayout } from "~/models/agent-settlement.server";
+import { getPayoutToReverse } from "~/models/agent-settlement.server";
+import { reverseAgentPayout } from "~/services/agents/reverse-payout.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PayoutReversalFormSchema, payoutReversalFormConstraint } from "~/schemas/settlements";
 import { formatDate } from "~/utils/dates";

@@ -4,8 +4,8 @@ import { AGENT_LINE_TYPES, reversalText } from "~/utils/money-line-words";
 import { ErrorView } from "~/components/error-view";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import { TableScroll } from "~/components/table-scroll";
-import { agentStatement, getStatementAgent, type AgentStatement } from "~/models/agent-settlement.server";
-import { parseStatementCursor, parseStatementPeriod } from "~/models/statement.server";
+import { agentStatement, getStatementAgent, type AgentStatement } from "~/presenters/agent-statement.server";
+import { readStatementPageQuery } from "~/schemas/statement-query.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { formatDate } from "~/utils/dates";
@@ -16,12 +16,12 @@ import { deliveriesCount } from "~/utils/plural";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
-// An agent's statement (issue 15 item 5, docs/decisions/0980): every counted delivery's net
+// An agent's statement (docs/decisions/0980): every counted delivery's net
 // payable and every payout of the period with what was owed after it, for admins. The dates
 // are a GET form, so it works without JavaScript; a bad period is a message on the page (400).
 // Record Payout and Reverse Payout are child routes: a dialog over this page, or a page of its
 // own without JavaScript.
-// Opening one of its dialogs does not load the statement again (decision 0200, addendum of stop 33).
+// Opening one of its dialogs does not load the statement again (decision 0200).
 export const shouldRevalidate = keepListBehindDialogs((params) => `/agents/${params.id}/statement`);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -32,18 +32,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "agent.settle");
   const id = parseId(params.id);
   invariantResponse(id, "Agent not found");
-  const query = new URL(request.url).searchParams;
-  const form = { from: query.get("from") ?? "", to: query.get("to") ?? "" };
-  const period = parseStatementPeriod(query);
-  const after = parseStatementCursor(query.get("after"));
-  if (!period.ok || after === "invalid") {
-    const message = period.ok ? "The page of lines asked for is not valid" : period.message;
+  const query = readStatementPageQuery(new URL(request.url).searchParams);
+  const { form } = query;
+  if (!query.ok) {
     // The agent's name for the heading: one row, not a statement.
     const agent = await getStatementAgent(user, id);
     invariantResponse(agent, "Agent not found");
-    return data({ agent, form, error: message, statement: null }, { status: 400 });
+    return data({ agent, form, error: query.message, statement: null }, { status: 400 });
   }
-  const result = await agentStatement(user, id, period.period, after);
+  const result = await agentStatement(user, id, query.period, query.after);
   invariantResponse(result.ok || result.status !== 404, "Agent not found");
   if (!result.ok) return data({ agent: null, form, error: result.message, statement: null }, { status: result.status });
   const { statement } = result;

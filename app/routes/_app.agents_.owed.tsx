@@ -4,7 +4,7 @@ import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { Pager } from "~/components/pager";
 import { TableScroll } from "~/components/table-scroll";
-import { agentBalanceTotals, listAgentBalances } from "~/models/agent-settlement.server";
+import { agentBalanceTotals, listAgentBalances } from "~/presenters/agents-owed.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDate } from "~/utils/dates";
 import { formatNaira, isNegative } from "~/utils/money";

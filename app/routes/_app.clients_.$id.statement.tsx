@@ -3,13 +3,8 @@ import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { ClientStatementLines } from "~/components/client-statement-lines";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
-import {
-  clientStatement,
-  getStatementClient,
-  parseStatementCursor,
-  parseStatementPeriod,
-  type Statement,
-} from "~/models/statement.server";
+import { clientStatement, getStatementClient, type Statement } from "~/presenters/client-statement.server";
+import { readStatementPageQuery } from "~/schemas/statement-query.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { formatDate } from "~/utils/dates";
@@ -18,7 +13,7 @@ import { formatNaira } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
 
-// A client's statement of account (issue 15 item 4, docs/decisions/0970). The dates are a GET
+// A client's statement of account (docs/decisions/0970). The dates are a GET
 // form, so it works without JavaScript; a bad period is a message on the page (400), nothing else.
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.client ? `${data.client.name} · Statement` : "Statement" },
@@ -28,18 +23,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "client.statement");
   const id = parseId(params.id);
   invariantResponse(id, "Client not found");
-  const query = new URL(request.url).searchParams;
-  const form = { from: query.get("from") ?? "", to: query.get("to") ?? "" };
-  const period = parseStatementPeriod(query);
-  const after = parseStatementCursor(query.get("after"));
-  if (!period.ok || after === "invalid") {
-    const message = period.ok ? "The page of lines asked for is not valid" : period.message;
+  const query = readStatementPageQuery(new URL(request.url).searchParams);
+  const { form } = query;
+  if (!query.ok) {
     // The client's name for the heading: one row, not a statement.
     const client = await getStatementClient(user, id);
     invariantResponse(client, "Client not found");
-    return data({ client, form, error: message, statement: null }, { status: 400 });
+    return data({ client, form, error: query.message, statement: null }, { status: 400 });
   }
-  const result = await clientStatement(user, id, period.period, after);
+  const result = await clientStatement(user, id, query.period, query.after);
   if (!result.ok && result.status === 404) invariantResponse(false, "Client not found");
   if (!result.ok) {
     return data({ client: null, form, error: result.message, statement: null }, { status: result.status });

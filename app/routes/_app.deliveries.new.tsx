@@ -16,7 +16,8 @@ import {
 import { useIsPending } from "~/hooks/use-is-pending";
 import { useOutboxForm } from "~/components/outbox-form";
 import { listAgentChoices } from "~/models/agent.server";
-import { createDelivery, getDeliveryClient } from "~/models/delivery.server";
+import { getDeliveryClient } from "~/models/delivery.server";
+import { createDelivery } from "~/services/deliveries/create-delivery.server";
 import { safeRedirect } from "~/utils/redirect";
 import { NEW_DELIVERY_FORM_CONSTRAINT, NewDeliveryFormSchema } from "~/schemas/delivery";
 import { requireUser } from "~/utils/auth.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { reverseAgentPayout } from "~/models/agent-settlement.server";
+import { reverseAgentPayout } from "~/services/agents/reverse-payout.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { agentExists, listAgentPayouts, payoutBatches, recordAgentPayout } from "~/models/agent-settlement.server";
+import { agentExists, listAgentPayouts, payoutBatches } from "~/models/agent-settlement.server";
+import { recordAgentPayout } from "~/services/agents/record-payout.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

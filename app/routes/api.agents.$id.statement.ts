@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { agentStatement } from "~/models/agent-settlement.server";
-import { parseStatementCursor, parseStatementPeriod } from "~/models/statement.server";
+import { agentStatement } from "~/presenters/agent-statement.server";
+import { parseStatementCursor, parseStatementPeriod } from "~/schemas/statement-query.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed } from "~/utils/http.server";

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { clientStatement, parseStatementCursor, parseStatementPeriod } from "~/models/statement.server";
+import { clientStatement } from "~/presenters/client-statement.server";
+import { parseStatementCursor, parseStatementPeriod } from "~/schemas/statement-query.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed } from "~/utils/http.server";

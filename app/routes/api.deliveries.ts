@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createDelivery, deliveryBatches, listDeliveries, readDeliveryFilters } from "~/models/delivery.server";
+import { deliveryBatches, listDeliveries, readDeliveryFilters } from "~/models/delivery.server";
+import { createDelivery } from "~/services/deliveries/create-delivery.server";
 import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json-list.server";
 import { jsonError, requireUser } from "~/utils/auth.server";
 import { methodNotAllowed, readJsonBody } from "~/utils/http.server";

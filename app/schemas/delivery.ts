@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
 import {
   calendarDate,
   optionalDecimal,
@@ -8,11 +7,14 @@ import {
   requiredDecimal,
   requiredId,
   requiredText,
+  constraintOf,
   formSchema,
   type FormConstraint,
 } from "./fields";
 
 const TONS = { label: "Tons", precision: 10, positive: true };
+/** Tons are typed to the hundredth, at least one. */
+const TONS_STEP = { min: 0.01, step: 0.01 };
 const money = (label: string) => ({ label, precision: 12 });
 
 export const NewDeliverySchema = z.object({
@@ -31,15 +33,16 @@ export const NewDeliverySchema = z.object({
 });
 /** The New Delivery form. */
 export const NewDeliveryFormSchema = formSchema(NewDeliverySchema);
-export const NEW_DELIVERY_FORM_CONSTRAINT: FormConstraint = {
-  agentId: { required: true },
-  // No max: a copy of the form cached on a phone would refuse today's date (the server checks it).
-  date: { required: true, min: EARLIEST_BUSINESS_DATE },
-  tons: { required: true, min: 0.01, step: 0.01 },
-  location: { required: true, maxLength: 200 },
-  otherCostsDescription: { maxLength: 500 },
-  remarks: { maxLength: 1000 },
-};
+/**
+ * What the browser checks of New Delivery, read from the write's schema (decision 0820); the
+ * loader sends it, so the page carries no zod for it. The form asks for the date the write
+ * defaults, and with no max: a copy of the form cached on a phone would refuse today's date (the
+ * server checks it).
+ */
+export const NEW_DELIVERY_FORM_CONSTRAINT: FormConstraint = /* @__PURE__ */ constraintOf(NewDeliverySchema, {
+  date: { required: true },
+  tons: TONS_STEP,
+});
 export type NewDeliveryInput = z.infer<typeof NewDeliverySchema>;
 
 export const EditDeliverySchema = z.object({
@@ -60,12 +63,12 @@ export type EditDeliveryInput = z.infer<typeof EditDeliverySchema>;
 
 /** The Edit Delivery form (empty boxes leave a field as it is). */
 export const EditDeliveryFormSchema = formSchema(EditDeliverySchema);
-export const EDIT_DELIVERY_FORM_CONSTRAINT: FormConstraint = {
-  date: { required: true, min: EARLIEST_BUSINESS_DATE },
-  tons: { required: true, min: 0.01, step: 0.01 },
-  location: { required: true, maxLength: 200 },
-  otherCostsDescription: { maxLength: 500 },
-};
+/** Edit Delivery's browser checks, read from its schema: the admin's boxes are shown filled and required. */
+export const EDIT_DELIVERY_FORM_CONSTRAINT: FormConstraint = /* @__PURE__ */ constraintOf(EditDeliverySchema, {
+  date: { required: true },
+  tons: { required: true, ...TONS_STEP },
+  location: { required: true },
+});
 
 export const ADMIN_ONLY_FIELDS = ["date", "tons", "location"] as const;
 

@@ -1,9 +1,9 @@
-// The Record Payout form (issue 15, docs/decisions/0980): one schema for the HTML form and the
+// The Record Payout form (docs/decisions/0980): one schema for the HTML form and the
 // JSON call; the model parses with the same fields and has the last word (owed, month close).
 import * as z from "zod";
 import { PAYOUT_METHOD_LABELS, type PayoutMethod } from "~/utils/payout-methods";
-import { reasonField, REASON_MAX } from "./corrections";
-import { calendarDate, formSchema, optionalText, requiredDecimal, type FormConstraint } from "./fields";
+import { reasonField } from "./corrections";
+import { calendarDate, constraintOf, formSchema, optionalText, requiredDecimal, type FormConstraint } from "./fields";
 
 export { PAYOUT_METHOD_LABELS, type PayoutMethod };
 const METHODS = Object.keys(PAYOUT_METHOD_LABELS) as [PayoutMethod, ...PayoutMethod[]];
@@ -26,13 +26,11 @@ export const PayoutSchema = z.object({
 
 export const PayoutFormSchema = formSchema(PayoutSchema.extend({ idempotencyKey: optionalText("Request key", 200) }));
 
-export const payoutFormConstraint: FormConstraint = {
-  amount: { required: true },
+/** What the browser checks of Record Payout, read from the write's schema; the form asks for the date and the method. */
+export const payoutFormConstraint: FormConstraint = /* @__PURE__ */ constraintOf(PayoutSchema, {
   payoutDate: { required: true },
   method: { required: true },
-  reference: { maxLength: 200 },
-  note: { maxLength: PAYOUT_NOTE_MAX },
-};
+});
 
 /** Reverse Payout (a payout recorded in error): why, kept with the reversal. */
 export const PayoutReversalSchema = z.object({ reason: reasonField() });
@@ -41,4 +39,4 @@ export const PayoutReversalFormSchema = formSchema(
   PayoutReversalSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
 );
 
-export const payoutReversalFormConstraint: FormConstraint = { reason: { required: true, maxLength: REASON_MAX } };
+export const payoutReversalFormConstraint: FormConstraint = /* @__PURE__ */ constraintOf(PayoutReversalSchema);

@@ -7,20 +7,16 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDriver } from "../db/template";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
-import {
-  agentBalanceTotals,
-  agentStatement,
-  agentStatementDownload,
-  listAgentBalances,
-  listAgentPayouts,
-  recordAgentPayout,
-} from "../../app/models/agent-settlement.server";
+import { listAgentPayouts } from "../../app/models/agent-settlement.server";
+import { agentBalanceTotals, listAgentBalances } from "../../app/presenters/agents-owed.server";
+import { agentStatement, agentStatementDownload } from "../../app/presenters/agent-statement.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
 import { deleteAgent } from "../../app/models/agent.server";
 import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
 import { closeMonth } from "../../app/models/period.server";
-import { parseStatementCursor } from "../../app/models/statement.server";
+import { parseStatementCursor } from "../../app/schemas/statement-query.server";
 import { agentBalancesExport, agentStatementExport } from "../../app/presenters/exports.server";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";

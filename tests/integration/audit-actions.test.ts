@@ -8,7 +8,7 @@ import * as adminUsers from "../../app/models/admin-users.server";
 import * as agents from "../../app/models/agent.server";
 import type { AuditAction } from "../../app/models/audit.server";
 import * as clients from "../../app/models/client.server";
-import * as deliveries from "../../app/models/delivery.server";
+import * as deliveries from "../../app/services/deliveries/create-delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";

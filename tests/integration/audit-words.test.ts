@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
 import * as agents from "../../app/models/agent.server";
 import { listAuditEvents, withAuditContext } from "../../app/models/audit.server";
-import * as deliveries from "../../app/models/delivery.server";
+import * as deliveries from "../../app/services/deliveries/create-delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import { deleteUserByAdmin } from "../../app/models/admin-users.server";
 import { databaseNames, presentAuditEvents, type NameSource } from "../../app/presenters/audit-events.server";

@@ -5,11 +5,11 @@
 import { eq, gt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
-import { recordAgentPayout } from "../../app/models/agent-settlement.server";
-import { createDelivery as recordDelivery } from "../../app/models/delivery.server";
 import { refundClientCredit } from "../../app/services/payments/refund-credit.server";
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
-import { parseStatementPeriod } from "../../app/models/statement.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
+import { createDelivery as recordDelivery } from "../../app/services/deliveries/create-delivery.server";
+import { parseStatementPeriod } from "../../app/schemas/statement-query.server";
 import * as auditPage from "../../app/routes/_app.audit";
 import * as reconciliationPage from "../../app/routes/_app.reconciliation";
 import * as reconciliationExport from "../../app/routes/_app.reconciliation.export";

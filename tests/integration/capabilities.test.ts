@@ -29,13 +29,17 @@ import { recordPayment } from "../../app/services/payments/record-payment.server
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { applyClientCredit } from "../../app/services/payments/apply-credit.server";
 import { refundClientCredit } from "../../app/services/payments/refund-credit.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
+import { reverseAgentPayout } from "../../app/services/agents/reverse-payout.server";
 import * as settings from "../../app/models/settings.server";
-import * as statement from "../../app/models/statement.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import * as exports from "../../app/presenters/exports.server";
 import * as invoiceDocument from "../../app/presenters/invoice-document.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
 import * as receivables from "../../app/presenters/receivables.server";
+import * as agentStatements from "../../app/presenters/agent-statement.server";
+import * as agentsOwed from "../../app/presenters/agents-owed.server";
+import * as statement from "../../app/presenters/client-statement.server";
 import * as taxReport from "../../app/presenters/tax-report.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
@@ -225,7 +229,7 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "settlements.recordAgentPayout",
     capability: "agent.settle",
-    call: (u) => settlements.recordAgentPayout(u, agentId, { amount: "1.00", method: "cash" }),
+    call: (u) => recordAgentPayout(u, agentId, { amount: "1.00", method: "cash" }),
   },
   {
     name: "payment.reversePayment",
@@ -250,7 +254,7 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: "settlements.reverseAgentPayout",
     capability: "agent.settle",
-    call: (u) => settlements.reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
+    call: (u) => reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
   },
   { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
   {
@@ -461,12 +465,12 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   {
     name: "settlements.agentStatement",
     capability: "agent.settle",
-    call: (u) => settlements.agentStatement(u, agentId, { from: "2026-01-01", to: "2026-01-31" }),
+    call: (u) => agentStatements.agentStatement(u, agentId, { from: "2026-01-01", to: "2026-01-31" }),
   },
   {
     name: "settlements.getStatementAgent",
     capability: "agent.settle",
-    call: (u) => settlements.getStatementAgent(u, agentId),
+    call: (u) => agentStatements.getStatementAgent(u, agentId),
   },
   {
     name: "settlements.getPayoutToReverse",
@@ -486,12 +490,12 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   {
     name: "settlements.listAgentBalances",
     capability: "agent.settle",
-    call: (u) => settlements.listAgentBalances(u, { page: { cursor: null, direction: "older" } }),
+    call: (u) => agentsOwed.listAgentBalances(u, { page: { cursor: null, direction: "older" } }),
   },
   {
     name: "settlements.agentBalanceTotals",
     capability: "agent.settle",
-    call: (u) => settlements.agentBalanceTotals(u),
+    call: (u) => agentsOwed.agentBalanceTotals(u),
   },
   { name: "loadManagerDashboard", capability: "delivery.financials", call: (u) => loadManagerDashboard(u) },
   { name: "business.loadBusinessDetails", capability: "settings.manage", call: (u) => business.loadBusinessDetails(u) },

@@ -21,7 +21,7 @@ import { applyClientCredit, NO_CREDIT_TO_MOVE } from "../../app/services/payment
 import { creditMoveSpent, reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
-import { clientStatement } from "../../app/models/statement.server";
+import { clientStatement } from "../../app/presenters/client-statement.server";
 import { paymentsExport } from "../../app/presenters/exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
 import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";

@@ -18,7 +18,7 @@ import { getInvoiceDetail } from "../../app/presenters/invoice-page.server";
 import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
-import { clientStatement } from "../../app/models/statement.server";
+import { clientStatement } from "../../app/presenters/client-statement.server";
 import { clientStatementExport } from "../../app/presenters/exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
 import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";

@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema } from "../../app/db.server";
+import { PAGE_SIZE } from "../../app/models/delivery.server";
 import {
   createDelivery as createDeliveryModel,
   landedUnderKeyMessage,
-  PAGE_SIZE,
   RECORDED_THEN_DELETED,
   replacedSendLandedMessage,
-} from "../../app/models/delivery.server";
+} from "../../app/services/deliveries/create-delivery.server";
 import * as deliveriesPage from "../../app/routes/_app.deliveries";
 import * as deleteRoute from "../../app/routes/_app.deliveries.$id.delete";
 import * as editRoute from "../../app/routes/_app.deliveries.$id.edit";

@@ -10,8 +10,7 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type User } from "../../app/db.server";
-import { recordAgentPayout, reverseAgentPayout } from "../../app/models/agent-settlement.server";
-import { createDelivery as recordDelivery } from "../../app/models/delivery.server";
+import { createDelivery as recordDelivery } from "../../app/services/deliveries/create-delivery.server";
 import { refundClientCredit } from "../../app/services/payments/refund-credit.server";
 import { applyClientCredit } from "../../app/services/payments/apply-credit.server";
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
@@ -25,6 +24,8 @@ import { reverseCreditNote } from "../../app/services/invoices/reverse-credit-no
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { createInvoicesForMonth } from "../../app/services/invoices/create-month-invoices.server";
 import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
+import { reverseAgentPayout } from "../../app/services/agents/reverse-payout.server";
 
 let admin: User;
 let agentId: number;

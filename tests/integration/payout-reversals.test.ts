@@ -6,14 +6,10 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
-import {
-  agentStatement,
-  getPayoutToReverse,
-  listAgentPayouts,
-  recordAgentPayout,
-  REVERSAL_NOT_REVERSIBLE,
-  reverseAgentPayout,
-} from "../../app/models/agent-settlement.server";
+import { getPayoutToReverse, listAgentPayouts } from "../../app/models/agent-settlement.server";
+import { agentStatement } from "../../app/presenters/agent-statement.server";
+import { REVERSAL_NOT_REVERSIBLE, reverseAgentPayout } from "../../app/services/agents/reverse-payout.server";
+import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
 import { closeMonth } from "../../app/models/period.server";
 import { agentStatementExport } from "../../app/presenters/exports.server";
 import * as reverseDialog from "../../app/routes/_app.agents_.$id.statement.reverse.$payoutId";

@@ -24,7 +24,7 @@ import {
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { addDays } from "../../app/utils/dates";
-import { clientStatement } from "../../app/models/statement.server";
+import { clientStatement } from "../../app/presenters/client-statement.server";
 import { clientStatementExport, paymentsExport } from "../../app/presenters/exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
 import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";

@@ -4,7 +4,7 @@
 import { sql, type SQLWrapper } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema } from "../../app/db.server";
-import { createDelivery as createDeliveryModel } from "../../app/models/delivery.server";
+import { createDelivery as createDeliveryModel } from "../../app/services/deliveries/create-delivery.server";
 import { updateDelivery } from "../../app/models/delivery-changes.server";
 import {
   invoicePageQuery,

@@ -10,13 +10,9 @@ import { createCreditNote } from "../../app/services/invoices/issue-credit-note.
 import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
-import {
-  ageingAsOf,
-  clientStatement,
-  holdSnapshot,
-  parseStatementCursor,
-  parseStatementPeriod,
-} from "../../app/models/statement.server";
+import { ageingAsOf, holdSnapshot } from "../../app/models/statement.server";
+import { clientStatement } from "../../app/presenters/client-statement.server";
+import { parseStatementCursor, parseStatementPeriod } from "../../app/schemas/statement-query.server";
 import { ageingBucket, ageingBucketSql, ageingOf } from "../../app/rules/statements.server";
 import { clientStatementExport } from "../../app/presenters/exports.server";
 import { add, sub, toFixed } from "../../app/utils/money";

@@ -1,0 +1,168 @@
+// New Delivery (decision 1100): a delivery recorded as confirmed, with the buying rate, selling
+// rate and offloading cost of this moment's settings. A phone's outbox sends it under a request
+// key (the Idempotency-Key header, or the form's own field) and, for a correction, the keys of
+// the sends it replaces (X-Replaces-Key): those are refused when one of them landed, and none of
+// them can land after it. Runs on the keyed write pipeline (decision 0805).
+import { eq } from "drizzle-orm";
+import { schema, type Settings } from "~/db.server";
+import {
+  agentExists,
+  deliveryClientOf,
+  getDeliveryClient,
+  getDeliveryRow,
+  toView,
+  type DeliveryView,
+  type Viewer,
+} from "~/models/delivery.server";
+import { getSettings } from "~/models/settings.server";
+import { NewDeliverySchema, type NewDeliveryInput } from "~/schemas/delivery";
+import { safeParseFields } from "~/schemas/fields";
+import { keyedWrite, refuseWith, type KeyedCommand, type KeyOptions } from "~/services/keyed-write.server";
+import { businessDateRefusal } from "~/utils/business-dates";
+import { fieldErrorsOf } from "~/utils/field-errors";
+import {
+  IdempotencyConflict,
+  isUsableKey,
+  ReplacedSendLanded,
+  replacedKeysOf,
+  requestHash,
+} from "~/utils/idempotency.server";
+import { fail, failOn, type Failure } from "~/utils/result";
+
+/** A replay of a delivery the office has since deleted (a phone's outbox shows it under "needs attention"). */
+export const RECORDED_THEN_DELETED =
+  "This delivery was recorded, then deleted in the office. Check with the office before sending it again.";
+
+/** A key that landed with other fields than these (an earlier version of the app, or an edit since). */
+export const landedUnderKeyMessage = (id: string) =>
+  `A delivery was already recorded under this request (delivery ${id}). Check the Deliveries list before sending it again.`;
+
+/** A correction whose delivery's earlier send landed after all (X-Replaces-Key). */
+export const replacedSendLandedMessage = (id: string) =>
+  `An earlier send of this delivery was recorded after all (delivery ${id}), so this correction was not. Check the Deliveries list, and edit delivery ${id} there if it needs correcting.`;
+
+export type CreateResult = { ok: true; delivery: DeliveryView; replayed: boolean } | Failure;
+
+type Fields = Omit<NewDeliveryInput, "idempotencyKey">;
+type Input = {
+  /** The fields as sent: what the request key covers. */
+  fields: Fields;
+  date: string;
+  settings: Settings;
+  /** Without a chosen client, the fixed delivery client. */
+  fixed: Awaited<ReturnType<typeof getDeliveryClient>> | null;
+};
+
+/** The request's key (the header's, else the form's) and the keys of the sends it replaces. */
+type RequestKeys = { key: string | null | undefined; replaced: string[] | null };
+
+const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Input, number, { id: number }> => ({
+  capability: "delivery.create",
+  object: () => "deliveries",
+  scope: "delivery.create",
+  async parse(input, { today }) {
+    const parsed = safeParseFields(NewDeliverySchema, input);
+    if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+    if (key !== undefined && key !== null && !isUsableKey(key)) return fail(400, "The request key is not valid", {});
+    if (!replaced) return fail(400, "The keys this request replaces are not valid", {});
+    const { idempotencyKey: _key, ...fields } = parsed.data;
+    // The rates of this moment, and without a client the fixed delivery client, read now (outside
+    // the transaction: on PGlite a second query beside it would wait for it).
+    const settings = await getSettings();
+    const fixed = fields.clientId == null ? await getDeliveryClient(settings) : null;
+    const date = fields.date ?? today;
+    const badDate = businessDateRefusal("Date", date, today, 1);
+    if (badDate) return failOn(400, "date", badDate);
+    return { ok: true, data: { fields, date, settings, fixed } };
+  },
+  // The key is claimed before anything is checked against the data of this moment: a phone's
+  // resend of a delivery that landed replays it even when the fixed client, or anything else it
+  // was checked against, has changed since (decision 1100).
+  hash: ({ fields }) => fields,
+  // Keys claimed by earlier versions hashed the fixed client's id in with the request (the client
+  // the delivery went to); they are honoured while they last (90 days).
+  async earlier(tx, { fields }, id) {
+    const [landed] = await tx
+      .select({ clientId: schema.deliveries.clientId })
+      .from(schema.deliveries)
+      .where(eq(schema.deliveries.id, Number(id)));
+    return fields.clientId == null && landed ? [requestHash({ ...fields, clientId: landed.clientId })] : [];
+  },
+  // What the key made is read back after the transaction (createDelivery), as a new delivery is.
+  replay: async (_tx, resourceId) => ({ id: Number(resourceId) }),
+  async lock(tx, { fields, fixed }) {
+    const clientId = await deliveryClientOf(tx, fields.clientId ?? null, fixed);
+    if (!(await agentExists(fields.agentId, tx))) refuseWith(failOn(400, "agentId", "Agent not found"));
+    return clientId;
+  },
+  landsOn: ({ date }) => date,
+  async write(tx, { fields, date, settings }, clientId, { actor }) {
+    const [created] = await tx
+      .insert(schema.deliveries)
+      .values({
+        date,
+        agentId: fields.agentId,
+        clientId,
+        tons: fields.tons,
+        truckNo: fields.truckNo ?? null,
+        location: fields.location,
+        remarks: fields.remarks ?? null,
+        status: "confirmed" as const,
+        createdBy: actor.id,
+        buyingRate: settings.buyingRate,
+        sellingRate: settings.sellingRate,
+        offloadingCost: settings.offloadingCost,
+        logisticsCost: fields.logisticsCost ?? null,
+        mobilizationPayment: fields.mobilizationPayment ?? null,
+        otherCosts: fields.otherCosts ?? null,
+        otherCostsDescription: fields.otherCostsDescription ?? null,
+      })
+      .returning();
+    return {
+      made: { id: created.id },
+      resourceId: created.id,
+      audit: [{ action: "delivery.create", entityType: "delivery", entityId: created.id, after: created }],
+    };
+  },
+  // The key landed (or one this correction replaces did): whoever sees this must not send the
+  // delivery again under a new key.
+  async keyFailure(error) {
+    const landed =
+      error instanceof ReplacedSendLanded
+        ? { id: error.resourceId, status: 409 as const, message: replacedSendLandedMessage }
+        : error instanceof IdempotencyConflict && error.resourceId
+          ? { id: error.resourceId, status: 422 as const, message: landedUnderKeyMessage }
+          : null;
+    if (!landed) return null;
+    if (!(await getDeliveryRow(Number(landed.id)))) return fail(409, RECORDED_THEN_DELETED);
+    return fail(landed.status, landed.message(landed.id));
+  },
+});
+
+/**
+ * Records a delivery as confirmed. With a request key, a repeat of the same submission answers
+ * the first delivery and records nothing new; a phone's correction names the keys of the sends
+ * it replaces (`replacesKeys`, the X-Replaces-Key header).
+ */
+export async function createDelivery(
+  viewer: Viewer,
+  input: Record<string, unknown>,
+  {
+    idempotencyKey,
+    replacesKeys,
+    now = new Date(),
+  }: { idempotencyKey?: string | null; replacesKeys?: string | null } & Pick<KeyOptions, "now"> = {},
+): Promise<CreateResult> {
+  const field = NewDeliverySchema.shape.idempotencyKey.safeParse(input.idempotencyKey);
+  const key = idempotencyKey ?? (field.success ? field.data : undefined);
+  const keys: RequestKeys = { key, replaced: replacedKeysOf(replacesKeys, key) };
+  const result = await keyedWrite(createDeliveryCommand(keys), viewer, input, {
+    idempotencyKey: isUsableKey(key) ? key : undefined,
+    replacesKeys: keys.replaced ?? [],
+    now,
+  });
+  if (!result.ok) return result;
+  const row = await getDeliveryRow(result.id);
+  if (!row) return fail(409, RECORDED_THEN_DELETED);
+  return { ok: true, delivery: toView(row, viewer.role), replayed: result.replayed };
+}
