@@ -9,7 +9,7 @@ import { receivedAmount, receivedLabel } from "~/components/invoices/invoice-rec
 // Black on white in both themes: it is paper.
 // Rendered on the server only, as static markup: the print route writes the document around an
 // empty table body, then the rows (`InvoiceLineRows`) a batch at a time between the two
-// (docs/decisions/0951, addendum of stop 33).
+// (docs/decisions/0951).
 
 /**
  * The totals' last line: what is still due, or, when payments and credit notes went past the
@@ -25,6 +25,16 @@ export function balanceLine(doc: Pick<InvoiceDocument, "balance">): { label: str
 export function asksForPayment(doc: Pick<InvoiceDocument, "voided" | "balance" | "business">): boolean {
   const { bankName, bankAccountNo } = doc.business;
   return Boolean(bankName || bankAccountNo) && !doc.voided && compare(doc.balance, "0") > 0;
+}
+
+/** The lines table's headings, in the order `InvoiceLineRows` writes its cells; the last three are figures. */
+const LINE_HEADINGS = ["Date", "Truck", "Location", "Tons", "Rate (₦/ton)", "Amount (₦)"];
+const FIRST_FIGURE = 3;
+
+/** Every heading but the last keeps a gap on its right; the figures' headings align right as the figures do. */
+function headingClass(index: number) {
+  const gap = index < LINE_HEADINGS.length - 1 ? " pr-1.5 sm:pr-2" : "";
+  return `py-1.5${gap}${index >= FIRST_FIGURE ? " text-right" : ""}`;
 }
 
 /** One table row per delivery, as the document's table body holds them. */
@@ -106,24 +116,11 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
           <caption className="sr-only">Deliveries on this invoice</caption>
           <thead>
             <tr className="border-y border-slate-400 text-left text-xs text-slate-600 sm:uppercase sm:tracking-wide">
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
-                Date
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
-                Truck
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
-                Location
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2 text-right">
-                Tons
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2 text-right">
-                Rate (₦/ton)
-              </th>
-              <th scope="col" className="py-1.5 text-right">
-                Amount (₦)
-              </th>
+              {LINE_HEADINGS.map((heading, index) => (
+                <th key={heading} scope="col" className={headingClass(index)}>
+                  {heading}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>{children}</tbody>
