@@ -3,7 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmFooter, FormErrors, InputField, SelectField } from "~/components/forms";
+import { ConfirmFooter, FormErrors, SelectField } from "~/components/forms";
+import { RecentPasswordField } from "~/components/forms/recent-password-field";
 import { Dialog } from "~/components/dialog";
 import { nameWithEmail } from "~/components/settings/security-cards";
 import { changeUserRole } from "~/models/admin-users.server";
@@ -75,15 +76,12 @@ export default function ChangeRoleDialog() {
               <option value="manager">Manager</option>
               <option value="admin">Admin</option>
             </SelectField>
-            {needsPassword || fields.password.errors?.length ? (
-              <InputField
-                meta={fields.password}
-                label="Your current password"
-                type="password"
-                autoComplete="current-password"
-                description="Changing a role asks for your password unless you signed in within the last 5 minutes."
-              />
-            ) : null}
+            <RecentPasswordField
+              meta={fields.password}
+              needed={needsPassword}
+              label="Your current password"
+              description="Changing a role asks for your password unless you signed in within the last 5 minutes."
+            />
             <ConfirmFooter
               cancelTo="/settings"
               confirmLabel="Change Role"
