@@ -11,8 +11,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Delete User · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireCapability(request, "user.manage");
-  const user = await requireManagedUser(admin, params.id);
+  const user = await requireManagedUser(request, params.id, "user.manage");
   return { user: { displayName: user.displayName, email: user.email } };
 }
 

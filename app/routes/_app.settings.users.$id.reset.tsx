@@ -12,8 +12,7 @@ import { temporaryPasswordCookie } from "~/utils/temporary-password-cookie.serve
 export const meta: MetaFunction = () => [{ title: "Reset Password · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireCapability(request, "user.manage");
-  const user = await requireManagedUser(admin, params.id);
+  const user = await requireManagedUser(request, params.id, "user.manage");
   return { user: { displayName: user.displayName, email: user.email } };
 }
 

@@ -19,8 +19,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Change Role · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireCapability(request, "user.role");
-  const user = await requireManagedUser(admin, params.id);
+  const user = await requireManagedUser(request, params.id, "user.role");
   return {
     user: { displayName: user.displayName, email: user.email, role: user.role, status: user.status },
     needsPassword: !(await isRecentlyAuthenticated(request)),
