@@ -14,6 +14,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { AppFrame } from "~/components/app-frame";
 import { ErrorView, isNetworkFailure } from "~/components/error-view";
+import { PageHtml } from "~/components/page-html";
 import { Toaster } from "~/components/toaster";
 import { toPublicUser } from "~/models/user.server";
 import { can } from "~/rules/capabilities.server";
@@ -84,25 +85,24 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const theme = rootData?.theme ?? "light";
   return (
-    <html lang="en" className={theme === "dark" ? "dark" : ""}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content={theme} />
-        <meta name="theme-color" content="#15803d" />
-        <Meta />
-        <Links />
-        {/* The first frame waits until the page's content is parsed (decision 0504, addendum of
-            stop 36): a frame of half a page moved a phone's bottom-sheet dialog by 300 px. */}
-        <link rel="expect" href="#content-end" {...{ blocking: "render" }} />
-      </head>
-      <body className="min-h-screen">
-        {children}
-        <ScrollRestoration nonce={nonce} />
-        <div id="content-end" hidden />
-        <Scripts nonce={nonce} />
-      </body>
-    </html>
+    <PageHtml
+      theme={theme}
+      bodyClassName="min-h-screen"
+      head={
+        <>
+          <Meta />
+          <Links />
+          {/* The first frame waits until the page's content is parsed (decision 0504): a frame
+              of half a page moved a phone's bottom-sheet dialog by 300 px. */}
+          <link rel="expect" href="#content-end" {...{ blocking: "render" }} />
+        </>
+      }
+    >
+      {children}
+      <ScrollRestoration nonce={nonce} />
+      <div id="content-end" hidden />
+      <Scripts nonce={nonce} />
+    </PageHtml>
   );
 }
 

@@ -6,6 +6,25 @@ import { FormErrors, InputField } from "./forms";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { useIsPending } from "~/hooks/use-is-pending";
 
+/** The form's three fields; typing in the first two tells the submit button they are filled. */
+const PASSWORD_FIELDS: {
+  name: "currentPassword" | "newPassword" | "confirmPassword";
+  label: string;
+  description?: string;
+  autoComplete: string;
+  filledKey?: "current" | "next";
+}[] = [
+  { name: "currentPassword", label: "Current password", autoComplete: "current-password", filledKey: "current" },
+  {
+    name: "newPassword",
+    label: "New password",
+    description: "8 to 72 characters; not a common password or your e-mail. A few unrelated words work well.",
+    autoComplete: "new-password",
+    filledKey: "next",
+  },
+  { name: "confirmPassword", label: "Confirm new password", autoComplete: "new-password" },
+];
+
 /**
  * The password change, the same in Settings and on the forced Change Your Password page
  * (spec section 5): submit stays disabled until current and new are filled (once JavaScript
@@ -45,30 +64,16 @@ export function ChangePasswordForm({
     <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
       {children}
       <FormErrors errors={hideErrors ? null : form.errors} id={form.errorId} />
-      <InputField
-        meta={fields.currentPassword}
-        hideErrors={hideErrors}
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        onInput={track("current")}
-      />
-      <InputField
-        meta={fields.newPassword}
-        hideErrors={hideErrors}
-        label="New password"
-        description="8 to 72 characters; not a common password or your e-mail. A few unrelated words work well."
-        type="password"
-        autoComplete="new-password"
-        onInput={track("next")}
-      />
-      <InputField
-        meta={fields.confirmPassword}
-        hideErrors={hideErrors}
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-      />
+      {PASSWORD_FIELDS.map(({ name, filledKey, ...field }) => (
+        <InputField
+          key={name}
+          meta={fields[name]}
+          hideErrors={hideErrors}
+          type="password"
+          onInput={filledKey ? track(filledKey) : undefined}
+          {...field}
+        />
+      ))}
       <button
         type="submit"
         className="btn-primary w-full"

@@ -1,16 +1,26 @@
 import { useSearchParams } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useChoiceSearch } from "~/components/forms";
 
 // The fields of a list's filter card (`FilterForm`, in its own module: the Deliveries list, which
 // New Delivery's budget pays for, uses the card and none of these). Each field starts from the URL.
 
-export function FilterText({ name, label, numeric = false }: { name: string; label: string; numeric?: boolean }) {
-  const [params] = useSearchParams();
+/** A filter's label above its control; the control's id is the filter's name. */
+function FilterField({ name, label, children }: { name: string; label: string; children: ReactNode }) {
   return (
     <div>
       <label className="label" htmlFor={name}>
         {label}
       </label>
+      {children}
+    </div>
+  );
+}
+
+export function FilterText({ name, label, numeric = false }: { name: string; label: string; numeric?: boolean }) {
+  const [params] = useSearchParams();
+  return (
+    <FilterField name={name} label={label}>
       <input
         id={name}
         name={name}
@@ -18,19 +28,16 @@ export function FilterText({ name, label, numeric = false }: { name: string; lab
         className="input"
         defaultValue={params.get(name) ?? ""}
       />
-    </div>
+    </FilterField>
   );
 }
 
 export function FilterDate({ name, label }: { name: string; label: string }) {
   const [params] = useSearchParams();
   return (
-    <div>
-      <label className="label" htmlFor={name}>
-        {label}
-      </label>
+    <FilterField name={name} label={label}>
       <input id={name} name={name} type="date" className="input" defaultValue={params.get(name) ?? ""} />
-    </div>
+    </FilterField>
   );
 }
 
@@ -53,10 +60,7 @@ export function FilterSelect({
   const found = useChoiceSearch(all, name, searchNouns ?? "");
   const { search, shown } = searchNouns ? found : { search: null, shown: all };
   return (
-    <div>
-      <label className="label" htmlFor={name}>
-        {label}
-      </label>
+    <FilterField name={name} label={label}>
       {search}
       <select id={name} name={name} className="input" defaultValue={params.get(name) ?? ""}>
         <option value="">{allLabel}</option>
@@ -66,7 +70,7 @@ export function FilterSelect({
           </option>
         ))}
       </select>
-    </div>
+    </FilterField>
   );
 }
 

@@ -201,6 +201,37 @@ async function endSessions(tx: Executor, userIds: string[]) {
   if (userIds.length) await tx.delete(schema.sessions).where(userSessionsWhere(userIds));
 }
 
+/** What Delete sets: the row stays (deliveries and invoices point at it), its second factor goes. */
+const DELETED_COLUMNS = { status: "deleted", totpEnabled: false, totpSecret: null } as const;
+
+/** A deleted user's ways back in go with the deletion: their sessions and their passkeys. */
+async function endAccess(tx: Executor, userIds: string[]) {
+  await endSessions(tx, userIds);
+  await tx.delete(schema.passkeys).where(inArray(schema.passkeys.userId, userIds));
+}
+
+type UserColumns = Partial<typeof schema.users.$inferInsert>;
+
+/** Writes one user's new columns and records the change, before and after, under `id` as asked. */
+async function updateUser(
+  tx: Executor,
+  admin: User,
+  action: AuditAction,
+  id: string,
+  before: User,
+  columns: UserColumns,
+  andThen?: () => Promise<void>,
+) {
+  const [user] = await tx
+    .update(schema.users)
+    .set({ ...columns, updatedAt: new Date() })
+    .where(eq(schema.users.id, id))
+    .returning();
+  await andThen?.();
+  await recordAudit(tx, { actor: admin, action, entityType: "user", entityId: id, before, after: user });
+  return user;
+}
+
 export const STATUS_CHOICES = ["active", "frozen"] as const;
 export const isStatusChoice = (v: unknown): v is "active" | "frozen" => v === "active" || v === "frozen";
 
@@ -217,19 +248,8 @@ export async function setUserStatus(
   return db.transaction(async (tx) => {
     const target = await loadTarget(admin, id, tx);
     if (!target.ok) return target;
-    const [user] = await tx
-      .update(schema.users)
-      .set({ status, updatedAt: new Date() })
-      .where(eq(schema.users.id, id))
-      .returning();
-    if (status === "frozen") await endSessions(tx, [id]);
-    await recordAudit(tx, {
-      actor: admin,
-      action: statusAction(status),
-      entityType: "user",
-      entityId: id,
-      before: target.user,
-      after: user,
+    const user = await updateUser(tx, admin, statusAction(status), id, target.user, { status }, async () => {
+      if (status === "frozen") await endSessions(tx, [id]);
     });
     return { ok: true as const, user: toRow(user) };
   });
@@ -243,21 +263,9 @@ export async function deleteUserByAdmin(admin: User, id: string): Promise<AdminR
   return db.transaction(async (tx) => {
     const target = await loadTarget(admin, id, tx);
     if (!target.ok) return target;
-    const [user] = await tx
-      .update(schema.users)
-      .set({ status: "deleted", totpEnabled: false, totpSecret: null, updatedAt: new Date() })
-      .where(eq(schema.users.id, id))
-      .returning();
-    await endSessions(tx, [id]);
-    await tx.delete(schema.passkeys).where(eq(schema.passkeys.userId, id));
-    await recordAudit(tx, {
-      actor: admin,
-      action: "user.delete",
-      entityType: "user",
-      entityId: id,
-      before: target.user,
-      after: user,
-    });
+    const user = await updateUser(tx, admin, "user.delete", id, target.user, DELETED_COLUMNS, () =>
+      endAccess(tx, [id]),
+    );
     return { ok: true as const, user: toRow(user) };
   });
 }
@@ -275,25 +283,10 @@ export async function resetUserPassword(
   return db.transaction(async (tx) => {
     const target = await loadTarget(admin, id, tx);
     if (!target.ok) return target;
-    const [user] = await tx
-      .update(schema.users)
-      .set({
-        password: hash,
-        mustChangePassword: 1,
-        ...temporaryPasswordColumns(),
-        updatedAt: new Date(),
-      })
-      .where(eq(schema.users.id, id))
-      .returning();
-    await endSessions(tx, [id]);
-    await recordAudit(tx, {
-      actor: admin,
-      action: "user.reset_password",
-      entityType: "user",
-      entityId: id,
-      before: target.user,
-      after: user,
-    });
+    const columns = { password: hash, mustChangePassword: 1, ...temporaryPasswordColumns() };
+    const user = await updateUser(tx, admin, "user.reset_password", id, target.user, columns, () =>
+      endSessions(tx, [id]),
+    );
     return { ok: true as const, user: toRow(user), temporaryPassword };
   });
 }
@@ -314,21 +307,9 @@ export async function bulkSetStatus(admin: User, userIds: unknown, status: unkno
   const ids = cleanIds(userIds);
   if (!ids) return { ok: false, status: 400, message: "Please select at least one user" };
   if (!isStatusChoice(status)) return { ok: false, status: 400, message: "Status must be active or frozen" };
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const { success, failed, failures } = await partition(admin, ids, tx);
-    if (success.length) {
-      const before = await tx.select().from(schema.users).where(inArray(schema.users.id, success));
-      const after = await tx
-        .update(schema.users)
-        .set({ status, updatedAt: new Date() })
-        .where(inArray(schema.users.id, success))
-        .returning();
-      if (status === "frozen") await endSessions(tx, success);
-      await recordEach(tx, admin, statusAction(status), before, after);
-    }
-    return { ok: true as const, success, failed, failures };
-  });
+  return bulkUpdate(admin, ids, statusAction(status), { status }, (tx, success) =>
+    status === "frozen" ? endSessions(tx, success) : Promise.resolve(),
+  );
 }
 
 export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<AdminResult<BulkResult>> {
@@ -336,6 +317,23 @@ export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<Ad
   if (refused) return refused;
   const ids = cleanIds(userIds);
   if (!ids) return { ok: false, status: 400, message: "Please select at least one user" };
+  return bulkUpdate(admin, ids, "user.delete", DELETED_COLUMNS, endAccess);
+}
+
+const statusAction = (status: "active" | "frozen"): AuditAction =>
+  status === "frozen" ? "user.freeze" : "user.unfreeze";
+
+/**
+ * A bulk change in one transaction: the users it may change (`partition`) get the new columns,
+ * `andThen` runs on their ids, and each gets its own audit event.
+ */
+async function bulkUpdate(
+  admin: User,
+  ids: string[],
+  action: AuditAction,
+  columns: UserColumns,
+  andThen: (tx: Executor, userIds: string[]) => Promise<void>,
+): Promise<AdminResult<BulkResult>> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const { success, failed, failures } = await partition(admin, ids, tx);
@@ -343,33 +341,24 @@ export async function bulkDeleteUsers(admin: User, userIds: unknown): Promise<Ad
       const before = await tx.select().from(schema.users).where(inArray(schema.users.id, success));
       const after = await tx
         .update(schema.users)
-        .set({ status: "deleted", totpEnabled: false, totpSecret: null, updatedAt: new Date() })
+        .set({ ...columns, updatedAt: new Date() })
         .where(inArray(schema.users.id, success))
         .returning();
-      await endSessions(tx, success);
-      await tx.delete(schema.passkeys).where(inArray(schema.passkeys.userId, success));
-      await recordEach(tx, admin, "user.delete", before, after);
+      await andThen(tx, success);
+      const was = new Map(before.map((u) => [u.id, u]));
+      for (const user of after) {
+        await recordAudit(tx, {
+          actor: admin,
+          action,
+          entityType: "user",
+          entityId: user.id,
+          before: was.get(user.id),
+          after: user,
+        });
+      }
     }
     return { ok: true as const, success, failed, failures };
   });
-}
-
-const statusAction = (status: "active" | "frozen"): AuditAction =>
-  status === "frozen" ? "user.freeze" : "user.unfreeze";
-
-/** One event per user of a bulk change, in the bulk change's transaction. */
-async function recordEach(tx: Executor, admin: User, action: AuditAction, before: User[], after: User[]) {
-  const was = new Map(before.map((u) => [u.id, u]));
-  for (const user of after) {
-    await recordAudit(tx, {
-      actor: admin,
-      action,
-      entityType: "user",
-      entityId: user.id,
-      before: was.get(user.id),
-      after: user,
-    });
-  }
 }
 
 export const BULK_REASONS = {
@@ -457,19 +446,7 @@ export async function changeUserRole(
     if (role !== "admin" && admins.every((a) => a.id === id)) {
       return { ok: false as const, status: 409 as const, message: "This would leave no active admin" };
     }
-    const [user] = await tx
-      .update(schema.users)
-      .set({ role, updatedAt: new Date() })
-      .where(eq(schema.users.id, target.user.id))
-      .returning();
-    await recordAudit(tx, {
-      actor: admin,
-      action: "user.role_change",
-      entityType: "user",
-      entityId: user.id,
-      before: target.user,
-      after: user,
-    });
+    const user = await updateUser(tx, admin, "user.role_change", target.user.id, target.user, { role });
     logEvent("info", { event: "admin.user.role_changed", adminId: admin.id, userId: user.id, role });
     return { ok: true as const, user: toRow(user), previousRole: target.user.role };
   });

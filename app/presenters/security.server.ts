@@ -1,9 +1,11 @@
+import { redirect } from "@remix-run/node";
 import type { User } from "~/db.server";
-import { listUsers } from "~/models/admin-users.server";
+import { getUserRow, listUsers } from "~/models/admin-users.server";
 import { listPasskeys } from "~/models/passkey.server";
-import { can } from "~/rules/capabilities.server";
+import { can, requireCapability } from "~/rules/capabilities.server";
 import { dayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
+import { invariantResponse } from "~/utils/http.server";
 
 /**
  * Data of the Password, Two-factor, Passkey and (admins only) User Management cards. "Added" and
@@ -31,3 +33,20 @@ export async function loadSecurityCards(user: User) {
 export type SecurityCardsData = Awaited<ReturnType<typeof loadSecurityCards>>;
 /** A row of the User Management card. */
 export type SecurityUserRow = NonNullable<SecurityCardsData["users"]>[number];
+
+/**
+ * The guard of a User Management dialog (reset, role, delete) and the user it acts on: the
+ * admin's own account is not managed there (back to Settings), and an unknown or deleted user
+ * is not found.
+ */
+export async function requireManagedUser(
+  request: Request,
+  id: string | undefined,
+  capability: "user.manage" | "user.role",
+) {
+  const admin = await requireCapability(request, capability);
+  if (id?.toLowerCase() === admin.id) throw redirect("/settings");
+  const user = await getUserRow(admin, id ?? "");
+  invariantResponse(user && user.status !== "deleted", "User not found");
+  return user;
+}

@@ -5,18 +5,15 @@ import { AgentForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { listSearch, listUrlOf } from "~/components/directory/list-url";
 import { getAgent, updateAgent } from "~/models/agent.server";
-import { parseId } from "~/utils/params";
 import { AGENT_FORM_CONSTRAINT, AgentFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse, readForm } from "~/utils/http.server";
+import { invariantResponse, readForm, requireIdParam } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireCapability(request, "agent.manage");
-  const id = parseId(params.id);
-  invariantResponse(id, "Agent not found");
-  const agent = await getAgent(id);
+  const agent = await getAgent(requireIdParam(params.id, "Agent not found"));
   invariantResponse(agent, "Agent not found");
   const { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo } = agent;
   return {
@@ -27,8 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "agent.manage");
-  const id = parseId(params.id);
-  invariantResponse(id, "Agent not found");
+  const id = requireIdParam(params.id, "Agent not found");
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: AgentFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return replyInvalid(submission);

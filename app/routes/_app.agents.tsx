@@ -6,7 +6,7 @@ import { agentCardsPage, readDirectoryRequest } from "~/models/directory-list.se
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
-// Opening a dialog over the list does not load the list again (decision 0200, addendum of stop 33).
+// Opening a dialog over the list does not load the list again (decision 0200).
 export const shouldRevalidate = keepListBehindDialogs("/agents");
 
 export const meta: MetaFunction = () => [{ title: "Agents · Management" }];

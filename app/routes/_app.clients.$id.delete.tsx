@@ -3,24 +3,20 @@ import { useLoaderData, useLocation } from "@remix-run/react";
 import { DirectoryDeleteDialog } from "~/components/directory/directory-forms";
 import { listSearch, listUrlOf } from "~/components/directory/list-url";
 import { deleteClient, getClient } from "~/models/client.server";
-import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
-import { invariantResponse } from "~/utils/http.server";
+import { invariantResponse, requireIdParam } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireCapability(request, "client.manage");
-  const id = parseId(params.id);
-  invariantResponse(id, "Client not found");
-  const client = await getClient(id);
+  const client = await getClient(requireIdParam(params.id, "Client not found"));
   invariantResponse(client, "Client not found");
   return { client: { id: client.id, name: client.name } };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "client.manage");
-  const id = parseId(params.id);
-  invariantResponse(id, "Client not found");
+  const id = requireIdParam(params.id, "Client not found");
   const result = await deleteClient(user, id);
   if (!result.ok)
     return redirectWithToast(listUrlOf("/clients", request.url), {

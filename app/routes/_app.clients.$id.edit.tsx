@@ -5,18 +5,15 @@ import { ClientForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { listSearch, listUrlOf } from "~/components/directory/list-url";
 import { getClient, updateClient } from "~/models/client.server";
-import { parseId } from "~/utils/params";
 import { CLIENT_FORM_CONSTRAINT, ClientFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse, readForm } from "~/utils/http.server";
+import { invariantResponse, readForm, requireIdParam } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireCapability(request, "client.manage");
-  const id = parseId(params.id);
-  invariantResponse(id, "Client not found");
-  const client = await getClient(id);
+  const client = await getClient(requireIdParam(params.id, "Client not found"));
   invariantResponse(client, "Client not found");
   return {
     client: {
@@ -35,8 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireCapability(request, "client.manage");
-  const id = parseId(params.id);
-  invariantResponse(id, "Client not found");
+  const id = requireIdParam(params.id, "Client not found");
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ClientFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return replyInvalid(submission);

@@ -2,6 +2,7 @@ import { redirectDocument, type LoaderFunctionArgs } from "@remix-run/node";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { InvoiceDocumentView, InvoiceLineRows } from "~/components/invoices/invoice-document";
+import { PageHtml } from "~/components/page-html";
 import {
   invoiceLineBatches,
   loadInvoiceDocument,
@@ -17,7 +18,7 @@ import { streamBatches } from "~/utils/batches.server";
 import { firstBatchRead } from "~/utils/unavailable.server";
 import stylesheet from "~/tailwind.css";
 
-// The printable invoice (docs/decisions/0951, addendum of stop 33): a document written on the
+// The printable invoice (docs/decisions/0951): a document written on the
 // server and streamed, not a page of the app. A month's invoice has thousands of lines; as
 // loader data each went out twice (in the HTML and in the hydration data) and was rendered in
 // one go. Here the figures and the first batch of lines are read first (a database that is away
@@ -90,20 +91,19 @@ const PRINT_BUTTON =
 /** The page around the document: the app's stylesheet (print rules included) and theme, no app chrome. */
 function PrintPage({ title, theme, children }: { title: string; theme: "light" | "dark"; children: ReactNode }) {
   return (
-    <html lang="en" className={theme === "dark" ? "dark" : ""}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content={theme} />
-        <meta name="theme-color" content="#15803d" />
-        <title>{title}</title>
-        <link rel="stylesheet" href={stylesheet} />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-      </head>
-      <body className="min-h-screen print:min-h-0">
-        <main className="p-2 sm:p-4 md:p-6 print:p-0">{children}</main>
-      </body>
-    </html>
+    <PageHtml
+      theme={theme}
+      bodyClassName="min-h-screen print:min-h-0"
+      head={
+        <>
+          <title>{title}</title>
+          <link rel="stylesheet" href={stylesheet} />
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        </>
+      }
+    >
+      <main className="p-2 sm:p-4 md:p-6 print:p-0">{children}</main>
+    </PageHtml>
   );
 }
 

@@ -2,7 +2,8 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmFooter, InputField } from "~/components/forms";
+import { ConfirmFooter } from "~/components/forms";
+import { RecentPasswordField } from "~/components/forms/recent-password-field";
 import { Dialog } from "~/components/dialog";
 import { deletePasskey, getPasskey } from "~/models/passkey.server";
 import { PASSWORD_CONFIRM_FORM_CONSTRAINT, PasswordConfirmFormSchema } from "~/schemas/forms";
@@ -57,9 +58,7 @@ export default function DeletePasskeyDialog() {
     >
       <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
         <p className="text-sm">This cannot be undone. That device can no longer sign you in with this passkey.</p>
-        {needsPassword || fields.password.errors?.length ? (
-          <InputField meta={fields.password} label="Current password" type="password" autoComplete="current-password" />
-        ) : null}
+        <RecentPasswordField meta={fields.password} needed={needsPassword} />
         <ConfirmFooter cancelTo="/settings" confirmLabel="Delete Passkey" pendingLabel="Deleting..." />
       </Form>
     </Dialog>

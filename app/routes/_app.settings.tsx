@@ -11,7 +11,7 @@ import { requireUser } from "~/utils/auth.server";
 import { can } from "~/rules/capabilities.server";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
-// Opening a dialog over Settings does not load its lists again (decision 0200, addendum of stop 33).
+// Opening a dialog over Settings does not load its lists again (decision 0200).
 export const shouldRevalidate = keepListBehindDialogs("/settings");
 
 export const meta: MetaFunction = () => [{ title: "Settings · Management" }];

@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -6,7 +6,8 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { CopyButton } from "~/components/copy-button";
 import { Dialog } from "~/components/dialog";
-import { ConfirmFooter, InputField, OneTimeCodeField } from "~/components/forms";
+import { ConfirmFooter, OneTimeCodeField } from "~/components/forms";
+import { RecentPasswordField } from "~/components/forms/recent-password-field";
 import { keepCodesToShow } from "~/models/recovery-codes.server";
 import { confirmTotpEnrolment, getTotpEnrolment, startTotpEnrolment } from "~/models/totp.server";
 import { TwoFactorSetupFormSchema } from "~/schemas/forms";
@@ -56,16 +57,11 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-function PasswordField({ meta }: { meta: FieldMetadata<unknown, Record<string, unknown>, string[]> }) {
-  return <InputField meta={meta} label="Current password" type="password" autoComplete="current-password" required />;
-}
-
 export default function TwoFactorSetupDialog() {
   const { enrolment, needsPassword } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [code, setCode] = useState("");
   const [form, fields] = useForm({ id: "totp", lastResult: actionData?.result });
-  const passwordFailed = Boolean(fields.password.errors?.length);
   if (!enrolment) {
     return (
       <Dialog
@@ -75,7 +71,7 @@ export default function TwoFactorSetupDialog() {
       >
         <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
           <input type="hidden" name="intent" value="setup" />
-          {needsPassword ? <PasswordField meta={fields.password} /> : null}
+          {needsPassword ? <RecentPasswordField meta={fields.password} needed required /> : null}
           <ConfirmFooter cancelTo="/settings" confirmLabel="Set up" pendingLabel="Setting up..." variant="primary" />
         </Form>
       </Dialog>
@@ -114,7 +110,7 @@ export default function TwoFactorSetupDialog() {
           </div>
         </div>
         <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
-          {needsPassword || passwordFailed ? <PasswordField meta={fields.password} /> : null}
+          <RecentPasswordField meta={fields.password} needed={needsPassword} required />
           <OneTimeCodeField
             id="totp-confirm"
             label="6-digit code"

@@ -5,7 +5,8 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CopyButton } from "~/components/copy-button";
 import { Dialog } from "~/components/dialog";
-import { ConfirmFooter, InputField } from "~/components/forms";
+import { ConfirmFooter } from "~/components/forms";
+import { RecentPasswordField } from "~/components/forms/recent-password-field";
 import { confirmRecentAuth, isRecentlyAuthenticated } from "~/models/reauth.server";
 import {
   countRecoveryCodes,
@@ -89,15 +90,7 @@ export default function RecoveryCodesDialog() {
       closeTo="/settings"
     >
       <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
-        {needsPassword || fields.password.errors?.length ? (
-          <InputField
-            meta={fields.password}
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            required
-          />
-        ) : null}
+        <RecentPasswordField meta={fields.password} needed={needsPassword} required />
         <ConfirmFooter cancelTo="/settings" confirmLabel="Make New Codes" pendingLabel="Making codes..." />
       </Form>
     </Dialog>

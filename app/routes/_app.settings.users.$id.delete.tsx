@@ -1,21 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { ConfirmFooter } from "~/components/forms";
 import { nameWithEmail } from "~/components/settings/security-cards";
 import { Dialog } from "~/components/dialog";
-import { deleteUserByAdmin, getUserRow } from "~/models/admin-users.server";
+import { deleteUserByAdmin } from "~/models/admin-users.server";
+import { requireManagedUser } from "~/presenters/security.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { invariantResponse } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete User · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireCapability(request, "user.manage");
-  if (params.id?.toLowerCase() === admin.id) throw redirect("/settings");
-  const user = await getUserRow(admin, params.id ?? "");
-  invariantResponse(user && user.status !== "deleted", "User not found");
+  const user = await requireManagedUser(request, params.id, "user.manage");
   return { user: { displayName: user.displayName, email: user.email } };
 }
 

@@ -4,18 +4,15 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ConfirmFooter } from "~/components/forms";
 import { nameWithEmail } from "~/components/settings/security-cards";
 import { Dialog, FormError } from "~/components/dialog";
-import { getUserRow, resetUserPassword } from "~/models/admin-users.server";
+import { resetUserPassword } from "~/models/admin-users.server";
+import { requireManagedUser } from "~/presenters/security.server";
 import { requireCapability } from "~/rules/capabilities.server";
-import { invariantResponse } from "~/utils/http.server";
 import { temporaryPasswordCookie } from "~/utils/temporary-password-cookie.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset Password · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireCapability(request, "user.manage");
-  if (params.id?.toLowerCase() === admin.id) throw redirect("/settings");
-  const user = await getUserRow(admin, params.id ?? "");
-  invariantResponse(user && user.status !== "deleted", "User not found");
+  const user = await requireManagedUser(request, params.id, "user.manage");
   return { user: { displayName: user.displayName, email: user.email } };
 }
 

@@ -1,26 +1,25 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmFooter, FormErrors, InputField, SelectField } from "~/components/forms";
+import { ConfirmFooter, FormErrors, SelectField } from "~/components/forms";
+import { RecentPasswordField } from "~/components/forms/recent-password-field";
 import { Dialog } from "~/components/dialog";
 import { nameWithEmail } from "~/components/settings/security-cards";
-import { changeUserRole, getUserRow } from "~/models/admin-users.server";
+import { changeUserRole } from "~/models/admin-users.server";
 import { confirmRecentAuth, isRecentlyAuthenticated } from "~/models/reauth.server";
 import { ChangeRoleSchema, ROLE_LABELS } from "~/schemas/users";
+import { requireManagedUser } from "~/presenters/security.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyRefused } from "~/utils/form-reply.server";
-import { invariantResponse, readForm } from "~/utils/http.server";
+import { readForm } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Change Role · Management" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const admin = await requireCapability(request, "user.role");
-  if (params.id?.toLowerCase() === admin.id) throw redirect("/settings");
-  const user = await getUserRow(admin, params.id ?? "");
-  invariantResponse(user && user.status !== "deleted", "User not found");
+  const user = await requireManagedUser(request, params.id, "user.role");
   return {
     user: { displayName: user.displayName, email: user.email, role: user.role, status: user.status },
     needsPassword: !(await isRecentlyAuthenticated(request)),
@@ -76,15 +75,12 @@ export default function ChangeRoleDialog() {
               <option value="manager">Manager</option>
               <option value="admin">Admin</option>
             </SelectField>
-            {needsPassword || fields.password.errors?.length ? (
-              <InputField
-                meta={fields.password}
-                label="Your current password"
-                type="password"
-                autoComplete="current-password"
-                description="Changing a role asks for your password unless you signed in within the last 5 minutes."
-              />
-            ) : null}
+            <RecentPasswordField
+              meta={fields.password}
+              needed={needsPassword}
+              label="Your current password"
+              description="Changing a role asks for your password unless you signed in within the last 5 minutes."
+            />
             <ConfirmFooter
               cancelTo="/settings"
               confirmLabel="Change Role"

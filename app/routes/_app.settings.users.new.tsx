@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Dialog, FieldError, FormError } from "~/components/dialog";
+import { Dialog, FormError } from "~/components/dialog";
+import { InputField, SelectField } from "~/components/forms";
 import { TemporaryPasswordDialogBody } from "~/components/settings/security-cards";
 import { createUserByAdmin } from "~/models/admin-users.server";
 import { CreateUserSchema, MISSING_FIELDS } from "~/schemas/users";
@@ -66,39 +67,15 @@ export default function NewUserDialog() {
     >
       <Form method="post" {...getFormProps(form)} className="space-y-4" preventScrollReset>
         <FormError errors={form.errors} id={form.errorId} />
-        <div>
-          <label className="label" htmlFor={fields.email.id}>
-            Email *
-          </label>
-          <input className="input" {...getInputProps(fields.email, { type: "email" })} autoComplete="off" />
-          <FieldError errors={fields.email.errors} id={fields.email.errorId} />
-        </div>
-        <div>
-          <label className="label" htmlFor={fields.role.id}>
-            Role *
-          </label>
-          <select className="input" {...getSelectProps(fields.role)}>
-            <option value="">Select a role</option>
-            <option value="staff">Staff</option>
-            <option value="manager">Manager</option>
-          </select>
-          <FieldError errors={fields.role.errors} id={fields.role.errorId} />
-        </div>
+        <InputField meta={fields.email} label="Email *" type="email" autoComplete="off" />
+        <SelectField meta={fields.role} label="Role *">
+          <option value="">Select a role</option>
+          <option value="staff">Staff</option>
+          <option value="manager">Manager</option>
+        </SelectField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <label className="label" htmlFor={fields.firstName.id}>
-              First name
-            </label>
-            <input className="input" {...getInputProps(fields.firstName, { type: "text" })} autoComplete="off" />
-            <FieldError errors={fields.firstName.errors} id={fields.firstName.errorId} />
-          </div>
-          <div>
-            <label className="label" htmlFor={fields.lastName.id}>
-              Last name
-            </label>
-            <input className="input" {...getInputProps(fields.lastName, { type: "text" })} autoComplete="off" />
-            <FieldError errors={fields.lastName.errors} id={fields.lastName.errorId} />
-          </div>
+          <InputField meta={fields.firstName} label="First name" autoComplete="off" />
+          <InputField meta={fields.lastName} label="Last name" autoComplete="off" />
         </div>
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Creating..." : "Create User"}

@@ -1,9 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type FormMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Dialog } from "~/components/dialog";
 import { FormErrors, InputField, OneTimeCodeField, SubmitButton } from "~/components/forms";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -69,100 +69,108 @@ function useOtherMethodLink(method: "recovery" | null) {
   return `/login/verify${query ? `?${query}` : ""}`;
 }
 
-function AuthenticatorCodeForm() {
+/** The form of either way, as the last answer left it, and whether it is being posted. */
+function useVerifyForm(id: "totp" | "recovery") {
   const actionData = useActionData<typeof action>();
-  const hydrated = useHydrated();
   const [form, fields] = useForm({
-    id: "totp",
+    id,
     lastResult: actionData?.result,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
   });
-  const token = fields.token;
+  return { form, fields, busy: useIsPending({ state: "submitting" }) };
+}
+
+/**
+ * Either way's dialog: its form keeps ?redirectTo, and below the form are the other way to
+ * finish signing in and the way back to the start.
+ */
+function VerifyDialog({
+  title,
+  description,
+  form,
+  other,
+  children,
+}: {
+  title: string;
+  description: string;
+  form: FormMetadata;
+  other: { to: string; label: string };
+  children: ReactNode;
+}) {
   const [params] = useSearchParams();
-  const [code, setCode] = useState("");
-  const busy = useIsPending({ state: "submitting" });
-  const recoveryLink = useOtherMethodLink("recovery");
   return (
-    <Dialog
-      title="Two-factor authentication"
-      description="Enter the 6-digit code from your authenticator app."
-      closeTo="/login"
-      size="sm"
-    >
+    <Dialog title={title} description={description} closeTo="/login" size="sm">
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormErrors errors={form.errors} id={form.errorId} />
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
-        <OneTimeCodeField
-          id="totp-code"
-          label="Authentication code"
-          meta={token}
-          value={code}
-          onValueChange={setCode}
-          className="input text-center font-mono text-2xl tracking-[0.5em]"
-        />
-        <SubmitButton
-          pending={busy}
-          pendingLabel="Verifying..."
-          className="btn-primary w-full"
-          disabled={hydrated && code.length !== 6}
-        >
-          Verify
-        </SubmitButton>
-        <OtherWays to={recoveryLink} label="Use a recovery code" />
+        {children}
+        <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
+          <Link to={other.to} className="text-slate-600 underline dark:text-slate-300">
+            {other.label}
+          </Link>
+          <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
+            Back to sign in
+          </Link>
+        </p>
       </Form>
     </Dialog>
   );
 }
 
-/** Below either form: the other way to finish signing in, and back to the start. */
-function OtherWays({ to, label }: { to: string; label: string }) {
+function AuthenticatorCodeForm() {
+  const hydrated = useHydrated();
+  const { form, fields, busy } = useVerifyForm("totp");
+  const [code, setCode] = useState("");
+  const recoveryLink = useOtherMethodLink("recovery");
   return (
-    <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
-      <Link to={to} className="text-slate-600 underline dark:text-slate-300">
-        {label}
-      </Link>
-      <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
-        Back to sign in
-      </Link>
-    </p>
+    <VerifyDialog
+      title="Two-factor authentication"
+      description="Enter the 6-digit code from your authenticator app."
+      form={form}
+      other={{ to: recoveryLink, label: "Use a recovery code" }}
+    >
+      <OneTimeCodeField
+        id="totp-code"
+        label="Authentication code"
+        meta={fields.token}
+        value={code}
+        onValueChange={setCode}
+        className="input text-center font-mono text-2xl tracking-[0.5em]"
+      />
+      <SubmitButton
+        pending={busy}
+        pendingLabel="Verifying..."
+        className="btn-primary w-full"
+        disabled={hydrated && code.length !== 6}
+      >
+        Verify
+      </SubmitButton>
+    </VerifyDialog>
   );
 }
 
 function RecoveryCodeForm() {
-  const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: "recovery",
-    lastResult: actionData?.result,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-  });
-  const [params] = useSearchParams();
-  const busy = useIsPending({ state: "submitting" });
+  const { form, fields, busy } = useVerifyForm("recovery");
   const codeLink = useOtherMethodLink(null);
   return (
-    <Dialog
+    <VerifyDialog
       title="Use a recovery code"
       description="Enter one of the recovery codes you saved when you turned on two-factor. Each code works once."
-      closeTo="/login"
-      size="sm"
+      form={form}
+      other={{ to: codeLink, label: "Use an authenticator code" }}
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <FormErrors errors={form.errors} id={form.errorId} />
-        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
-        <InputField
-          meta={fields.recoveryCode}
-          label="Recovery code"
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-          className="font-mono"
-        />
-        <SubmitButton pending={busy} pendingLabel="Verifying..." className="btn-primary w-full">
-          Verify
-        </SubmitButton>
-        <OtherWays to={codeLink} label="Use an authenticator code" />
-      </Form>
-    </Dialog>
+      <InputField
+        meta={fields.recoveryCode}
+        label="Recovery code"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        className="font-mono"
+      />
+      <SubmitButton pending={busy} pendingLabel="Verifying..." className="btn-primary w-full">
+        Verify
+      </SubmitButton>
+    </VerifyDialog>
   );
 }

@@ -1,9 +1,17 @@
 import { isApiRequest, jsonError } from "./auth.server";
+import { parseId } from "./params";
 import { isWellFormedText } from "./text";
 
 /** Throws a 404 (or other status) unless the condition holds. */
 export function invariantResponse(condition: unknown, message = "Not found", status = 404): asserts condition {
   if (!condition) throw new Response(message, { status });
+}
+
+/** The id a URL names (`parseId`), or a 404 with `message` when it names none. */
+export function requireIdParam(value: string | undefined, message = "Not found"): number {
+  const id = parseId(value);
+  invariantResponse(id, message);
+  return id;
 }
 
 export const isJsonContentType = (value: string | null) =>

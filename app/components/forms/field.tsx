@@ -69,85 +69,79 @@ export function Field({
 
 type ConformMeta = Parameters<typeof getInputProps>[0];
 
+/** What every Conform field takes besides its control's own attributes. */
+type ConformFieldProps = {
+  meta: ConformMeta;
+  label: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  /** While a new submission is on its way the last one's messages are stale. */
+  hideErrors?: boolean;
+};
+
 /** Conform's aria options: the hint joins the description, and stale errors mark nothing. */
-function aria(meta: ConformMeta, description: ReactNode, hideErrors = false) {
+function aria({ meta, description, hideErrors = false }: ConformFieldProps) {
   const ariaDescribedBy = description ? meta.descriptionId : undefined;
   return hideErrors ? { ariaAttributes: false as const } : { ariaDescribedBy };
 }
 
-/** A text-like input on a Conform field. */
-export function InputField({
+/** A field's own props apart from the ones meant for its control. */
+function splitProps<Rest extends object>({
   meta,
   label,
   description,
   className,
   hideErrors,
+  ...rest
+}: ConformFieldProps & Rest): [ConformFieldProps, Omit<Rest, keyof ConformFieldProps>] {
+  return [{ meta, label, description, className, hideErrors }, rest];
+}
+
+/** A text-like input on a Conform field. */
+export function InputField({
   type = "text",
   ...props
-}: {
-  meta: ConformMeta;
-  label: ReactNode;
-  description?: ReactNode;
-  className?: string;
-  hideErrors?: boolean;
+}: ConformFieldProps & {
   type?: "text" | "email" | "password" | "number" | "date" | "tel" | "search" | "url";
 } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form" | "defaultValue">) {
-  const { key, ...inputProps } = getInputProps(meta, { type, ...aria(meta, description, hideErrors) });
+  const [field, rest] = splitProps(props);
+  const { key, ...inputProps } = getInputProps(field.meta, { type, ...aria(field) });
   return (
-    <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
-      <input key={key} className="input" {...inputProps} {...props} />
+    <Field {...field}>
+      <input key={key} className="input" {...inputProps} {...rest} />
     </Field>
   );
 }
 
 export function SelectField({
-  meta,
-  label,
-  description,
-  className,
-  hideErrors,
   search,
   children,
   ...props
-}: {
-  meta: ConformMeta;
-  label: ReactNode;
-  description?: ReactNode;
-  className?: string;
-  hideErrors?: boolean;
+}: ConformFieldProps & {
   /** A search box between the label and the select (useChoiceSearch). */
   search?: ReactNode;
   children: ReactNode;
 } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "form" | "defaultValue">) {
-  const { key, ...selectProps } = getSelectProps(meta, aria(meta, description, hideErrors));
+  const [field, rest] = splitProps(props);
+  const { key, ...selectProps } = getSelectProps(field.meta, aria(field));
   return (
-    <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
+    <Field {...field}>
       {search}
-      <select key={key} className="input" {...selectProps} {...props}>
+      <select key={key} className="input" {...selectProps} {...rest}>
         {children}
       </select>
     </Field>
   );
 }
 
-export function TextareaField({
-  meta,
-  label,
-  description,
-  className,
-  hideErrors,
-  ...props
-}: {
-  meta: ConformMeta;
-  label: ReactNode;
-  description?: ReactNode;
-  className?: string;
-  hideErrors?: boolean;
-} & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "form" | "defaultValue">) {
-  const { key, ...textareaProps } = getTextareaProps(meta, aria(meta, description, hideErrors));
+export function TextareaField(
+  props: ConformFieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "form" | "defaultValue">,
+) {
+  const [field, rest] = splitProps(props);
+  const { key, ...textareaProps } = getTextareaProps(field.meta, aria(field));
   return (
-    <Field meta={meta} label={label} description={description} className={className} hideErrors={hideErrors}>
-      <textarea key={key} className="input" {...textareaProps} {...props} />
+    <Field {...field}>
+      <textarea key={key} className="input" {...textareaProps} {...rest} />
     </Field>
   );
 }

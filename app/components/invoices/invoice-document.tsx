@@ -12,6 +12,16 @@ import { asksForPayment, balanceLine, receivedAmount, receivedLabel } from "~/ut
 // empty table body, then the rows (`InvoiceLineRows`) a batch at a time between the two
 // (docs/decisions/0951).
 
+/** The lines table's headings, in the order `InvoiceLineRows` writes its cells; the last three are figures. */
+const LINE_HEADINGS = ["Date", "Truck", "Location", "Tons", "Rate (₦/ton)", "Amount (₦)"];
+const FIRST_FIGURE = 3;
+
+/** Every heading but the last keeps a gap on its right; the figures' headings align right as the figures do. */
+function headingClass(index: number) {
+  const gap = index < LINE_HEADINGS.length - 1 ? " pr-1.5 sm:pr-2" : "";
+  return `py-1.5${gap}${index >= FIRST_FIGURE ? " text-right" : ""}`;
+}
+
 /** One table row per delivery, as the document's table body holds them. */
 export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {
   return lines.map((line, index) => (
@@ -91,24 +101,11 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
           <caption className="sr-only">Deliveries on this invoice</caption>
           <thead>
             <tr className="border-y border-slate-400 text-left text-xs text-slate-600 sm:uppercase sm:tracking-wide">
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
-                Date
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
-                Truck
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2">
-                Location
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2 text-right">
-                Tons
-              </th>
-              <th scope="col" className="py-1.5 pr-1.5 sm:pr-2 text-right">
-                Rate (₦/ton)
-              </th>
-              <th scope="col" className="py-1.5 text-right">
-                Amount (₦)
-              </th>
+              {LINE_HEADINGS.map((heading, index) => (
+                <th key={heading} scope="col" className={headingClass(index)}>
+                  {heading}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>{children}</tbody>

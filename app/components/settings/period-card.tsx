@@ -53,19 +53,14 @@ export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
           // A GET: choosing a month only asks for the confirmation, which does the close.
           <Form method="get" action="/settings/periods" id={closeForm.id} className="space-y-3" preventScrollReset>
             <FormErrors errors={busy ? null : closeForm.errors} id={closeForm.errorId} />
-            <SelectField
+            <MonthField
               meta={closeFields.month}
               label="Month to close"
               description="Months that have ended and are still open."
-              hideErrors={busy}
-            >
-              <option value="">Choose a month</option>
-              {period.closeChoices.map((m) => (
-                <option key={m.month} value={m.month}>
-                  {m.label}
-                </option>
-              ))}
-            </SelectField>
+              busy={busy}
+              choices={period.closeChoices}
+              placeholder="Choose a month"
+            />
             <button type="submit" className="btn-primary" disabled={busy}>
               Close Month
             </button>
@@ -83,18 +78,13 @@ export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
           >
             <input type="hidden" name="intent" value="reopen" />
             <FormErrors errors={busy ? null : reopenForm.errors} id={reopenForm.errorId} />
-            <SelectField
+            <MonthField
               meta={reopenFields.month}
               label="Month to reopen"
               description="Reopens this month and every later closed month."
-              hideErrors={busy}
-            >
-              {period.reopenChoices.map((m) => (
-                <option key={m.month} value={m.month}>
-                  {m.label}
-                </option>
-              ))}
-            </SelectField>
+              busy={busy}
+              choices={period.reopenChoices}
+            />
             <TextareaField meta={reopenFields.reason} label="Reason" rows={2} maxLength={500} hideErrors={busy} />
             <button type="submit" className="btn-outline" disabled={busy}>
               Reopen Month
@@ -103,5 +93,33 @@ export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** A month to close or reopen, among the ones the server offers; `placeholder` is a first, empty choice. */
+function MonthField({
+  meta,
+  label,
+  description,
+  busy,
+  choices,
+  placeholder,
+}: {
+  meta: Parameters<typeof SelectField>[0]["meta"];
+  label: string;
+  description: string;
+  busy: boolean;
+  choices: PeriodState["closeChoices"];
+  placeholder?: string;
+}) {
+  return (
+    <SelectField meta={meta} label={label} description={description} hideErrors={busy}>
+      {placeholder ? <option value="">{placeholder}</option> : null}
+      {choices.map((m) => (
+        <option key={m.month} value={m.month}>
+          {m.label}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { KeyIcon, PlusIcon, ShieldIcon, UsersIcon } from "~/components/icons";
 import { roleBadgeClass } from "~/components/app-shell";
 import { CopyButton } from "~/components/copy-button";
@@ -19,20 +19,47 @@ export function SecurityCards({ security, profile }: { security: SecurityCardsDa
   );
 }
 
+/** A card's title (with its icon), what the card is for, and its action on the right. */
+function CardHeading({
+  id,
+  icon,
+  title,
+  summary,
+  children,
+}: {
+  id: string;
+  icon?: ReactNode;
+  title: string;
+  summary: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <div>
+        <h2 id={id} className={icon ? "flex items-center gap-2 font-semibold" : "font-semibold"}>
+          {icon}
+          {icon ? " " : null}
+          {title}
+        </h2>
+        <p className="page-subtitle">{summary}</p>
+      </div>
+      {children}
+    </div>
+  );
+}
+
 function PasswordCard() {
   return (
     <section className="card p-5" aria-labelledby="password-card-title">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="password-card-title" className="font-semibold">
-            Password
-          </h2>
-          <p className="page-subtitle">Change the password you sign in with. Your other devices will be signed out.</p>
-        </div>
+      <CardHeading
+        id="password-card-title"
+        title="Password"
+        summary="Change the password you sign in with. Your other devices will be signed out."
+      >
         <Link to="/settings/password" preventScrollReset className="btn-outline">
           Change Password
         </Link>
-      </div>
+      </CardHeading>
     </section>
   );
 }
@@ -40,17 +67,16 @@ function PasswordCard() {
 function TwoFactorCard({ enabled }: { enabled: boolean }) {
   return (
     <section className="card p-5" aria-labelledby="totp-card-title">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="totp-card-title" className="flex items-center gap-2 font-semibold">
-            <ShieldIcon width={18} height={18} /> Two-factor authentication
-          </h2>
-          <p className="page-subtitle">
-            {enabled
-              ? "On: signing in with your password also asks for a 6-digit code from your authenticator app."
-              : "Off: add a 6-digit code from an authenticator app to your password sign-in."}
-          </p>
-        </div>
+      <CardHeading
+        id="totp-card-title"
+        icon={<ShieldIcon width={18} height={18} />}
+        title="Two-factor authentication"
+        summary={
+          enabled
+            ? "On: signing in with your password also asks for a 6-digit code from your authenticator app."
+            : "Off: add a 6-digit code from an authenticator app to your password sign-in."
+        }
+      >
         {enabled ? (
           <div className="flex flex-wrap gap-2">
             <Link to="/settings/two-factor/recovery-codes" preventScrollReset className="btn-outline">
@@ -65,7 +91,7 @@ function TwoFactorCard({ enabled }: { enabled: boolean }) {
             Set Up Two-factor
           </Link>
         )}
-      </div>
+      </CardHeading>
     </section>
   );
 }
@@ -73,17 +99,16 @@ function TwoFactorCard({ enabled }: { enabled: boolean }) {
 function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) {
   return (
     <section className="card p-5" aria-labelledby="passkey-card-title">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="passkey-card-title" className="flex items-center gap-2 font-semibold">
-            <KeyIcon width={18} height={18} /> Passkey Authentication
-          </h2>
-          <p className="page-subtitle">Sign in with your fingerprint, face or device PIN instead of a password.</p>
-        </div>
+      <CardHeading
+        id="passkey-card-title"
+        icon={<KeyIcon width={18} height={18} />}
+        title="Passkey Authentication"
+        summary="Sign in with your fingerprint, face or device PIN instead of a password."
+      >
         <Link to="/settings/passkeys/new" preventScrollReset className="btn-outline">
           <PlusIcon width={16} height={16} /> Add Passkey
         </Link>
-      </div>
+      </CardHeading>
       {passkeys.length ? (
         <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Passkeys">
           {passkeys.map((p) => (
@@ -142,17 +167,16 @@ function UserManagementCard({ users, currentUserId }: { users: SecurityUserRow[]
   const showBulk = !hydrated || selected.size > 0;
   return (
     <section className="card p-5" aria-labelledby="users-card-title">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="users-card-title" className="flex items-center gap-2 font-semibold">
-            <UsersIcon width={18} height={18} /> User Management
-          </h2>
-          <p className="page-subtitle">Add staff and managers, reset passwords, freeze or delete accounts.</p>
-        </div>
+      <CardHeading
+        id="users-card-title"
+        icon={<UsersIcon width={18} height={18} />}
+        title="User Management"
+        summary="Add staff and managers, reset passwords, freeze or delete accounts."
+      >
         <Link to="/settings/users/new" preventScrollReset className="btn-primary">
           <PlusIcon width={16} height={16} /> Add User
         </Link>
-      </div>
+      </CardHeading>
 
       {selectable.length === 0 ? (
         <div className="mt-6 rounded-md border border-dashed border-slate-300 p-6 text-center dark:border-slate-700">
@@ -283,23 +307,9 @@ function UserRow({
               </button>
             </Form>
           ) : null}
-          <Link
-            to={`/settings/users/${user.id}/reset`}
-            preventScrollReset
-            className="btn-outline btn-sm"
-            aria-label={`Reset Password for ${label}`}
-          >
-            Reset Password
-          </Link>
+          <UserDialogLink user={user} dialog="reset" text="Reset Password" ariaLabel={`Reset Password for ${label}`} />
           {user.status === "active" ? (
-            <Link
-              to={`/settings/users/${user.id}/role`}
-              preventScrollReset
-              className="btn-outline btn-sm"
-              aria-label={`Change Role for ${label}`}
-            >
-              Change Role
-            </Link>
+            <UserDialogLink user={user} dialog="role" text="Change Role" ariaLabel={`Change Role for ${label}`} />
           ) : null}
           <Form method="post" action={`/settings/users/${user.id}/status`} preventScrollReset>
             <input type="hidden" name="status" value={user.status === "frozen" ? "active" : "frozen"} />
@@ -311,17 +321,37 @@ function UserRow({
               {user.status === "frozen" ? "Unfreeze" : "Freeze"}
             </button>
           </Form>
-          <Link
-            to={`/settings/users/${user.id}/delete`}
-            preventScrollReset
+          <UserDialogLink
+            user={user}
+            dialog="delete"
+            text="Delete"
+            ariaLabel={`Delete ${label}`}
             className="btn-destructive btn-sm"
-            aria-label={`Delete ${label}`}
-          >
-            Delete
-          </Link>
+          />
         </div>
       ) : null}
     </li>
+  );
+}
+
+/** A user row's link to one of the dialogs that act on that user. */
+function UserDialogLink({
+  user,
+  dialog,
+  text,
+  ariaLabel,
+  className = "btn-outline btn-sm",
+}: {
+  user: SecurityUserRow;
+  dialog: "reset" | "role" | "delete";
+  text: string;
+  ariaLabel: string;
+  className?: string;
+}) {
+  return (
+    <Link to={`/settings/users/${user.id}/${dialog}`} preventScrollReset className={className} aria-label={ariaLabel}>
+      {text}
+    </Link>
   );
 }
 
