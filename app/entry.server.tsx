@@ -121,7 +121,7 @@ export default function handleRequest(
           respond();
           // The abort bounds deferred data only, counted from the shell: a render that waited
           // behind other requests on a busy event loop is never cut off before its shell
-          // (that was a silent 500 under load, issue 10).
+          // (that was a silent 500 under load).
           abortTimer = setTimeout(abort, ABORT_DELAY_MS);
         },
         onAllReady() {

@@ -1,6 +1,6 @@
 // The icons are one sprite (icons.svg, fingerprinted under /build/ and cached for a year; the
 // service worker keeps it for offline use). Each icon on a page is a <use> of it: about 100
-// bytes instead of the whole drawing repeated inline (issue 10). Cheaper on a weak
+// bytes instead of the whole drawing repeated inline. Cheaper on a weak
 // connection than an icon library, and works without JavaScript.
 import type { SVGProps } from "react";
 import sprite from "./icons.svg";

@@ -1,4 +1,4 @@
-// A payment reversal's addresses (docs/decisions/0920, addenda of 26 November). The words of
+// A payment reversal's addresses (docs/decisions/0920). The words of
 // reversals, refunds and credit moves are in app/utils/money-line-words.ts, shared with the
 // invoice document, the client statement and the CSV exports.
 

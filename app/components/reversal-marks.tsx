@@ -1,5 +1,5 @@
-// The marks a reversible money entry carries in a list (payments, credit notes; decision 0920's
-// addenda): "Reversal" on a reversal, "Reversed" on an entry taken back, "Refund" on money paid
+// The marks a reversible money entry carries in a list (payments, credit notes; decision
+// 0920): "Reversal" on a reversal, "Reversed" on an entry taken back, "Refund" on money paid
 // back to a client, and whether an entry can still be reversed. Each mark is written once as
 // data and drawn by the badges here, on the Payments list and the invoice page alike.
 

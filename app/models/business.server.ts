@@ -1,4 +1,4 @@
-// The company's own details, printed on its invoices (issue 15, docs/decisions/0953): one row,
+// The company's own details, printed on its invoices (docs/decisions/0953): one row,
 // the logo's bytes beside the details but read only by the logo route.
 import { eq } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";

@@ -122,7 +122,7 @@ const FILTER_NAMES = { from: "from date", to: "to date", status: "status", agent
  * For the JSON list and the CSV: the filters, and the first one in the query that could not be
  * read, as a message ("The agent id is not valid"), like the other lists' parsers. The page
  * ignores such a value and shows the list without it; a program asking for one agent's
- * deliveries must not get everyone's instead (decision 0100, addendum of stop 33).
+ * deliveries must not get everyone's instead (decision 0100).
  */
 export function readDeliveryFilters(params: URLSearchParams): { filters: DeliveryFilters; invalid: string | null } {
   const filters = parseFilters(Object.fromEntries(params));
@@ -194,7 +194,7 @@ export type DeliveryListRow = {
  * the shown columns, with profit and net payment computed by the rules' SQL twins (rounded to
  * the kobo as `deliveryProfit` and `netPaymentToAgent` round). Building the full view of 50
  * deliveries and their exact-decimal profit in JavaScript was 4% of the page's server CPU
- * (issue 10 profile). Profit for managers and admins, net payment for admins, as in `toView`.
+ * (profiled). Profit for managers and admins, net payment for admins, as in `toView`.
  */
 export async function listDeliveryRows(
   viewer: Viewer,

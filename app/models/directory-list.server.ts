@@ -1,7 +1,7 @@
 // Agents and clients as JSON lists: alphabetical (ignoring case), read through the unique
 // index on lower(name) a page at a time. The cursor is the last name seen, base64url-encoded.
 // The Agents and Clients pages: newest first, 50 cards a page, keyset on the primary key, with
-// an optional search on the name (docs/decisions/0200, addendum).
+// an optional search on the name (docs/decisions/0200).
 import { and, asc, sql } from "drizzle-orm";
 import { getDb, schema, type Agent, type Client, type Executor, type User } from "~/db.server";
 import { can } from "~/rules/capabilities.server";

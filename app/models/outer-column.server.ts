@@ -1,7 +1,6 @@
 // A column of a correlated subquery's outer row, always qualified with its table. In a one-table
 // select drizzle writes a column bare ("id"), and inside a subquery on the same table a bare name
-// means the inner row: the subquery then silently finds nothing (decision 0920, addendum
-// "reversing a credit note").
+// means the inner row: the subquery then silently finds nothing (decision 0920).
 import { sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 

@@ -4,7 +4,7 @@
 //
 // Every password asked again while signed in (here, Change Password's current password and
 // turning two-factor off) is counted like a sign-in attempt, on the sign-in counters
-// (decision 0600, addendum of 27 November): an open session is no better a place to guess the
+// (decision 0600): an open session is no better a place to guess the
 // owner's password than the sign-in form.
 import type { User } from "~/db.server";
 import { recordLocks } from "./sign-in-audit.server";

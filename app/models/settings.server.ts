@@ -27,7 +27,7 @@ export function deliveryClientName(settings: Pick<Settings, "deliveryClientName"
   return settings.deliveryClientName?.trim() || env().DELIVERY_CLIENT_NAME;
 }
 
-/** What the admin's System Settings page shows (issue 4). */
+/** What the admin's System Settings page shows. */
 export async function loadSystemSettings(actor: Actor) {
   assertCan(actor, "settings.manage", "settings");
   const settings = await getSettings();

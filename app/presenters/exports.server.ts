@@ -101,7 +101,7 @@ const invoiceColumns: CsvColumn<InvoiceView>[] = [
   { header: "Due Date", kind: "date", value: (i) => i.expectedPaymentDate },
   { header: "Status", kind: "text", value: (i) => i.paymentStatus },
   { header: "Profit", kind: "amount", value: (i) => i.profit },
-  // The invoice's business date, as its document and the tax report carry it (decision 0952, stop 32).
+  // The invoice's business date, as its document and the tax report carry it (decision 0952).
   { header: "Created", kind: "date", value: (i) => i.issueDate },
 ];
 
@@ -125,7 +125,7 @@ const paymentColumns: CsvColumn<PaymentView>[] = [
   { header: "Client", kind: "text", value: (p) => p.clientName },
   { header: "Amount", kind: "amount", value: (p) => p.amount },
   { header: "Reference", kind: "text", value: (p) => p.reference },
-  // The day it was entered: its timestamp's day in APP_TIME_ZONE, written by csvCell (stop 32).
+  // The day it was entered: its timestamp's day in APP_TIME_ZONE, written by csvCell.
   { header: "Recorded", kind: "date", value: (p) => p.createdAt },
   {
     header: "Note",
@@ -336,7 +336,7 @@ export async function clientStatementExport(
   if (!parsed.ok) return { invalid: parsed.message };
   const { period } = parsed;
   // The header figures (and the client's existence) and every line, read in one snapshot
-  // (decision 0970, stop 33): the lines end at the closing balance the last rows give.
+  // (decision 0970): the lines end at the closing balance the last rows give.
   const download = await clientStatementDownload(actor, clientId, period);
   if (!download.ok) return download.status === 404 ? null : { invalid: download.message };
   const { statement, batches: lines } = download;
@@ -383,7 +383,7 @@ const slug = (name: string, fallback = "client") =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 40) || fallback;
 
-// ---- Agent settlements (issue 15 item 5, docs/decisions/0980).
+// ---- Agent settlements (docs/decisions/0980).
 
 type AgentStatementRow = Partial<Omit<AgentStatementLine, "kind" | "cursor" | "method">> & {
   date: string;

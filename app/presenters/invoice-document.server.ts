@@ -1,9 +1,9 @@
-// One invoice as a document (issue 15, docs/decisions/0951): everything the printable page
+// One invoice as a document (docs/decisions/0951): everything the printable page
 // and the PDF show, computed once here so the two never disagree. Later papers (statements,
 // e-mail) take the same model.
 //
 // A month's invoice can have thousands of lines (one per delivery), so the document comes in
-// two parts (0951, addendum of stop 33): `loadInvoiceDocument`, the figures (with the count and
+// two parts (decision 0951): `loadInvoiceDocument`, the figures (with the count and
 // total tons of the lines, summed by the database), read before a byte is sent; and
 // `invoiceLineBatches`, the lines oldest first in keyset batches through the index
 // (invoice, date, delivery), read while the page or the PDF is written out.

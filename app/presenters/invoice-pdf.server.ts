@@ -1,8 +1,8 @@
-// The invoice as a PDF (issue 15, docs/decisions/0951): drawn on the server with pdfkit from the
+// The invoice as a PDF (docs/decisions/0951): drawn on the server with pdfkit from the
 // same InvoiceDocument the printable page shows, with the shared fonts and letterhead of
 // pdf-kit.server.ts (docs/decisions/0954).
 //
-// A month's invoice has thousands of lines (0951, addendum of stop 33): the PDF is a stream.
+// A month's invoice has thousands of lines (decision 0951): the PDF is a stream.
 // The lines come in batches; each batch is drawn when the reader has taken the bytes of the
 // last one, and each page is written out when it is full (no buffered pages), so memory holds a
 // batch and a page however long the invoice, and the event loop is free between batches.

@@ -127,7 +127,7 @@ function paymentWhere(f: PaymentFilters): SQL[] {
  * A reference search matches the start of the reference, ignoring case: `lower(reference) like
  * 'trf-12%'`, which the index on lower(reference) text_pattern_ops answers with the payments it
  * matches, however many payments there are. A match anywhere in the text (`%trf%`) had no index
- * to use and read every payment (decision 0502, addendum of stop 33).
+ * to use and read every payment (decision 0502).
  */
 function referenceStartsWith(text: string): SQL {
   const prefix = text.replace(/[\\%_]/g, (c) => "\\" + c) + "%";

@@ -1,4 +1,4 @@
-// Statements as PDF (issue 15 items 4 and 5, docs/decisions/0970 and 0980): a ledger document
+// Statements as PDF (docs/decisions/0970 and 0980): a ledger document
 // drawn with the letterhead and fonts of pdf-kit.server.ts, used by the client statement of
 // account and the agent statement.
 //

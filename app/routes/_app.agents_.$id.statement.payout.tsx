@@ -22,7 +22,7 @@ import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
-// Record Payout (issue 15 item 5, docs/decisions/0980): over the agent's statement with
+// Record Payout (docs/decisions/0980): over the agent's statement with
 // JavaScript, a page of its own without. Back to the statement, its period kept.
 export const meta: MetaFunction = () => [{ title: "Record Payout · Agents" }];
 

@@ -17,7 +17,7 @@ import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
-// Reverse Payout (docs/decisions/0980, addendum): takes back a payout recorded in error with a
+// Reverse Payout (docs/decisions/0980): takes back a payout recorded in error with a
 // reason, over the agent's statement with JavaScript, a page of its own without. Back to the
 // statement, its period kept.
 export const meta: MetaFunction = () => [{ title: "Reverse Payout · Agents" }];

@@ -12,7 +12,7 @@ import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
 import { Figure } from "~/components/statement-parts";
 
-// Agent Balances (issue 15 item 5, docs/decisions/0980): what is owed to every agent, newest
+// Agent Balances (docs/decisions/0980): what is owed to every agent, newest
 // activity first, 50 a page. One row per agent from agent_balances (kept by triggers), so the
 // page costs the same however many deliveries there are.
 export const meta: MetaFunction = () => [{ title: "Agent Balances · Agents" }];

@@ -69,7 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const keepBehindDialogs = keepListBehindDialogs("/deliveries");
 export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   if (args.nextUrl.pathname === NEW_DELIVERY) return false;
-  // Opening Edit or Delete over the list does not load it again (decision 0200, addendum of stop 33).
+  // Opening Edit or Delete over the list does not load it again (decision 0200).
   return args.currentUrl.pathname === NEW_DELIVERY || keepBehindDialogs(args);
 };
 const NEW_DELIVERY = "/deliveries/new";
@@ -166,7 +166,7 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
   );
 }
 
-/** The page's table and its empty state; the rows are the shown fields only (issue 10). */
+/** The page's table and its empty state; the rows are the shown fields only. */
 function DeliveriesList({
   rows,
   columns,

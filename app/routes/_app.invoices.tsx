@@ -18,7 +18,7 @@ import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
 // Opening a dialog over the list does not load the list again; Generate Invoice's own search
-// (its picker) is not the list's (decision 0200, addendum of stop 33).
+// (its picker) is not the list's (decision 0200).
 export const shouldRevalidate = keepListBehindDialogs(
   "/invoices",
   (current, next) =>
@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listClientChoices(),
   ]);
   return {
-    // Only what a card shows goes into the hydration data (issue 10).
+    // Only what a card shows goes into the hydration data.
     invoices: invoices.items.map<InvoiceCard>((inv) => {
       const credit = clientCreditOf({ ...inv, paymentStatus: inv.storedStatus });
       return {

@@ -20,7 +20,7 @@ import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
-// Apply Credit (docs/decisions/0920, addendum "moving a client credit to another invoice"): the
+// Apply Credit (docs/decisions/0920): the
 // credit an invoice carries moved to another invoice of the same client that still owes;
 // managers and admins; over the invoice's page with JavaScript, a page of its own without, and
 // back to that page.

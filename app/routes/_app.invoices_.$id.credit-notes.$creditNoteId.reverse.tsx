@@ -15,7 +15,7 @@ import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
-// Reverse Credit Note (docs/decisions/0920, addendum "reversing a credit note"): takes back a
+// Reverse Credit Note (docs/decisions/0920): takes back a
 // credit note issued in error with a reason, admins only; over its invoice's page with
 // JavaScript, a page of its own without, and back to that page.
 export const meta: MetaFunction = () => [{ title: "Reverse Credit Note · Invoices" }];

@@ -20,7 +20,7 @@ import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
-// Refund Credit (docs/decisions/0920, addendum "refunding a client credit"): money paid back to
+// Refund Credit (docs/decisions/0920): money paid back to
 // the client out of the credit an invoice carries, admins only; over the invoice's page with
 // JavaScript, a page of its own without, and back to that page.
 export const meta: MetaFunction = () => [{ title: "Refund Credit · Invoices" }];

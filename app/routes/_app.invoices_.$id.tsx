@@ -26,7 +26,7 @@ import { add, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId, readPageRequest } from "~/utils/params";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
-// Opening one of its dialogs does not load the invoice page again (decision 0200, addendum of stop 33).
+// Opening one of its dialogs does not load the invoice page again (decision 0200).
 export const shouldRevalidate = keepListBehindDialogs((params) => `/invoices/${params.id}`);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -10,8 +10,7 @@ import { firstBatchRead } from "~/utils/unavailable.server";
 
 // The printable invoice as a PDF attachment, drawn on the server (no browser). The figures and
 // the first batch of lines are read before the response starts (a database that is away is a
-// 503); the lines are drawn from keyset batches as the download is read (docs/decisions/0951,
-// addendum of stop 33).
+// 503); the lines are drawn from keyset batches as the download is read (docs/decisions/0951).
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "invoice.manage");
   const id = parseId(params.id);

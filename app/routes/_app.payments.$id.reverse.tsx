@@ -17,7 +17,7 @@ import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
-// Reverse Payment (docs/decisions/0920, addendum of 26 November): takes back a payment recorded
+// Reverse Payment (docs/decisions/0920): takes back a payment recorded
 // in error with a reason, admins only; over the Payments list with JavaScript, a page of its own
 // without. Back to the list as it was filtered and paged.
 export const meta: MetaFunction = () => [{ title: "Reverse Payment · Payments" }];

@@ -15,7 +15,7 @@ import { SummaryAmount } from "~/components/money";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
-// Opening a dialog over the list does not load the list again (decision 0200, addendum of stop 33).
+// Opening a dialog over the list does not load the list again (decision 0200).
 export const shouldRevalidate = keepListBehindDialogs("/payments");
 
 export const meta: MetaFunction = () => [{ title: "Payments · Management" }];
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listClientChoices(),
   ]);
   return {
-    // Only what a line shows goes into the hydration data (issue 10).
+    // Only what a line shows goes into the hydration data.
     payments: payments.items.map((p) => {
       const entry: EntryMarks = {
         reversesPaymentId: p.reversesPaymentId,

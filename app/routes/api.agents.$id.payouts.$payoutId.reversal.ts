@@ -7,7 +7,7 @@ import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { parseId } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
-// Reverses one payout of an agent (docs/decisions/0980, addendum), admins only. POST
+// Reverses one payout of an agent (docs/decisions/0980), admins only. POST
 // { reason }: 201 with the reversal (a negative payout naming the one it takes back) and what
 // is owed after it, or 200 on a replay of the same Idempotency-Key; 409 when the payout was
 // already reversed, is itself a reversal, or today's month is closed.

@@ -9,7 +9,7 @@ import { badLimit, pageResponse, readLimit, streamJsonArray } from "~/utils/json
 import { parseId, readPageRequest } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
-// An agent's payouts (issue 15 item 5, docs/decisions/0980), admins only. GET: newest first;
+// An agent's payouts (docs/decisions/0980), admins only. GET: newest first;
 // with `limit` one page and the next cursor (X-Next-Cursor, Link rel="next"), without it every
 // payout, streamed. POST: records one (Idempotency-Key honoured), 201, or 200 on a replay.
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -7,7 +7,7 @@ import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { parseId } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
-// Reverses a credit note issued in error (docs/decisions/0920, addendum), admins only. POST
+// Reverses a credit note issued in error (docs/decisions/0920), admins only. POST
 // { reason }: 201 with the reversal (a negative entry without a number, naming the credit note it
 // takes back) and the invoice's credited total and status after it, or 200 on a replay of the
 // same Idempotency-Key; 409 when the credit note was already reversed, is itself a reversal, or

@@ -9,7 +9,7 @@ import { parseId } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
 // Moves the client credit an invoice carries to another invoice of the same client that still
-// owes (docs/decisions/0920, addendum "moving a client credit to another invoice"), managers and
+// owes (docs/decisions/0920), managers and
 // admins. POST { toInvoiceId, amount }: 201 with both entries and both invoices after it, or 200
 // on a replay of the same Idempotency-Key; 409 past the credit or past what the other invoice
 // owes, for another client's invoice, or when today's month is closed.

@@ -8,8 +8,8 @@ import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { parseId } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
-// Pays a client back out of the credit an invoice carries (docs/decisions/0920, addendum
-// "refunding a client credit"), admins only. POST { amount, paymentDate?, reference?, reason }:
+// Pays a client back out of the credit an invoice carries (docs/decisions/0920),
+// admins only. POST { amount, paymentDate?, reference?, reason }:
 // 201 with the refund (a negative payment marked `refund`) and the invoice's paid total, status
 // and remaining credit after it, or 200 on a replay of the same Idempotency-Key; 409 when the
 // amount passes the credit or the date's month is closed.

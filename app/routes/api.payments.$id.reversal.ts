@@ -8,7 +8,7 @@ import { IDEMPOTENCY_HEADER, keyOf } from "~/utils/idempotency.server";
 import { parseId } from "~/utils/params";
 import { failureJson } from "~/utils/result.server";
 
-// Reverses a payment recorded in error (docs/decisions/0920, addendum), admins only. POST
+// Reverses a payment recorded in error (docs/decisions/0920), admins only. POST
 // { reason }: 201 with the reversal (a negative payment naming the one it takes back) and the
 // invoice's paid total and status after it, or 200 on a replay of the same Idempotency-Key; 409
 // when the payment was already reversed, is itself a reversal, or today's month is closed.

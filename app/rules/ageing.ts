@@ -1,4 +1,4 @@
-// The client statement's ageing rule (issue 15, docs/decisions/0970), written once in
+// The client statement's ageing rule (docs/decisions/0970), written once in
 // JavaScript (here, so the page can use its labels in the browser) and once in SQL
 // (statements.server.ts, decision 0800): what each invoice still owes at the statement's
 // end date goes in one bucket by how many days past its due date (expected_payment_date) that

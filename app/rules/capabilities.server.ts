@@ -27,11 +27,11 @@ export const CAPABILITIES = {
   "delivery.admin": ADMINS,
   /** Agents screens and calls. */
   "agent.manage": MANAGERS,
-  /** Agent settlements: payouts, an agent's statement, the amounts owed to agents (issue 15, docs/decisions/0980). */
+  /** Agent settlements: payouts, an agent's statement, the amounts owed to agents (docs/decisions/0980). */
   "agent.settle": ADMINS,
   /** Clients screens and calls. */
   "client.manage": MANAGERS,
-  /** A client's statement of account, its PDF and CSV (issue 15, docs/decisions/0970). */
+  /** A client's statement of account, its PDF and CSV (docs/decisions/0970). */
   "client.statement": MANAGERS,
   /** Invoices: list, preview, generate. */
   "invoice.manage": MANAGERS,
@@ -41,13 +41,13 @@ export const CAPABILITIES = {
   "invoice.void": MANAGERS,
   /** Issue credit notes against an invoice; list them. */
   "credit_note.create": MANAGERS,
-  /** Reverse a credit note issued in error (docs/decisions/0920, addendum "reversing a credit note"). */
+  /** Reverse a credit note issued in error (docs/decisions/0920). */
   "credit_note.reverse": ADMINS,
   /** Payments: list, record. */
   "payment.record": MANAGERS,
-  /** Reverse a payment recorded in error (docs/decisions/0920, addendum of 26 November). */
+  /** Reverse a payment recorded in error (docs/decisions/0920). */
   "payment.reverse": ADMINS,
-  /** Pay a client back out of the credit an invoice carries (docs/decisions/0920, addendum "refunding a client credit"). */
+  /** Pay a client back out of the credit an invoice carries (docs/decisions/0920). */
   "payment.refund": ADMINS,
   /** Reconciliation. */
   "reconciliation.view": MANAGERS,

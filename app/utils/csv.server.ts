@@ -13,7 +13,7 @@ import { firstBatchRead } from "./unavailable.server";
  * How a column is written: `text` is guarded against spreadsheet formulas; `amount` is a plain
  * decimal with two places (never guarded: a negative profit stays a number); `date` is
  * yyyy-MM-dd, and a timestamp (a Date or an ISO string with a time) is written as its day in the
- * business time zone, never its UTC day (decision 0952, stop 32); `number` (tons, counts) as
+ * business time zone, never its UTC day (decision 0952); `number` (tons, counts) as
  * stored.
  */
 export type CsvKind = "text" | "amount" | "date" | "number";
@@ -56,7 +56,7 @@ export function csvFilename(name: string, today: string) {
  * A streamed CSV download: a byte-order mark and the header row first (so spreadsheet
  * programs read UTF-8 and show ₦), then one chunk per batch as the client reads. A database
  * error mid-stream aborts the body: the download fails rather than looking complete. Each batch
- * waits for a connection on a budget of its own (`nextBatch`, stop 33). Routes answer through
+ * waits for a connection on a budget of its own (`nextBatch`). Routes answer through
  * `exportResponse`, which reads the first batch before the answer is made.
  */
 export function csvResponse<T>(filename: string, columns: CsvColumn<T>[], batches: AsyncIterable<T[]>): Response {
@@ -85,7 +85,7 @@ export type BadExport = { invalid: string };
 /**
  * An export route's answer: the streamed file, or a 400 naming what is wrong with the query. The
  * first batch is read before the answer, so a database that cannot answer is the usual 503 with
- * Retry-After rather than a 200 whose download breaks off (stop 33).
+ * Retry-After rather than a 200 whose download breaks off.
  */
 export async function exportResponse<T>(result: CsvExport<T> | BadExport): Promise<Response> {
   if ("invalid" in result) {

@@ -19,7 +19,7 @@ export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The calendar date of `now` in `timeZone`, as yyyy-MM-dd. */
 // Building an Intl.DateTimeFormat costs far more than using one (about 1% of the server's CPU
-// under the bench's load, issue 10): one per time zone, kept.
+// under the bench's load): one per time zone, kept.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   let format = formatters.get(timeZone);

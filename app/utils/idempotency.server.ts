@@ -147,7 +147,7 @@ const REPLACED = "replaced";
 
 /**
  * A correction's claim on the keys of the sends it replaces, in its own transaction, after its
- * own key (decision 1100, addendum of stop 35). A key whose send landed refuses the correction
+ * own key (decision 1100). A key whose send landed refuses the correction
  * (ReplacedSendLanded); one whose send is still being recorded, too (IdempotencyInProgress).
  * Any other is claimed here, so a send still on its way can never land after the correction;
  * completeKey then points it at what the correction made, and that send, if it ever arrives,
@@ -191,7 +191,7 @@ export async function deleteOldKeys(tx: Tx, now = new Date()) {
 /**
  * Same key, other values, and the key's first request did land: reloading the form (a new key)
  * and sending again would record it twice (a dialog sent again after no answer, with a field
- * changed meanwhile; decision 0300, addendum of stop 34).
+ * changed meanwhile; decision 0300).
  */
 export const LANDED_WITH_OTHER_VALUES =
   "This was already recorded under this request, with other values than these. Check what was recorded before sending it again.";

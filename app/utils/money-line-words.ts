@@ -5,7 +5,7 @@
 import { formatDate } from "~/utils/dates";
 import { compare, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 
-// ---- Payments: reversals, refunds, credit moves (docs/decisions/0920, addenda)
+// ---- Payments: reversals, refunds, credit moves (docs/decisions/0920)
 
 /** A reversal's line: the entry it takes back (a payment, a refund, half of a credit move), and why. */
 export const paymentReversalText = ({
@@ -33,7 +33,7 @@ export const refundText = ({ note }: { note: string | null }) => `Refund to the 
 export const refundWithReference = (line: { reference: string | null; note: string | null }) =>
   line.reference ? `${line.reference} · ${refundText(line)}` : refundText(line);
 
-// ---- Credit notes (docs/decisions/0920, addendum "reversing a credit note")
+// ---- Credit notes (docs/decisions/0920)
 
 /** A reversal's line: the credit note it takes back, and why. */
 export const creditNoteReversalText = ({

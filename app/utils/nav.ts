@@ -24,12 +24,12 @@ const ADMIN_ITEMS: NavItem[] = [
   { to: "/payments", label: "Payments", icon: "wallet" },
   { to: "/agents", label: "Agents", icon: "users" },
   { to: "/clients", label: "Clients", icon: "building" },
-  // Issue 14: who changed what, and when (admins only, capability audit.view).
+  // The Audit Trail: who changed what, and when (admins only, capability audit.view).
   { to: "/audit", label: "Audit Trail", icon: "shield" },
   SETTINGS,
 ];
 
-/** Spec section 2: admins see 8 items (and the Audit Trail of issue 14); staff and managers see 3. */
+/** Spec section 2: admins see 8 items (and the Audit Trail); staff and managers see 3. */
 export function navItemsFor(role: Role): NavItem[] {
   return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
 }

@@ -7,7 +7,7 @@ export const OUTBOX_USER_HEADER = "X-Outbox-User";
 /**
  * A correction's header: the keys of the sends it replaces (the entry it corrects, and what that
  * one replaced), comma-separated. The server refuses the correction when one of them landed,
- * and claims the others so that none can land after it (decision 1100, addendum of stop 35).
+ * and claims the others so that none can land after it (decision 1100).
  */
 export const REPLACES_HEADER = "X-Replaces-Key";
 

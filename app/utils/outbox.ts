@@ -104,7 +104,7 @@ export async function addEntry(entry: OutboxEntry, replacing?: string | null) {
   await write((s) => {
     if (!replacing) return void s.add(entry, entry.key);
     // A send of the corrected entry may have landed unseen: the server is told which keys this
-    // one replaces, and refuses it if one did (decision 1100, addendum of stop 35).
+    // one replaces, and refuses it if one did (decision 1100).
     const corrected = s.get(replacing);
     corrected.onsuccess = () => {
       const old = corrected.result as OutboxEntry | undefined;

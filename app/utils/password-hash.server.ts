@@ -1,4 +1,4 @@
-// bcrypt off the event loop (issue 10, decision 0503). bcryptjs is plain JavaScript: each
+// bcrypt off the event loop (decision 0503). bcryptjs is plain JavaScript: each
 // hash or compare at cost 10 is about 100 ms of CPU, and on the main thread that time is
 // taken from every other request (the 50-user load spent 41% of the server's CPU in it).
 // Here it runs in a small pool of worker threads; the scheme and the stored hashes are

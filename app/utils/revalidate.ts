@@ -1,4 +1,4 @@
-// When a list's loader runs again (decision 0200, addendum of stop 33). Under single fetch Remix
+// When a list's loader runs again (decision 0200). Under single fetch Remix
 // runs every matched loader on every navigation unless the route says otherwise (it calls a
 // route's `shouldRevalidate` with `defaultShouldRevalidate: true`), so opening a dialog over a
 // list loaded the whole list again, and its rows, for nothing.

@@ -55,7 +55,7 @@ export async function readSessionAndUser(
 /**
  * The rows of some users' sessions: those that sign them in, and their half-way two-factor
  * sign-ins (named only in the row's JSON), so that a password change, reset, freeze or deletion
- * ends both (decision 0401, addendum of stop 32).
+ * ends both (decision 0401).
  */
 export function userSessionsWhere(userIds: string[]) {
   return or(

@@ -4,8 +4,7 @@
 // held: its internal "done" deferred and the `done` it returns. Each was an unhandled rejection
 // in the page ("signal is aborted without reason"), which the browser tests count as a page
 // error. `patches/turbo-stream+2.4.1.patch` drops the first (nothing could hold it) and marks
-// the second as handled; a caller that awaits `done` still gets the error (docs/decisions/0506,
-// addendum).
+// the second as handled; a caller that awaits `done` still gets the error (docs/decisions/0506).
 import { decode, encode } from "turbo-stream";
 import { afterEach, describe, expect, it } from "vitest";
 

@@ -2,7 +2,7 @@
 // may have been recorded. Before, the failed fetch went to the error page and the form, with its
 // key, was gone: the dialog opened again with a new key, and the same payment typed again was
 // recorded twice. Now the dialog stays as it was, with its key, and says so; sent again, the
-// key replays what landed or records it once (decision 0300, addendum of stop 34).
+// key replays what landed or records it once (decision 0300).
 import { isRouteErrorResponse, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 
 export const UNANSWERED_MESSAGE =

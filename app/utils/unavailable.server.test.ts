@@ -110,7 +110,7 @@ describe("guardRoutes", () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const busyFor = (gate: ConnectionGate, ms: number) => gate.run(() => sleep(ms));
 
-describe("streamed answers (stop 33)", () => {
+describe("streamed answers", () => {
   const columns: CsvColumn<{ i: number }>[] = [{ header: "I", kind: "number", value: (r) => r.i }];
   /** Three batches, each read through the gate, as a keyset page is read through the pool. */
   async function* gated(gate: ConnectionGate) {
@@ -178,7 +178,7 @@ describe("streamed answers (stop 33)", () => {
   });
 });
 
-describe("the outage log (stop 33)", () => {
+describe("the outage log", () => {
   afterEach(() => {
     setLoggerDestination(undefined);
     vi.restoreAllMocks();

@@ -179,14 +179,14 @@ export function guardRoutes<R extends Record<string, Route>>(routes: R): R {
  * The next batch of a streamed answer (a JSON list, a CSV export, a statement download), with a
  * connection-wait budget of its own. A stream is read after its loader has returned, as fast as
  * the client takes it: under the request's budget (ADR 0700), long spent by then, any batch that
- * had to wait for a busy connection was refused at once and the download broke off (stop 33).
+ * had to wait for a busy connection was refused at once and the download broke off.
  */
 export function nextBatch<T>(iterator: AsyncIterator<T>): Promise<IteratorResult<T>> {
   return admissionDeadline.run(Date.now() + poolWaitMs(), () => iterator.next());
 }
 
 /**
- * Reads a stream's first batch before the answer is made (ADR 0701, stop 33): a database that
+ * Reads a stream's first batch before the answer is made (ADR 0701): a database that
  * cannot answer before any data is sent is then the usual 503 with Retry-After, not a 200 whose
  * body breaks off. A failure after that still aborts the body. The returned iterator gives that
  * batch first, then reads on.

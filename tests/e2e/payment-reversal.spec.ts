@@ -1,7 +1,7 @@
 import { apiPoster, expect, hydrated, invoiceThroughApi, test } from "./fixtures";
 import { WIDTHS, type Width } from "./walk";
 
-// Reversing a client payment recorded in error (docs/decisions/0920, addendum of 26 November):
+// Reversing a client payment recorded in error (docs/decisions/0920):
 // an admin opens Reverse from the invoice page, gives a reason, and lands on the Payments list
 // of that invoice with the reversal and the reversed payment marked; the invoice is owed the
 // amount again. With JavaScript on and off, at desktop and phone widths. A manager records

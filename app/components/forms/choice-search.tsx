@@ -1,5 +1,5 @@
 // A select of agents or clients grows with the business; DESIGN.md wants such a list searchable
-// once it can pass a few dozen (decision 0200, addendum of 26 November). Once the page's
+// once it can pass a few dozen (decision 0200). Once the page's
 // JavaScript runs and the list is long, a search box above the select narrows its options:
 // every word typed must appear in the name, ignoring case and spacing. A single match, or Enter,
 // chooses it. The box has no name, so it is never submitted; the select stays the field, so

@@ -1,5 +1,5 @@
 // The dialog that takes back a money entry recorded in error, with a reason: Reverse Payout
-// (docs/decisions/0980, addendum) and Reverse Payment (docs/decisions/0920, addendum). Each
+// (docs/decisions/0980) and Reverse Payment (docs/decisions/0920). Each
 // route supplies its entry's facts and words; the form, its key and the "already reversed" state
 // are the same.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";

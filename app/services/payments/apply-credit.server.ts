@@ -1,4 +1,4 @@
-// Apply Credit (docs/decisions/0920, addendum "moving a client credit to another invoice"): the
+// Apply Credit (docs/decisions/0920): the
 // credit an invoice carries moved to another invoice of the same client that still owes. A
 // negative entry on the first naming the second, and a positive entry on the second naming the
 // first, dated today; no money moves, so the Payments totals do not change. At most the credit

@@ -1,4 +1,4 @@
-// Refund Credit (docs/decisions/0920, addendum "refunding a client credit"): money paid back to
+// Refund Credit (docs/decisions/0920): money paid back to
 // the client out of the credit an invoice carries (a credit note issued after it was paid leaves
 // one). A negative payments row marked `refund`, with its reason in `note`, dated `paymentDate`
 // (today by default; not in the future, not before the invoice, not in a closed month); the

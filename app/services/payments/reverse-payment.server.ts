@@ -1,4 +1,4 @@
-// Reverse Payment (docs/decisions/0920, addendum): takes back a payment recorded in error (the
+// Reverse Payment (docs/decisions/0920): takes back a payment recorded in error (the
 // wrong amount, the wrong invoice). The payment stays as it was; a reversal row of the opposite
 // amount, dated today (APP_TIME_ZONE) and naming the payment, is added, and the invoice's paid
 // total and status follow, so the invoice is owed the amount again. The reason is required and
