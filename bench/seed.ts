@@ -9,7 +9,7 @@ import { connect, optionsFromEnv } from "../db/client.server";
 import { setConnection } from "../app/db.server";
 import { insertUser } from "../app/models/user.server";
 
-export const BENCH_PASSWORD = "bench-password-123";
+const BENCH_PASSWORD = "bench-password-123";
 const { values } = parseArgs({
   options: { size: { type: "string", default: "1000" }, users: { type: "string", default: "50" } },
 });

@@ -22,7 +22,7 @@ type Log = (line: string) => void;
 /** Rows per COPY batch: a batch is held in memory on both sides, so a million rows never are. */
 const BATCH_ROWS = 20_000;
 
-export class MoveRefused extends Error {}
+class MoveRefused extends Error {}
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -143,7 +143,7 @@ async function countRows(read: (query: string) => Promise<Array<{ n: string }>>,
   return counts;
 }
 
-export type MoveResult = { tables: number; rows: number; figures: Record<string, string>; ms: number };
+type MoveResult = { tables: number; rows: number; figures: Record<string, string>; ms: number };
 
 /**
  * The move itself: `dataDir` (PGlite, opened under its lock) into the empty database at

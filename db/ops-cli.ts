@@ -80,7 +80,7 @@ export async function openPgliteDir(dir: string) {
 }
 
 /** How long a script waits for an app that holds the directory but does not answer yet (it is starting). */
-export const APP_STARTING_WAIT_MS = 30_000;
+const APP_STARTING_WAIT_MS = 30_000;
 
 /**
  * PGlite, one process per directory: the running app's answer to `request` over its ops socket,

@@ -4,7 +4,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 
-export type UnavailableReason = "pool" | "timeout" | "unreachable";
+type UnavailableReason = "pool" | "timeout" | "unreachable";
 
 export class DatabaseUnavailableError extends Error {
   readonly status = 503;

@@ -46,7 +46,7 @@ function writeCookie(name: string, value: string, maxAgeSeconds: number) {
   document.cookie = `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax`;
 }
 
-export function initials(name: string) {
+function initials(name: string) {
   return (
     name
       .replace(/[^\p{L}\p{N}]/gu, "")

@@ -1,6 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { ErrorList, FormErrors } from "./forms";
+import { FormErrors } from "./forms";
 import { XIcon } from "./icons";
 
 const FIELDS = "input:not([type=hidden]):not([disabled]),select,textarea";
@@ -85,11 +85,6 @@ export function Dialog({
 /** The form-level summary; see `FormErrors` in ./forms. */
 export function FormError({ errors, id }: { errors?: string[] | null; id?: string }) {
   return <FormErrors errors={errors} id={id} />;
-}
-
-/** A field's messages; see `ErrorList` in ./forms. */
-export function FieldError({ errors, id }: { errors?: string[] | null; id?: string }) {
-  return <ErrorList errors={errors} id={id} />;
 }
 
 /**

@@ -11,23 +11,23 @@ type Marks = {
 };
 
 /** A badge beside an entry's amount. */
-export type Mark = { label: string; className: string };
+type Mark = { label: string; className: string };
 
 /** Whether a line can still be reversed: an entry (not a reversal) not taken back yet. */
 export const isReversible = ({ reverses, reversedOn }: Marks) => reverses === null && !reversedOn;
 
 /** The mark of a reversal ("Reversal") or of an entry taken back ("Reversed"); null on others. */
-export function reversalMark({ reverses, reversedOn }: Marks): Mark | null {
+function reversalMark({ reverses, reversedOn }: Marks): Mark | null {
   if (reverses !== null) return { label: "Reversal", className: "badge tone-amber ml-2" };
   if (reversedOn) return { label: "Reversed", className: "badge tone-slate ml-2" };
   return null;
 }
 
 /** The mark on either half of a client credit moved between invoices. */
-export const CREDIT_MOVED_MARK: Mark = { label: "Credit moved", className: "badge tone-slate ml-2" };
+const CREDIT_MOVED_MARK: Mark = { label: "Credit moved", className: "badge tone-slate ml-2" };
 
 /** The mark on a refund to the client (a negative payment that is not a reversal). */
-export const REFUND_MARK: Mark = { label: "Refund", className: "badge tone-blue ml-2" };
+const REFUND_MARK: Mark = { label: "Refund", className: "badge tone-blue ml-2" };
 
 const Badge = ({ mark }: { mark: Mark | null }) => (mark ? <span className={mark.className}>{mark.label}</span> : null);
 

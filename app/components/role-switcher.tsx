@@ -4,7 +4,7 @@ import type { Role } from "~/db.server";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { ShieldIcon } from "./icons";
 
-export const ROLE_SWITCH_RELOAD_MS = 1000;
+const ROLE_SWITCH_RELOAD_MS = 1000;
 
 const OPTIONS: { value: Role; label: string }[] = [
   { value: "staff", label: "Staff (Operations Only)" },

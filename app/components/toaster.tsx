@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { XIcon } from "./icons";
 
-export type ToastData = { title: string; description?: string; variant?: "default" | "destructive" };
+type ToastData = { title: string; description?: string; variant?: "default" | "destructive" };
 
-export const TOAST_DURATION_MS = 5000;
-export const TOAST_EVENT = "pks:toast";
+const TOAST_DURATION_MS = 5000;
+const TOAST_EVENT = "pks:toast";
 
 export function showToast(toast: ToastData) {
   window.dispatchEvent(new CustomEvent(TOAST_EVENT, { detail: toast }));

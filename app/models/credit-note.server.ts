@@ -8,7 +8,7 @@ import { statusAfterSettlement } from "~/rules/invoices.server";
 import { sub, toFixed } from "~/utils/money";
 import { outerColumn } from "./outer-column.server";
 
-export const CREDIT_NOTE_PREFIX = "CN-";
+const CREDIT_NOTE_PREFIX = "CN-";
 export const VOID_INVOICE_CREDIT = "This invoice is void: a void invoice takes no credit note";
 export const FULLY_CREDITED = "This invoice is already fully credited";
 

@@ -59,9 +59,9 @@ export async function* directoryBatches<T extends { name: string }>(
   }
 }
 
-export const DIRECTORY_PAGE_SIZE = 50;
+const DIRECTORY_PAGE_SIZE = 50;
 /** Longer searches are cut to this (a name is at most 100 characters). */
-export const DIRECTORY_SEARCH_MAX = 100;
+const DIRECTORY_SEARCH_MAX = 100;
 
 /** The search of a directory page from its URL (`?q=`): trimmed, null when empty or unusable. */
 export function readDirectorySearch(params: URLSearchParams): string | null {
@@ -92,8 +92,8 @@ function cardsWalk(table: Table, q: string | null, page: PageRequest) {
   };
 }
 
-export type AgentCard = { id: number; name: string; contact: string | null };
-export type ClientCard = { id: number; name: string; taxRate: string; paymentTermsDays: number };
+type AgentCard = { id: number; name: string; contact: string | null };
+type ClientCard = { id: number; name: string; taxRate: string; paymentTermsDays: number };
 
 /** The query of one page of the Agents page (exported for the plan tests). */
 export function agentCardsQuery(db: Executor, q: string | null, page: PageRequest, limit = DIRECTORY_PAGE_SIZE) {

@@ -11,7 +11,7 @@ import { compare } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 
 /** The invoice's profit recounted from the deliveries it holds, to the kobo. */
-export async function recountInvoiceProfit(tx: Tx, invoiceId: number): Promise<string> {
+async function recountInvoiceProfit(tx: Tx, invoiceId: number): Promise<string> {
   const [row] = await tx
     .select({ profit: kobo(invoiceProfitSql()) })
     .from(schema.deliveries)

@@ -20,7 +20,7 @@ import { logEvent } from "~/utils/logger.server";
 import { countPasskeyFailure } from "~/utils/throttle.server";
 import { recordSignIn } from "./sign-in-audit.server";
 
-export type PasskeyRow = { id: number; deviceName: string; createdAt: string; lastUsedAt: string | null };
+type PasskeyRow = { id: number; deviceName: string; createdAt: string; lastUsedAt: string | null };
 
 export async function listPasskeys(userId: string): Promise<PasskeyRow[]> {
   const db = await getDb();
@@ -41,7 +41,7 @@ export async function listPasskeys(userId: string): Promise<PasskeyRow[]> {
   }));
 }
 
-export const isPasskeyId = (id: number) => parseId(id) === id;
+const isPasskeyId = (id: number) => parseId(id) === id;
 
 export async function getPasskey(userId: string, id: number) {
   if (!isPasskeyId(id)) return null;
@@ -186,7 +186,7 @@ export async function passkeyRegistrationOptions(user: User, now = new Date()) {
   return options;
 }
 
-export type PasskeyResult<T> =
+type PasskeyResult<T> =
   ({ ok: true } & T) | { ok: false; status: 400 | 403 | 409; message: string; field?: "deviceName" };
 
 export async function verifyPasskeyRegistration(

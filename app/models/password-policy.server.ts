@@ -20,7 +20,7 @@ function commonPasswords() {
   return common;
 }
 
-export const utf8Length = (value: string) => Buffer.byteLength(value, "utf8");
+const utf8Length = (value: string) => Buffer.byteLength(value, "utf8");
 
 /** Why `password` may not be used as a new password for `email`, or null when it may. */
 export async function passwordProblem(password: string, email?: string | null): Promise<string | null> {

@@ -8,7 +8,7 @@ import { recordAudit } from "./audit.server";
 import { confirmPassword } from "./reauth.server";
 import { hashPassword, setPassword } from "./user.server";
 
-export type ChangePasswordResult = { ok: true } | (Failure<400 | 429> & { fieldErrors: FieldErrors });
+type ChangePasswordResult = { ok: true } | (Failure<400 | 429> & { fieldErrors: FieldErrors });
 
 /**
  * Changes the user's own password: the current one must match, the new one follow the rules

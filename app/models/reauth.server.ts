@@ -15,14 +15,14 @@ import { requestScope } from "~/utils/request-scope.server";
 import type { Failure } from "~/utils/result";
 import { giveBack, takeSignInAttempt, throttledMessage } from "~/utils/throttle.server";
 
-export const REAUTH_WINDOW_MS = 5 * 60 * 1000;
-export const REAUTH_REQUIRED = "Please enter your current password to confirm this change";
+const REAUTH_WINDOW_MS = 5 * 60 * 1000;
+const REAUTH_REQUIRED = "Please enter your current password to confirm this change";
 export const REAUTH_WRONG = "Password is incorrect";
 
 /** What the password was asked for, in the logs. */
-export type PasswordPurpose = "factor-change" | "password-change" | "two-factor-off";
+type PasswordPurpose = "factor-change" | "password-change" | "two-factor-off";
 
-export type PasswordConfirmation = { ok: true } | Failure<400 | 429>;
+type PasswordConfirmation = { ok: true } | Failure<400 | 429>;
 
 /**
  * Checks the signed-in user's password, asked again, under the sign-in throttle: a slot of the
@@ -66,7 +66,7 @@ export async function isRecentlyAuthenticated(request: Request, now = new Date()
 }
 
 /** A refusal carries its message under `password` too, for the JSON calls' `errors`. */
-export type ReauthResult = { ok: true } | Failure<400 | 403 | 429>;
+type ReauthResult = { ok: true } | Failure<400 | 403 | 429>;
 
 /**
  * Passes when `password` is the user's current password (remembered on the session for five

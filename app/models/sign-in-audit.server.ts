@@ -11,7 +11,7 @@ import type { ThrottleCrossing } from "~/utils/throttle.server";
 import { auditContext, recordAudit } from "./audit.server";
 import { getUserByEmail } from "./user.server";
 
-export type SignInMethod = "password" | "password+totp" | "password+recovery-code" | "passkey";
+type SignInMethod = "password" | "password+totp" | "password+recovery-code" | "passkey";
 
 type SignInEvent = {
   outcome: "success" | "failure";

@@ -12,7 +12,7 @@ import { recordAudit } from "./audit.server";
 import { recordLocks, recordSignIn } from "./sign-in-audit.server";
 import { claimTemporaryPassword, verifyPassword } from "./user.server";
 
-export const MESSAGES = {
+const MESSAGES = {
   missingCredentials: "Please enter both email and password",
   invalidCredentials: "Invalid email or password",
   inactive: "This account is not active. Please contact an administrator.",
@@ -20,7 +20,7 @@ export const MESSAGES = {
   used: "This temporary password has already been used. Please ask an administrator to reset it.",
 } as const;
 
-export type LoginResult =
+type LoginResult =
   | { kind: "signed-in"; user: User }
   | { kind: "totp-required"; user: User }
   | { kind: "error"; status: 400 | 401 | 403 | 429; message: string; retryAfterSeconds?: number };

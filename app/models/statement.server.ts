@@ -113,7 +113,7 @@ export async function inSnapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
  * download that stalls this long fails rather than keep a connection (PGlite's only one) in a
  * transaction. Under PostgreSQL's idle_in_transaction_session_timeout (10 s by default, ADR 0700).
  */
-export const SNAPSHOT_READER_STALL_MS = 5_000;
+const SNAPSHOT_READER_STALL_MS = 5_000;
 
 /**
  * `head(tx)` in one read-only REPEATABLE READ transaction that stays open for `rows(tx, head)`, a

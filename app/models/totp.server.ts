@@ -29,7 +29,7 @@ import { getUserById } from "./user.server";
 export const TOTP_PENDING_TTL_MS = 5 * 60 * 1000;
 /** One step either side, for phone clocks that drift. */
 const TOTP_TOLERANCE_SECONDS = 30;
-export const INVALID_CODE = "Invalid authenticator code";
+const INVALID_CODE = "Invalid authenticator code";
 
 const isCode = (token: unknown): token is string => typeof token === "string" && /^\d{6}$/.test(token);
 
@@ -55,10 +55,10 @@ async function claimStep(userId: string, step: number) {
   return rows.length === 1;
 }
 
-export type TotpEnrolment = { secret: string; uri: string; qrDataUrl: string };
+type TotpEnrolment = { secret: string; uri: string; qrDataUrl: string };
 
 /** The user's TOTP secret in clear (stored encrypted). */
-export function totpSecretOf(user: Pick<User, "totpSecret">): string {
+function totpSecretOf(user: Pick<User, "totpSecret">): string {
   if (!user.totpSecret) throw new Error("no TOTP secret");
   return openSecret(user.totpSecret);
 }
@@ -82,7 +82,7 @@ export async function getTotpEnrolment(user: User): Promise<TotpEnrolment | null
   return { secret, uri, qrDataUrl };
 }
 
-export type TotpResult = Result<object, 400 | 401 | 409 | 429>;
+type TotpResult = Result<object, 400 | 401 | 409 | 429>;
 
 /**
  * Turns two-factor on once the user proves their app produces the right code, with ten new
@@ -150,7 +150,7 @@ export async function disableTotp(user: User, password: unknown): Promise<TotpRe
   return { ok: true };
 }
 
-export type TotpLoginResult =
+type TotpLoginResult =
   | { ok: true; user: User; cookie: string }
   | { ok: false; status: 400 | 401 | 403 | 429; message: string; cookie?: string; retryAfterSeconds?: number };
 
@@ -190,7 +190,7 @@ export function completeRecoveryCodeLogin(request: Request, input: unknown, now 
   });
 }
 
-export type SecondStep = {
+type SecondStep = {
   method: "password+totp" | "password+recovery-code";
   /** Whether the input has the right shape (400 otherwise, nothing counted). */
   valid: boolean;
@@ -204,7 +204,7 @@ export type SecondStep = {
  * The second step of a password sign-in (an authenticator code, or a recovery code instead):
  * the half-way session's user, the sign-in throttle, the check, and a fresh signed-in session.
  */
-export async function completeSecondStep(request: Request, now: Date, step: SecondStep): Promise<TotpLoginResult> {
+async function completeSecondStep(request: Request, now: Date, step: SecondStep): Promise<TotpLoginResult> {
   const user = await getPendingTotpUser(request, now);
   if (!user || !user.totpSecret) {
     // A session already signed in (a code sent again after the first went through) is kept:

@@ -6,10 +6,10 @@ import { getDb, schema, type Executor, type Role, type User } from "~/db.server"
 import { bcryptCost } from "~/utils/password-cost.server";
 import { recordAudit } from "./audit.server";
 
-export const TEMP_PASSWORD_LENGTH = 16;
+const TEMP_PASSWORD_LENGTH = 16;
 // A temporary password (admin create or reset) signs in once, within 72 hours; then the admin
 // resets again (docs/decisions/0600).
-export const TEMP_PASSWORD_TTL_MS = 72 * 60 * 60 * 1000;
+const TEMP_PASSWORD_TTL_MS = 72 * 60 * 60 * 1000;
 export const temporaryPasswordExpiry = (now = new Date()) => new Date(now.getTime() + TEMP_PASSWORD_TTL_MS);
 /** The columns an admin's create or reset sets with a new temporary password. */
 export const temporaryPasswordColumns = (now = new Date()) => ({
@@ -57,7 +57,7 @@ export function toPublicUser(user: User): PublicUser {
   };
 }
 
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export async function getUserById(id: string, db?: Executor): Promise<User | null> {
   db ??= await getDb();
@@ -85,7 +85,7 @@ export function generateTemporaryPassword(length = TEMP_PASSWORD_LENGTH) {
   return out;
 }
 
-export type PasswordCheck =
+type PasswordCheck =
   { ok: true; user: User } | { ok: false; reason: "invalid" | "inactive" | "expired" | "used"; user?: User };
 
 /**
@@ -148,7 +148,7 @@ export async function setPassword(
     .where(eq(schema.users.id, userId));
 }
 
-export type NewUser = {
+type NewUser = {
   email: string;
   role: Role;
   firstName?: string | null;

@@ -96,7 +96,7 @@ export const databaseNames: NameSource = {
 };
 
 /** The names a page of events refers to: at most one read per kind, whatever the page's size. */
-export async function auditNames(events: readonly AuditEventInput[], source: NameSource = databaseNames) {
+async function auditNames(events: readonly AuditEventInput[], source: NameSource = databaseNames) {
   const ids = idsToName(events);
   const [users, agents, clients, invoices] = await Promise.all([
     source.users(ids.users),

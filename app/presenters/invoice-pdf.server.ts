@@ -48,7 +48,7 @@ const ROW = 15;
 
 const header = (doc: Doc, y: number) => tableHeader(doc, COLUMNS, y, { size: 7.5, rowHeight: ROW, inset: 4 });
 
-export type PdfOptions = { logo?: BusinessLogo | null; compress?: boolean };
+type PdfOptions = { logo?: BusinessLogo | null; compress?: boolean };
 
 /**
  * Where the table's rows go: below the header on the first page, then from `top` on each new

@@ -8,9 +8,9 @@ import { invoiceSummary, urgentInvoices } from "~/presenters/invoice-list.server
 import { assertCan } from "~/rules/capabilities.server";
 import { balanceSql, owedSql } from "~/rules/invoices.server";
 
-export const SPARKLINE_POINTS = 7;
+const SPARKLINE_POINTS = 7;
 
-export const URGENT_INVOICES = 6;
+const URGENT_INVOICES = 6;
 
 /**
  * The manager's overview at a cost that does not grow with the tables (docs/decisions/0500):

@@ -14,7 +14,7 @@ import type { BusinessDetailsView, BusinessLogo } from "~/models/business.server
 import { woffToSfnt } from "~/utils/woff.server";
 
 type Face = { name: string; data: Buffer; font: fontkit.Font };
-export type Weight = "regular" | "bold";
+type Weight = "regular" | "bold";
 
 const require = createRequire(import.meta.url);
 function face(name: string, file: string): Face {
@@ -114,7 +114,7 @@ export function paragraph(doc: Doc, text: string, x: number, y: number, width: n
 }
 
 /** Line height of wrapped lines drawn in runs, as a multiple of the font size. */
-export const LEADING = 1.3;
+const LEADING = 1.3;
 
 /** The width of `text` drawn at `size` in `weight`: the sum of its runs, each in its own font. */
 export function textWidth(doc: Doc, text: string, { size = 9, weight = "regular" }: TextOptions = {}) {

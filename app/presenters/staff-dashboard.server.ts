@@ -5,7 +5,7 @@ import { env } from "~/utils/env.server";
 import { listDeliveries } from "~/models/delivery.server";
 import { countedSql } from "~/rules/deliveries.server";
 
-export const RECENT_DELIVERIES = 10;
+const RECENT_DELIVERIES = 10;
 
 /**
  * The staff member's own numbers: deliveries today, this week (from Sunday) and tons this

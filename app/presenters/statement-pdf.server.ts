@@ -56,7 +56,7 @@ import {
   type Doc,
 } from "./pdf-kit.server";
 
-export type LedgerColumn = Column;
+type LedgerColumn = Column;
 
 export type Ledger = {
   /** The letterhead's title, e.g. "STATEMENT". */
@@ -82,8 +82,8 @@ export type Ledger = {
 };
 
 /** The page's usable width for columns, portrait and landscape (A4: 841.89 points wide lying down). */
-export const LEDGER_WIDTH = CONTENT;
-export const LEDGER_WIDE = 841.89 - 2 * MARGIN;
+const LEDGER_WIDTH = CONTENT;
+const LEDGER_WIDE = 841.89 - 2 * MARGIN;
 
 const ROW = 14;
 const SIZE = 8;
@@ -209,7 +209,7 @@ export function renderLedgerPdf(ledger: Ledger, { compress = true }: { compress?
 
 // ---- The two statements.
 
-export type StatementPdf = { stream: ReadableStream<Uint8Array>; filename: string };
+type StatementPdf = { stream: ReadableStream<Uint8Array>; filename: string };
 
 /** The client statement's columns, portrait: they fill the ledger's width. */
 export const CLIENT_STATEMENT_COLUMNS: LedgerColumn[] = [

@@ -14,7 +14,7 @@ const MANAGERS = ["manager", "admin"] as const satisfies readonly Role[];
 const ADMINS = ["admin"] as const satisfies readonly Role[];
 
 /** Spec section 6, row by row. */
-export const CAPABILITIES = {
+const CAPABILITIES = {
   /** Create deliveries. */
   "delivery.create": EVERYONE,
   /** See every delivery; staff see only the ones they created (staff dashboard, own deliveries). */
@@ -72,7 +72,7 @@ export type Actor = Pick<User, "id" | "role"> & { email?: string };
 const ownerEmail = () => env().OWNER_EMAIL?.trim().toLowerCase() || null;
 
 /** The roles holding a capability ("role.switch" also goes to the owner e-mail, whatever its role). */
-export const rolesWith = (capability: Exclude<Capability, "role.switch">): readonly Role[] => CAPABILITIES[capability];
+const rolesWith = (capability: Exclude<Capability, "role.switch">): readonly Role[] => CAPABILITIES[capability];
 
 export function can(user: Pick<User, "role"> & { email?: string }, capability: Capability): boolean {
   if (capability === "role.switch") {

@@ -30,7 +30,7 @@ export const kobo = (value: SQL) => sql<string>`round(${value}, 2)::text`;
 
 // ---- Counted deliveries: the ones that count in totals (confirmed or invoiced; never drafts).
 
-export const COUNTED_STATUSES = ["confirmed", "invoiced"] as const satisfies readonly Delivery["status"][];
+const COUNTED_STATUSES = ["confirmed", "invoiced"] as const satisfies readonly Delivery["status"][];
 
 export const isCounted = (x: Pick<Delivery, "status">) => (COUNTED_STATUSES as readonly string[]).includes(x.status);
 

@@ -5,8 +5,8 @@ import * as z from "zod";
 
 // Each missing field says so under itself (docs/decisions/0011-form-errors.md); the spec's
 // "Missing credentials" pair message stays the JSON call's answer.
-export const EMAIL_MISSING = "Please enter your email";
-export const PASSWORD_MISSING = "Please enter your password";
+const EMAIL_MISSING = "Please enter your email";
+const PASSWORD_MISSING = "Please enter your password";
 
 export const LoginSchema = z.object({
   email: z.string({ error: EMAIL_MISSING }).trim().min(1, EMAIL_MISSING),
@@ -19,11 +19,11 @@ export const LoginSchema = z.object({
 // that a pasted novel is refused before it is hashed).
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_MAX_CHARACTERS = 200;
+const PASSWORD_MAX_CHARACTERS = 200;
 
 // The spec's titles and texts (section 5), shown as one message under the field.
 export const PASSWORD_TOO_SHORT = `Password too short: Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
-export const PASSWORDS_DONT_MATCH = "Passwords don't match: make sure the new passwords match";
+const PASSWORDS_DONT_MATCH = "Passwords don't match: make sure the new passwords match";
 
 export const ChangePasswordSchema = z
   .object({

@@ -3,6 +3,6 @@
 // payout ones in ./settlements.
 import { requiredText } from "./fields";
 
-export const REASON_MAX = 500;
+const REASON_MAX = 500;
 
 export const reasonField = () => requiredText("Reason", REASON_MAX, { multiline: true });

@@ -59,7 +59,6 @@ export const EditDeliverySchema = z.object({
   tons: optionalDecimal(TONS),
   location: optionalText("Location", 200),
 });
-export type EditDeliveryInput = z.infer<typeof EditDeliverySchema>;
 
 /** The Edit Delivery form (empty boxes leave a field as it is). */
 export const EditDeliveryFormSchema = formSchema(EditDeliverySchema);

@@ -3,7 +3,7 @@ import { compare, parseDecimalInput } from "~/utils/money";
 import { checked, constraintOf, optionalText, requiredText, formSchema } from "./fields";
 
 export const NAME_MAX = 200;
-export const ADDRESS_MAX = 500;
+const ADDRESS_MAX = 500;
 export const SHORT_MAX = 100;
 
 /** An optional address: line ends as browsers post them (CRLF) are kept as plain line feeds. */
@@ -52,7 +52,7 @@ export const AGENT_FORM_CONSTRAINT = constraintOf(AgentSchema);
  * a number that is not whole ("2.5", which the browser refuses but a post can carry) is refused
  * there as on the JSON call, never read as 0.
  */
-export function paymentTerms({ lenient }: { lenient: boolean }) {
+function paymentTerms({ lenient }: { lenient: boolean }) {
   const days = z.unknown().transform((value, ctx) => {
     if (value === undefined || value === null || value === "") return 30;
     const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";

@@ -194,7 +194,7 @@ export function safeParseFields<T extends z.ZodObject>(schema: T, input: Record<
 }
 
 /** What the browser checks of one field (Conform's constraint of a field). */
-export type FieldConstraint = {
+type FieldConstraint = {
   required?: boolean;
   minLength?: number;
   maxLength?: number;

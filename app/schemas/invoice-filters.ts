@@ -20,7 +20,7 @@ export function parsePickerFilters(params: URLSearchParams): PickerFilters {
 /** A stored or shown status, or "credit": the invoices carrying a client credit (docs/decisions/0920). */
 export type InvoiceStatusFilter = "pending" | "partial" | "paid" | "overdue" | "void" | "credit";
 
-export const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid", "void", "credit"];
+const INVOICE_STATUSES: InvoiceStatusFilter[] = ["pending", "partial", "overdue", "paid", "void", "credit"];
 
 export type InvoiceFilters = {
   status?: InvoiceStatusFilter | null;

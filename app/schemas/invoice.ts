@@ -8,8 +8,8 @@ import { isYearMonth } from "~/utils/year-month";
 import { reasonField } from "./corrections";
 import { constraintOf, formSchema, optionalId, optionalText, requiredDecimal, requiredId } from "./fields";
 
-export const SELECT_DELIVERY = "Please select a delivery";
-export const INVOICE_NO_NUMERIC = "Invoice number must be numeric";
+const SELECT_DELIVERY = "Please select a delivery";
+const INVOICE_NO_NUMERIC = "Invoice number must be numeric";
 
 /**
  * Generate Invoice (the dialog, POST /api/invoices): the delivery, and over the API a number

@@ -17,7 +17,7 @@ const month = z.unknown().transform((value, ctx) => {
   return text;
 });
 
-export const REOPEN_REASON_REQUIRED = "A reason is required to reopen a month";
+const REOPEN_REASON_REQUIRED = "A reason is required to reopen a month";
 
 export const CloseMonthSchema = z.object({ month });
 export const ReopenMonthSchema = z.object({

@@ -8,8 +8,8 @@ import { calendarDate, constraintOf, formSchema, optionalText, requiredDecimal, 
 export { PAYOUT_METHOD_LABELS, type PayoutMethod };
 const METHODS = Object.keys(PAYOUT_METHOD_LABELS) as [PayoutMethod, ...PayoutMethod[]];
 
-export const PAYOUT_METHOD_MESSAGE = "Please choose how the agent was paid";
-export const PAYOUT_NOTE_MAX = 500;
+const PAYOUT_METHOD_MESSAGE = "Please choose how the agent was paid";
+const PAYOUT_NOTE_MAX = 500;
 
 export const PayoutSchema = z.object({
   amount: requiredDecimal({ label: "Amount", precision: 12, positive: true }),

@@ -5,7 +5,7 @@ import { addDays, isValidDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { parseId } from "~/utils/params";
 
-export const MAX_STATEMENT_YEARS = 5;
+const MAX_STATEMENT_YEARS = 5;
 
 export type StatementPeriod = { from: string; to: string };
 /** Where a page of lines starts: after the line (date, kind order, id). */

@@ -28,7 +28,7 @@ import {
 import { fail, Refusal, type Failure } from "~/utils/result";
 
 /** What every step of a command is given: who acts, and the one clock reading of the request. */
-export type WriteContext = {
+type WriteContext = {
   actor: Actor;
   now: Date;
   /** `now`'s business date in APP_TIME_ZONE. */
@@ -36,7 +36,7 @@ export type WriteContext = {
 };
 
 /** An audit event as a command hands it over: the pipeline adds the actor. */
-export type WriteAudit = Omit<AuditEvent, "actor" | "context">;
+type WriteAudit = Omit<AuditEvent, "actor" | "context">;
 
 export type Written<Made> = {
   /** What the caller is answered with (beside `ok` and `replayed`). */
@@ -92,7 +92,7 @@ export type KeyOptions = {
   now?: Date;
 };
 
-export type KeyedResult<Made extends object> = ({ ok: true; replayed: boolean } & Made) | Failure;
+type KeyedResult<Made extends object> = ({ ok: true; replayed: boolean } & Made) | Failure;
 
 /** Runs `command` for `actor` on `input` (decision 0805). */
 export async function keyedWrite<Input, Locked, Made extends object>(

@@ -68,7 +68,7 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
 };
 
 /** How a field's value reads. A reference kind (`agent`, `user`, ...) shows a name, not an id. */
-export type FieldKind =
+type FieldKind =
   | "text"
   | "money"
   | "percent"
@@ -216,7 +216,7 @@ const SIGN_IN_FIELD_WORDS: Record<string, FieldWords> = {
 };
 
 /** Objects some events nest (a credit move's two invoices and two entries, a reversal's pair). */
-export const NESTED_WORDS: Record<string, string> = {
+const NESTED_WORDS: Record<string, string> = {
   from: "From invoice",
   to: "To invoice",
   moveOut: "Credit out",
@@ -328,7 +328,7 @@ function fallbackLabel(field: string) {
 const refKey = (value: unknown) => (typeof value === "number" || typeof value === "string" ? String(value) : null);
 
 /** A value as it reads, or null for "nothing" (the page shows a dash). */
-export function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, timeZone: string): string | null {
+function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, timeZone: string): string | null {
   if (value === null || value === undefined || value === "") return null;
   const key = refKey(value);
   const isDecimal = typeof value === "string" ? /^-?\d+(\.\d+)?$/.test(value) : Number.isSafeInteger(value);

@@ -7,7 +7,6 @@ import {
   createSession,
   destroySession,
   getSessionId,
-  readSession,
   readSessionAndUser,
   updateSessionData,
   type SessionRow,
@@ -77,11 +76,6 @@ async function loadCurrent(sid: string): Promise<Current> {
 
 export async function getUser(request: Request) {
   return (await getCurrent(request))?.user ?? null;
-}
-
-export async function getPendingTotpUserId(request: Request) {
-  const session = await readSession(request);
-  return session && !session.userId ? (session.sess.pendingTotpUserId ?? null) : null;
 }
 
 export { updateSessionData };

@@ -18,7 +18,7 @@ export async function* pagedBatches<T, C>(
   }
 }
 
-export type BatchBody<T> = {
+type BatchBody<T> = {
   /** Written first, on its own, before any batch is read on. */
   head: string;
   /** One batch as text: one chunk of the body. */

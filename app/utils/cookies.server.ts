@@ -5,8 +5,8 @@ import { env, sessionSecrets } from "./env.server";
 export const SESSION_COOKIE_NAME = "__session";
 // On an https origin the session cookie is a __Host- cookie: Secure, Path=/, no Domain, so no
 // sub-domain or plain-http page can set or shadow it.
-export const HOST_SESSION_COOKIE_NAME = "__Host-session";
-export const PASSKEY_BINDING_MAX_AGE_SECONDS = 5 * 60;
+const HOST_SESSION_COOKIE_NAME = "__Host-session";
+const PASSKEY_BINDING_MAX_AGE_SECONDS = 5 * 60;
 // The default session lifetimes (decision 0003); SESSION_IDLE_MINUTES and
 // SESSION_ABSOLUTE_MINUTES in the environment change them.
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
@@ -14,14 +14,14 @@ export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 export const sessionIdleMs = () => env().SESSION_IDLE_MINUTES * 60 * 1000;
 export const sessionAbsoluteMs = () => env().SESSION_ABSOLUTE_MINUTES * 60 * 1000;
 export const THEME_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
-export const TOAST_COOKIE_MAX_AGE_SECONDS = 60;
+const TOAST_COOKIE_MAX_AGE_SECONDS = 60;
 
 function lazy<T>(make: () => T) {
   let value: T | undefined;
   return () => (value ??= make());
 }
 
-export const httpsOrigin = () => !!env().APP_ORIGIN?.startsWith("https://");
+const httpsOrigin = () => !!env().APP_ORIGIN?.startsWith("https://");
 export const secure = () =>
   httpsOrigin() || (env().NODE_ENV === "production" && !env().APP_ORIGIN?.startsWith("http://"));
 

@@ -16,8 +16,8 @@ import { firstBatchRead } from "./unavailable.server";
  * business time zone, never its UTC day (decision 0952); `number` (tons, counts) as
  * stored.
  */
-export type CsvKind = "text" | "amount" | "date" | "number";
-export type CsvCell = string | number | Date | null | undefined;
+type CsvKind = "text" | "amount" | "date" | "number";
+type CsvCell = string | number | Date | null | undefined;
 export type CsvColumn<T> = { header: string; kind: CsvKind; value: (row: T) => CsvCell };
 
 // A cell a spreadsheet would read as a formula (or a DDE payload) starts with one of these.

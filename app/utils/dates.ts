@@ -14,8 +14,7 @@ import {
   startOfWeek as startOfCalendarWeek,
 } from "date-fns";
 
-export const DEFAULT_TIME_ZONE = "Africa/Lagos";
-export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The calendar date of `now` in `timeZone`, as yyyy-MM-dd. */
 // Building an Intl.DateTimeFormat costs far more than using one (about 1% of the server's CPU

@@ -34,7 +34,7 @@ const EnvSchema = z.object({
   APP_TIME_ZONE: z.string().default("Africa/Lagos"),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+type Env = z.infer<typeof EnvSchema>;
 
 let cached: Env | undefined;
 

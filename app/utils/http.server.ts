@@ -14,7 +14,7 @@ export function requireIdParam(value: string | undefined, message = "Not found")
   return id;
 }
 
-export const isJsonContentType = (value: string | null) =>
+const isJsonContentType = (value: string | null) =>
   !!value && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(value.trim());
 
 /** No call of this app nests deeper than a few levels; a parser's or validator's recursion would at thousands. */
@@ -51,7 +51,7 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
 }
 
 /** True when a key or a string anywhere in a parsed JSON value holds a lone surrogate ("\ud800"). */
-export function holdsBrokenText(value: unknown): boolean {
+function holdsBrokenText(value: unknown): boolean {
   if (typeof value === "string") return !isWellFormedText(value);
   if (Array.isArray(value)) return value.some(holdsBrokenText);
   if (value && typeof value === "object")

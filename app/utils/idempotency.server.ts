@@ -10,7 +10,7 @@ import { hasControlCharacters } from "~/utils/text";
 // rolls back), then sees the stored result and replays it. Nothing is ever recorded twice.
 // Used by New Delivery, Record Payment, Generate Invoice and the month invoice.
 
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
 // Keys are kept 90 days, then pruned. A client may retry for 24 hours, but a delivery can wait
 // in a phone's outbox until its person signs in again; the phone stops sending an entry blind
 // after 80 days (ENTRY_MAX_AGE_MS in app/utils/outbox.ts), well inside this (decision 1100).
@@ -30,7 +30,7 @@ export class IdempotencyConflict extends Error {
 }
 
 /** The key's first request has not finished (only when a row without a result is seen). */
-export class IdempotencyInProgress extends Error {
+class IdempotencyInProgress extends Error {
   status = 409 as const;
   constructor() {
     super("This request is still being processed. Please wait a moment and reload.");

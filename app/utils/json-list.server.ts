@@ -5,7 +5,7 @@ import { jsonError } from "./auth.server";
 import { streamBatches } from "./batches.server";
 import { firstBatchRead } from "./unavailable.server";
 
-export const MAX_LIMIT = 500;
+const MAX_LIMIT = 500;
 
 /** `limit` from a query string: absent (the whole list), 1..500, or invalid. */
 export function readLimit(params: URLSearchParams): number | null | "invalid" {

@@ -4,7 +4,7 @@
 import { asc, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { formatCursor, type Cursor, type Page, type PageRequest } from "./params";
 
-export type KeysetColumns = { key?: AnyColumn; id: AnyColumn };
+type KeysetColumns = { key?: AnyColumn; id: AnyColumn };
 
 /** The condition that starts a page after (older) or before (newer) the cursor. */
 export function keysetWhere(columns: KeysetColumns, request: PageRequest): SQL | undefined {

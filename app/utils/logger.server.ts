@@ -67,7 +67,7 @@ export function setLoggerDestination(stream: { write(line: string): void } | und
     : undefined;
 }
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
+type LogLevel = "debug" | "info" | "warn" | "error";
 
 export function logEvent(levelName: LogLevel, fields: Record<string, unknown> & { event: string }) {
   logger()[levelName](fields);

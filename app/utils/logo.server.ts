@@ -2,7 +2,7 @@
 // never by the name or the type the browser claims.
 export const LOGO_MAX_BYTES = 200 * 1024;
 export const LOGO_TOO_LARGE = "The logo must be at most 200 KB";
-export const LOGO_NOT_IMAGE = "The logo must be a PNG or JPEG image";
+const LOGO_NOT_IMAGE = "The logo must be a PNG or JPEG image";
 
 export type LogoType = "image/png" | "image/jpeg";
 
@@ -13,7 +13,7 @@ const startsWith = (bytes: Uint8Array, magic: number[]) =>
   bytes.length > magic.length && magic.every((b, i) => bytes[i] === b);
 
 /** The image type of `bytes` by its signature, or null when it is neither PNG nor JPEG. */
-export function sniffLogoType(bytes: Uint8Array): LogoType | null {
+function sniffLogoType(bytes: Uint8Array): LogoType | null {
   if (startsWith(bytes, PNG)) return "image/png";
   if (startsWith(bytes, JPEG)) return "image/jpeg";
   return null;

@@ -56,7 +56,7 @@ export const reversalText = (line: { reversesPayoutId: number | null; reason: st
 // ---- Client statement (docs/decisions/0970)
 
 /** What each kind of client statement line is called. */
-export const CLIENT_LINE_TYPES = {
+const CLIENT_LINE_TYPES = {
   invoice: "Invoice",
   credit_note: "Credit note",
   credit_note_reversal: "Credit note reversal",

@@ -54,7 +54,6 @@ export function compare(a: Input, b: Input): -1 | 0 | 1 {
   return diff === 0n ? 0 : diff < 0n ? -1 : 1;
 }
 
-export const isZero = (a: Input) => dec(a).units === 0n;
 export const isNegative = (a: Input) => dec(a).units < 0n;
 
 /** Rounds half away from zero to `places` decimals. */
@@ -114,7 +113,7 @@ export function formatNairaCompact(a: Input): string {
   return `${d.units < 0n ? "-" : ""}${NAIRA}${formatAmount(millions, 1)}M`;
 }
 
-export type ParsedInput = { ok: true; value: string } | { ok: false; message: string };
+type ParsedInput = { ok: true; value: string } | { ok: false; message: string };
 
 /**
  * Parses what a person typed in a money or tons field: digits with optional thousands commas

@@ -48,7 +48,7 @@ export function isActive(to: string, pathname: string) {
   return pathname === to || pathname.startsWith(to + "/");
 }
 
-export type MobileBarItem = ({ kind: "link" } & NavItem) | { kind: "menu" };
+type MobileBarItem = ({ kind: "link" } & NavItem) | { kind: "menu" };
 
 /** Below 768px: Dashboard, Deliveries, Menu, Invoices (admins only), More. */
 export function mobileBarItemsFor(role: Role): MobileBarItem[] {

@@ -31,7 +31,7 @@ export type OutboxEntry = {
  */
 export type SignInReason = "signed-out" | "password";
 
-export type SendOutcome =
+type SendOutcome =
   | { kind: "sent"; tons: string }
   | { kind: "attention"; status: number; message: string; fieldErrors: Record<string, string[]> }
   | { kind: "signin"; reason: SignInReason }
@@ -41,9 +41,9 @@ export type SendOutcome =
 export type OutboxState = { entries: OutboxEntry[]; signInNeeded: SignInReason | null };
 
 // The object store idb-keyval creates; the service worker opens the same one.
-export const OUTBOX_DB = "pks-outbox";
-export const OUTBOX_STORE = "deliveries";
-export const SYNC_TAG = "pks-outbox";
+const OUTBOX_DB = "pks-outbox";
+const OUTBOX_STORE = "deliveries";
+const SYNC_TAG = "pks-outbox";
 const LOCK = "pks-outbox";
 
 /**
@@ -206,7 +206,7 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
   return fn();
 }
 
-export type FlushReport = { outcomes: Map<string, SendOutcome>; retry: boolean };
+type FlushReport = { outcomes: Map<string, SendOutcome>; retry: boolean };
 
 /**
  * Sends the waiting entries of `userId`, oldest first, one at a time. Stops at the first that
@@ -312,7 +312,7 @@ export function startOutbox(userId: string) {
 }
 
 /** Sends now if anything waits; on failure, tries again later. */
-export async function kick(userId: string) {
+async function kick(userId: string) {
   window.clearTimeout(timer);
   if (userId !== current) return;
   const entries = await reload().catch(() => [] as OutboxEntry[]);
@@ -335,7 +335,7 @@ export function scheduleRetry(userId: string) {
 }
 
 /** Background Sync, where the browser has it: the service worker sends when the signal returns. */
-export async function requestSync() {
+async function requestSync() {
   try {
     const registration = (await navigator.serviceWorker?.getRegistration()) as
       (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined;

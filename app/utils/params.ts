@@ -36,7 +36,7 @@ export function parseInvoiceNo(value: unknown, { search = false } = {}): string 
  * (`418`).
  */
 export type Cursor = { key: string | null; id: number };
-export type CursorKind = "date" | "id";
+type CursorKind = "date" | "id";
 
 export function formatCursor(cursor: Cursor): string {
   return cursor.key === null ? String(cursor.id) : `${cursor.key}_${cursor.id}`;

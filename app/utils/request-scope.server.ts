@@ -6,7 +6,7 @@ import { logEvent } from "~/utils/logger.server";
 // wrapper (unavailable.server.ts guardHandler), so a refusal decided deep in a model can be
 // logged with its route like the ones the route guards log, and an audit event written deep
 // in a model carries the request's id and client address (app/models/audit.server.ts).
-export type Scope = { method: string; route: string; requestId?: string | null; clientAddress?: string | null };
+type Scope = { method: string; route: string; requestId?: string | null; clientAddress?: string | null };
 export const requestScope = new AsyncLocalStorage<Scope>();
 
 export function scopeOf(request: Request, context?: unknown): Scope {

@@ -28,5 +28,3 @@ export function openSecret(stored: string): string {
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
 }
-
-export const isSealed = (stored: string) => stored.startsWith(PREFIX);

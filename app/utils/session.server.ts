@@ -64,7 +64,7 @@ export function userSessionsWhere(userIds: string[]) {
   )!;
 }
 
-export function isExpired(row: Pick<SessionRow, "expire" | "createdAt">, now = new Date()) {
+function isExpired(row: Pick<SessionRow, "expire" | "createdAt">, now = new Date()) {
   return row.expire.getTime() <= now.getTime() || row.createdAt.getTime() + sessionAbsoluteMs() <= now.getTime();
 }
 

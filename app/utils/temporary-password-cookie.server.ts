@@ -8,7 +8,7 @@ import { openSecret, sealSecret } from "./secret-box.server";
 import { secure } from "./cookies.server";
 import { sessionSecrets } from "./env.server";
 
-export const TEMPORARY_PASSWORD_COOKIE_MAX_AGE_SECONDS = 5 * 60;
+const TEMPORARY_PASSWORD_COOKIE_MAX_AGE_SECONDS = 5 * 60;
 
 const cookie = () =>
   createCookie("__temporary-password", {
@@ -22,7 +22,7 @@ const cookie = () =>
 // Path /settings/users/<id> also covers the page's data request (.../temporary-password.data).
 const pathOf = (userId: string) => `/settings/users/${userId}`;
 
-export type ShownPassword = { userId: string; email: string; temporaryPassword: string };
+type ShownPassword = { userId: string; email: string; temporaryPassword: string };
 
 export async function temporaryPasswordCookie(shown: ShownPassword) {
   return cookie().serialize(sealSecret(JSON.stringify(shown)), { path: pathOf(shown.userId) });

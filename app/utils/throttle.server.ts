@@ -19,21 +19,21 @@ import { getDb, schema, type Executor } from "~/db.server";
 // of an account from an address while the account is under its limit (`firstFailure`), or, for an
 // e-mail that is no account, the first failure of the address (`firstFromAddress`).
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
-export const ADDRESS_MINUTE_WINDOW_MS = 60 * 1000;
+const ADDRESS_MINUTE_WINDOW_MS = 60 * 1000;
 export const THROTTLE_MAX_FAILURES = 5;
 export const ACCOUNT_LIMIT = 20;
-export const ADDRESS_LIMIT = 50;
+const ADDRESS_LIMIT = 50;
 export const ADDRESS_MINUTE_LIMIT = 10;
-export const PASSKEY_OPTIONS_LIMIT = 30;
+const PASSKEY_OPTIONS_LIMIT = 30;
 
 /** Which counter refused: this account from this address, the account, or the address. */
-export type ThrottleScope = "account-address" | "account" | "address" | "passkey-options";
+type ThrottleScope = "account-address" | "account" | "address" | "passkey-options";
 
 /** A counter that refused for the first time in its window (one audit row per lock). */
 export type ThrottleCrossing = { scope: ThrottleScope; attempts: number; until: Date };
 
 type Firsts = { firstFailure: boolean; firstFromAddress: boolean; crossed: ThrottleCrossing[] };
-export type ThrottleDecision =
+type ThrottleDecision =
   ({ limited: false } & Firsts) | ({ limited: true; retryAfterSeconds: number; scope: ThrottleScope } & Firsts);
 
 const accountKey = (identifier: string) => `acct:${identifier}`;
@@ -183,13 +183,7 @@ export function throttledMessage(retryAfterSeconds: number) {
   return `Too many failed attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-export type AccountLock = { lockedUntil: Date; attempts: number };
-
-/** Whether `identifier` is locked anywhere (for User Management), and until when. */
-export async function accountLock(identifier: string, now = new Date()): Promise<AccountLock | null> {
-  const locks = await accountLocks([identifier], now);
-  return locks.get(identifier) ?? null;
-}
+type AccountLock = { lockedUntil: Date; attempts: number };
 
 export async function accountLocks(identifiers: string[], now = new Date()): Promise<Map<string, AccountLock>> {
   const out = new Map<string, AccountLock>();

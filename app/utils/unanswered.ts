@@ -5,7 +5,7 @@
 // key replays what landed or records it once (decision 0300).
 import { isRouteErrorResponse, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 
-export const UNANSWERED_MESSAGE =
+const UNANSWERED_MESSAGE =
   "No answer from the server: this may or may not have been saved. Send it again: it will not be recorded twice.";
 
 /**

@@ -10,7 +10,7 @@ import { requestScope, scopeOf } from "~/utils/request-scope.server";
 
 export const RETRY_AFTER_SECONDS = 5;
 
-export const UNAVAILABLE_MESSAGE = "The database is not answering right now. Please try again in a few seconds.";
+const UNAVAILABLE_MESSAGE = "The database is not answering right now. Please try again in a few seconds.";
 const API_WRITE_HINT = " A retry with the same Idempotency-Key is never recorded twice.";
 
 /** What the 503 page receives in its error data. */
@@ -58,7 +58,7 @@ export function isApiRequest(request: Request) {
 }
 
 /** The JSON 503 for /api callers. */
-export function unavailableJson(request: Request) {
+function unavailableJson(request: Request) {
   const write = request.method !== "GET" && request.method !== "HEAD";
   return Response.json(
     { message: UNAVAILABLE_MESSAGE + (write ? API_WRITE_HINT : "") },
@@ -104,7 +104,7 @@ function postedTo(request: Request) {
 const posted = new WeakMap<object, Pick<UnavailableData, "values" | "omitted" | "action">>();
 
 /** The 503 a page loader or action throws. */
-export function unavailablePage(extra: Pick<UnavailableData, "values" | "omitted" | "action"> = {}) {
+function unavailablePage(extra: Pick<UnavailableData, "values" | "omitted" | "action"> = {}) {
   const data: UnavailableData = {
     unavailable: true,
     message: UNAVAILABLE_MESSAGE,

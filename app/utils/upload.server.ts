@@ -11,7 +11,7 @@ import {
 } from "@remix-run/node";
 import { readForm, unreadableForm } from "~/utils/http.server";
 
-export type UploadForm =
+type UploadForm =
   | { ok: true; formData: FormData }
   /** `formData`: the other fields, when only a file was over the limit (else null). */
   | { ok: false; field: string | null; formData: FormData | null };

@@ -6,7 +6,7 @@
 // gives the zone's short name or offset). Digits are Latin in en-NG.
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-export type ZonedParts = Record<"year" | "month" | "day" | "hour" | "minute" | "second" | "timeZoneName", string>;
+type ZonedParts = Record<"year" | "month" | "day" | "hour" | "minute" | "second" | "timeZoneName", string>;
 
 /** The wall clock of instant `t` (ms since epoch) in `timeZone`: 2-digit fields, a 4-digit year. */
 export function zonedParts(timeZone: string, t: number): ZonedParts {

@@ -20,7 +20,7 @@ const QUICK_LINKS = [
 ];
 
 /** The loader sends of the recent deliveries only what the table shows. */
-export type ManagerDashboardView = Omit<ManagerDashboardData, "recent"> & { recent: DeliveryRow[] };
+type ManagerDashboardView = Omit<ManagerDashboardData, "recent"> & { recent: DeliveryRow[] };
 
 export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
   return (

@@ -6,7 +6,7 @@ import type { StaffDashboardData } from "~/presenters/staff-dashboard.server";
 import { formatAmount } from "~/utils/money";
 
 /** The loader sends of the recent deliveries only what the table shows. */
-export type StaffDashboardView = Omit<StaffDashboardData, "recent"> & { recent: DeliveryRow[] };
+type StaffDashboardView = Omit<StaffDashboardData, "recent"> & { recent: DeliveryRow[] };
 
 export function StaffDashboard({ data }: { data: StaffDashboardView }) {
   return (

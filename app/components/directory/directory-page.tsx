@@ -5,7 +5,7 @@ import { PlusIcon } from "~/components/icons";
 import { Pager } from "~/components/pager";
 import { listSearch } from "./list-url";
 
-export type DirectoryEntry = { id: number; name: string; detail: ReactNode; detailTitle?: string };
+type DirectoryEntry = { id: number; name: string; detail: ReactNode; detailTitle?: string };
 
 /**
  * The Agents and Clients screens: a title, an add link, a search by name, a page of cards (each

@@ -8,10 +8,10 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { useHydrated } from "~/hooks/use-hydrated";
 
-export type Choice = { id: string | number; name: string };
+type Choice = { id: string | number; name: string };
 
 /** From this many choices the search box shows: about what a phone's picker holds on one screen. */
-export const SEARCH_FROM = 12;
+const SEARCH_FROM = 12;
 
 const words = (text: string) => text.toLocaleLowerCase().split(/\s+/).filter(Boolean);
 

@@ -11,7 +11,7 @@ const MONTH = { required: true };
 const CLOSE_MONTH_CONSTRAINT = { month: MONTH };
 const REOPEN_MONTH_CONSTRAINT = { month: MONTH, reason: { required: true, maxLength: 500 } };
 
-export type PeriodAnswer = { intent: "close" | "reopen"; result: SubmissionResult<string[]> } | null | undefined;
+type PeriodAnswer = { intent: "close" | "reopen"; result: SubmissionResult<string[]> } | null | undefined;
 
 /**
  * Month Close (docs/decisions/0901): the closed-through month, a choice of month to close (and

@@ -14,14 +14,13 @@ import { businessDateRefusal } from "~/utils/business-dates";
 import { compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { failOn, type Failure } from "~/utils/result";
 
-export const PAYOUT_DATE_FUTURE = "Payout date cannot be in the future";
-export const NOTHING_OWED = "Nothing is owed to this agent";
+const NOTHING_OWED = "Nothing is owed to this agent";
 
 type Input = z.output<typeof PayoutSchema> & { agentId: number; date: string };
 type Locked = Awaited<ReturnType<typeof lockAgentBalance>>;
 type Recorded = { payout: AgentPayout; owed: string };
 
-export type RecordPayoutResult = ({ ok: true; replayed: boolean } & Recorded) | Failure;
+type RecordPayoutResult = ({ ok: true; replayed: boolean } & Recorded) | Failure;
 
 const recordPayoutCommand: KeyedCommand<Input, Locked, Recorded> = {
   capability: "agent.settle",

@@ -13,14 +13,14 @@ import { formatDate } from "~/utils/dates";
 import { add, sub, toFixed } from "~/utils/money";
 import { fail, type Failure } from "~/utils/result";
 
-export const PAYOUT_NOT_FOUND = "Payout not found";
+const PAYOUT_NOT_FOUND = "Payout not found";
 export const REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
 
 type Input = { agentId: number; payoutId: number; reason: string };
 type Locked = Awaited<ReturnType<typeof lockAgentBalance>> & { payout: AgentPayout };
 type Reversed = { reversal: AgentPayout; payout: AgentPayout; owed: string };
 
-export type ReversePayoutResult = ({ ok: true; replayed: boolean } & Reversed) | Failure;
+type ReversePayoutResult = ({ ok: true; replayed: boolean } & Reversed) | Failure;
 
 const p = schema.agentPayouts;
 

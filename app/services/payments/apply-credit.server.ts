@@ -36,7 +36,7 @@ type Moved = {
   to: InvoiceAfter & { balance: string };
 };
 
-export type ApplyCreditResult = ({ ok: true; replayed: boolean } & Moved) | Failure;
+type ApplyCreditResult = ({ ok: true; replayed: boolean } & Moved) | Failure;
 
 const view = (invoice: Invoice): InvoiceAfter => ({
   invoiceNo: invoice.invoiceNo,

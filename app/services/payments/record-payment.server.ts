@@ -14,9 +14,9 @@ import { add, compare, formatNaira, sub, toFixed } from "~/utils/money";
 import { fail, failOn, type Failure } from "~/utils/result";
 import type { Actor } from "~/rules/capabilities.server";
 
-export const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
+const PAYMENT_AMOUNT_MESSAGE = "Please enter a valid payment amount";
 export const PAYMENT_DATE_FUTURE = "Payment date cannot be in the future";
-export const VOID_INVOICE_PAYMENT = "This invoice is void and accepts no payment";
+const VOID_INVOICE_PAYMENT = "This invoice is void and accepts no payment";
 export const PAYMENT_DATE_BEFORE_INVOICE = "Payment date cannot be before the invoice was created";
 
 type Input = z.output<typeof PaymentSchema> & { date: string };
@@ -29,7 +29,7 @@ type Recorded = {
   amountCredited: string;
 };
 
-export type RecordPaymentResult = ({ ok: true; replayed: boolean } & Recorded) | Failure;
+type RecordPaymentResult = ({ ok: true; replayed: boolean } & Recorded) | Failure;
 
 const recordPaymentCommand: KeyedCommand<Input, Invoice, Recorded> = {
   capability: "payment.record",

@@ -32,7 +32,7 @@ type Refunded = {
   creditLeft: string;
 };
 
-export type RefundResult = ({ ok: true; replayed: boolean } & Refunded) | Failure;
+type RefundResult = ({ ok: true; replayed: boolean } & Refunded) | Failure;
 
 const refunded = (refund: Payment, invoice: Invoice): Refunded => ({
   refund,

@@ -24,7 +24,7 @@ import { formatDate } from "~/utils/dates";
 import { compare, isNegative, sub, toFixed } from "~/utils/money";
 import type { Failure } from "~/utils/result";
 
-export const PAYMENT_NOT_FOUND = "Payment not found";
+const PAYMENT_NOT_FOUND = "Payment not found";
 /** Reversing a credit move would take `invoiceNo`'s paid total out of 0..amount. */
 export const creditMoveSpent = (invoiceNo: string) =>
   `Invoice #${invoiceNo} has been refunded, paid or moved on since this credit move: reverse that first, then the move`;
@@ -50,7 +50,7 @@ type Reversed = ReversedOn & {
   partner: ReversedOn | null;
 };
 
-export type ReversePaymentResult = ({ ok: true; replayed: boolean } & Reversed) | Failure;
+type ReversePaymentResult = ({ ok: true; replayed: boolean } & Reversed) | Failure;
 
 const entriesOf = ({ payment, partner }: Locked) => (partner ? [payment, partner] : [payment]);
 
