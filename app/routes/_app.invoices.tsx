@@ -25,6 +25,14 @@ export const shouldRevalidate = keepListBehindDialogs(
     keptSearch(current.searchParams, INVOICE_LIST_PARAMS) === keptSearch(next.searchParams, INVOICE_LIST_PARAMS),
 );
 
+/** The statuses the summary counts, in its order; the status filter offers them first. */
+const SUMMARY_STATUSES = [
+  { value: "pending", label: "Pending" },
+  { value: "partial", label: "Partial" },
+  { value: "overdue", label: "Overdue" },
+  { value: "paid", label: "Paid" },
+] as const;
+
 export const meta: MetaFunction = () => [{ title: "Invoices · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -83,10 +91,9 @@ export default function InvoicesPage() {
         </Link>
       </PageHeader>
       <nav className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Invoice summary">
-        <Summary label="Pending" status="pending" value={summary.pending} current={status} />
-        <Summary label="Partial" status="partial" value={summary.partial} current={status} />
-        <Summary label="Overdue" status="overdue" value={summary.overdue} current={status} />
-        <Summary label="Paid" status="paid" value={summary.paid} current={status} />
+        {SUMMARY_STATUSES.map(({ value, label }) => (
+          <Summary key={value} label={label} status={value} value={summary[value]} current={status} />
+        ))}
       </nav>
       <FilterForm label="Filter invoices" clearTo="/invoices" names={["invoiceNo", "status", "clientId", "from", "to"]}>
         <FilterText name="invoiceNo" label="Invoice #" numeric />
@@ -94,14 +101,7 @@ export default function InvoicesPage() {
           name="status"
           label="Status"
           allLabel="All"
-          options={[
-            { value: "pending", label: "Pending" },
-            { value: "partial", label: "Partial" },
-            { value: "overdue", label: "Overdue" },
-            { value: "paid", label: "Paid" },
-            { value: "void", label: "Void" },
-            { value: "credit", label: "Client credit" },
-          ]}
+          options={[...SUMMARY_STATUSES, { value: "void", label: "Void" }, { value: "credit", label: "Client credit" }]}
         />
         <ClientFilter clients={clients} />
         <FilterDate name="from" label="Due from" />

@@ -2,6 +2,7 @@ import { Form, Link, Outlet, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ExportCsvLink } from "~/components/export-link";
 import { PlusIcon } from "~/components/icons";
+import { PageHeader } from "~/components/page-header";
 import { Pager } from "~/components/pager";
 import { listSearch } from "./list-url";
 
@@ -65,19 +66,13 @@ export function DirectoryPage({
   const laterPage = Boolean(params.get("cursor") || params.get("before"));
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="page-title">{title}</h1>
-          <p className="page-subtitle">{subtitle}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {headerLinks}
-          <ExportCsvLink to={exportTo} />
-          <Link to="new" className="btn-primary" preventScrollReset>
-            <PlusIcon width={16} height={16} /> {addLabel}
-          </Link>
-        </div>
-      </header>
+      <PageHeader title={title} subtitle={subtitle}>
+        {headerLinks}
+        <ExportCsvLink to={exportTo} />
+        <Link to="new" className="btn-primary" preventScrollReset>
+          <PlusIcon width={16} height={16} /> {addLabel}
+        </Link>
+      </PageHeader>
       {/* A plain GET form: the search lives in the URL and works without JavaScript. Keyed on it,
           so Clear empties the box. */}
       <Form
