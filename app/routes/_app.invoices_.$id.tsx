@@ -196,13 +196,14 @@ export default function InvoicePage() {
           <table className="data-table compact min-w-[640px]">
             <thead>
               <tr>
-                <th>Date</th>
-                <th>Agent</th>
-                <th>Truck</th>
-                <th>Location</th>
-                <th className="num">Tons</th>
-                <th className="num">Rate</th>
-                <th className="num">Amount</th>
+                {["Date", "Agent", "Truck", "Location"].map((h) => (
+                  <th key={h}>{h}</th>
+                ))}
+                {["Tons", "Rate", "Amount"].map((h) => (
+                  <th key={h} className="num">
+                    {h}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>

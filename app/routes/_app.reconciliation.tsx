@@ -189,15 +189,10 @@ export default function ReconciliationPage() {
                   <div className="mt-3 overflow-x-auto">
                     <table className="w-full min-w-[520px] text-left text-sm">
                       <thead className="text-xs uppercase text-slate-500">
-                        <tr>
-                          <th className="px-2 py-1">Date</th>
-                          <th className="px-2 py-1">Agent</th>
-                          <th className="px-2 py-1 text-right">Tons</th>
-                          <th className="px-2 py-1">Location</th>
-                          <th className="px-2 py-1">Status</th>
-                          <th className="px-2 py-1">Invoice</th>
-                          <th className="px-2 py-1 text-right">Revenue</th>
-                        </tr>
+                        <HeadingRow
+                          labels={["Date", "Agent", "Tons", "Location", "Status", "Invoice", "Revenue"]}
+                          right={["Tons", "Revenue"]}
+                        />
                       </thead>
                       <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                         {details.items.map((d) => (
@@ -233,6 +228,19 @@ export default function ReconciliationPage() {
       <Pager label="Month pages" olderCursor={olderCursor} newerCursor={newerCursor} />
       {confirm ? <ConfirmGenerate confirm={confirm} back={back} /> : null}
     </div>
+  );
+}
+
+/** The heading row of the page's small tables: figures (`right`) sit right-aligned over their column. */
+function HeadingRow({ labels, right }: { labels: string[]; right: string[] }) {
+  return (
+    <tr>
+      {labels.map((l) => (
+        <th key={l} className={right.includes(l) ? "px-2 py-1 text-right" : "px-2 py-1"}>
+          {l}
+        </th>
+      ))}
+    </tr>
   );
 }
 
@@ -303,12 +311,10 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
           <TableScroll label="What will be invoiced">
             <table className="w-full text-left text-sm">
               <thead className="text-xs uppercase text-slate-500">
-                <tr>
-                  <th className="px-2 py-1">Client</th>
-                  <th className="px-2 py-1 text-right">Deliveries</th>
-                  <th className="px-2 py-1 text-right">Tons</th>
-                  <th className="px-2 py-1 text-right">Amount</th>
-                </tr>
+                <HeadingRow
+                  labels={["Client", "Deliveries", "Tons", "Amount"]}
+                  right={["Deliveries", "Tons", "Amount"]}
+                />
               </thead>
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {confirm.clients.map((c) => (

@@ -153,7 +153,7 @@ export function DeliveriesTable({
   );
 }
 
-type RowOptions = {
+export type RowOptions = {
   columns: readonly DeliveryColumn[];
   compact: boolean;
   /** The list's filters and page ("" or "?…"), carried by each row's Edit link. */
