@@ -2,7 +2,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, Outlet, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { AGENT_LINE_TYPES, reversalText } from "~/utils/money-line-words";
 import { ErrorView } from "~/components/error-view";
-import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
+import { FigureList } from "~/components/figure-list";
+import { StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import { TableScroll } from "~/components/table-scroll";
 import { agentStatement, getStatementAgent, type AgentStatement } from "~/presenters/agent-statement.server";
 import { readStatementPageQuery } from "~/schemas/statement-query.server";
@@ -77,6 +78,18 @@ export default function AgentStatementPage() {
   );
 }
 
+// The figure columns, right-aligned; the two long words may break where they are marked.
+const NUMBER_COLUMNS = [
+  "Tons",
+  "Buying rate",
+  "Gross",
+  "Off\u00adloading",
+  "Mobili\u00adzation",
+  "Net payable",
+  "Paid out",
+  "Owed",
+];
+
 function StatementView({ statement: s }: { statement: AgentStatement }) {
   const periodSearch = `?from=${s.period.from}&to=${s.period.to}`;
   const base = `/agents/${s.agent.id}/statement${periodSearch}`;
@@ -88,15 +101,15 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
           {formatDate(s.period.from)} to {formatDate(s.period.to)}
           {bank ? ` · Bank: ${bank}` : ""}
         </p>
-        <dl className="mt-2 grid gap-2 sm:grid-cols-4">
-          <Figure label="Owed at start" value={formatNaira(s.openingOwed)} />
-          <Figure
-            label={`Net payable (${deliveriesCount(s.totals.deliveries)})`}
-            value={formatNaira(s.totals.earned)}
-          />
-          <Figure label="Paid out" value={formatNaira(s.totals.paid)} />
-          <Figure label="Owed at end" value={formatNaira(s.closingOwed)} />
-        </dl>
+        <FigureList
+          className="mt-2 grid gap-2 sm:grid-cols-4"
+          figures={[
+            ["Owed at start", formatNaira(s.openingOwed)],
+            [`Net payable (${deliveriesCount(s.totals.deliveries)})`, formatNaira(s.totals.earned)],
+            ["Paid out", formatNaira(s.totals.paid)],
+            ["Owed at end", formatNaira(s.closingOwed)],
+          ]}
+        />
       </section>
       <section className="card p-4" aria-labelledby="agent-statement-lines">
         <h2 id="agent-statement-lines" className="font-semibold">
@@ -111,30 +124,11 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                 <th scope="col">Date</th>
                 <th scope="col">Truck</th>
                 <th scope="col">Location</th>
-                <th scope="col" className="num">
-                  Tons
-                </th>
-                <th scope="col" className="num">
-                  Buying rate
-                </th>
-                <th scope="col" className="num">
-                  Gross
-                </th>
-                <th scope="col" className="num">
-                  {"Off\u00adloading"}
-                </th>
-                <th scope="col" className="num">
-                  {"Mobili\u00adzation"}
-                </th>
-                <th scope="col" className="num">
-                  Net payable
-                </th>
-                <th scope="col" className="num">
-                  Paid out
-                </th>
-                <th scope="col" className="num">
-                  Owed
-                </th>
+                {NUMBER_COLUMNS.map((label) => (
+                  <th key={label} scope="col" className="num">
+                    {label}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>

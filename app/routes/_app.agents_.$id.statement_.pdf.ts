@@ -1,17 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pdfResponse } from "~/presenters/pdf-kit.server";
 import { agentStatementPdf } from "~/presenters/statement-pdf.server";
-import { requireCapability } from "~/rules/capabilities.server";
-import { exportResponse } from "~/utils/csv.server";
-import { invariantResponse } from "~/utils/http.server";
-import { parseId } from "~/utils/params";
+import { statementPdfLoader } from "~/utils/statement-pdf-loader.server";
 
 // An agent's statement as a PDF attachment (docs/decisions/0980): a bad period is a 400.
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireCapability(request, "agent.settle");
-  const id = parseId(params.id);
-  invariantResponse(id, "Agent not found");
-  const result = await agentStatementPdf(user, id, new URL(request.url).searchParams);
-  invariantResponse(result, "Agent not found");
-  return "invalid" in result ? exportResponse(result) : pdfResponse(result.stream, result.filename);
-}
+export const loader = statementPdfLoader("agent.settle", "Agent not found", agentStatementPdf);

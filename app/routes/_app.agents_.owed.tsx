@@ -10,7 +10,8 @@ import { formatDate } from "~/utils/dates";
 import { formatNaira, isNegative } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
-import { Figure } from "~/components/statement-parts";
+import { FigureList } from "~/components/figure-list";
+import { StatementLink } from "~/components/statement-link";
 
 // Agent Balances (docs/decisions/0980): what is owed to every agent, newest
 // activity first, 50 a page. One row per agent from agent_balances (kept by triggers), so the
@@ -38,11 +39,14 @@ export default function AgentBalancesPage() {
         <ExportCsvLink to="/agents/owed/export" />
       </PageHeader>
       <section className="card p-4" aria-label="Totals">
-        <dl className="grid gap-2 sm:grid-cols-3">
-          <Figure label="Owed to agents" value={formatNaira(totals.owed)} />
-          <Figure label="Paid out, all time" value={formatNaira(totals.paid)} />
-          <Figure label="Agents" value={String(totals.agents)} />
-        </dl>
+        <FigureList
+          className="grid gap-2 sm:grid-cols-3"
+          figures={[
+            ["Owed to agents", formatNaira(totals.owed)],
+            ["Paid out, all time", formatNaira(totals.paid)],
+            ["Agents", String(totals.agents)],
+          ]}
+        />
       </section>
       <section className="card p-4" aria-labelledby="agent-balances">
         <h2 id="agent-balances" className="sr-only">
@@ -53,18 +57,11 @@ export default function AgentBalancesPage() {
             <thead>
               <tr>
                 <th scope="col">Agent</th>
-                <th scope="col" className="num">
-                  Deliveries
-                </th>
-                <th scope="col" className="num">
-                  Net payable
-                </th>
-                <th scope="col" className="num">
-                  Paid out
-                </th>
-                <th scope="col" className="num">
-                  Owed
-                </th>
+                {["Deliveries", "Net payable", "Paid out", "Owed"].map((label) => (
+                  <th key={label} scope="col" className="num">
+                    {label}
+                  </th>
+                ))}
                 <th scope="col">Last activity</th>
                 <th scope="col">Settle</th>
               </tr>
@@ -82,9 +79,7 @@ export default function AgentBalancesPage() {
                   </td>
                   <td>{formatDate(a.lastActivity)}</td>
                   <td>
-                    <a href={`/agents/${a.agentId}/statement`} aria-label={`Statement of ${a.name}`}>
-                      Statement
-                    </a>
+                    <StatementLink href={`/agents/${a.agentId}/statement`} name={a.name} />
                   </td>
                 </tr>
               ))}

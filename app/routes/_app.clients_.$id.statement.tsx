@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
+import { FigureList } from "~/components/figure-list";
 import { ClientStatementLines } from "~/components/client-statement-lines";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import { clientStatement, getStatementClient, type Statement } from "~/presenters/client-statement.server";
@@ -73,12 +74,15 @@ function StatementView({ statement }: { statement: Statement }) {
         <p className="page-subtitle">
           {formatDate(s.period.from)} to {formatDate(s.period.to)}
         </p>
-        <dl className="mt-2 grid gap-2 sm:grid-cols-4">
-          <Figure label="Opening balance" value={money(s.openingBalance)} />
-          <Figure label="Invoiced" value={money(s.totalDebits)} />
-          <Figure label="Paid and credited" value={money(s.totalCredits)} />
-          <Figure label="Closing balance" value={money(s.closingBalance)} />
-        </dl>
+        <FigureList
+          className="mt-2 grid gap-2 sm:grid-cols-4"
+          figures={[
+            ["Opening balance", money(s.openingBalance)],
+            ["Invoiced", money(s.totalDebits)],
+            ["Paid and credited", money(s.totalCredits)],
+            ["Closing balance", money(s.closingBalance)],
+          ]}
+        />
       </section>
       <section className="card overflow-x-auto p-4" aria-labelledby="statement-lines">
         <h2 id="statement-lines" className="font-semibold">

@@ -3,6 +3,7 @@ import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { Figure } from "~/components/statement-parts";
+import { StatementLink } from "~/components/statement-link";
 import { TableScroll } from "~/components/table-scroll";
 import { listReceivables, receivablesTotals } from "~/presenters/receivables.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -83,9 +84,7 @@ export default function ReceivablesPage() {
                   ))}
                   <td className="num font-semibold">{formatNaira(r.total)}</td>
                   <td>
-                    <a href={`/clients/${r.clientId}/statement`} aria-label={`Statement of ${r.name}`}>
-                      Statement
-                    </a>
+                    <StatementLink href={`/clients/${r.clientId}/statement`} name={r.name} />
                   </td>
                 </tr>
               ))}
