@@ -125,7 +125,8 @@ describe("statement PDF", () => {
     expect(asked).toBe(80);
     const text = textOf(Buffer.from(Buffer.concat(chunks)));
     expect(text.page(text.pages)).toContain("TRF-79-49");
-  });
+    // Eighty pages of drawing: about 2 s on a quiet machine, far more beside the other lanes.
+  }, 30_000);
 
   it("fails the stream when a batch cannot be read, rather than ending a short document", async () => {
     async function* broken() {
