@@ -295,7 +295,8 @@ describe("two-factor recovery codes", () => {
     const used = await db
       .select()
       .from(schema.auditEvents)
-      .where(and(eq(schema.auditEvents.entityId, user.id), eq(schema.auditEvents.action, "auth.recovery_code_used")));
+      .where(and(eq(schema.auditEvents.entityId, user.id), eq(schema.auditEvents.action, "auth.recovery_code_used")))
+      .orderBy(schema.auditEvents.id);
     expect(used.map((r) => r.after?.remaining)).toEqual([9, 8]);
     const methods = await db
       .select({ method: sql<string>`${schema.auditEvents.after}->>'method'` })
