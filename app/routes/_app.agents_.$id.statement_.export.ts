@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { agentStatementExport } from "~/presenters/exports.server";
+import { agentStatementExport } from "~/presenters/statement-exports.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { exportResponse } from "~/utils/csv.server";
 import { invariantResponse } from "~/utils/http.server";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { agentBalancesExport } from "~/presenters/exports.server";
+import { agentBalancesExport } from "~/presenters/statement-exports.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { exportResponse } from "~/utils/csv.server";
 

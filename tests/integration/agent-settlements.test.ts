@@ -17,7 +17,7 @@ import { createInvoiceForDelivery } from "../../app/services/invoices/create-inv
 import { deleteDelivery, updateDelivery } from "../../app/models/delivery-changes.server";
 import { closeMonth } from "../../app/models/period.server";
 import { parseStatementCursor } from "../../app/schemas/statement-query.server";
-import { agentBalancesExport, agentStatementExport } from "../../app/presenters/exports.server";
+import { agentBalancesExport, agentStatementExport } from "../../app/presenters/statement-exports.server";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";
 import { add, toFixed } from "../../app/utils/money";

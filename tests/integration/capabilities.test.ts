@@ -34,6 +34,7 @@ import { reverseAgentPayout } from "../../app/services/agents/reverse-payout.ser
 import * as settings from "../../app/models/settings.server";
 import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
 import * as exports from "../../app/presenters/exports.server";
+import * as statementExports from "../../app/presenters/statement-exports.server";
 import * as invoiceDocument from "../../app/presenters/invoice-document.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
 import * as receivables from "../../app/presenters/receivables.server";
@@ -437,9 +438,9 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     call: (u) => statement.clientStatement(u, clientId, { from: "2026-01-01", to: "2026-01-31" }),
   },
   {
-    name: "exports.clientStatementExport",
+    name: "statementExports.clientStatementExport",
     capability: "client.statement",
-    call: (u) => exports.clientStatementExport(u, clientId, new URLSearchParams()),
+    call: (u) => statementExports.clientStatementExport(u, clientId, new URLSearchParams()),
   },
   { name: "exports.clientsExport", capability: "client.manage", call: async (u) => exports.clientsExport(u) },
   {

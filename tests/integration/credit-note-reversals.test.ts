@@ -19,7 +19,7 @@ import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import { closeMonth } from "../../app/models/period.server";
 import { clientStatement } from "../../app/presenters/client-statement.server";
-import { clientStatementExport } from "../../app/presenters/exports.server";
+import { clientStatementExport } from "../../app/presenters/statement-exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
 import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";
 import * as reverseDialog from "../../app/routes/_app.invoices_.$id.credit-notes.$creditNoteId.reverse";

@@ -11,7 +11,7 @@ import { agentStatement } from "../../app/presenters/agent-statement.server";
 import { REVERSAL_NOT_REVERSIBLE, reverseAgentPayout } from "../../app/services/agents/reverse-payout.server";
 import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
 import { closeMonth } from "../../app/models/period.server";
-import { agentStatementExport } from "../../app/presenters/exports.server";
+import { agentStatementExport } from "../../app/presenters/statement-exports.server";
 import * as reverseDialog from "../../app/routes/_app.agents_.$id.statement.reverse.$payoutId";
 import * as reversalApi from "../../app/routes/api.agents.$id.payouts.$payoutId.reversal";
 import { FIRST_PAGE } from "../../app/utils/keyset.server";

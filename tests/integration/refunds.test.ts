@@ -25,7 +25,8 @@ import { recordPayment } from "../../app/services/payments/record-payment.server
 import { closeMonth } from "../../app/models/period.server";
 import { addDays } from "../../app/utils/dates";
 import { clientStatement } from "../../app/presenters/client-statement.server";
-import { clientStatementExport, paymentsExport } from "../../app/presenters/exports.server";
+import { paymentsExport } from "../../app/presenters/exports.server";
+import { clientStatementExport } from "../../app/presenters/statement-exports.server";
 import { loadInvoiceDocument } from "../../app/presenters/invoice-document.server";
 import { receivedAmount, receivedLabel } from "../../app/utils/money-line-words";
 import * as refundDialog from "../../app/routes/_app.invoices_.$id.refund";

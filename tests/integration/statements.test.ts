@@ -14,7 +14,7 @@ import { ageingAsOf, holdSnapshot } from "../../app/models/statement.server";
 import { clientStatement } from "../../app/presenters/client-statement.server";
 import { parseStatementCursor, parseStatementPeriod } from "../../app/schemas/statement-query.server";
 import { ageingBucket, ageingBucketSql, ageingOf } from "../../app/rules/statements.server";
-import { clientStatementExport } from "../../app/presenters/exports.server";
+import { clientStatementExport } from "../../app/presenters/statement-exports.server";
 import { add, sub, toFixed } from "../../app/utils/money";
 import type { Db } from "../../db/client.server";
 import { findBreaches } from "../../db/ops";
