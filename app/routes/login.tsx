@@ -10,7 +10,7 @@ import { ChartIcon, FileIcon, KeyIcon, ShieldIcon, TruckIcon } from "~/component
 import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { LoginSchema } from "~/schemas/auth";
 import { safeRedirect } from "~/utils/redirect";
-import { authenticator } from "~/models/sign-in.server";
+import { attemptPasswordLogin, authenticator } from "~/models/sign-in.server";
 import { requireAnonymous, startSession } from "~/utils/auth.server";
 import { clientAddress } from "~/utils/client-address.server";
 import { COMPANY_LINE, PRODUCT_NAME } from "~/utils/brand";
@@ -27,13 +27,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
-  clientAddress(request, context);
+  const address = clientAddress(request, context);
   // remix-auth reads the body itself: validate a clone first (STACK.md).
   const formData = await readForm(request.clone());
   const submission = parseWithZod(formData, { schema: LoginSchema });
   // Each empty field says so under itself; no summary repeats it.
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const result = await authenticator.authenticate("form", request);
+  const { email, password } = await authenticator.authenticate("form", request);
+  const result = await attemptPasswordLogin(email, password, address);
   if (result.kind === "error") {
     return data(
       { result: submission.reply({ formErrors: [`Login failed: ${result.message}`], hideFields: ["password"] }) },

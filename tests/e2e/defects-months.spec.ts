@@ -4,7 +4,7 @@
 // months as choices; a closed month's deliveries and invoicing show read-only, with the reason.
 import type { Browser, Page } from "@playwright/test";
 import { formatMonth } from "../../app/utils/dates";
-import { expect, hydrated, test, unique } from "./fixtures";
+import { desk, expect, hydrated, test, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
 import { api, ok, WIDTHS } from "./walk";
 
@@ -182,6 +182,7 @@ test("Generate Invoice: the date search box shows a whole date at 1280 and 390 p
 /** The same signed-in admin with JavaScript switched off: close is everyone's, so one test walks both. */
 async function withoutJavaScript(browser: Browser, page: Page, baseURL: string) {
   const context = await browser.newContext({
+    extraHTTPHeaders: desk(),
     javaScriptEnabled: false,
     baseURL,
     storageState: await page.context().storageState(),

@@ -4,7 +4,7 @@
 // work; item 16 is tests/e2e/a11y.spec.ts.
 import type { Page } from "@playwright/test";
 import { todayIn } from "../../app/utils/dates";
-import { expect, hydrated, signInWithForm, test, unique } from "./fixtures";
+import { desk, expect, hydrated, signInWithForm, test, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
 import { api, ok, walkContext, WIDTHS, type Width } from "./walk";
 
@@ -127,7 +127,12 @@ for (const size of SIZES) {
         await expect(page.getByText(message)).toBeVisible();
         await expect(page.getByText(/Failed to load/)).toHaveCount(0);
       }
-      const staff = await browser.newContext({ baseURL, javaScriptEnabled: javaScript, viewport: WIDTHS[size] });
+      const staff = await browser.newContext({
+        baseURL,
+        extraHTTPHeaders: desk(),
+        javaScriptEnabled: javaScript,
+        viewport: WIDTHS[size],
+      });
       const staffPage = await staff.newPage();
       await signInAs(staffPage, baseURL!, users.staff.email, E2E_PASSWORD);
       for (const path of ["/invoices", "/invoices/new", "/payments", "/deliveries/1/edit"]) {
@@ -453,7 +458,12 @@ test("2. phone dashboards fit 390 px: bars on screen, wide tables scroll in thei
   await bar.getByLabel("Menu").click();
   await expect(page.getByRole("navigation", { name: "Main" })).toBeInViewport();
 
-  const staff = await browser.newContext({ baseURL, javaScriptEnabled: javaScript, viewport: WIDTHS.phone });
+  const staff = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: desk(),
+    javaScriptEnabled: javaScript,
+    viewport: WIDTHS.phone,
+  });
   const staffPage = await staff.newPage();
   await signInAs(staffPage, baseURL!, users.staff.email, E2E_PASSWORD);
   await staffPage.request.post("/api/deliveries", {

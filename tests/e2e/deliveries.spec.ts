@@ -1,4 +1,4 @@
-import { expect, hydrated, test, unique } from "./fixtures";
+import { desk, expect, hydrated, test, unique } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -87,7 +87,10 @@ test("an admin edits tons; a manager cannot", async ({ browser, loginAs, page, b
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: number };
 
-  const managerContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
+  const managerContext = await browser.newContext({
+    extraHTTPHeaders: desk(),
+    javaScriptEnabled: test.info().project.name === "js",
+  });
   const manager = await managerContext.newPage();
   const { E2E_PASSWORD } = await import("./users");
   await manager.request.post("/api/auth/password/login", {

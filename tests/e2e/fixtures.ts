@@ -27,6 +27,18 @@ type Fixtures = {
   expectedConsole: RegExp | null;
 };
 
+/**
+ * The address each browser context signs in from. The e2e server believes X-Forwarded-For
+ * (TRUSTED_PROXY_HEADER, tests/e2e/start-server.ts) as it would behind the office's proxy, and
+ * every context gets an address of its own (198.18.0.0/15, the range kept for tests): journeys
+ * are people at different desks, so one journey's deliberate wrong passwords never count against
+ * another's sign-in in the sign-in throttle's per-address limit (decision 0600).
+ */
+export function desk(): { "X-Forwarded-For": string } {
+  const octet = () => Math.floor(Math.random() * 256);
+  return { "X-Forwarded-For": `198.${18 + (octet() % 2)}.${octet()}.${octet()}` };
+}
+
 let pool: SessionPool | undefined;
 function sessionPool(baseURL: string): SessionPool {
   return (pool ??= JSON.parse(readFileSync(e2eSessionFile(new URL(baseURL).port), "utf8")) as SessionPool);
@@ -82,6 +94,7 @@ export const test = base.extend<Fixtures>({
   // eslint-disable-next-line no-empty-pattern
   users: async ({}, use, testInfo) => use(fixtureUsers(testInfo.project.name)),
   expectedConsole: [null, { option: true }],
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => use({ ...extraHTTPHeaders, ...desk() }),
   page: async ({ page, expectedConsole }, use) => {
     const errors: string[] = [];
     page.on("console", (message) => {

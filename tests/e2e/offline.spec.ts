@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { offlineTest, OFFLINE_CONSOLE } from "./offline-fixtures";
-import { unique } from "./fixtures";
+import { desk, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
 import { seriousAxeViolations, sidewaysScroll } from "./walk";
 
@@ -148,7 +148,7 @@ test("a delivery for an agent removed meanwhile needs attention, and can be corr
   playwright,
   baseURL,
 }) => {
-  const manager = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
+  const manager = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL!, ...desk() } });
   expect(
     (
       await manager.post("/api/auth/password/login", {

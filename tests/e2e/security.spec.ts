@@ -1,11 +1,11 @@
 import { request as playwrightRequest, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { expect, signInWithForm, test, unique } from "./fixtures";
+import { desk, expect, signInWithForm, test, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
 
 /** A fresh user created through the admin API, signed in once to replace the temporary password. */
 async function createUserViaApi(baseURL: string, role: "staff" | "manager", password: string) {
-  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL, ...desk() } });
   expect(
     (
       await api.post("/api/auth/password/login", { data: { email: FIXTURE_USERS.admin.email, password: E2E_PASSWORD } })
@@ -16,7 +16,7 @@ async function createUserViaApi(baseURL: string, role: "staff" | "manager", pass
   expect(created.status()).toBe(201);
   const { temporaryPassword } = await created.json();
   await api.dispose();
-  const user = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  const user = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL, ...desk() } });
   expect((await user.post("/api/auth/password/login", { data: { email, password: temporaryPassword } })).status()).toBe(
     200,
   );
@@ -79,7 +79,7 @@ test("an admin adds a staff user who must change the temporary password; freezin
   await expect(row).toContainText("staff");
 
   // The new user, in another browser, signs in with the temporary password and must change it.
-  const other = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
+  const other = await browser.newContext({ baseURL, extraHTTPHeaders: desk(), javaScriptEnabled: javaScript });
   const staffPage = await other.newPage();
   await signInWithForm(staffPage, email, temporaryPassword);
   await expect(staffPage).toHaveURL(/\/change-password$/);
@@ -273,7 +273,7 @@ test("the role switcher shows for admins only, and Switch needs a different role
     await expect(page.getByRole("status")).toContainText("Role unchanged");
   }
 
-  const other = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
+  const other = await browser.newContext({ baseURL, extraHTTPHeaders: desk(), javaScriptEnabled: javaScript });
   const staffPage = await other.newPage();
   const response = await staffPage.request.post("/api/auth/password/login", {
     data: { email: users.staff.email, password: E2E_PASSWORD },

@@ -2,14 +2,14 @@
 // 0401), with and without JavaScript, at phone width.
 import { request as playwrightRequest, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { expect, hydrated, signInWithForm, test, unique } from "./fixtures";
+import { desk, expect, hydrated, signInWithForm, test, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS } from "./users";
 
 const PHONE = { width: 390, height: 844 };
 
 /** A new user made through the admin API: its e-mail and the temporary password shown once. */
 async function adminCreatesUser(baseURL: string, role: "staff" | "manager") {
-  const admin = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  const admin = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL, ...desk() } });
   const signedIn = await admin.post("/api/auth/password/login", {
     data: { email: FIXTURE_USERS.admin.email, password: E2E_PASSWORD },
   });
@@ -48,7 +48,12 @@ test("a temporary password signs in once; the admin sees when it was issued", as
   const { email, temporaryPassword } = await adminCreatesUser(baseURL!, "staff");
 
   // First use: signed in, and the session can only change the password.
-  const first = await browser.newContext({ baseURL, javaScriptEnabled: javaScript, viewport: PHONE });
+  const first = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: desk(),
+    javaScriptEnabled: javaScript,
+    viewport: PHONE,
+  });
   const firstPage = await first.newPage();
   await signInWithForm(firstPage, email, temporaryPassword);
   await expect(firstPage).toHaveURL(/\/change-password$/);

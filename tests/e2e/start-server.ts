@@ -36,6 +36,9 @@ const serverEnv = {
   APP_ORIGIN: `http://localhost:${port}`,
   DELIVERY_CLIENT_NAME: DELIVERY_CLIENT,
   OWNER_EMAIL: "",
+  // Each browser context sends an address of its own (desk() in fixtures.ts), as people behind
+  // the office's proxy would; requests without one fall back to the socket's address.
+  TRUSTED_PROXY_HEADER: "X-Forwarded-For",
 };
 Object.assign(process.env, serverEnv);
 

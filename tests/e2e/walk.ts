@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { request as playwrightRequest, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { unique } from "./fixtures";
+import { desk, unique } from "./fixtures";
 import { E2E_PASSWORD, FIXTURE_USERS, type FixtureRole } from "./users";
 
 const require = createRequire(import.meta.url);
@@ -20,7 +20,7 @@ export type Theme = "light" | "dark";
 const todayMonth = () => new Date().toISOString().slice(0, 7);
 
 export async function api(baseURL: string, email: string, password: string) {
-  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL, ...desk() } });
   const response = await context.post("/api/auth/password/login", { data: { email, password } });
   if (!response.ok()) throw new Error(`sign-in of ${email} failed: ${response.status()}`);
   return context;
@@ -205,7 +205,12 @@ export async function walkContext(
   baseURL: string,
   { theme, width, javaScript, axe = false }: { theme: Theme; width: Width; javaScript: boolean; axe?: boolean },
 ) {
-  const context = await browser.newContext({ baseURL, viewport: WIDTHS[width], javaScriptEnabled: true });
+  const context = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: desk(),
+    viewport: WIDTHS[width],
+    javaScriptEnabled: true,
+  });
   // For checkPage: axe goes in with every document the context opens, before the page's own
   // scripts; sending its 550 KB source to each page after it loaded cost more (the eight walks:
   // 137 s of page, injection and axe time before, 129 s after, decision 0840).

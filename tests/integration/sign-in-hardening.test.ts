@@ -17,6 +17,7 @@ import * as logoutApi from "../../app/routes/api.auth.password.logout";
 import * as passkeyOptionsApi from "../../app/routes/api.passkeys.authenticate.options";
 import * as verifyApi from "../../app/routes/api.totp.verify-login";
 import * as logoutPage from "../../app/routes/logout";
+import * as loginPage from "../../app/routes/login";
 import * as loginVerifyPage from "../../app/routes/login.verify";
 import * as recoveryPage from "../../app/routes/_app.settings.two-factor_.recovery-codes";
 import { resetEnv } from "../../app/utils/env.server";
@@ -172,6 +173,27 @@ describe("a distributed guesser cannot lock the owner out", () => {
     expect(Number(eleventh.headers.get("Retry-After"))).toBeLessThanOrEqual(60);
     // Another address is not affected.
     expect((await login(users[0].email, users[0].plainPassword, "203.0.113.204")).status).toBe(200);
+  }, 120_000);
+
+  it("the sign-in page counts against the client's own address, not one shared by every form", async () => {
+    const formLogin = (email: string, password: string, address: string) =>
+      call(
+        loginPage.action,
+        makeRequest("/login", { method: "POST", form: { email, password } }),
+        {},
+        {
+          clientAddress: address,
+        },
+      );
+    const users = await Promise.all(Array.from({ length: ADDRESS_MINUTE_LIMIT + 1 }, () => createUser()));
+    const statuses = [];
+    for (const u of users) statuses.push((await formLogin(u.email, "wrong-password", "203.0.113.205")).status);
+    expect(statuses).toEqual([...Array(ADDRESS_MINUTE_LIMIT).fill(401), 429]);
+    // Someone at another desk still signs in through the same page, and the trail names their address.
+    const other = await formLogin(users[0].email, users[0].plainPassword, "203.0.113.206");
+    expect(other.status).toBe(302);
+    const rows = await signInRows(["203.0.113.206"]);
+    expect(rows.map((r) => r.action)).toContain("auth.sign_in");
   }, 120_000);
 });
 
