@@ -34,14 +34,10 @@ const PASSWORD_FIELDS: {
 export function ChangePasswordForm({
   lastResult,
   constraint,
-  submitLabel,
-  busyLabel,
   children,
 }: {
   lastResult: SubmissionResult<string[]> | null | undefined;
   constraint: ReturnType<typeof getZodConstraint>;
-  submitLabel: string;
-  busyLabel: string;
   children?: ReactNode;
 }) {
   const hydrated = useHydrated();
@@ -49,8 +45,6 @@ export function ChangePasswordForm({
   const [form, fields] = useForm({
     lastResult,
     constraint,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   const [filled, setFilled] = useState({ current: false, next: false });
   const track = (key: "current" | "next") => (event: React.FormEvent<HTMLInputElement>) => {
@@ -79,7 +73,7 @@ export function ChangePasswordForm({
         className="btn-primary w-full"
         disabled={busy || (hydrated && !(filled.current && filled.next))}
       >
-        {busy ? busyLabel : submitLabel}
+        {busy ? "Changing..." : "Change Password"}
       </button>
     </Form>
   );

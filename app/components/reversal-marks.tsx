@@ -2,6 +2,7 @@
 // 0920): "Reversal" on a reversal, "Reversed" on an entry taken back, "Refund" on money paid
 // back to a client, and whether an entry can still be reversed. Each mark is written once as
 // data and drawn by the badges here, on the Payments list and the invoice page alike.
+import { Link } from "@remix-run/react";
 
 type Marks = {
   /** On a reversal: the id of the entry it takes back. */
@@ -47,5 +48,14 @@ export function AdminReversesNote({ what }: { what: "payment" | "credit note" })
     <p role="note" className="page-subtitle text-sm" data-testid={`admin-reverses-${what.replace(" ", "-")}`}>
       {`Only an admin can reverse a ${what} entered in error: ask an admin.`}
     </p>
+  );
+}
+
+/** The link beside an entry an admin may still reverse: it opens the reversal dialog over the page. */
+export function ReverseLink({ to, what }: { to: string; what: string }) {
+  return (
+    <Link to={to} className="underline" preventScrollReset aria-label={`Reverse ${what}`}>
+      Reverse
+    </Link>
   );
 }

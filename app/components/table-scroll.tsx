@@ -27,3 +27,50 @@ export function TableScroll({
     </div>
   );
 }
+
+/**
+ * A card holding one list's table: a heading for screen readers, the scrolling region, the
+ * column heads, the rows, and a line saying so when there are none (the balance lists).
+ */
+export function TableCard({
+  id,
+  heading,
+  label,
+  head,
+  empty,
+  children,
+}: {
+  id: string;
+  heading: string;
+  label: string;
+  head: ReactNode;
+  /** What to say when the list has no rows; null when it has some. */
+  empty: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card p-4" aria-labelledby={id}>
+      <h2 id={id} className="sr-only">
+        {heading}
+      </h2>
+      <TableScroll label={label}>
+        <table className="data-table">
+          <thead>
+            <tr>{head}</tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </TableScroll>
+      {empty ? <p className="page-subtitle mt-2">{empty}</p> : null}
+    </section>
+  );
+}
+
+/** A run of column heads; figures' heads take the figures' alignment (`num` in a data table). */
+export function ColumnHeads({ labels, className }: { labels: readonly string[]; className?: string }) {
+  return labels.map((label) => (
+    <th key={label} scope="col" className={className}>
+      {label}
+    </th>
+  ));
+}

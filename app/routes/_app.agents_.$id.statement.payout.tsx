@@ -78,8 +78,6 @@ export default function RecordPayoutRoute() {
     lastResult: actionData?.result,
     constraint,
     defaultValue: { payoutDate: today, method: "bank_transfer", idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
   return (

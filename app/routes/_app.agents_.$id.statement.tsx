@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, Outlet, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { AGENT_LINE_TYPES, reversalText } from "~/utils/money-line-words";
 import { ErrorView } from "~/components/error-view";
-import { FigureList } from "~/components/figure-list";
+import { FigureCard } from "~/components/figure-list";
 import { StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import { TableScroll } from "~/components/table-scroll";
 import { agentStatement, getStatementAgent, type AgentStatement } from "~/presenters/agent-statement.server";
@@ -96,21 +96,16 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
   const bank = [s.agent.bankName, s.agent.bankAccountName, s.agent.bankAccountNo].filter(Boolean).join(" · ");
   return (
     <>
-      <section className="card p-4" aria-label="What is owed">
-        <p className="page-subtitle">
-          {formatDate(s.period.from)} to {formatDate(s.period.to)}
-          {bank ? ` · Bank: ${bank}` : ""}
-        </p>
-        <FigureList
-          className="mt-2 grid gap-2 sm:grid-cols-4"
-          figures={[
-            ["Owed at start", formatNaira(s.openingOwed)],
-            [`Net payable (${deliveriesCount(s.totals.deliveries)})`, formatNaira(s.totals.earned)],
-            ["Paid out", formatNaira(s.totals.paid)],
-            ["Owed at end", formatNaira(s.closingOwed)],
-          ]}
-        />
-      </section>
+      <FigureCard
+        label="What is owed"
+        note={`${formatDate(s.period.from)} to ${formatDate(s.period.to)}${bank ? ` · Bank: ${bank}` : ""}`}
+        figures={[
+          ["Owed at start", formatNaira(s.openingOwed)],
+          [`Net payable (${deliveriesCount(s.totals.deliveries)})`, formatNaira(s.totals.earned)],
+          ["Paid out", formatNaira(s.totals.paid)],
+          ["Owed at end", formatNaira(s.closingOwed)],
+        ]}
+      />
       <section className="card p-4" aria-labelledby="agent-statement-lines">
         <h2 id="agent-statement-lines" className="font-semibold">
           Deliveries and payouts

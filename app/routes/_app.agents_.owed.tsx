@@ -3,14 +3,14 @@ import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { Pager } from "~/components/pager";
-import { TableScroll } from "~/components/table-scroll";
+import { ColumnHeads, TableCard } from "~/components/table-scroll";
 import { agentBalanceTotals, listAgentBalances } from "~/presenters/agents-owed.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDate } from "~/utils/dates";
 import { formatNaira, isNegative } from "~/utils/money";
 import { readPageRequest } from "~/utils/params";
 import { PageHeader } from "~/components/page-header";
-import { FigureList } from "~/components/figure-list";
+import { FigureCard } from "~/components/figure-list";
 import { StatementLink } from "~/components/statement-link";
 
 // Agent Balances (docs/decisions/0980): what is owed to every agent, newest
@@ -38,56 +38,45 @@ export default function AgentBalancesPage() {
         </Link>
         <ExportCsvLink to="/agents/owed/export" />
       </PageHeader>
-      <section className="card p-4" aria-label="Totals">
-        <FigureList
-          className="grid gap-2 sm:grid-cols-3"
-          figures={[
-            ["Owed to agents", formatNaira(totals.owed)],
-            ["Paid out, all time", formatNaira(totals.paid)],
-            ["Agents", String(totals.agents)],
-          ]}
-        />
-      </section>
-      <section className="card p-4" aria-labelledby="agent-balances">
-        <h2 id="agent-balances" className="sr-only">
-          Agents by latest activity
-        </h2>
-        <TableScroll label="Agent balances">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                {["Deliveries", "Net payable", "Paid out", "Owed"].map((label) => (
-                  <th key={label} scope="col" className="num">
-                    {label}
-                  </th>
-                ))}
-                <th scope="col">Last activity</th>
-                <th scope="col">Settle</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((a) => (
-                <tr key={a.agentId}>
-                  <td>{a.name}</td>
-                  <td className="num">{a.deliveries}</td>
-                  <td className="num">{formatNaira(a.earned)}</td>
-                  <td className="num">{formatNaira(a.paid)}</td>
-                  <td className="num font-semibold">
-                    {formatNaira(a.owed)}
-                    {isNegative(a.owed) ? " (overpaid)" : ""}
-                  </td>
-                  <td>{formatDate(a.lastActivity)}</td>
-                  <td>
-                    <StatementLink href={`/agents/${a.agentId}/statement`} name={a.name} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-        {items.length === 0 ? <p className="page-subtitle mt-2">No agents yet.</p> : null}
-      </section>
+      <FigureCard
+        label="Totals"
+        figures={[
+          ["Owed to agents", formatNaira(totals.owed)],
+          ["Paid out, all time", formatNaira(totals.paid)],
+          ["Agents", String(totals.agents)],
+        ]}
+      />
+      <TableCard
+        id="agent-balances"
+        heading="Agents by latest activity"
+        label="Agent balances"
+        empty={items.length === 0 ? "No agents yet." : null}
+        head={
+          <>
+            <th scope="col">Agent</th>
+            <ColumnHeads labels={["Deliveries", "Net payable", "Paid out", "Owed"]} className="num" />
+            <th scope="col">Last activity</th>
+            <th scope="col">Settle</th>
+          </>
+        }
+      >
+        {items.map((a) => (
+          <tr key={a.agentId}>
+            <td>{a.name}</td>
+            <td className="num">{a.deliveries}</td>
+            <td className="num">{formatNaira(a.earned)}</td>
+            <td className="num">{formatNaira(a.paid)}</td>
+            <td className="num font-semibold">
+              {formatNaira(a.owed)}
+              {isNegative(a.owed) ? " (overpaid)" : ""}
+            </td>
+            <td>{formatDate(a.lastActivity)}</td>
+            <td>
+              <StatementLink href={`/agents/${a.agentId}/statement`} name={a.name} />
+            </td>
+          </tr>
+        ))}
+      </TableCard>
       <Pager label="Agent balance pages" olderCursor={olderCursor} newerCursor={newerCursor} />
     </div>
   );

@@ -1,7 +1,8 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
-import { FigureList } from "~/components/figure-list";
+import { FigureCard } from "~/components/figure-list";
+import { ColumnHeads } from "~/components/table-scroll";
 import { ClientStatementLines } from "~/components/client-statement-lines";
 import { Figure, StatementDownloads, StatementPager, StatementPeriod } from "~/components/statement-parts";
 import { clientStatement, getStatementClient, type Statement } from "~/presenters/client-statement.server";
@@ -70,20 +71,16 @@ function StatementView({ statement }: { statement: Statement }) {
   const base = `/clients/${s.client.id}/statement?from=${s.period.from}&to=${s.period.to}`;
   return (
     <>
-      <section className="card p-4" aria-label="Balances">
-        <p className="page-subtitle">
-          {formatDate(s.period.from)} to {formatDate(s.period.to)}
-        </p>
-        <FigureList
-          className="mt-2 grid gap-2 sm:grid-cols-4"
-          figures={[
-            ["Opening balance", money(s.openingBalance)],
-            ["Invoiced", money(s.totalDebits)],
-            ["Paid and credited", money(s.totalCredits)],
-            ["Closing balance", money(s.closingBalance)],
-          ]}
-        />
-      </section>
+      <FigureCard
+        label="Balances"
+        note={`${formatDate(s.period.from)} to ${formatDate(s.period.to)}`}
+        figures={[
+          ["Opening balance", money(s.openingBalance)],
+          ["Invoiced", money(s.totalDebits)],
+          ["Paid and credited", money(s.totalCredits)],
+          ["Closing balance", money(s.closingBalance)],
+        ]}
+      />
       <section className="card overflow-x-auto p-4" aria-labelledby="statement-lines">
         <h2 id="statement-lines" className="font-semibold">
           Transactions
@@ -91,19 +88,8 @@ function StatementView({ statement }: { statement: Statement }) {
         <table className="mt-2 w-full text-sm">
           <thead>
             <tr className="text-left">
-              <th scope="col">Date</th>
-              <th scope="col">Type</th>
-              <th scope="col">Reference</th>
-              <th scope="col">Invoice</th>
-              <th scope="col" className="text-right">
-                Debit
-              </th>
-              <th scope="col" className="text-right">
-                Credit
-              </th>
-              <th scope="col" className="text-right">
-                Balance
-              </th>
+              <ColumnHeads labels={["Date", "Type", "Reference", "Invoice"]} />
+              <ColumnHeads labels={["Debit", "Credit", "Balance"]} className="text-right" />
             </tr>
           </thead>
           <tbody>

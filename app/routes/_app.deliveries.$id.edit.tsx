@@ -109,8 +109,6 @@ export default function EditDeliveryRoute() {
       mobilizationPayment: delivery.mobilizationPayment ?? "",
       otherCostsDescription: delivery.otherCostsDescription ?? "",
     },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   const agentSearch = useChoiceSearch(agents, fields.agentId.id, "agents");
   const clientSearch = useChoiceSearch(clients, fields.clientId.id, "clients");

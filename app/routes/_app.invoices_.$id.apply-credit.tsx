@@ -80,8 +80,6 @@ export default function ApplyCreditRoute() {
     lastResult: actionData?.result,
     constraint,
     defaultValue: { amount: credit, idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   const back = `/invoices/${invoice.id}`;
   if (credit === "0.00" || targets.length === 0) {

@@ -69,8 +69,6 @@ export default function CreditNoteRoute() {
     lastResult: actionData?.result,
     constraint,
     defaultValue: { idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
   const back = `/invoices/${invoice.id}`;

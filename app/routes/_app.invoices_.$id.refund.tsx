@@ -77,8 +77,6 @@ export default function RefundCreditRoute() {
     lastResult: actionData?.result,
     constraint,
     defaultValue: { amount: credit, paymentDate: today, idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   if (credit === "0.00") {
     return (

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { reverseCreditNoteUrl } from "~/components/credit-note-reversal";
 import { creditNoteReversalText } from "~/utils/money-line-words";
 import { ErrorView } from "~/components/error-view";
@@ -13,6 +14,7 @@ import {
   isReversible,
   RefundBadge,
   ReversalBadge,
+  ReverseLink,
 } from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { AuditEventList } from "~/components/audit/audit-event-list";
@@ -224,104 +226,92 @@ export default function InvoicePage() {
         <Pager label="Delivery pages" olderCursor={lines.olderCursor} newerCursor={lines.newerCursor} />
       </section>
 
-      <section aria-labelledby="invoice-payments" className="space-y-2">
-        <h2 id="invoice-payments" className="text-lg font-semibold">
-          {`Payments (${payments.count})`}
-        </h2>
-        {payments.items.length === 0 ? (
-          <p className="page-subtitle">No payments recorded.</p>
-        ) : (
-          <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
-            {payments.items.map((p) => (
-              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
-                <span className="font-semibold tabular-nums">
-                  {formatNaira(p.amount)}
-                  {p.refund ? <RefundBadge /> : null}
-                  {creditMoveText(p) ? <CreditMovedBadge /> : null}
-                  <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
-                </span>
-                <span>{`Payment #${p.id} · ${formatDate(p.paymentDate)}`}</span>
-                {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
-                {p.reversesPaymentId !== null ? (
-                  <span className="basis-full">
-                    {paymentReversalText({
-                      reversesPaymentId: p.reversesPaymentId,
-                      note: p.note,
-                      reversesKind: p.reversesKind,
-                    })}
-                  </span>
-                ) : (
-                  <>
-                    {canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
-                      <Link
-                        to={reversePaymentUrl(p.id, new URLSearchParams({ invoiceNo: invoice.invoiceNo }))}
-                        className="underline"
-                        aria-label={`Reverse payment #${p.id}`}
-                      >
-                        Reverse
-                      </Link>
-                    ) : null}
-                    {p.refund ? <span className="basis-full">{refundText(p)}</span> : null}
-                    {creditMoveText(p) ? <span className="basis-full">{creditMoveText(p)}</span> : null}
-                  </>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-        {!canReverse &&
-        payments.items.some((p) => isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn })) ? (
-          <AdminReversesNote what="payment" />
-        ) : null}
-        {payments.count > payments.items.length ? (
-          <Link to={`/payments?invoiceNo=${invoice.invoiceNo}`} className="text-sm underline">
-            {`All ${payments.count} payments`}
-          </Link>
-        ) : null}
-      </section>
-
-      <section aria-labelledby="invoice-credit-notes" className="space-y-2">
-        <h2 id="invoice-credit-notes" className="text-lg font-semibold">
-          {`Credit notes (${creditNotes.count})`}
-        </h2>
-        {creditNotes.items.length === 0 ? (
-          <p className="page-subtitle">No credit notes.</p>
-        ) : (
-          <ul className="card divide-y divide-slate-100 dark:divide-slate-800">
-            {creditNotes.items.map((c) => (
-              <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
-                {/* A reversal has no number: its badge names it, and the line below says what it takes back. */}
-                <span className="font-semibold">
-                  {c.creditNoteNo}
-                  <ReversalBadge reverses={c.reversesCreditNoteId} reversedOn={c.reversedOn} />
-                </span>
-                <span className="tabular-nums">{formatNaira(c.amount)}</span>
-                <span>{formatDate(c.issueDate)}</span>
-                {canReverseCredit && isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn }) ? (
-                  <Link
-                    to={reverseCreditNoteUrl(invoice.id, c.id)}
-                    className="underline"
-                    preventScrollReset
-                    aria-label={`Reverse credit note ${c.creditNoteNo}`}
-                  >
-                    Reverse
-                  </Link>
+      <EntryList
+        id="invoice-payments"
+        title={`Payments (${payments.count})`}
+        empty="No payments recorded."
+        adminOnly={
+          !canReverse &&
+          payments.items.some((p) => isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }))
+            ? "payment"
+            : null
+        }
+        more={
+          payments.count > payments.items.length ? (
+            <Link to={`/payments?invoiceNo=${invoice.invoiceNo}`} className="text-sm underline">
+              {`All ${payments.count} payments`}
+            </Link>
+          ) : null
+        }
+      >
+        {payments.items.map((p) => (
+          <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+            <span className="font-semibold tabular-nums">
+              {formatNaira(p.amount)}
+              {p.refund ? <RefundBadge /> : null}
+              {creditMoveText(p) ? <CreditMovedBadge /> : null}
+              <ReversalBadge reverses={p.reversesPaymentId} reversedOn={p.reversedOn} />
+            </span>
+            <span>{`Payment #${p.id} · ${formatDate(p.paymentDate)}`}</span>
+            {p.reference ? <span>{`Ref: ${p.reference}`}</span> : null}
+            {p.reversesPaymentId !== null ? (
+              <span className="basis-full">
+                {paymentReversalText({
+                  reversesPaymentId: p.reversesPaymentId,
+                  note: p.note,
+                  reversesKind: p.reversesKind,
+                })}
+              </span>
+            ) : (
+              <>
+                {canReverse && isReversible({ reverses: p.reversesPaymentId, reversedOn: p.reversedOn }) ? (
+                  <ReverseLink
+                    to={reversePaymentUrl(p.id, new URLSearchParams({ invoiceNo: invoice.invoiceNo }))}
+                    what={`payment #${p.id}`}
+                  />
                 ) : null}
-                <span className="w-full text-slate-600 dark:text-slate-300">
-                  {c.reversesCreditNoteId === null ? c.reason : creditNoteReversalText(c)}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-        {!canReverseCredit &&
-        creditNotes.items.some((c) => isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn })) ? (
-          <AdminReversesNote what="credit note" />
-        ) : null}
-        {creditNotes.count > creditNotes.items.length ? (
-          <p className="page-subtitle text-sm">{`Showing the newest ${creditNotes.items.length} of ${creditNotes.count}.`}</p>
-        ) : null}
-      </section>
+                {p.refund ? <span className="basis-full">{refundText(p)}</span> : null}
+                {creditMoveText(p) ? <span className="basis-full">{creditMoveText(p)}</span> : null}
+              </>
+            )}
+          </li>
+        ))}
+      </EntryList>
+
+      <EntryList
+        id="invoice-credit-notes"
+        title={`Credit notes (${creditNotes.count})`}
+        empty="No credit notes."
+        adminOnly={
+          !canReverseCredit &&
+          creditNotes.items.some((c) => isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn }))
+            ? "credit note"
+            : null
+        }
+        more={
+          creditNotes.count > creditNotes.items.length ? (
+            <p className="page-subtitle text-sm">{`Showing the newest ${creditNotes.items.length} of ${creditNotes.count}.`}</p>
+          ) : null
+        }
+      >
+        {creditNotes.items.map((c) => (
+          <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+            {/* A reversal has no number: its badge names it, and the line below says what it takes back. */}
+            <span className="font-semibold">
+              {c.creditNoteNo}
+              <ReversalBadge reverses={c.reversesCreditNoteId} reversedOn={c.reversedOn} />
+            </span>
+            <span className="tabular-nums">{formatNaira(c.amount)}</span>
+            <span>{formatDate(c.issueDate)}</span>
+            {canReverseCredit && isReversible({ reverses: c.reversesCreditNoteId, reversedOn: c.reversedOn }) ? (
+              <ReverseLink to={reverseCreditNoteUrl(invoice.id, c.id)} what={`credit note ${c.creditNoteNo}`} />
+            ) : null}
+            <span className="w-full text-slate-600 dark:text-slate-300">
+              {c.reversesCreditNoteId === null ? c.reason : creditNoteReversalText(c)}
+            </span>
+          </li>
+        ))}
+      </EntryList>
       <section aria-labelledby="invoice-history" className="space-y-2">
         <h2 id="invoice-history" className="text-lg font-semibold">
           History
@@ -341,4 +331,40 @@ export default function InvoicePage() {
 
 export function ErrorBoundary() {
   return <ErrorView error={useRouteError()} failure="Failed to load the invoice. Please try again." />;
+}
+
+/**
+ * One of the invoice's lists of money entries: its heading with the count, the rows (or a line
+ * saying there are none), the note that only an admin reverses when this reader cannot but an
+ * entry could be, and the way to the rest when only the newest are shown.
+ */
+function EntryList({
+  id,
+  title,
+  empty,
+  adminOnly,
+  more,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: string;
+  adminOnly: "payment" | "credit note" | null;
+  more: ReactNode;
+  children: ReactNode[];
+}) {
+  return (
+    <section aria-labelledby={id} className="space-y-2">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children.length === 0 ? (
+        <p className="page-subtitle">{empty}</p>
+      ) : (
+        <ul className="card divide-y divide-slate-100 dark:divide-slate-800">{children}</ul>
+      )}
+      {adminOnly ? <AdminReversesNote what={adminOnly} /> : null}
+      {more}
+    </section>
+  );
 }

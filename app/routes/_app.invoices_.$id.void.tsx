@@ -58,7 +58,6 @@ export default function VoidInvoiceRoute() {
   const [form, fields] = useForm<{ reason: string }>({
     lastResult: actionData?.result,
     constraint,
-    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   const back = `/invoices/${invoice.id}`;

@@ -4,7 +4,7 @@ import { ErrorView } from "~/components/error-view";
 import { ExportCsvLink } from "~/components/export-link";
 import { Figure } from "~/components/statement-parts";
 import { StatementLink } from "~/components/statement-link";
-import { TableScroll } from "~/components/table-scroll";
+import { ColumnHeads, TableCard } from "~/components/table-scroll";
 import { listReceivables, receivablesTotals } from "~/presenters/receivables.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
@@ -53,46 +53,34 @@ export default function ReceivablesPage() {
           <Figure label="Total" value={formatNaira(totals.total)} />
         </dl>
       </section>
-      <section className="card p-4" aria-labelledby="receivables-clients">
-        <h2 id="receivables-clients" className="sr-only">
-          Clients by name
-        </h2>
-        <TableScroll label="Receivables by client">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                {AGEING_BUCKETS.map((b) => (
-                  <th key={b} scope="col" className="num">
-                    {AGEING_LABELS[b]}
-                  </th>
-                ))}
-                <th scope="col" className="num">
-                  Balance
-                </th>
-                <th scope="col">Statement</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((r) => (
-                <tr key={r.clientId}>
-                  <td>{r.name}</td>
-                  {AGEING_BUCKETS.map((b) => (
-                    <td key={b} className="num">
-                      {formatNaira(r[b])}
-                    </td>
-                  ))}
-                  <td className="num font-semibold">{formatNaira(r.total)}</td>
-                  <td>
-                    <StatementLink href={`/clients/${r.clientId}/statement`} name={r.name} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-        {items.length === 0 ? <p className="page-subtitle mt-2">No client owes anything or holds a credit.</p> : null}
-      </section>
+      <TableCard
+        id="receivables-clients"
+        heading="Clients by name"
+        label="Receivables by client"
+        empty={items.length === 0 ? "No client owes anything or holds a credit." : null}
+        head={
+          <>
+            <th scope="col">Client</th>
+            <ColumnHeads labels={[...AGEING_BUCKETS.map((b) => AGEING_LABELS[b]), "Balance"]} className="num" />
+            <th scope="col">Statement</th>
+          </>
+        }
+      >
+        {items.map((r) => (
+          <tr key={r.clientId}>
+            <td>{r.name}</td>
+            {AGEING_BUCKETS.map((b) => (
+              <td key={b} className="num">
+                {formatNaira(r[b])}
+              </td>
+            ))}
+            <td className="num font-semibold">{formatNaira(r.total)}</td>
+            <td>
+              <StatementLink href={`/clients/${r.clientId}/statement`} name={r.name} />
+            </td>
+          </tr>
+        ))}
+      </TableCard>
       <Pager label="Receivables pages" olderCursor={nextCursor} newerCursor={null} olderLabel="Next clients" />
     </div>
   );

@@ -35,12 +35,7 @@ export default function ChangePasswordDialog() {
   const actionData = useActionData<typeof action>();
   return (
     <Dialog title="Change Password" description="Choose a new password of at least 8 characters." closeTo="/settings">
-      <ChangePasswordForm
-        lastResult={actionData?.result}
-        constraint={constraint}
-        submitLabel="Change Password"
-        busyLabel="Changing..."
-      />
+      <ChangePasswordForm lastResult={actionData?.result} constraint={constraint} />
     </Dialog>
   );
 }

@@ -111,13 +111,7 @@ export default function TwoFactorSetupDialog() {
         </div>
         <Form method="post" {...getFormProps(form)} preventScrollReset className="space-y-4">
           <RecentPasswordField meta={fields.password} needed={needsPassword} required />
-          <OneTimeCodeField
-            id="totp-confirm"
-            label="6-digit code"
-            meta={fields.token}
-            value={code}
-            onValueChange={setCode}
-          />
+          <OneTimeCodeField label="6-digit code" meta={fields.token} code={[code, setCode]} />
           <ConfirmFooter cancelTo="/settings" confirmLabel="Turn On" pendingLabel="Turning on..." variant="primary" />
         </Form>
       </div>

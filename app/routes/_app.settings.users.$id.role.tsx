@@ -52,7 +52,6 @@ export default function ChangeRoleDialog() {
     lastResult: actionData?.result,
     constraint,
     defaultValue: { role: user.role, password: "" },
-    shouldValidate: "onSubmit",
   });
   return (
     <Dialog

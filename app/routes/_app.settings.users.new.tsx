@@ -48,8 +48,6 @@ export default function NewUserDialog() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   if (actionData?.created) {
     return (

@@ -44,12 +44,7 @@ export default function ChangePasswordPage() {
           continue.
         </p>
         <div className="mt-6">
-          <ChangePasswordForm
-            lastResult={actionData?.result}
-            constraint={constraint}
-            submitLabel="Change Password"
-            busyLabel="Changing password..."
-          />
+          <ChangePasswordForm lastResult={actionData?.result} constraint={constraint} />
         </div>
         <Form method="post" action="/logout" reloadDocument className="mt-4 text-center">
           <button type="submit" className="text-sm text-slate-600 underline dark:text-slate-300">

@@ -156,8 +156,6 @@ function EmailDialog({
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (

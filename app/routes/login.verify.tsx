@@ -58,55 +58,50 @@ export default function VerifyCodeDialog() {
   return params.get("method") === "recovery" ? <RecoveryCodeForm /> : <AuthenticatorCodeForm />;
 }
 
-/** Keeps ?redirectTo when switching between the two forms. */
-function useOtherMethodLink(method: "recovery" | null) {
-  const [params] = useSearchParams();
-  const next = new URLSearchParams();
-  const redirectTo = params.get("redirectTo");
-  if (redirectTo) next.set("redirectTo", redirectTo);
-  if (method) next.set("method", method);
-  const query = next.toString();
-  return `/login/verify${query ? `?${query}` : ""}`;
-}
+/** The two ways to finish signing in: each dialog's words and the link to the other way. */
+const WAYS = {
+  totp: {
+    title: "Two-factor authentication",
+    description: "Enter the 6-digit code from your authenticator app.",
+    other: { method: "recovery", label: "Use a recovery code" },
+  },
+  recovery: {
+    title: "Use a recovery code",
+    description: "Enter one of the recovery codes you saved when you turned on two-factor. Each code works once.",
+    other: { method: null, label: "Use an authenticator code" },
+  },
+} as const;
 
 /** The form of either way, as the last answer left it, and whether it is being posted. */
-function useVerifyForm(id: "totp" | "recovery") {
+function useVerifyForm(id: keyof typeof WAYS) {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id,
-    lastResult: actionData?.result,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-  });
+  const [form, fields] = useForm({ id, lastResult: actionData?.result });
   return { form, fields, busy: useIsPending({ state: "submitting" }) };
 }
 
 /**
  * Either way's dialog: its form keeps ?redirectTo, and below the form are the other way to
- * finish signing in and the way back to the start.
+ * finish signing in (keeping ?redirectTo too) and the way back to the start.
  */
-function VerifyDialog({
-  title,
-  description,
-  form,
-  other,
-  children,
-}: {
-  title: string;
-  description: string;
-  form: FormMetadata;
-  other: { to: string; label: string };
-  children: ReactNode;
-}) {
+function VerifyDialog({ way, form, children }: { way: keyof typeof WAYS; form: FormMetadata; children: ReactNode }) {
   const [params] = useSearchParams();
+  const { title, description, other } = WAYS[way];
+  const otherQuery = new URLSearchParams();
+  const redirectTo = params.get("redirectTo");
+  if (redirectTo) otherQuery.set("redirectTo", redirectTo);
+  if (other.method) otherQuery.set("method", other.method);
+  const query = otherQuery.toString();
   return (
     <Dialog title={title} description={description} closeTo="/login" size="sm">
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormErrors errors={form.errors} id={form.errorId} />
-        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
+        <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
         {children}
         <p className="flex flex-wrap justify-between gap-2 text-center text-sm">
-          <Link to={other.to} className="text-slate-600 underline dark:text-slate-300">
+          <Link
+            to={`/login/verify${query ? `?${query}` : ""}`}
+            className="text-slate-600 underline dark:text-slate-300"
+          >
             {other.label}
           </Link>
           <Link to="/login?dialog=email" className="text-slate-600 underline dark:text-slate-300">
@@ -122,20 +117,12 @@ function AuthenticatorCodeForm() {
   const hydrated = useHydrated();
   const { form, fields, busy } = useVerifyForm("totp");
   const [code, setCode] = useState("");
-  const recoveryLink = useOtherMethodLink("recovery");
   return (
-    <VerifyDialog
-      title="Two-factor authentication"
-      description="Enter the 6-digit code from your authenticator app."
-      form={form}
-      other={{ to: recoveryLink, label: "Use a recovery code" }}
-    >
+    <VerifyDialog way="totp" form={form}>
       <OneTimeCodeField
-        id="totp-code"
         label="Authentication code"
         meta={fields.token}
-        value={code}
-        onValueChange={setCode}
+        code={[code, setCode]}
         className="input text-center font-mono text-2xl tracking-[0.5em]"
       />
       <SubmitButton
@@ -152,14 +139,8 @@ function AuthenticatorCodeForm() {
 
 function RecoveryCodeForm() {
   const { form, fields, busy } = useVerifyForm("recovery");
-  const codeLink = useOtherMethodLink(null);
   return (
-    <VerifyDialog
-      title="Use a recovery code"
-      description="Enter one of the recovery codes you saved when you turned on two-factor. Each code works once."
-      form={form}
-      other={{ to: codeLink, label: "Use an authenticator code" }}
-    >
+    <VerifyDialog way="recovery" form={form}>
       <InputField
         meta={fields.recoveryCode}
         label="Recovery code"

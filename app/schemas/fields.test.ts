@@ -1,33 +1,24 @@
 import * as z from "zod";
 import { describe, expect, it } from "vitest";
 import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
-import {
-  calendarDate,
-  constraintOf,
-  optionalDecimal,
-  optionalId,
-  optionalText,
-  requiredDecimal,
-  requiredId,
-  requiredText,
-} from "./fields";
+import * as fields from "./fields";
 import { recordPaymentFormConstraint } from "./payment";
 
 describe("constraintOf: a form's browser checks read from its write's schema", () => {
   const schema = z.object({
-    amount: requiredDecimal({ label: "Amount", precision: 12 }),
-    cost: optionalDecimal({ label: "Cost", precision: 12 }),
-    name: requiredText("Name", 120),
-    note: optionalText("Note", 500),
-    agentId: requiredId("Agent"),
-    clientId: optionalId("Client"),
-    date: calendarDate("Date", { required: true }),
-    paidOn: calendarDate("Paid on", { required: false }),
-    idempotencyKey: optionalText("Request key", 200),
+    amount: fields.requiredDecimal({ label: "Amount", precision: 12 }),
+    cost: fields.optionalDecimal({ label: "Cost", precision: 12 }),
+    name: fields.requiredText("Name", 120),
+    note: fields.optionalText("Note", 500),
+    agentId: fields.requiredId("Agent"),
+    clientId: fields.optionalId("Client"),
+    date: fields.calendarDate("Date", { required: true }),
+    paidOn: fields.calendarDate("Paid on", { required: false }),
+    idempotencyKey: fields.optionalText("Request key", 200),
   });
 
   it("says what each field's parser refuses, and leaves out fields with nothing to check", () => {
-    expect(constraintOf(schema)).toEqual({
+    expect(fields.constraintOf(schema)).toEqual({
       amount: { required: true },
       name: { required: true, maxLength: 120 },
       note: { maxLength: 500 },
@@ -38,7 +29,7 @@ describe("constraintOf: a form's browser checks read from its write's schema", (
   });
 
   it("adds what only the page knows, and omits what it is told to", () => {
-    const constraint = constraintOf(schema, { paidOn: { required: true, max: "2026-11-28" } }, ["name", "note"]);
+    const constraint = fields.constraintOf(schema, { paidOn: { required: true, max: "2026-11-28" } }, ["name", "note"]);
     expect(constraint.paidOn).toEqual({ required: true, min: EARLIEST_BUSINESS_DATE, max: "2026-11-28" });
     expect(constraint).not.toHaveProperty("name");
     expect(constraint).toHaveProperty("idempotencyKey", { maxLength: 200 });

@@ -52,8 +52,6 @@ export function AgentForm({
       name: defaultValue?.name ?? "",
       ...Object.fromEntries(AGENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   return (
     <DirectoryForm form={form} submitLabel={submitLabel}>
@@ -94,8 +92,6 @@ export function ClientForm({
       paymentTermsDays: String(defaultValue?.paymentTermsDays ?? 30),
       ...Object.fromEntries(CLIENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   return (
     <DirectoryForm form={form} submitLabel={submitLabel}>

@@ -7,21 +7,18 @@ import type { FieldMeta } from "./field";
  * its messages.
  */
 export function OneTimeCodeField({
-  id,
   label,
   meta,
-  value,
-  onValueChange,
+  code: [value, onValueChange],
   className = "input font-mono tracking-widest",
 }: {
-  id: string;
   label: string;
   meta: FieldMeta;
-  /** The digits so far: the form may wait for all six before it enables its button. */
-  value: string;
-  onValueChange: (code: string) => void;
+  /** The digits so far and their setter: the form may wait for all six before it enables its button. */
+  code: [string, (code: string) => void];
   className?: string;
 }) {
+  const id = meta.id;
   const invalid = Boolean(meta.errors?.length);
   return (
     <div>

@@ -51,8 +51,6 @@ export function ReversalDialog({
     lastResult,
     constraint,
     defaultValue: { idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
   return (

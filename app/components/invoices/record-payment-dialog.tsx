@@ -27,8 +27,6 @@ export function RecordPaymentDialog({
     lastResult,
     constraint,
     defaultValue: { paymentDate: today, idempotencyKey },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   // The same key on a retry of this submission, so a double tap records one payment.
   const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });

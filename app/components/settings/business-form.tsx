@@ -25,8 +25,6 @@ export function BusinessDetailsForm({
     lastResult,
     constraint,
     defaultValue: Object.fromEntries(Object.entries(text).map(([k, v]) => [k, v ?? ""])),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-6">

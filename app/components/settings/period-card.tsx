@@ -26,14 +26,12 @@ export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
     id: "close-month",
     lastResult: answer?.intent === "close" ? answer.result : undefined,
     constraint: CLOSE_MONTH_CONSTRAINT,
-    shouldValidate: "onSubmit",
   });
   const [reopenForm, reopenFields] = useForm<{ month: string; reason: string }>({
     id: "reopen-month",
     lastResult: answer?.intent === "reopen" ? answer.result : undefined,
     constraint: REOPEN_MONTH_CONSTRAINT,
     defaultValue: { month: period?.closedThroughMonth ?? "" },
-    shouldValidate: "onSubmit",
   });
   if (!period) return null;
   return (

@@ -19,96 +19,115 @@ export function SecurityCards({ security, profile }: { security: SecurityCardsDa
   );
 }
 
-/** A card's title (with its icon), what the card is for, and its action on the right. */
-function CardHeading({
+/**
+ * A settings card: its title (with its icon) labels the section, what the card is for sits
+ * under it, and its actions (links that open a dialog) on the right; the body follows.
+ */
+function SettingsCard({
   id,
   icon,
   title,
   summary,
+  actions,
   children,
 }: {
   id: string;
   icon?: ReactNode;
   title: string;
   summary: ReactNode;
+  actions: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <section className="card p-5" aria-labelledby={id}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id={id} className={icon ? "flex items-center gap-2 font-semibold" : "font-semibold"}>
+            {icon}
+            {icon ? " " : null}
+            {title}
+          </h2>
+          <p className="page-subtitle">{summary}</p>
+        </div>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** A link that opens a settings dialog over the page, keeping the scroll where it is. */
+function DialogLink({
+  to,
+  primary,
+  add,
+  children,
+}: {
+  to: string;
+  primary?: boolean;
+  add?: boolean;
   children: ReactNode;
 }) {
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <div>
-        <h2 id={id} className={icon ? "flex items-center gap-2 font-semibold" : "font-semibold"}>
-          {icon}
-          {icon ? " " : null}
-          {title}
-        </h2>
-        <p className="page-subtitle">{summary}</p>
-      </div>
+    <Link to={to} preventScrollReset className={primary ? "btn-primary" : "btn-outline"}>
+      {add ? <PlusIcon width={16} height={16} /> : null}
+      {add ? " " : null}
       {children}
-    </div>
+    </Link>
   );
 }
 
 function PasswordCard() {
   return (
-    <section className="card p-5" aria-labelledby="password-card-title">
-      <CardHeading
-        id="password-card-title"
-        title="Password"
-        summary="Change the password you sign in with. Your other devices will be signed out."
-      >
-        <Link to="/settings/password" preventScrollReset className="btn-outline">
-          Change Password
-        </Link>
-      </CardHeading>
-    </section>
+    <SettingsCard
+      id="password-card-title"
+      title="Password"
+      summary="Change the password you sign in with. Your other devices will be signed out."
+      actions={<DialogLink to="/settings/password">Change Password</DialogLink>}
+    />
   );
 }
 
 function TwoFactorCard({ enabled }: { enabled: boolean }) {
   return (
-    <section className="card p-5" aria-labelledby="totp-card-title">
-      <CardHeading
-        id="totp-card-title"
-        icon={<ShieldIcon width={18} height={18} />}
-        title="Two-factor authentication"
-        summary={
-          enabled
-            ? "On: signing in with your password also asks for a 6-digit code from your authenticator app."
-            : "Off: add a 6-digit code from an authenticator app to your password sign-in."
-        }
-      >
-        {enabled ? (
+    <SettingsCard
+      id="totp-card-title"
+      icon={<ShieldIcon width={18} height={18} />}
+      title="Two-factor authentication"
+      summary={
+        enabled
+          ? "On: signing in with your password also asks for a 6-digit code from your authenticator app."
+          : "Off: add a 6-digit code from an authenticator app to your password sign-in."
+      }
+      actions={
+        enabled ? (
           <div className="flex flex-wrap gap-2">
-            <Link to="/settings/two-factor/recovery-codes" preventScrollReset className="btn-outline">
-              Recovery Codes
-            </Link>
-            <Link to="/settings/two-factor/disable" preventScrollReset className="btn-outline">
-              Turn Off Two-factor
-            </Link>
+            <DialogLink to="/settings/two-factor/recovery-codes">Recovery Codes</DialogLink>
+            <DialogLink to="/settings/two-factor/disable">Turn Off Two-factor</DialogLink>
           </div>
         ) : (
-          <Link to="/settings/two-factor" preventScrollReset className="btn-primary">
+          <DialogLink to="/settings/two-factor" primary>
             Set Up Two-factor
-          </Link>
-        )}
-      </CardHeading>
-    </section>
+          </DialogLink>
+        )
+      }
+    />
   );
 }
 
 function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) {
   return (
-    <section className="card p-5" aria-labelledby="passkey-card-title">
-      <CardHeading
-        id="passkey-card-title"
-        icon={<KeyIcon width={18} height={18} />}
-        title="Passkey Authentication"
-        summary="Sign in with your fingerprint, face or device PIN instead of a password."
-      >
-        <Link to="/settings/passkeys/new" preventScrollReset className="btn-outline">
-          <PlusIcon width={16} height={16} /> Add Passkey
-        </Link>
-      </CardHeading>
+    <SettingsCard
+      id="passkey-card-title"
+      icon={<KeyIcon width={18} height={18} />}
+      title="Passkey Authentication"
+      summary="Sign in with your fingerprint, face or device PIN instead of a password."
+      actions={
+        <DialogLink to="/settings/passkeys/new" add>
+          Add Passkey
+        </DialogLink>
+      }
+    >
       {passkeys.length ? (
         <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Passkeys">
           {passkeys.map((p) => (
@@ -134,7 +153,7 @@ function PasskeyCard({ passkeys }: { passkeys: SecurityCardsData["passkeys"] }) 
       ) : (
         <p className="mt-4 text-sm text-slate-500">No passkeys registered yet.</p>
       )}
-    </section>
+    </SettingsCard>
   );
 }
 
@@ -166,18 +185,17 @@ function UserManagementCard({ users, currentUserId }: { users: SecurityUserRow[]
   const busy = navigation.state !== "idle";
   const showBulk = !hydrated || selected.size > 0;
   return (
-    <section className="card p-5" aria-labelledby="users-card-title">
-      <CardHeading
-        id="users-card-title"
-        icon={<UsersIcon width={18} height={18} />}
-        title="User Management"
-        summary="Add staff and managers, reset passwords, freeze or delete accounts."
-      >
-        <Link to="/settings/users/new" preventScrollReset className="btn-primary">
-          <PlusIcon width={16} height={16} /> Add User
-        </Link>
-      </CardHeading>
-
+    <SettingsCard
+      id="users-card-title"
+      icon={<UsersIcon width={18} height={18} />}
+      title="User Management"
+      summary="Add staff and managers, reset passwords, freeze or delete accounts."
+      actions={
+        <DialogLink to="/settings/users/new" primary add>
+          Add User
+        </DialogLink>
+      }
+    >
       {selectable.length === 0 ? (
         <div className="mt-6 rounded-md border border-dashed border-slate-300 p-6 text-center dark:border-slate-700">
           <p className="font-medium">No users found</p>
@@ -230,7 +248,7 @@ function UserManagementCard({ users, currentUserId }: { users: SecurityUserRow[]
           </ul>
         </>
       )}
-    </section>
+    </SettingsCard>
   );
 }
 

@@ -27,8 +27,6 @@ export function RatesForm({
     id: "rates",
     lastResult,
     defaultValue: system ?? undefined,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
   });
   return (
     <section className="card p-5" aria-labelledby="rates-title">
