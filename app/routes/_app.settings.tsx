@@ -5,6 +5,7 @@ import { ProfileCard, RatesForm, SystemSettingsCards } from "~/components/settin
 import { loadSecurityCards } from "~/presenters/security.server";
 import { PeriodCard } from "~/components/settings/period-card";
 import { getPeriodState } from "~/models/period.server";
+import { PERIOD_FORM_CONSTRAINTS } from "~/schemas/periods";
 import { loadSystemSettings } from "~/models/settings.server";
 import { toPublicUser } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     can(user, "period.close") ? getPeriodState(user) : Promise.resolve(null),
     loadSecurityCards(user),
   ]);
-  return { profile: toPublicUser(user), system, period, security };
+  return { profile: toPublicUser(user), system, period, periodConstraints: PERIOD_FORM_CONSTRAINTS, security };
 }
 
 export default function SettingsPage() {

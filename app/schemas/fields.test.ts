@@ -44,6 +44,18 @@ describe("constraintOf: a form's browser checks read from its write's schema", (
   });
 });
 
+describe("the small forms' constraints, read from their schemas", () => {
+  it("Month Close and the password confirmations ask the browser for what they always did", async () => {
+    const { PERIOD_FORM_CONSTRAINTS } = await import("./periods");
+    const { PASSWORD_CONFIRM_FORM_CONSTRAINT } = await import("./forms");
+    expect(PERIOD_FORM_CONSTRAINTS).toEqual({
+      close: { month: { required: true } },
+      reopen: { month: { required: true }, reason: { required: true, maxLength: 500 } },
+    });
+    expect(PASSWORD_CONFIRM_FORM_CONSTRAINT).toEqual({ password: { required: true } });
+  });
+});
+
 describe("the directory and business forms' constraints, read from their schemas", () => {
   it("are what those forms always asked the browser to check", async () => {
     const { AGENT_FORM_CONSTRAINT, CLIENT_FORM_CONSTRAINT } = await import("./directory");

@@ -2,7 +2,7 @@
 // confirm, the invoice to generate): they name the form's fields for Conform; the model has the
 // last word on the values and the action answers with its refusal.
 import * as z from "zod";
-import { formSchema, optionalId, optionalText, type FormConstraint } from "./fields";
+import { checked, constraintOf, formSchema, optionalId, optionalText, type FormConstraint } from "./fields";
 import { TOTP_CODE_MESSAGE } from "./users";
 
 const anything = z.unknown().optional();
@@ -13,8 +13,9 @@ export const GenerateInvoiceFormSchema = formSchema(
 );
 
 /** A confirmation that asks for the current password (delete a passkey, turn off two-factor). */
-export const PasswordConfirmFormSchema = formSchema(z.object({ password: anything }));
-export const PASSWORD_CONFIRM_FORM_CONSTRAINT: FormConstraint = { password: { required: true } };
+const passwordConfirm = z.object({ password: checked(z.unknown().optional(), { required: true }) });
+export const PasswordConfirmFormSchema = formSchema(passwordConfirm);
+export const PASSWORD_CONFIRM_FORM_CONSTRAINT: FormConstraint = constraintOf(passwordConfirm);
 
 /** Two-factor set-up: the password (when asked) and the first code. */
 export const TwoFactorSetupFormSchema = formSchema(z.object({ password: anything, token: anything, intent: anything }));

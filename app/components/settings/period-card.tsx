@@ -3,13 +3,9 @@ import { Form, useRouteLoaderData } from "@remix-run/react";
 import { FormErrors, SelectField, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import type { PeriodState } from "~/models/period.server";
+import type { PERIOD_FORM_CONSTRAINTS } from "~/schemas/periods";
 
-// The browser's own checks (the server has the last word, app/schemas/periods.ts). Kept here so
-// that System Settings loads no date code of its own (the shared chunks of New Delivery stay
-// as they are, tests/e2e/budget.spec.ts): the server names the months.
-const MONTH = { required: true };
-const CLOSE_MONTH_CONSTRAINT = { month: MONTH };
-const REOPEN_MONTH_CONSTRAINT = { month: MONTH, reason: { required: true, maxLength: 500 } };
+type PeriodConstraints = typeof PERIOD_FORM_CONSTRAINTS;
 
 type PeriodAnswer = { intent: "close" | "reopen"; result: SubmissionResult<string[]> } | null | undefined;
 
@@ -19,18 +15,20 @@ type PeriodAnswer = { intent: "close" | "reopen"; result: SubmissionResult<strin
  * /settings/periods; an answer with errors renders this same card there, each message under its field.
  */
 export function PeriodCard({ answer }: { answer?: PeriodAnswer }) {
-  const settings = useRouteLoaderData<{ period: PeriodState | null }>("routes/_app.settings");
+  const settings = useRouteLoaderData<{ period: PeriodState | null; periodConstraints: PeriodConstraints }>(
+    "routes/_app.settings",
+  );
   const period = settings?.period;
   const busy = useIsPending({ formAction: "/settings/periods" });
   const [closeForm, closeFields] = useForm<{ month: string }>({
     id: "close-month",
     lastResult: answer?.intent === "close" ? answer.result : undefined,
-    constraint: CLOSE_MONTH_CONSTRAINT,
+    constraint: settings?.periodConstraints.close,
   });
   const [reopenForm, reopenFields] = useForm<{ month: string; reason: string }>({
     id: "reopen-month",
     lastResult: answer?.intent === "reopen" ? answer.result : undefined,
-    constraint: REOPEN_MONTH_CONSTRAINT,
+    constraint: settings?.periodConstraints.reopen,
     defaultValue: { month: period?.closedThroughMonth ?? "" },
   });
   if (!period) return null;
