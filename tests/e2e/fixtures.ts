@@ -60,6 +60,9 @@ function claimSession(baseURL: string, project: string, role: FixtureRole): stri
   return null;
 }
 
+/** The business day the server's seed counts back from (`SessionPool.seededOn`). */
+export const seededOn = (baseURL: string) => sessionPool(baseURL).seededOn;
+
 /**
  * Signs a browser context in as a fixture user of a project: with a session made in advance
  * when one is left (no bcrypt, no request), else through the real JSON sign-in call. The form

@@ -103,7 +103,12 @@ for (const project of ["js", "nojs"]) {
 // Sessions for the Playwright fixture's loginAs (tests/e2e/fixtures.ts): more per role and
 // project than the tests sign in; when they run out the fixture signs in through the API.
 const SESSIONS_PER_ROLE = 80;
-const pool: SessionPool = { cookieName: SESSION_COOKIE_NAME, claims: `${e2eSessionFile(port)}.claims`, sessions: {} };
+const pool: SessionPool = {
+  cookieName: SESSION_COOKIE_NAME,
+  claims: `${e2eSessionFile(port)}.claims`,
+  sessions: {},
+  seededOn: today,
+};
 for (const project of PROJECTS) {
   const byRole = {} as Record<FixtureRole, string[]>;
   for (const [role, user] of Object.entries(fixtureUsers(project)) as [FixtureRole, { email: string }][]) {

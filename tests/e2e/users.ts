@@ -61,6 +61,11 @@ export type SessionPool = {
   cookieName: string;
   claims: string;
   sessions: Record<string, Record<FixtureRole, string[]>>;
+  /**
+   * The business day (Africa/Lagos) the seeded deliveries and invoices count back from. A run
+   * that crosses midnight in Lagos has a later "today" than its seed.
+   */
+  seededOn: string;
 };
 
 export function e2eSessionFile(port: string | number) {
