@@ -57,19 +57,22 @@ export async function listQualityRules(
   return { items: rows.slice(0, limit).map(view), more: rows.length > limit };
 }
 
+/** The query behind `qualityRuleOn`, for the tests' EXPLAIN: one row through the index, no sort. */
+export const qualityRuleOnQuery = (db: Executor, clientId: number, date: string) =>
+  db
+    .select()
+    .from(rules)
+    .where(and(eq(rules.clientId, clientId), lte(rules.validFrom, date)))
+    .orderBy(desc(rules.validFrom))
+    .limit(1);
+
 /**
  * The rule of client `clientId` on `date` ("yyyy-MM-dd"), or null: one row through the
  * (client_id, valid_from desc) index. The database twin of `ruleOn` (rules/quality.ts). Not
  * checked: whoever records a received ticket reads the rule it snapshots.
  */
 export async function qualityRuleOn(clientId: number, date: string, db?: Executor): Promise<QualityRuleView | null> {
-  db ??= await getDb();
-  const [row] = await db
-    .select()
-    .from(rules)
-    .where(and(eq(rules.clientId, clientId), lte(rules.validFrom, date)))
-    .orderBy(desc(rules.validFrom))
-    .limit(1);
+  const [row] = await qualityRuleOnQuery(db ?? (await getDb()), clientId, date);
   return row ? view(row) : null;
 }
 
