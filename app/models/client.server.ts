@@ -38,6 +38,18 @@ export async function getClient(id: number, db?: Executor): Promise<Client | nul
   return client ?? null;
 }
 
+/** What the client's page and its Edit dialog show of it (no bookkeeping). */
+export const clientDetails = (client: Client) => ({
+  id: client.id,
+  name: client.name,
+  taxRate: client.taxRate,
+  paymentTermsDays: client.paymentTermsDays,
+  address: client.address,
+  email: client.email,
+  phone: client.phone,
+  taxNo: client.taxNo,
+});
+
 /** Case-insensitive name match (the New Delivery form's fixed client). */
 export async function findClientByName(name: string, db?: Executor): Promise<Client | null> {
   db ??= await getDb();

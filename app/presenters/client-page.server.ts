@@ -3,7 +3,7 @@
 import type { Actor } from "~/rules/capabilities.server";
 import { assertCan } from "~/rules/capabilities.server";
 import { ruleOn, workedExample } from "~/rules/quality";
-import { getClient } from "~/models/client.server";
+import { clientDetails, getClient } from "~/models/client.server";
 import {
   listQualityRules,
   qualityRuleOn,
@@ -25,16 +25,7 @@ export async function clientPage(actor: Actor, id: number, now = new Date()) {
   // Beyond the newest rules shown (a long run of rules set ahead), the index still finds today's.
   const inEffect: QualityRuleView | null = ruleOn(items, today) ?? (more ? await qualityRuleOn(id, today) : null);
   return {
-    client: {
-      id: client.id,
-      name: client.name,
-      taxRate: client.taxRate,
-      paymentTermsDays: client.paymentTermsDays,
-      address: client.address,
-      email: client.email,
-      phone: client.phone,
-      taxNo: client.taxNo,
-    },
+    client: clientDetails(client),
     today,
     rules: items.map((rule) => ({ ...rule, inEffect: rule.id === inEffect?.id, upcoming: rule.validFrom > today })),
     /** More rules than shown: the page says it shows the newest QUALITY_RULES_SHOWN. */

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { PlusIcon } from "~/components/icons";
-import { PageHeader } from "~/components/page-header";
+import { Breadcrumb, PageHeader } from "~/components/page-header";
 import { TableScroll } from "~/components/table-scroll";
 import { clientPage, type ClientPage } from "~/presenters/client-page.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -30,11 +30,7 @@ export default function ClientPageRoute() {
   const { client } = page;
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link to="/clients" className="underline">
-          Clients
-        </Link>
-      </nav>
+      <Breadcrumb to="/clients">Clients</Breadcrumb>
       <PageHeader title={client.name} subtitle="Client">
         <Link to={`/clients/${client.id}/edit`} className="btn-outline">
           Edit
