@@ -8,11 +8,18 @@ import { causeChain } from "./unavailable";
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
 
 /**
- * The tables whose rows are never changed or removed once written (decision 0900, 0920, 0980):
+ * The tables whose rows are never changed or removed once written (decision 0900, 0920, 0980, 1210):
  * their append-only triggers refuse it, and the app's own login gets no right to it either, so
  * a login that is not the owner cannot switch the triggers off (only an owner can).
  */
-const APPEND_ONLY_TABLES = ["audit_events", "payments", "credit_notes", "agent_payouts", "invoice_lines"];
+const APPEND_ONLY_TABLES = [
+  "audit_events",
+  "payments",
+  "credit_notes",
+  "agent_payouts",
+  "invoice_lines",
+  "client_quality_rules",
+];
 
 /**
  * Run by the tables' owner after migrating, at every start (grants are idempotent, and a

@@ -129,6 +129,34 @@ export const clients = pgTable(
   (t) => [uniqueIndex("clients_name_lower_unique").on(sql`lower(${t.name})`)],
 );
 
+// A client's quality rules (docs/decisions/1210): each holds from its date until the client's
+// next one. Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE): a rule is replaced by
+// adding a newer one, so what applied on any day stays readable.
+export const clientQualityRules = pgTable(
+  "client_quality_rules",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "restrict" }),
+    validFrom: date("valid_from").notNull(),
+    // Moisture percent above which the client deducts weight.
+    moistureThreshold: percent("moisture_threshold").notNull(),
+    // Percent of the received weight deducted per percentage point of moisture above the threshold.
+    deductionPerPoint: percent("deduction_per_point").notNull(),
+    createdAt: createdAt(),
+    createdBy: uuid("created_by").references(() => users.id),
+  },
+  (t) => [
+    // One rule per client and day; newest first, it is also "the rule of client C on day D"
+    // (`order by valid_from desc limit 1`).
+    uniqueIndex("client_quality_rules_client_from_unique").on(t.clientId, t.validFrom.desc().nullsFirst()),
+    check("client_quality_rules_threshold_range", sql`${t.moistureThreshold} >= 0 and ${t.moistureThreshold} <= 100`),
+    check("client_quality_rules_deduction_range", sql`${t.deductionPerPoint} > 0 and ${t.deductionPerPoint} <= 100`),
+    check("client_quality_rules_valid_from_min", sql`${t.validFrom} >= '2000-01-01'`),
+  ],
+);
+
 export const invoices = pgTable(
   "invoices",
   {
@@ -784,6 +812,7 @@ export const periodClose = pgTable(
 export type User = typeof users.$inferSelect;
 export type Agent = typeof agents.$inferSelect;
 export type Client = typeof clients.$inferSelect;
+export type ClientQualityRule = typeof clientQualityRules.$inferSelect;
 export type Delivery = typeof deliveries.$inferSelect;
 export type Invoice = typeof invoices.$inferSelect;
 export type Payment = typeof payments.$inferSelect;

@@ -9,7 +9,15 @@ import * as schema from "./schema";
 import { ensureFirstAdmin, generateTemporaryPassword } from "../app/models/user.server";
 import { getSettings } from "../app/models/settings.server";
 import { addDays, todayIn } from "../app/utils/dates";
-import { AGENT_NAMES, LOCATIONS, createAgent, createClient, createDelivery, createUser } from "../tests/factories";
+import {
+  AGENT_NAMES,
+  LOCATIONS,
+  createAgent,
+  createClient,
+  createDelivery,
+  createQualityRule,
+  createUser,
+} from "../tests/factories";
 
 const timeZone = process.env.APP_TIME_ZONE ?? "Africa/Lagos";
 const clientName = process.env.DELIVERY_CLIENT_NAME ?? "Kodan";
@@ -57,13 +65,20 @@ async function seed() {
   const settings = await getSettings(db);
   const client = await createClient({ name: clientName, taxRate: "7.50", paymentTermsDays: 30 }, db);
   await createClient({ name: "Lafarge Ewekoro", taxRate: "7.50", paymentTermsDays: 45 }, db);
+  const today = todayIn(timeZone);
+  // The client's moisture terms (decision 1210): 16% and 1% a point since the demo's first day,
+  // tightened to 15% and 1.5% a point two months ago.
+  await createQualityRule({ clientId: client.id, validFrom: addDays(today, -180) }, db);
+  await createQualityRule(
+    { clientId: client.id, validFrom: addDays(today, -60), moistureThreshold: "15.00", deductionPerPoint: "1.50" },
+    db,
+  );
   const agents: { id: number }[] = [];
   for (const name of AGENT_NAMES.slice(0, 6)) agents.push(await createAgent({ name }, db));
 
   // Deterministic "randomness" so every newcomer sees the same demo.
   let state = 42;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const today = todayIn(timeZone);
   let made = 0;
   await db.transaction(async (tx) => {
     for (let day = 180; day >= 0; day--) {

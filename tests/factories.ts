@@ -90,6 +90,20 @@ export async function createClient(overrides: Partial<typeof schema.clients.$inf
   return client;
 }
 
+/** A client's quality rule (decision 1210), written as it is: no audit event, as the other factories. */
+export async function createQualityRule(
+  values: Pick<typeof schema.clientQualityRules.$inferInsert, "clientId" | "validFrom"> &
+    Partial<typeof schema.clientQualityRules.$inferInsert>,
+  db?: Executor,
+) {
+  db ??= await getDb();
+  const [rule] = await db
+    .insert(schema.clientQualityRules)
+    .values({ moistureThreshold: "16.00", deductionPerPoint: "1.00", ...values })
+    .returning();
+  return rule;
+}
+
 export async function createDelivery(
   values: Pick<typeof schema.deliveries.$inferInsert, "agentId" | "createdBy"> &
     Partial<typeof schema.deliveries.$inferInsert>,

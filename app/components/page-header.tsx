@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /** A page's title and one-line description, with its actions (links, exports) to the right. */
@@ -18,5 +19,16 @@ export function PageHeader({
       </div>
       {children ? <div className="flex flex-wrap gap-2">{children}</div> : null}
     </header>
+  );
+}
+
+/** The way back to the list a record's page belongs to ("Invoices", "Clients"). */
+export function Breadcrumb({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <Link to={to} className="underline">
+        {children}
+      </Link>
+    </nav>
   );
 }

@@ -38,6 +38,18 @@ export async function getClient(id: number, db?: Executor): Promise<Client | nul
   return client ?? null;
 }
 
+/** What the client's page and its Edit dialog show of it (no bookkeeping). */
+export const clientDetails = (client: Client) => ({
+  id: client.id,
+  name: client.name,
+  taxRate: client.taxRate,
+  paymentTermsDays: client.paymentTermsDays,
+  address: client.address,
+  email: client.email,
+  phone: client.phone,
+  taxNo: client.taxNo,
+});
+
 /** Case-insensitive name match (the New Delivery form's fixed client). */
 export async function findClientByName(name: string, db?: Executor): Promise<Client | null> {
   db ??= await getDb();
@@ -126,7 +138,7 @@ export async function updateClient(
   }
 }
 
-/** Refused while deliveries or invoices refer to the client. */
+/** Refused while deliveries, invoices or quality rules refer to the client. */
 export async function deleteClient(actor: Actor, id: number): Promise<{ ok: true } | DirectoryFailure> {
   const refused = refuse(actor, "client.manage", `client/${id}`);
   if (refused) return refused;
@@ -136,10 +148,13 @@ export async function deleteClient(actor: Actor, id: number): Promise<{ ok: true
     if (!client) return { ok: false as const, status: 404 as const, message: "Client not found" };
     const deliveries = await countReferences(tx, schema.deliveries, eq(schema.deliveries.clientId, id));
     const invoices = await countReferences(tx, schema.invoices, eq(schema.invoices.clientId, id));
-    if (deliveries + invoices > 0) {
+    // Quality rules are append-only history (decision 1210): a client with rules stays.
+    const rules = await countReferences(tx, schema.clientQualityRules, eq(schema.clientQualityRules.clientId, id));
+    if (deliveries + invoices + rules > 0) {
       const parts = [
         deliveries ? referenceCount(deliveries, "delivery", "deliveries") : "",
         invoices ? referenceCount(invoices, "invoice", "invoices") : "",
+        rules ? referenceCount(rules, "quality rule", "quality rules") : "",
       ].filter(Boolean);
       return {
         ok: false as const,

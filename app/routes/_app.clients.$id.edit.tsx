@@ -4,7 +4,7 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ClientForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { listSearch, listUrlOf } from "~/components/directory/list-url";
-import { getClient, updateClient } from "~/models/client.server";
+import { clientDetails, getClient, updateClient } from "~/models/client.server";
 import { CLIENT_FORM_CONSTRAINT, ClientFormSchema } from "~/schemas/directory";
 import { requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
@@ -16,16 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const client = await getClient(requireIdParam(params.id, "Client not found"));
   invariantResponse(client, "Client not found");
   return {
-    client: {
-      id: client.id,
-      name: client.name,
-      taxRate: client.taxRate,
-      paymentTermsDays: client.paymentTermsDays,
-      address: client.address,
-      email: client.email,
-      phone: client.phone,
-      taxNo: client.taxNo,
-    },
+    client: clientDetails(client),
     constraint: CLIENT_FORM_CONSTRAINT,
   };
 }

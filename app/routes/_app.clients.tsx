@@ -30,6 +30,7 @@ export default function ClientsPage() {
       olderCursor={olderCursor}
       newerCursor={newerCursor}
       statementOf={(id) => `/clients/${id}/statement`}
+      pageOf={(id) => `/clients/${id}`}
       headerLinks={
         <Link to="/receivables" className="btn-outline">
           Receivables

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { reverseCreditNoteUrl } from "~/components/credit-note-reversal";
 import { creditNoteReversalText } from "~/utils/money-line-words";
 import { ErrorView } from "~/components/error-view";
+import { Breadcrumb } from "~/components/page-header";
 import { PaymentStatusBadge } from "~/components/invoices/status-badge";
 import { Pager } from "~/components/pager";
 import { reversePaymentUrl } from "~/components/payment-reversal";
@@ -71,11 +72,7 @@ export default function InvoicePage() {
   const canVoid = !isVoid && payments.count === 0 && creditNotes.count === 0;
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link to="/invoices" className="underline">
-          Invoices
-        </Link>
-      </nav>
+      <Breadcrumb to="/invoices">Invoices</Breadcrumb>
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="page-title flex items-center gap-3">

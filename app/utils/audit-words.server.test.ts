@@ -24,6 +24,7 @@ const AUDITED_TABLES: Table[] = [
   schema.users,
   schema.agents,
   schema.clients,
+  schema.clientQualityRules,
   schema.invoices,
   schema.deliveries,
   schema.creditNotes,
@@ -144,6 +145,35 @@ describe("an event in plain words", () => {
       { field: "Agent", before: "Musa Ibrahim", after: "Aisha Bello" },
       { field: "Tons", before: "12.50 t", after: "13.25 t" },
       { field: "Date", before: "Mar 04, 2026", after: "Mar 05, 2026" },
+    ]);
+  });
+
+  it("a quality rule added: its client by name, its day, its percents", () => {
+    const after = {
+      id: 3,
+      clientId: 4,
+      validFrom: "2026-03-01",
+      moistureThreshold: "16.00",
+      deductionPerPoint: "1.00",
+    };
+    const line = describeAuditEvent(
+      event({
+        action: "client_quality_rule.create",
+        entityType: "client_quality_rule",
+        entityId: "3",
+        after,
+        changes: Object.entries(after).map(([field, value]) => ({ field, before: null, after: value })),
+      }),
+      names,
+      LAGOS,
+    );
+    expect(line.title).toBe("Quality rule added");
+    expect(line.subject).toBe("Quality rule of Dangote Cement from Mar 01, 2026");
+    expect(line.changes).toEqual([
+      { field: "Client", before: null, after: "Dangote Cement" },
+      { field: "Valid from", before: null, after: "Mar 01, 2026" },
+      { field: "Moisture threshold", before: null, after: "16.00%" },
+      { field: "Deduction per point", before: null, after: "1.00%" },
     ]);
   });
 

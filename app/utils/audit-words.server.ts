@@ -30,6 +30,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "client.create": "Client added",
   "client.update": "Client updated",
   "client.delete": "Client deleted",
+  "client_quality_rule.create": "Quality rule added",
   "settings.update": "Settings changed",
   "user.create": "User created",
   "user.reset_password": "Password reset",
@@ -61,6 +62,7 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   agent_payout: "Agent payout",
   agent: "Agent",
   client: "Client",
+  client_quality_rule: "Quality rule",
   settings: "Settings",
   user: "User",
   passkey: "Passkey",
@@ -177,6 +179,10 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   bankAccountName: f("Account name"),
   bankAccountNo: f("Account no."),
   paymentTermsDays: f("Payment terms", "days"),
+  // Client quality rules (docs/decisions/1210)
+  validFrom: f("Valid from", "date"),
+  moistureThreshold: f("Moisture threshold", "percent"),
+  deductionPerPoint: f("Deduction per point", "percent"),
   // Settings and business details
   deliveryClientName: f("Client name on deliveries"),
   updatedBy: f("Changed by", "user"),
@@ -421,6 +427,11 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
       return `Agent ${text(row.name) ?? (id ? names.agents.get(id) : undefined) ?? `#${id}`}`;
     case "client":
       return `Client ${text(row.name) ?? (id ? names.clients.get(id) : undefined) ?? `#${id}`}`;
+    case "client_quality_rule": {
+      const client = refKey(row.clientId) ? names.clients.get(refKey(row.clientId)!) : undefined;
+      const from = text(row.validFrom);
+      return `Quality rule${client ? ` of ${client}` : ""}${from ? ` from ${formatDate(from)}` : ""}`;
+    }
     case "settings":
       return "companyName" in row || "registrationNo" in row ? "Business details" : "Rates and settings";
     case "user": {

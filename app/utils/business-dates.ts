@@ -8,11 +8,20 @@ export const EARLIEST_BUSINESS_DATE = "2000-01-01";
 const EARLIEST_AS_WORDS = "1 January 2000";
 
 /**
+ * Why `date` is before any day of business, or null: for dates that may also lie ahead (a client's
+ * quality rule from next month, decision 1210).
+ */
+export function tooEarlyRefusal(label: string, date: string): string | null {
+  return date < EARLIEST_BUSINESS_DATE ? `${label} must be on or after ${EARLIEST_AS_WORDS}` : null;
+}
+
+/**
  * Why `date` cannot be the date of a delivery (`daysAhead` 1) or of money received or paid out
  * (`daysAhead` 0), or null. `today` is the business time zone's (`todayIn(APP_TIME_ZONE)`).
  */
 export function businessDateRefusal(label: string, date: string, today: string, daysAhead: 0 | 1): string | null {
-  if (date < EARLIEST_BUSINESS_DATE) return `${label} must be on or after ${EARLIEST_AS_WORDS}`;
+  const early = tooEarlyRefusal(label, date);
+  if (early) return early;
   if (date > addDays(today, daysAhead))
     return daysAhead === 0 ? `${label} cannot be in the future` : `${label} must be no later than tomorrow`;
   return null;

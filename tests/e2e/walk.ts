@@ -97,6 +97,12 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
       data: { amount: paidInvoice.amount, reason: "Walk credit" },
     }),
   );
+  // A quality rule in effect today, for the client's page (decision 1210).
+  await ok(
+    await admin.post(`/api/clients/${client.id}/quality-rules`, {
+      data: { validFrom: new Date().toISOString().slice(0, 10), moistureThreshold: "16", deductionPerPoint: "1" },
+    }),
+  );
   const users = await ok<{ id: string; email: string }[]>(await admin.get("/api/admin/users"));
   const staff2 = users.find((u) => u.email === FIXTURE_USERS.staff2.email)!;
 
@@ -174,6 +180,8 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/clients/${client.id}/edit`,
     `/clients/${client.id}/delete`,
     `/clients/${client.id}/statement`,
+    `/clients/${client.id}`,
+    `/clients/${client.id}/quality-rules/new`,
     "/settings",
     "/settings/password",
     "/settings/two-factor",

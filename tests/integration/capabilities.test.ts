@@ -12,6 +12,8 @@ import * as audit from "../../app/models/audit.server";
 import * as periods from "../../app/models/period.server";
 import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
+import * as qualityRules from "../../app/models/quality-rule.server";
+import * as clientPage from "../../app/presenters/client-page.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
 import * as invoices from "../../app/models/invoice.server";
@@ -257,6 +259,16 @@ const ENTRY_POINTS: EntryPoint[] = [
     capability: "agent.settle",
     call: (u) => reverseAgentPayout(u, agentId, 1, { reason: "Entered twice" }),
   },
+  {
+    name: "qualityRule.addQualityRule",
+    capability: "client.manage",
+    call: (u) =>
+      qualityRules.addQualityRule(u, clientId, {
+        validFrom: "2026-03-01",
+        moistureThreshold: "16",
+        deductionPerPoint: "1",
+      }),
+  },
   { name: "period.closeMonth", capability: "period.close", call: (u) => periods.closeMonth(u, { month: "2020-01" }) },
   {
     name: "period.reopenMonth",
@@ -314,6 +326,12 @@ type ReadEntryPoint = { name: string; capability: Capability; call: (actor: User
 
 /** Reads only managers and admins (or only admins) may make: lists, totals, presenters, pickers. */
 const READ_ENTRY_POINTS: ReadEntryPoint[] = [
+  {
+    name: "qualityRule.listQualityRules",
+    capability: "client.manage",
+    call: (u) => qualityRules.listQualityRules(u, clientId),
+  },
+  { name: "clientPage.clientPage", capability: "client.manage", call: (u) => clientPage.clientPage(u, clientId) },
   { name: "invoice.listInvoices", capability: "invoice.manage", call: (u) => invoiceList.listInvoices(u) },
   {
     name: "invoice.invoiceBatches",

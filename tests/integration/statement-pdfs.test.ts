@@ -12,7 +12,7 @@ import { createInvoiceForDelivery } from "../../app/services/invoices/create-inv
 import { recordAgentPayout } from "../../app/services/agents/record-payout.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
 import * as agentPdf from "../../app/routes/_app.agents_.$id.statement_.pdf";
-import * as clientPdf from "../../app/routes/_app.clients_.$id.statement_.pdf";
+import * as clientPdf from "../../app/routes/_app.clients_.$id_.statement_.pdf";
 import { addDays, todayIn } from "../../app/utils/dates";
 import { describeAccess } from "../access";
 import { createAgent, createClient, createDelivery, createUser, loginAs } from "../factories";

@@ -24,6 +24,7 @@ export function DirectoryPage({
   truncateDetail = false,
   exportTo,
   statementOf,
+  pageOf,
   headerLinks,
   search,
   searchLabel,
@@ -46,6 +47,8 @@ export function DirectoryPage({
   exportTo: string;
   /** Each card's statement of account, e.g. (id) => `/clients/${id}/statement`. */
   statementOf?: (id: number) => string;
+  /** Each entry's own page, linked from its name, e.g. (id) => `/clients/${id}`. */
+  pageOf?: (id: number) => string;
   /** More links beside Export CSV, e.g. the agents' balances for admins. */
   headerLinks?: ReactNode;
   /** The name searched for (`?q=`), or null. */
@@ -126,7 +129,13 @@ export function DirectoryPage({
             <li key={entry.id} className="card flex items-start justify-between gap-2 p-4" aria-label={entry.name}>
               <div className="min-w-0">
                 <p className="truncate font-semibold" title={entry.name}>
-                  {entry.name}
+                  {pageOf ? (
+                    <Link to={pageOf(entry.id)} className="hover:underline">
+                      {entry.name}
+                    </Link>
+                  ) : (
+                    entry.name
+                  )}
                 </p>
                 <p className={truncateDetail ? "page-subtitle truncate" : "page-subtitle"} title={entry.detailTitle}>
                   {entry.detail}
