@@ -24,6 +24,7 @@ const AUDITED_TABLES: Table[] = [
   schema.users,
   schema.agents,
   schema.clients,
+  schema.trucks,
   schema.invoices,
   schema.deliveries,
   schema.creditNotes,

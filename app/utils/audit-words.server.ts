@@ -27,6 +27,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "agent.create": "Agent added",
   "agent.update": "Agent updated",
   "agent.delete": "Agent deleted",
+  "truck.create": "Truck added",
+  "truck.update": "Truck updated",
   "client.create": "Client added",
   "client.update": "Client updated",
   "client.delete": "Client deleted",
@@ -61,6 +63,7 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   agent_payout: "Agent payout",
   agent: "Agent",
   client: "Client",
+  truck: "Truck",
   settings: "Settings",
   user: "User",
   passkey: "Passkey",
@@ -74,6 +77,7 @@ type FieldKind =
   | "percent"
   | "tons"
   | "days"
+  | "kg"
   | "count"
   | "date"
   | "time"
@@ -177,6 +181,11 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   bankAccountName: f("Account name"),
   bankAccountNo: f("Account no."),
   paymentTermsDays: f("Payment terms", "days"),
+  // Trucks
+  plate: f("Plate"),
+  plateKey: f("Plate key", "hidden"),
+  transporter: f("Transporter"),
+  usualTareKg: f("Usual tare", "kg"),
   // Settings and business details
   deliveryClientName: f("Client name on deliveries"),
   updatedBy: f("Changed by", "user"),
@@ -341,6 +350,8 @@ function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, ti
       return isDecimal ? `${formatAmount(value as string | number)} t` : String(value);
     case "days":
       return `${value} ${value === 1 ? "day" : "days"}`;
+    case "kg":
+      return isDecimal ? `${formatAmount(value as string | number, 0)} kg` : String(value);
     case "date":
       return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(value) : String(value);
     case "time":
@@ -421,6 +432,8 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
       return `Agent ${text(row.name) ?? (id ? names.agents.get(id) : undefined) ?? `#${id}`}`;
     case "client":
       return `Client ${text(row.name) ?? (id ? names.clients.get(id) : undefined) ?? `#${id}`}`;
+    case "truck":
+      return `Truck ${text(row.plate) ?? `#${id}`}`;
     case "settings":
       return "companyName" in row || "registrationNo" in row ? "Business details" : "Rates and settings";
     case "user": {
