@@ -11,7 +11,7 @@ export const TARE_MIN_KG = 1;
 export const TARE_MAX_KG = 200_000;
 
 /** What the browser can check of a plate: its characters and length (the server has the last word). */
-const PLATE_PATTERN = "\\s*[A-Za-z0-9][A-Za-z0-9 \\-]*\\s*";
+const PLATE_PATTERN = "[A-Za-z0-9 \\-]*[A-Za-z0-9][A-Za-z0-9 \\-]*";
 
 /**
  * A plate as typed, read as its shown form ("lag  123-xy" → "LAG 123-XY"); anything else is a
