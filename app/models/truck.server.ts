@@ -24,7 +24,13 @@ export const truckView = ({ id, plate, transporter, phone, usualTareKg }: TruckV
   phone,
   usualTareKg,
 });
-const VIEW_COLUMNS = { id: t.id, plate: t.plate, transporter: t.transporter, phone: t.phone, usualTareKg: t.usualTareKg };
+const VIEW_COLUMNS = {
+  id: t.id,
+  plate: t.plate,
+  transporter: t.transporter,
+  phone: t.phone,
+  usualTareKg: t.usualTareKg,
+};
 
 /** A plate already registered: 409, said under the plate field, naming the truck that has it. */
 export type DuplicatePlate = Failure<409> & { truckId: number };
@@ -83,7 +89,13 @@ export async function createTruck(actor: Actor, input: Record<string, unknown>):
           createdBy: actor.id,
         })
         .returning();
-      await recordAudit(tx, { actor, action: "truck.create", entityType: "truck", entityId: created.id, after: created });
+      await recordAudit(tx, {
+        actor,
+        action: "truck.create",
+        entityType: "truck",
+        entityId: created.id,
+        after: created,
+      });
       return created;
     });
     return { ok: true, truck };
@@ -161,11 +173,7 @@ export async function registerPlate(
 /** New Delivery's suggestions: the plates most recently added or changed, plates only. */
 export async function recentPlates(limit = 200, db?: Executor): Promise<string[]> {
   db ??= await getDb();
-  const rows = await db
-    .select({ plate: t.plate })
-    .from(t)
-    .orderBy(desc(t.updatedAt), desc(t.id))
-    .limit(limit);
+  const rows = await db.select({ plate: t.plate }).from(t).orderBy(desc(t.updatedAt), desc(t.id)).limit(limit);
   return rows.map((r) => r.plate);
 }
 
@@ -180,7 +188,8 @@ export type TruckPage = { items: TruckView[]; nextCursor: string | null; previou
 /** The query of one page of trucks, by plate key (exported for the plan tests). */
 export function truckPageQuery(db: Executor, prefix: string | null, request: TruckPageRequest, limit: number) {
   const forward = request.direction === "next";
-  const from = request.after === null ? undefined : forward ? gt(t.plateKey, request.after) : lt(t.plateKey, request.after);
+  const from =
+    request.after === null ? undefined : forward ? gt(t.plateKey, request.after) : lt(t.plateKey, request.after);
   // The key holds A-Z and 0-9 only, so the prefix has nothing LIKE would read as a wildcard.
   const starts = prefix === null ? undefined : like(t.plateKey, `${prefix}%`);
   return db

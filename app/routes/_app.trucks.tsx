@@ -95,12 +95,7 @@ export default function TrucksPage() {
           </tr>
         ))}
       </TableCard>
-      <Pager
-        label="Truck pages"
-        olderCursor={nextCursor}
-        newerCursor={previousCursor}
-        olderLabel="Next trucks"
-      />
+      <Pager label="Truck pages" olderCursor={nextCursor} newerCursor={previousCursor} olderLabel="Next trucks" />
       <Outlet />
     </div>
   );
