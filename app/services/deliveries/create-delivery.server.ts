@@ -129,7 +129,14 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
       audit: [
         { action: "delivery.create", entityType: "delivery", entityId: created.id, after: created },
         ...(truck?.created
-          ? [{ action: "truck.create" as const, entityType: "truck" as const, entityId: truck.created.id, after: truck.created }]
+          ? [
+              {
+                action: "truck.create" as const,
+                entityType: "truck" as const,
+                entityId: truck.created.id,
+                after: truck.created,
+              },
+            ]
           : []),
       ],
     };
