@@ -298,6 +298,34 @@ describe("an event in plain words", () => {
   });
 });
 
+describe("a truck's events (docs/decisions/1200)", () => {
+  it("name the truck by its plate, the tare in kilograms, and keep the plate key out of sight", () => {
+    const line = describeAuditEvent(
+      event({
+        action: "truck.update",
+        entityType: "truck",
+        entityId: "7",
+        before: { plate: "LAG 123 XY", plateKey: "LAG123XY", usualTareKg: 9000 },
+        after: { plate: "LAG-123-XY", plateKey: "LAG123XY", usualTareKg: 12500 },
+        changes: [
+          { field: "plate", before: "LAG 123 XY", after: "LAG-123-XY" },
+          { field: "plateKey", before: "LAG123XY", after: "LAG123XY" },
+          { field: "usualTareKg", before: 9000, after: 12500 },
+          { field: "transporter", before: null, after: "Musa Haulage" },
+        ],
+      }),
+      names,
+      LAGOS,
+    );
+    expect(line).toMatchObject({ title: "Truck updated", subject: "Truck LAG-123-XY" });
+    expect(line.changes).toEqual([
+      { field: "Plate", before: "LAG 123 XY", after: "LAG-123-XY" },
+      { field: "Usual tare", before: "9,000 kg", after: "12,500 kg" },
+      { field: "Transporter", before: null, after: "Musa Haulage" },
+    ]);
+  });
+});
+
 describe("times, addresses and the ids a page names", () => {
   it("times are in the business time zone, named", () => {
     expect(formatAuditTime("2026-03-05T14:02:09.000Z", LAGOS)).toBe("Mar 05, 2026 15:02 WAT");
