@@ -79,7 +79,7 @@ test("staff record a delivery with a truck number, which then appears in the reg
   users,
 }) => {
   await page.setViewportSize(WIDTHS.phone);
-  await loginAs("staff2");
+  await loginAs("staff");
   const plate = newPlate();
   const location = `Truck yard ${unique()}`;
   await page.goto("/deliveries/new");
