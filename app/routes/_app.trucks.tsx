@@ -33,11 +33,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireCapability(request, "truck.manage");
   const asked = readTruckRequest(new URL(request.url).searchParams);
   const page = await trucksPage(asked, PAGE_SIZE);
-  return { trucks: page.items, nextCursor: page.nextCursor, previousCursor: page.previousCursor, search: asked.search };
+  return {
+    trucks: page.items,
+    nextCursor: page.nextCursor,
+    previousCursor: page.previousCursor,
+    search: asked.search,
+    laterPage: asked.after !== null,
+  };
 }
 
 export default function TrucksPage() {
-  const { trucks, nextCursor, previousCursor, search } = useLoaderData<typeof loader>();
+  const { trucks, nextCursor, previousCursor, search, laterPage } = useLoaderData<typeof loader>();
   // The dialogs open over this same page of the list and come back to it.
   const list = listSearch(useLocation().search);
   const empty =
@@ -45,8 +51,9 @@ export default function TrucksPage() {
       ? null
       : search !== null
         ? `No plate starts with “${search}”.`
-        : previousCursor || nextCursor
-          ? "Nothing more on this page."
+        : laterPage
+          ? // Past the end (the last ones renamed meanwhile): the pager leads back to the first page.
+            "Nothing more on this page."
           : "No trucks yet. Add the trucks that bring deliveries, or record a delivery with a truck number.";
   return (
     <div className="space-y-4">
