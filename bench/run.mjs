@@ -59,11 +59,13 @@ const ALL_PATHS = [
   "/agents/owed",
   "/agents/1/statement",
   "/clients/1/statement",
+  "/trucks",
   "/api/deliveries?limit=50",
   "/api/invoices?limit=50",
   "/api/payments?limit=50",
   "/api/agents?limit=50",
   "/api/clients?limit=50",
+  "/api/trucks?limit=50",
 ];
 const PATHS = values.only
   ? ["/bench/bare", ...values.only.split(",").filter((p) => p && p !== "/bench/bare")]

@@ -43,6 +43,11 @@ await db.execute(sql`insert into agents (name) select 'Bench Agent ' || g from g
 await db.execute(
   sql`insert into clients (name, tax_rate, payment_terms_days) values ('Kodan', 7.5, 30), ('Lafarge', 7.5, 45), ('Dangote', 5, 30)`,
 );
+// The truck register (docs/decisions/1200): 2,000 plates for /trucks and /api/trucks.
+await db.execute(sql`
+  insert into trucks (plate, plate_key, transporter, usual_tare_kg, created_by)
+  select 'LAG ' || g || ' XY', 'LAG' || g || 'XY', 'Bench Haulage ' || (g % 40), 9000 + g % 5000, ${admin.id}::uuid
+  from generate_series(1, 2000) g`);
 await db.execute(
   sql`insert into settings (id, buying_rate, selling_rate, offloading_cost) values (1, 52000, 65000, 15000) on conflict (id) do nothing`,
 );

@@ -795,6 +795,39 @@ export const auditEvents = pgTable(
   ],
 );
 
+// Text compared byte by byte (COLLATE "C"): a plate key is A-Z and 0-9 only, and in this order
+// its index answers both the list's order and a prefix search (`like 'KJA%'`), whatever the
+// database's own collation.
+const byteText = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
+
+// The truck register (docs/decisions/1200): one row per plate, however it is typed. `plate` is
+// shown ("LAG 123-XY"), `plate_key` is what makes two plates one ("LAG123XY"). A weighbridge
+// ticket will name its truck by id.
+export const trucks = pgTable(
+  "trucks",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    plate: text("plate").notNull(),
+    plateKey: byteText("plate_key").notNull(),
+    transporter: text("transporter"),
+    phone: text("phone"),
+    usualTareKg: integer("usual_tare_kg"),
+    createdAt: createdAt(),
+    createdBy: uuid("created_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Unique, the list's order and its search by the start of a plate.
+    uniqueIndex("trucks_plate_key_unique").on(t.plateKey),
+    // New Delivery's suggestions: the plates most recently added or changed.
+    index("trucks_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
+    check("trucks_plate_key_shape", sql`${t.plateKey} ~ '^[A-Z0-9]{1,20}$'`),
+    check("trucks_usual_tare_range", sql`${t.usualTareKg} between 1 and 200000`),
+  ],
+);
+
 // Month close (docs/decisions/0901): one row, the last calendar day of the last closed
 // month. Cumulative: everything dated on or before it is closed. Writes read it FOR SHARE
 // inside their transaction; closing and reopening update it.
@@ -811,6 +844,7 @@ export const periodClose = pgTable(
 
 export type User = typeof users.$inferSelect;
 export type Agent = typeof agents.$inferSelect;
+export type Truck = typeof trucks.$inferSelect;
 export type Client = typeof clients.$inferSelect;
 export type ClientQualityRule = typeof clientQualityRules.$inferSelect;
 export type Delivery = typeof deliveries.$inferSelect;

@@ -17,10 +17,11 @@ import { useIsPending } from "~/hooks/use-is-pending";
 import { useOutboxForm } from "~/components/outbox-form";
 import { listAgentChoices } from "~/models/agent.server";
 import { getDeliveryClient } from "~/models/delivery.server";
+import { recentPlates } from "~/models/truck.server";
+import { requireCapability } from "~/rules/capabilities.server";
 import { createDelivery } from "~/services/deliveries/create-delivery.server";
 import { safeRedirect } from "~/utils/redirect";
 import { NEW_DELIVERY_FORM_CONSTRAINT, NewDeliveryFormSchema } from "~/schemas/delivery";
-import { requireUser } from "~/utils/auth.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
@@ -31,11 +32,13 @@ import { readForm } from "~/utils/http.server";
 export const meta: MetaFunction = () => [{ title: "New Delivery · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requireCapability(request, "delivery.create");
   const url = new URL(request.url);
-  const [agents, fixed] = await Promise.all([listAgentChoices(), getDeliveryClient()]);
+  const [agents, fixed, plates] = await Promise.all([listAgentChoices(), getDeliveryClient(), recentPlates()]);
   return {
     agents,
+    // Truck No.'s suggestions (docs/decisions/1200): plates only, as a plain <datalist>.
+    plates,
     client: fixed.client ? { id: fixed.client.id, name: fixed.client.name } : null,
     clientError: fixed.missingMessage,
     today: todayIn(env().APP_TIME_ZONE),
@@ -50,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireCapability(request, "delivery.create");
   const formData = await readForm(request);
   // The delivery model has the last word on every field (it resolves the client, the agent...).
   const submission = parseWithZod(formData, { schema: NewDeliveryFormSchema, disableAutoCoercion: true });
@@ -67,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewDeliveryRoute() {
-  const { agents, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo, constraint } =
+  const { agents, plates, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo, constraint } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Conform holds the server's answer (messages, what was typed); the submit itself is the
@@ -159,12 +162,23 @@ export default function NewDeliveryRoute() {
               defaultValue={text("tons")}
             />
           </Field>
-          <div>
-            <label className="label" htmlFor="truckNo">
-              Truck No.
-            </label>
-            <input id="truckNo" name="truckNo" className="input" disabled placeholder="Recorded at the weighbridge" />
-          </div>
+          <Field meta={meta("truckNo")} label="Truck No.">
+            <input
+              {...fieldAria(meta("truckNo"))}
+              className="input"
+              {...c("truckNo")}
+              list="known-plates"
+              autoCapitalize="characters"
+              autoComplete="off"
+              placeholder="LAG 123 XY"
+              defaultValue={text("truckNo")}
+            />
+            <datalist id="known-plates">
+              {plates.map((plate) => (
+                <option key={plate} value={plate} />
+              ))}
+            </datalist>
+          </Field>
           <Field meta={meta("location")} label="Location *">
             <input
               {...fieldAria(meta("location"))}

@@ -29,6 +29,8 @@ const CAPABILITIES = {
   "agent.manage": MANAGERS,
   /** Agent settlements: payouts, an agent's statement, the amounts owed to agents (docs/decisions/0980). */
   "agent.settle": ADMINS,
+  /** The truck register: /trucks, its add and edit dialogs, /api/trucks (docs/decisions/1200). */
+  "truck.manage": MANAGERS,
   /** Clients screens and calls. */
   "client.manage": MANAGERS,
   /** A client's statement of account, its PDF and CSV (docs/decisions/0970). */

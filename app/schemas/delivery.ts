@@ -11,6 +11,7 @@ import {
   formSchema,
   type FormConstraint,
 } from "./fields";
+import { plateField } from "./trucks";
 
 const TONS = { label: "Tons", precision: 10, positive: true };
 /** Tons are typed to the hundredth, at least one. */
@@ -22,7 +23,8 @@ export const NewDeliverySchema = z.object({
   agentId: requiredId("Agent"),
   clientId: optionalId("Client"),
   tons: requiredDecimal(TONS),
-  truckNo: optionalText("Truck number", 50),
+  // A plate, read as the truck register reads it (docs/decisions/1200).
+  truckNo: plateField("Truck No.", { required: false }),
   location: requiredText("Location", 200),
   remarks: optionalText("Remarks", 1000, { multiline: true }),
   logisticsCost: optionalDecimal(money("Logistics cost")),

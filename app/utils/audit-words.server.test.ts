@@ -25,6 +25,7 @@ const AUDITED_TABLES: Table[] = [
   schema.agents,
   schema.clients,
   schema.clientQualityRules,
+  schema.trucks,
   schema.invoices,
   schema.deliveries,
   schema.creditNotes,
@@ -323,6 +324,34 @@ describe("an event in plain words", () => {
       { field: "Status", before: "Active", after: "Frozen" },
       { field: "Role", before: "Staff", after: "Manager" },
       { field: "Two-factor sign-in", before: "Yes", after: "No" },
+    ]);
+  });
+});
+
+describe("a truck's events (docs/decisions/1200)", () => {
+  it("name the truck by its plate, the tare in kilograms, and keep the plate key out of sight", () => {
+    const line = describeAuditEvent(
+      event({
+        action: "truck.update",
+        entityType: "truck",
+        entityId: "7",
+        before: { plate: "LAG 123 XY", plateKey: "LAG123XY", usualTareKg: 9000 },
+        after: { plate: "LAG-123-XY", plateKey: "LAG123XY", usualTareKg: 12500 },
+        changes: [
+          { field: "plate", before: "LAG 123 XY", after: "LAG-123-XY" },
+          { field: "plateKey", before: "LAG123XY", after: "LAG123XY" },
+          { field: "usualTareKg", before: 9000, after: 12500 },
+          { field: "transporter", before: null, after: "Musa Haulage" },
+        ],
+      }),
+      names,
+      LAGOS,
+    );
+    expect(line).toMatchObject({ title: "Truck updated", subject: "Truck LAG-123-XY" });
+    expect(line.changes).toEqual([
+      { field: "Plate", before: "LAG 123 XY", after: "LAG-123-XY" },
+      { field: "Usual tare", before: "9,000 kg", after: "12,500 kg" },
+      { field: "Transporter", before: null, after: "Musa Haulage" },
     ]);
   });
 });

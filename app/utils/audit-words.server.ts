@@ -27,6 +27,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "agent.create": "Agent added",
   "agent.update": "Agent updated",
   "agent.delete": "Agent deleted",
+  "truck.create": "Truck added",
+  "truck.update": "Truck updated",
   "client.create": "Client added",
   "client.update": "Client updated",
   "client.delete": "Client deleted",
@@ -63,6 +65,7 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   agent: "Agent",
   client: "Client",
   client_quality_rule: "Quality rule",
+  truck: "Truck",
   settings: "Settings",
   user: "User",
   passkey: "Passkey",
@@ -76,6 +79,7 @@ type FieldKind =
   | "percent"
   | "tons"
   | "days"
+  | "kg"
   | "count"
   | "date"
   | "time"
@@ -183,6 +187,11 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   validFrom: f("Valid from", "date"),
   moistureThreshold: f("Moisture threshold", "percent"),
   deductionPerPoint: f("Deduction per point", "percent"),
+  // Trucks
+  plate: f("Plate"),
+  plateKey: f("Plate key", "hidden"),
+  transporter: f("Transporter"),
+  usualTareKg: f("Usual tare", "kg"),
   // Settings and business details
   deliveryClientName: f("Client name on deliveries"),
   updatedBy: f("Changed by", "user"),
@@ -347,6 +356,8 @@ function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, ti
       return isDecimal ? `${formatAmount(value as string | number)} t` : String(value);
     case "days":
       return `${value} ${value === 1 ? "day" : "days"}`;
+    case "kg":
+      return isDecimal ? `${formatAmount(value as string | number, 0)} kg` : String(value);
     case "date":
       return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(value) : String(value);
     case "time":
@@ -432,6 +443,8 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
       const from = text(row.validFrom);
       return `Quality rule${client ? ` of ${client}` : ""}${from ? ` from ${formatDate(from)}` : ""}`;
     }
+    case "truck":
+      return `Truck ${text(row.plate) ?? `#${id}`}`;
     case "settings":
       return "companyName" in row || "registrationNo" in row ? "Business details" : "Rates and settings";
     case "user": {

@@ -61,6 +61,9 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
   const client = await ok<{ id: number }>(
     await admin.post("/api/clients", { data: { name: `Walk Client ${tag}`, taxRate: "7.5", paymentTermsDays: 30 } }),
   );
+  const truck = await ok<{ id: number }>(
+    await admin.post("/api/trucks", { data: { plate: `WLK ${tag}`, transporter: "Walk Haulage", usualTareKg: 12500 } }),
+  );
   const delivery = await ok<{ id: number }>(
     await admin.post("/api/deliveries", {
       data: { agentId: agent.id, clientId: client.id, tons: "12.50", location: `Walk yard ${tag}` },
@@ -182,6 +185,9 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/clients/${client.id}/statement`,
     `/clients/${client.id}`,
     `/clients/${client.id}/quality-rules/new`,
+    "/trucks",
+    "/trucks/new",
+    `/trucks/${truck.id}/edit`,
     "/settings",
     "/settings/password",
     "/settings/two-factor",

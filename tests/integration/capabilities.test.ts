@@ -44,6 +44,7 @@ import * as agentStatements from "../../app/presenters/agent-statement.server";
 import * as agentsOwed from "../../app/presenters/agents-owed.server";
 import * as statement from "../../app/presenters/client-statement.server";
 import * as taxReport from "../../app/presenters/tax-report.server";
+import * as trucks from "../../app/models/truck.server";
 import { can, ALL_CAPABILITIES, type Capability } from "../../app/rules/capabilities.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
@@ -80,6 +81,7 @@ async function snapshot() {
       | typeof schema.creditNotes
       | typeof schema.deliveries
       | typeof schema.agentPayouts
+      | typeof schema.trucks
       | typeof schema.auditEvents,
   ) => (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
   const [userRow] = await db.select().from(schema.users).where(eq(schema.users.id, target.id));
@@ -92,6 +94,7 @@ async function snapshot() {
   return {
     business: business ?? null,
     agents: await count(schema.agents),
+    trucks: await count(schema.trucks),
     clients: await count(schema.clients),
     invoices: await count(schema.invoices),
     payments: await count(schema.payments),
@@ -171,6 +174,16 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => clients.updateClient(u, clientId, { name: `Renamed ${u.role}` }),
   },
   { name: "client.deleteClient", capability: "client.manage", call: (u) => clients.deleteClient(u, clientId) },
+  {
+    name: "truck.createTruck",
+    capability: "truck.manage",
+    call: (u) => trucks.createTruck(u, { plate: `REF ${u.role.slice(0, 3)}` }),
+  },
+  {
+    name: "truck.updateTruck",
+    capability: "truck.manage",
+    call: (u) => trucks.updateTruck(u, 1, { plate: `REN ${u.role.slice(0, 3)}` }),
+  },
   {
     name: "settings.updateSettings",
     capability: "settings.manage",
@@ -598,6 +611,7 @@ describe("the capability table is spec section 6", () => {
       "delivery.admin": ["admin"],
       "agent.manage": ["manager", "admin"],
       "client.manage": ["manager", "admin"],
+      "truck.manage": ["manager", "admin"],
       "client.statement": ["manager", "admin"],
       "agent.settle": ["admin"],
       "invoice.manage": ["manager", "admin"],

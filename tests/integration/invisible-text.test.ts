@@ -46,7 +46,7 @@ describe("one-line text", () => {
     });
     expect(delivery).toMatchObject({
       status: 400,
-      body: { errors: { truckNo: ["Truck number must not contain invisible or text-direction characters"] } },
+      body: { errors: { truckNo: ["Truck No. must not contain invisible or text-direction characters"] } },
     });
     expect(await agentsNamed("Musa")).toEqual([]);
   });

@@ -17,6 +17,7 @@ const QUICK_LINKS = [
   { to: "/tax", label: "Tax Report" },
   { to: "/agents", label: "Agents" },
   { to: "/clients", label: "Clients" },
+  { to: "/trucks", label: "Trucks" },
 ];
 
 /** The loader sends of the recent deliveries only what the table shows. */

@@ -16,7 +16,8 @@ type FormProps<Defaults> = {
   submitLabel: string;
 };
 
-function DirectoryForm({
+/** A directory's add/edit form: the form's errors, its fields and the submit button. */
+export function DirectoryForm({
   form,
   submitLabel,
   children,

@@ -76,37 +76,7 @@ export function DirectoryPage({
           <PlusIcon width={16} height={16} /> {addLabel}
         </Link>
       </PageHeader>
-      {/* A plain GET form: the search lives in the URL and works without JavaScript. Keyed on it,
-          so Clear empties the box. */}
-      <Form
-        key={search ?? ""}
-        method="get"
-        role="search"
-        aria-label={searchLabel}
-        className="flex flex-wrap items-end gap-2"
-      >
-        <div className="min-w-0 flex-1 sm:max-w-sm">
-          <label className="label" htmlFor="directory-search">
-            {searchLabel}
-          </label>
-          <input
-            id="directory-search"
-            name="q"
-            type="search"
-            className="input"
-            maxLength={100}
-            defaultValue={search ?? ""}
-          />
-        </div>
-        <button type="submit" className="btn-outline">
-          Search
-        </button>
-        {search !== null ? (
-          <Link to="." className="btn-ghost">
-            Clear
-          </Link>
-        ) : null}
-      </Form>
+      <DirectorySearch search={search} label={searchLabel} />
       {entries.length === 0 && search !== null ? (
         <div className="card p-10 text-center">
           <p className="font-semibold">No names contain &ldquo;{search}&rdquo;</p>
@@ -175,5 +145,56 @@ export function DirectoryPage({
       <Pager label={pagerLabel} olderCursor={olderCursor} newerCursor={newerCursor} />
       <Outlet />
     </div>
+  );
+}
+
+/**
+ * A list's search box: a plain GET form, so the search lives in the URL and works without
+ * JavaScript. Keyed on the search, so Clear empties the box.
+ */
+export function DirectorySearch({
+  search,
+  label,
+  hint,
+  maxLength = 100,
+}: {
+  /** What is searched for (`?q=`), or null. */
+  search: string | null;
+  /** What the search box is called, e.g. "Search agents by name". */
+  label: string;
+  /** A line under the box saying how the search reads what is typed. */
+  hint?: string;
+  maxLength?: number;
+}) {
+  return (
+    <Form key={search ?? ""} method="get" role="search" aria-label={label} className="flex flex-wrap items-end gap-2">
+      <div className="min-w-0 flex-1 sm:max-w-sm">
+        <label className="label" htmlFor="directory-search">
+          {label}
+        </label>
+        <input
+          id="directory-search"
+          name="q"
+          type="search"
+          className="input"
+          maxLength={maxLength}
+          defaultValue={search ?? ""}
+          aria-describedby={hint ? "directory-search-hint" : undefined}
+        />
+      </div>
+      <button type="submit" className="btn-outline">
+        Search
+      </button>
+      {search !== null ? (
+        <Link to="." className="btn-ghost">
+          Clear
+        </Link>
+      ) : null}
+      {hint ? (
+        <p id="directory-search-hint" className="page-subtitle w-full">
+          {hint}
+        </p>
+      ) : null}
+    </Form>
   );
 }

@@ -2,7 +2,8 @@
 // rate and offloading cost of this moment's settings. A phone's outbox sends it under a request
 // key (the Idempotency-Key header, or the form's own field) and, for a correction, the keys of
 // the sends it replaces (X-Replaces-Key): those are refused when one of them landed, and none of
-// them can land after it. Runs on the keyed write pipeline (decision 0805).
+// them can land after it. Runs on the keyed write pipeline (decision 0805). A truck number new to
+// the truck register is added to it with the delivery (decision 1200).
 import { eq } from "drizzle-orm";
 import { schema, type Settings } from "~/db.server";
 import {
@@ -15,6 +16,7 @@ import {
   type Viewer,
 } from "~/models/delivery.server";
 import { getSettings } from "~/models/settings.server";
+import { registerPlate } from "~/models/truck.server";
 import { NewDeliverySchema, type NewDeliveryInput } from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
 import { keyedWrite, refuseWith, type KeyedCommand, type KeyOptions } from "~/services/keyed-write.server";
@@ -97,6 +99,9 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
   },
   landsOn: ({ date }) => date,
   async write(tx, { fields, date, settings }, clientId, { actor }) {
+    // The truck's plate joins the register if it is new, in this transaction (docs/decisions/1200);
+    // the delivery keeps the plate as the register shows it.
+    const truck = fields.truckNo ? await registerPlate(tx, fields.truckNo, actor.id) : null;
     const [created] = await tx
       .insert(schema.deliveries)
       .values({
@@ -104,7 +109,7 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
         agentId: fields.agentId,
         clientId,
         tons: fields.tons,
-        truckNo: fields.truckNo ?? null,
+        truckNo: truck?.truck.plate ?? null,
         location: fields.location,
         remarks: fields.remarks ?? null,
         status: "confirmed" as const,
@@ -121,7 +126,19 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
     return {
       made: { id: created.id },
       resourceId: created.id,
-      audit: [{ action: "delivery.create", entityType: "delivery", entityId: created.id, after: created }],
+      audit: [
+        { action: "delivery.create", entityType: "delivery", entityId: created.id, after: created },
+        ...(truck?.created
+          ? [
+              {
+                action: "truck.create" as const,
+                entityType: "truck" as const,
+                entityId: truck.created.id,
+                after: truck.created,
+              },
+            ]
+          : []),
+      ],
     };
   },
   // The key landed (or one this correction replaces did): whoever sees this must not send the
