@@ -10,6 +10,7 @@ import { TruckSchema } from "~/schemas/trucks";
 import { safeParseFields } from "~/schemas/fields";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import type { Failure } from "~/utils/result";
+import { shapePage } from "~/utils/keyset.server";
 import { recordAudit } from "./audit.server";
 import { isUniqueViolation } from "./directory-errors";
 
@@ -208,18 +209,13 @@ export async function trucksPage(request: TruckPageRequest, limit: number): Prom
   const prefix = request.search === null ? null : plateKeyPrefix(request.search);
   if (request.search !== null && prefix === null) return { items: [], nextCursor: null, previousCursor: null };
   const rows = await truckPageQuery(await getDb(), prefix, request, limit);
-  const more = rows.length > limit;
-  const taken = rows.slice(0, limit);
-  const keyOf = (row: TruckView | undefined) => (row ? plateKey(row.plate) : null);
-  if (request.direction === "previous") {
-    const items = taken.reverse();
-    return { items, previousCursor: more ? keyOf(items[0]) : null, nextCursor: keyOf(items[items.length - 1]) };
-  }
-  return {
-    items: taken,
-    previousCursor: request.after !== null ? keyOf(taken[0]) : null,
-    nextCursor: more ? keyOf(taken[taken.length - 1]) : null,
-  };
+  const page = shapePage(
+    rows,
+    limit,
+    { backward: request.direction === "previous", continued: request.after !== null },
+    (row) => plateKey(row.plate),
+  );
+  return { items: page.items, previousCursor: page.previous, nextCursor: page.next };
 }
 
 /** Every truck in plate order (the JSON list without `limit`), a batch at a time. */

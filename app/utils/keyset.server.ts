@@ -22,25 +22,36 @@ export function keysetOrder(columns: KeysetColumns, request: PageRequest): SQL[]
 }
 
 /**
+ * Shapes `limit + 1` rows of any keyset list into a page in the list's order, with the cursors
+ * of the pages either side. `backward`: the rows were read towards the list's start (in reverse
+ * order) and are turned round; `continued`: the page starts after a cursor, so a page lies
+ * before it. A cursor is whatever `cursorOf` makes of a row.
+ */
+export function shapePage<T>(
+  rows: T[],
+  limit: number,
+  { backward, continued }: { backward: boolean; continued: boolean },
+  cursorOf: (row: T) => string,
+): { items: T[]; previous: string | null; next: string | null } {
+  const more = rows.length > limit;
+  const taken = rows.slice(0, limit);
+  const items = backward ? taken.reverse() : taken;
+  const first = items.length ? cursorOf(items[0]) : null;
+  const last = items.length ? cursorOf(items[items.length - 1]) : null;
+  return backward
+    ? { items, previous: more ? first : null, next: last }
+    : { items, previous: continued ? first : null, next: more ? last : null };
+}
+
+/**
  * Shapes `limit + 1` rows read with `keysetWhere`/`keysetOrder` into a page, newest first,
  * with the cursors of the pages either side.
  */
 export function toPage<T>(rows: T[], limit: number, request: PageRequest, cursorOf: (row: T) => Cursor): Page<T> {
-  const more = rows.length > limit;
-  const taken = rows.slice(0, limit);
-  if (request.direction === "newer") {
-    const items = taken.reverse();
-    return {
-      items,
-      newerCursor: more && items.length ? formatCursor(cursorOf(items[0])) : null,
-      olderCursor: items.length ? formatCursor(cursorOf(items[items.length - 1])) : null,
-    };
-  }
-  return {
-    items: taken,
-    newerCursor: request.cursor && taken.length ? formatCursor(cursorOf(taken[0])) : null,
-    olderCursor: more && taken.length ? formatCursor(cursorOf(taken[taken.length - 1])) : null,
-  };
+  const page = shapePage(rows, limit, { backward: request.direction === "newer", continued: !!request.cursor }, (row) =>
+    formatCursor(cursorOf(row)),
+  );
+  return { items: page.items, newerCursor: page.previous, olderCursor: page.next };
 }
 
 /** The first page of a newest-first list. */
