@@ -22,6 +22,8 @@ import {
 // them as decimal strings end to end (see app/utils/money.ts).
 const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
 const percent = (name: string) => numeric(name, { precision: 5, scale: 2 });
+// Tons to the kilogram (docs/decisions/1220).
+const tons = (name: string) => numeric(name, { precision: 11, scale: 3 });
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -32,6 +34,9 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 export const DELIVERY_STATUSES = ["draft", "confirmed", "invoiced"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 // "void": cancelled with a reason (docs/decisions/0920); its number stays taken.
+// What an agent is paid on (docs/decisions/1220): the loaded, received or accepted tons.
+export const PAY_BASES = ["loaded", "received", "accepted"] as const;
+export type PayBasis = (typeof PAY_BASES)[number];
 export const PAYMENT_STATUSES = ["pending", "partial", "paid", "overdue", "void"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -105,11 +110,17 @@ export const agents = pgTable(
     bankName: text("bank_name"),
     bankAccountName: text("bank_account_name"),
     bankAccountNo: text("bank_account_no"),
+    // The tons its deliveries are paid on from now on; each delivery keeps the basis it was
+    // recorded under (docs/decisions/1220).
+    payBasis: text("pay_basis", { enum: PAY_BASES }).notNull().default("loaded"),
     createdAt: createdAt(),
   },
   // Names are stored trimmed; one agent per name, whatever its case (two "Musa Ibrahim"s in the
   // New Delivery list cannot be told apart).
-  (t) => [uniqueIndex("agents_name_lower_unique").on(sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex("agents_name_lower_unique").on(sql`lower(${t.name})`),
+    check("agents_pay_basis_check", sql`${t.payBasis} in ('loaded','received','accepted')`),
+  ],
 );
 
 export const clients = pgTable(
@@ -124,6 +135,9 @@ export const clients = pgTable(
     email: text("email"),
     phone: text("phone"),
     taxNo: text("tax_no"),
+    // Its deliveries are offered for invoicing only once their received ticket is recorded
+    // (docs/decisions/1220).
+    requiresReceivedTicket: boolean("requires_received_ticket").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("clients_name_lower_unique").on(sql`lower(${t.name})`)],
@@ -243,10 +257,34 @@ export const deliveries = pgTable(
       .notNull()
       .references(() => agents.id, { onDelete: "restrict" }),
     clientId: integer("client_id").references(() => clients.id, { onDelete: "restrict" }),
-    tons: numeric("tons", { precision: 10, scale: 2 }).notNull(),
+    // The loaded tons: the loading ticket's net kilograms / 1000 when it has one, else the tons
+    // typed at the yard (docs/decisions/1220). Three decimals: a kilogram is 0.001 t.
+    tons: tons("tons").notNull(),
     truckNo: text("truck_no"),
     location: text("location").notNull(),
+    // The received ticket's moisture reading (docs/decisions/1220).
     moisture: percent("moisture"),
+    // The client's weighbridge net (received ticket), the quality rule that applied to its
+    // moisture and the tons it deducted: snapshotted when the received ticket is recorded, as
+    // rates are, so a later rule never rewrites them (docs/decisions/1220).
+    receivedTons: tons("received_tons"),
+    qualityRuleId: integer("quality_rule_id").references(() => clientQualityRules.id, { onDelete: "restrict" }),
+    qualityDeductionTons: tons("quality_deduction_tons"),
+    // How the agent was paid when the delivery was recorded: the agent's pay basis of that moment.
+    payBasis: text("pay_basis", { enum: PAY_BASES }).notNull().default("loaded"),
+    // Computed by the database from the columns above, never written (docs/decisions/1220):
+    // accepted = received - deduction; the client is invoiced on accepted tons when there is a
+    // received ticket, else on the loaded tons; the agent is paid on its basis's weight, falling
+    // back to the loaded tons while that weight is not known yet.
+    acceptedTons: tons("accepted_tons").generatedAlwaysAs(sql`received_tons - coalesce(quality_deduction_tons, 0)`),
+    invoicedTons: tons("invoiced_tons")
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(received_tons - coalesce(quality_deduction_tons, 0), tons)`),
+    paidTons: tons("paid_tons")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`case pay_basis when 'received' then coalesce(received_tons, tons) when 'accepted' then coalesce(received_tons - coalesce(quality_deduction_tons, 0), tons) else tons end`,
+      ),
     remarks: text("remarks"),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("draft"),
     createdBy: uuid("created_by")
@@ -279,6 +317,16 @@ export const deliveries = pgTable(
       .where(sql`${t.status} = 'confirmed' and ${t.invoiceId} is null`),
     check("deliveries_status_check", sql`${t.status} in ('draft','confirmed','invoiced')`),
     check("deliveries_tons_positive", sql`${t.tons} > 0`),
+    check("deliveries_pay_basis_check", sql`${t.payBasis} in ('loaded','received','accepted')`),
+    // A deduction only with a received weight, never more than it.
+    check(
+      "deliveries_received_weights",
+      sql`${t.receivedTons} > 0 or (${t.receivedTons} is null and ${t.qualityDeductionTons} is null and ${t.qualityRuleId} is null)`,
+    ),
+    check(
+      "deliveries_deduction_range",
+      sql`${t.qualityDeductionTons} is null or (${t.qualityDeductionTons} >= 0 and ${t.qualityDeductionTons} <= ${t.receivedTons})`,
+    ),
   ],
 );
 
@@ -297,10 +345,17 @@ export const invoiceLines = pgTable(
     agentName: text("agent_name"),
     truckNo: text("truck_no"),
     location: text("location").notNull(),
-    tons: numeric("tons", { precision: 10, scale: 2 }).notNull(),
+    // The tons invoiced: the delivery's accepted tons when it had a received ticket, else its
+    // loaded tons (docs/decisions/1220).
+    tons: tons("tons").notNull(),
     sellingRate: money("selling_rate"),
-    // tons x selling rate, exact (4 decimals); the invoice amount is their sum rounded once.
-    amount: numeric("amount", { precision: 16, scale: 4 }).notNull(),
+    // tons x selling rate, exact (5 decimals); the invoice amount is their sum rounded once.
+    amount: numeric("amount", { precision: 17, scale: 5 }).notNull(),
+    // The weights behind `tons` when the delivery had a received ticket: what the client's
+    // weighbridge said, its moisture reading and the tons its quality rule deducted.
+    receivedTons: tons("received_tons"),
+    moisture: percent("moisture"),
+    qualityDeductionTons: tons("quality_deduction_tons"),
   },
   (t) => [
     // The invoice page's keyset pages of its deliveries, newest first.
@@ -857,3 +912,5 @@ export type Settings = typeof settings.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 export type BusinessDetails = typeof businessDetails.$inferSelect;
+
+export * from "./schema-weighbridge";

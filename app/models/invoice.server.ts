@@ -73,6 +73,8 @@ export type EligibleRow = {
   id: number;
   date: string;
   tons: string;
+  invoicedTons: string;
+  paidTons: string;
   buyingRate: string | null;
   sellingRate: string | null;
   logisticsCost: string | null;
@@ -89,7 +91,10 @@ export type EligibleRow = {
 export const eligibleColumns = {
   id: schema.deliveries.id,
   date: schema.deliveries.date,
-  tons: schema.deliveries.tons,
+  // What the client is invoiced on, and what the buying cost counts (docs/decisions/1220).
+  tons: schema.deliveries.invoicedTons,
+  invoicedTons: schema.deliveries.invoicedTons,
+  paidTons: schema.deliveries.paidTons,
   buyingRate: schema.deliveries.buyingRate,
   sellingRate: schema.deliveries.sellingRate,
   logisticsCost: schema.deliveries.logisticsCost,
@@ -232,9 +237,11 @@ export async function insertInvoice(
   const a = schema.agents;
   await tx.execute(sql`
     insert into ${schema.invoiceLines}
-      (invoice_id, delivery_id, date, agent_name, truck_no, location, tons, selling_rate, amount)
-    select ${invoice.id}::int, ${d.id}, ${d.date}, ${a.name}, ${d.truckNo}, ${d.location}, ${d.tons}, ${d.sellingRate},
-           coalesce(${revenueSql()}, 0)
+      (invoice_id, delivery_id, date, agent_name, truck_no, location, tons, selling_rate, amount,
+       received_tons, moisture, quality_deduction_tons)
+    select ${invoice.id}::int, ${d.id}, ${d.date}, ${a.name}, ${d.truckNo}, ${d.location}, ${d.invoicedTons},
+           ${d.sellingRate}, coalesce(${revenueSql()}, 0),
+           ${d.receivedTons}, case when ${d.receivedTons} is null then null else ${d.moisture} end, ${d.qualityDeductionTons}
     from ${d} left join ${a} on ${a.id} = ${d.agentId}
     where ${d.invoiceId} = ${invoice.id}`);
   // The event names how many deliveries and the first and last id, not each one: invoice_lines

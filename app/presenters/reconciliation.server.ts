@@ -144,7 +144,9 @@ export function monthDetailsQuery(db: Executor, yearMonth: string, page: PageReq
       id: schema.deliveries.id,
       date: schema.deliveries.date,
       agentName: schema.agents.name,
-      tons: schema.deliveries.tons,
+      tons: schema.deliveries.invoicedTons,
+      invoicedTons: schema.deliveries.invoicedTons,
+      paidTons: schema.deliveries.paidTons,
       location: schema.deliveries.location,
       status: schema.deliveries.status,
       sellingRate: schema.deliveries.sellingRate,
@@ -178,7 +180,7 @@ export async function monthInvoicePreview(actor: Actor, yearMonth: string) {
       clientId: schema.clients.id,
       clientName: schema.clients.name,
       deliveries: sql<number>`count(*)::int`,
-      tons: sql<string>`sum(${d.tons})::numeric(20,2)::text`,
+      tons: sql<string>`sum(${d.invoicedTons})::numeric(20,3)::text`,
       amount: kobo(invoiceAmountSql()),
     })
     .from(d)

@@ -25,6 +25,8 @@ const CAPABILITIES = {
   "delivery.netPayment": ADMINS,
   /** Edit date, tons and location; delete a delivery. */
   "delivery.admin": ADMINS,
+  /** Record a delivery's weighbridge tickets after it was recorded: the client's ticket above all (docs/decisions/1220). */
+  "delivery.tickets": MANAGERS,
   /** Agents screens and calls. */
   "agent.manage": MANAGERS,
   /** Agent settlements: payouts, an agent's statement, the amounts owed to agents (docs/decisions/0980). */

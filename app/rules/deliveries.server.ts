@@ -11,8 +11,14 @@ import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm"
 import { schema, type Delivery } from "~/db.server";
 import { add, mul, sub, toFixed, type Decimal } from "~/utils/money";
 
+/**
+ * A delivery's money inputs. `invoicedTons` and `paidTons` are the database's generated columns
+ * (docs/decisions/1220): the client pays for the invoiced tons, the agent is paid (and the buying
+ * cost counted) on the paid tons; `paidTonsOf`/`invoicedTonsOf` (rules/weights.ts) are their twins.
+ */
 export type Figures = {
-  tons: string;
+  invoicedTons: string;
+  paidTons: string;
   buyingRate?: string | null;
   sellingRate?: string | null;
   logisticsCost?: string | null;
@@ -48,14 +54,14 @@ export const eligibleSql = () => and(eq(d.status, "confirmed"), isNull(d.invoice
 export const isInvoiced = (x: Pick<Delivery, "status" | "invoiceId">) =>
   x.status === "invoiced" || x.invoiceId !== null;
 
-// ---- Revenue = tons x selling rate; none while the selling rate is missing.
+// ---- Revenue = invoiced tons x selling rate; none while the selling rate is missing.
 
 export function revenueOf(x: Figures): Decimal | null {
-  return hasSellingRate(x) ? mul(x.tons, x.sellingRate!) : null;
+  return hasSellingRate(x) ? mul(x.invoicedTons, x.sellingRate!) : null;
 }
 
 /** Exact (unrounded) numeric, null without a selling rate; `sum()` skips those, as invoices count them as 0. */
-export const revenueSql = () => sql<string | null>`(${d.tons} * ${d.sellingRate})`;
+export const revenueSql = () => sql<string | null>`(${d.invoicedTons} * ${d.sellingRate})`;
 
 /** Revenue to the kobo, or null. */
 export function deliveryRevenue(x: Figures): string | null {
@@ -63,14 +69,14 @@ export function deliveryRevenue(x: Figures): string | null {
   return revenue === null ? null : toFixed(revenue);
 }
 
-// ---- Cost = tons x buying rate + logistics cost + other costs.
+// ---- Cost = paid tons x buying rate + logistics cost + other costs.
 
 export function costOf(x: Figures): Decimal {
-  return add(mul(x.tons, x.buyingRate ?? "0"), x.logisticsCost ?? "0", x.otherCosts ?? "0");
+  return add(mul(x.paidTons, x.buyingRate ?? "0"), x.logisticsCost ?? "0", x.otherCosts ?? "0");
 }
 
 export const costSql = () =>
-  sql<string>`(${d.tons} * ${zero(d.buyingRate)} + ${zero(d.logisticsCost)} + ${zero(d.otherCosts)})`;
+  sql<string>`(${d.paidTons} * ${zero(d.buyingRate)} + ${zero(d.logisticsCost)} + ${zero(d.otherCosts)})`;
 
 // ---- Profit = revenue - cost; none while the selling rate is missing.
 
@@ -88,14 +94,14 @@ export function deliveryProfit(x: Figures): string | null {
   return profit === null ? null : toFixed(profit);
 }
 
-// ---- Net payment to agent = tons x buying rate - offloading cost - mobilization payment.
+// ---- Net payment to agent = paid tons x buying rate - offloading cost - mobilization payment.
 
 export function netPaymentOf(x: Figures): Decimal {
-  return sub(sub(mul(x.tons, x.buyingRate ?? "0"), x.offloadingCost ?? "0"), x.mobilizationPayment ?? "0");
+  return sub(sub(mul(x.paidTons, x.buyingRate ?? "0"), x.offloadingCost ?? "0"), x.mobilizationPayment ?? "0");
 }
 
 export const netPaymentSql = () =>
-  sql<string>`(${d.tons} * ${zero(d.buyingRate)} - ${zero(d.offloadingCost)} - ${zero(d.mobilizationPayment)})`;
+  sql<string>`(${d.paidTons} * ${zero(d.buyingRate)} - ${zero(d.offloadingCost)} - ${zero(d.mobilizationPayment)})`;
 
 /** Net payment to agent to the kobo (admins only see it). */
 export const netPaymentToAgent = (x: Figures): string => toFixed(netPaymentOf(x));

@@ -6,9 +6,11 @@ BEGIN
   IF TG_OP = 'DELETE' THEN
     RAISE EXCEPTION 'delivery % is on an invoice and is never removed', OLD.id USING ERRCODE = 'insufficient_privilege';
   END IF;
-  IF (NEW.id, NEW.tons, NEW.buying_rate, NEW.selling_rate, NEW.client_id)
-     IS DISTINCT FROM (OLD.id, OLD.tons, OLD.buying_rate, OLD.selling_rate, OLD.client_id) THEN
-    RAISE EXCEPTION 'delivery % is on an invoice: its tons, rates and client never change', OLD.id
+  IF (NEW.id, NEW.tons, NEW.received_tons, NEW.quality_deduction_tons, NEW.quality_rule_id, NEW.pay_basis,
+      NEW.buying_rate, NEW.selling_rate, NEW.client_id)
+     IS DISTINCT FROM (OLD.id, OLD.tons, OLD.received_tons, OLD.quality_deduction_tons, OLD.quality_rule_id, OLD.pay_basis,
+      OLD.buying_rate, OLD.selling_rate, OLD.client_id) THEN
+    RAISE EXCEPTION 'delivery % is on an invoice: its weights, rates and client never change', OLD.id
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF NEW.invoice_id IS DISTINCT FROM OLD.invoice_id

@@ -5,10 +5,10 @@ LANGUAGE sql IMMUTABLE AS $$
     sum(CASE WHEN d.status = 'confirmed' THEN d.sign ELSE 0 END),
     sum(CASE WHEN d.status = 'invoiced' THEN d.sign ELSE 0 END),
     sum(CASE WHEN d.status = 'confirmed' AND d.client_id IS NOT NULL AND d.invoice_id IS NULL THEN d.sign ELSE 0 END),
-    sum(CASE WHEN d.status IN ('confirmed', 'invoiced') THEN d.sign * d.tons ELSE 0 END),
-    sum(CASE WHEN d.status IN ('confirmed', 'invoiced') THEN d.sign * coalesce(d.tons * d.selling_rate, 0) ELSE 0 END),
+    sum(CASE WHEN d.status IN ('confirmed', 'invoiced') THEN d.sign * d.invoiced_tons ELSE 0 END),
+    sum(CASE WHEN d.status IN ('confirmed', 'invoiced') THEN d.sign * coalesce(d.invoiced_tons * d.selling_rate, 0) ELSE 0 END),
     sum(CASE WHEN d.status IN ('confirmed', 'invoiced') AND d.selling_rate IS NOT NULL
-      THEN d.sign * (d.tons * d.selling_rate - (d.tons * coalesce(d.buying_rate, 0) + coalesce(d.logistics_cost, 0) + coalesce(d.other_costs, 0)))
+      THEN d.sign * (d.invoiced_tons * d.selling_rate - (d.paid_tons * coalesce(d.buying_rate, 0) + coalesce(d.logistics_cost, 0) + coalesce(d.other_costs, 0)))
       ELSE 0 END)
   FROM (SELECT o.*, -1 AS sign FROM unnest(olds) o UNION ALL SELECT n.*, 1 AS sign FROM unnest(news) n) d
   GROUP BY d.date

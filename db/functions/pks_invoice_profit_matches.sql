@@ -27,7 +27,8 @@ END $$;
 DROP TRIGGER IF EXISTS "deliveries_invoice_profit_matches" ON "deliveries";
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER "deliveries_invoice_profit_matches"
-  AFTER UPDATE OF "tons", "buying_rate", "selling_rate", "logistics_cost", "other_costs" ON "deliveries"
+  AFTER UPDATE OF "tons", "received_tons", "quality_deduction_tons", "pay_basis", "buying_rate", "selling_rate",
+    "logistics_cost", "other_costs" ON "deliveries"
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION pks_invoice_profit_matches();
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS "invoices_profit_matches" ON "invoices";

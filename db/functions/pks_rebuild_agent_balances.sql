@@ -3,7 +3,7 @@ BEGIN
   DELETE FROM agent_balances;
   INSERT INTO agent_balances (agent_id, earned, paid, n_deliveries, n_payouts, last_activity)
   SELECT a.id,
-    coalesce((SELECT sum(round(d.tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0) - coalesce(d.mobilization_payment, 0), 2))
+    coalesce((SELECT sum(round(d.paid_tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0) - coalesce(d.mobilization_payment, 0), 2))
       FROM deliveries d WHERE d.agent_id = a.id AND d.status IN ('confirmed', 'invoiced')), 0),
     coalesce((SELECT sum(p.amount) FROM agent_payouts p WHERE p.agent_id = a.id), 0),
     (SELECT count(*) FROM deliveries d WHERE d.agent_id = a.id AND d.status IN ('confirmed', 'invoiced')),

@@ -7,9 +7,9 @@ BEGIN
   INSERT INTO delivery_day_totals (day, n_all, n_confirmed, n_invoiced, n_eligible, tons, revenue, profit)
   SELECT date, count(*), count(*) FILTER (WHERE status = 'confirmed'), count(*) FILTER (WHERE status = 'invoiced'),
     count(*) FILTER (WHERE status = 'confirmed' AND client_id IS NOT NULL AND invoice_id IS NULL),
-    coalesce(sum(tons) FILTER (WHERE status IN ('confirmed', 'invoiced')), 0),
-    coalesce(sum(tons * selling_rate) FILTER (WHERE status IN ('confirmed', 'invoiced')), 0),
-    coalesce(sum(tons * selling_rate - (tons * coalesce(buying_rate, 0) + coalesce(logistics_cost, 0) + coalesce(other_costs, 0)))
+    coalesce(sum(invoiced_tons) FILTER (WHERE status IN ('confirmed', 'invoiced')), 0),
+    coalesce(sum(invoiced_tons * selling_rate) FILTER (WHERE status IN ('confirmed', 'invoiced')), 0),
+    coalesce(sum(invoiced_tons * selling_rate - (paid_tons * coalesce(buying_rate, 0) + coalesce(logistics_cost, 0) + coalesce(other_costs, 0)))
       FILTER (WHERE status IN ('confirmed', 'invoiced') AND selling_rate IS NOT NULL), 0)
   FROM deliveries GROUP BY date;
   INSERT INTO delivery_month_totals (month, n_all, n_confirmed, n_invoiced, n_eligible, tons, revenue, profit)

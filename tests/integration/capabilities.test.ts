@@ -609,6 +609,7 @@ describe("the capability table is spec section 6", () => {
       "delivery.financials": ["manager", "admin"],
       "delivery.netPayment": ["admin"],
       "delivery.admin": ["admin"],
+      "delivery.tickets": ["manager", "admin"],
       "agent.manage": ["manager", "admin"],
       "client.manage": ["manager", "admin"],
       "truck.manage": ["manager", "admin"],
