@@ -94,6 +94,15 @@ export function formatAmount(a: Input, places = 2): string {
   return (negative ? "-" : "") + groupThousands(whole) + (fraction ? "." + fraction : "");
 }
 
+/**
+ * Tons as people read them: two decimals, three when the weight is not a whole ten kilograms
+ * (a weighbridge's net, docs/decisions/1220). "30.550" → "30.55", "30.123" → "30.123".
+ */
+export function formatTons(a: Input): string {
+  const exact = round(a, 3);
+  return formatAmount(exact, exact.units % 10n === 0n ? 2 : 3);
+}
+
 export const NAIRA = "\u20a6";
 
 /** Naira with separators: "₦1,234.50". */
