@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "./client.server";
+import { checkWeights } from "./ops-weights";
 
 type Row = Record<string, unknown>;
 
@@ -120,7 +121,7 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
     db,
     sql`select i.invoice_no, i.profit::text as kept, r.profit::text as recount
         from invoices i cross join lateral (
-          select round(coalesce(sum(d.tons * d.selling_rate), 0) - coalesce(sum(d.tons * coalesce(d.buying_rate, 0)
+          select round(coalesce(sum(d.invoiced_tons * d.selling_rate), 0) - coalesce(sum(d.paid_tons * coalesce(d.buying_rate, 0)
             + coalesce(d.logistics_cost, 0) + coalesce(d.other_costs, 0)), 0), 2) as profit
           from deliveries d where d.invoice_id = i.id) r
         where i.payment_status <> 'void' and i.profit <> r.profit
@@ -132,6 +133,7 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       detail: `invoice ${r.invoice_no}: profit ${r.kept}, deliveries ${r.recount}`,
     });
   }
+  await checkWeights(db, breaches);
   const twice = await rows(
     db,
     sql`select scope, resource_id, count(*)::int as n from idempotency_keys
@@ -153,13 +155,13 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
   const agents = await rows(
     db,
     sql`select a.id, a.name, coalesce(b.earned, 0)::text as kept_earned, coalesce(b.paid, 0)::text as kept_paid,
-          coalesce((select sum(round(d.tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
+          coalesce((select sum(round(d.paid_tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
             - coalesce(d.mobilization_payment, 0), 2)) from deliveries d
             where d.agent_id = a.id and d.status in ('confirmed', 'invoiced')), 0)::text as earned,
           coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id), 0)::text as paid
         from agents a left join agent_balances b on b.agent_id = a.id
         where b.agent_id is null
-          or b.earned <> coalesce((select sum(round(d.tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
+          or b.earned <> coalesce((select sum(round(d.paid_tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
             - coalesce(d.mobilization_payment, 0), 2)) from deliveries d
             where d.agent_id = a.id and d.status in ('confirmed', 'invoiced')), 0)
           or b.paid <> coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id), 0)

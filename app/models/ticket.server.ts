@@ -162,7 +162,8 @@ export async function writeTicket(
     weights = {
       receivedTons: kgToTons(netKg),
       moisture: ticket.moisture,
-      qualityRuleId: rule && percent !== "0" ? rule.id : null,
+      // The rule that judged the reading, even when it took nothing off.
+      qualityRuleId: rule?.id ?? null,
       qualityDeductionTons: kgToTons(deductionKg(netKg, percent)),
       ...(delivery.truckNo ? {} : { truckNo: truck.truck.plate }),
     };

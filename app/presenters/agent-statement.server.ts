@@ -100,8 +100,8 @@ async function owedBefore(ex: Executor, agentId: number, day: string): Promise<s
 function periodLinesSql(agentId: number, period: StatementPeriod) {
   return sql`
     select 1 as ord, 'delivery' as kind, deliveries.id, deliveries.date as day, deliveries.truck_no, deliveries.location,
-        deliveries.tons, deliveries.buying_rate,
-        round(deliveries.tons * coalesce(deliveries.buying_rate, 0), 2) as gross,
+        deliveries.paid_tons as tons, deliveries.buying_rate,
+        round(deliveries.paid_tons * coalesce(deliveries.buying_rate, 0), 2) as gross,
         coalesce(deliveries.offloading_cost, 0) as offloading, coalesce(deliveries.mobilization_payment, 0) as mobilization,
         ${kobo(netPaymentSql())}::numeric as earned, 0::numeric as paid, null::text as method, null::text as reference,
         false as reversed, null::int as reverses_payout_id, null::text as reason
@@ -209,7 +209,7 @@ export async function agentStatementLinesPage(
 async function periodTotals(ex: Executor, agentId: number, period: StatementPeriod): Promise<AgentStatement["totals"]> {
   const result = await ex.execute(sql`
     select count(*) filter (where l.kind = 'delivery')::int as deliveries,
-      coalesce(sum(l.tons), 0)::numeric(20,2)::text as tons,
+      coalesce(sum(l.tons), 0)::numeric(20,3)::text as tons,
       coalesce(sum(l.gross), 0)::numeric(20,2)::text as gross,
       coalesce(sum(l.offloading), 0)::numeric(20,2)::text as offloading,
       coalesce(sum(l.mobilization), 0)::numeric(20,2)::text as mobilization,

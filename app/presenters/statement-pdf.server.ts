@@ -35,7 +35,7 @@ import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
 import type { BadExport } from "~/utils/csv.server";
 import { formatDate } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatAmount, formatNaira, formatTons } from "~/utils/money";
 import { deliveriesCount } from "~/utils/plural";
 import {
   CONTENT,
@@ -342,7 +342,7 @@ export function agentStatementLedger(
               formatDate(l.date),
               l.truckNo ?? "-",
               l.location ?? "",
-              formatAmount(l.tons ?? "0"),
+              formatTons(l.tons ?? "0"),
               formatAmount(l.buyingRate ?? "0"),
               formatAmount(l.gross ?? "0"),
               formatAmount(l.offloading ?? "0"),

@@ -11,7 +11,7 @@ import { requireCapability } from "~/rules/capabilities.server";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { formatDate } from "~/utils/dates";
 import { invariantResponse } from "~/utils/http.server";
-import { formatNaira } from "~/utils/money";
+import { formatNaira, formatTons } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { deliveriesCount } from "~/utils/plural";
 import { PageHeader } from "~/components/page-header";
@@ -140,7 +140,7 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                     <td className="nowrap">{formatDate(l.date)}</td>
                     <td className="wrap-any">{l.truckNo ?? "—"}</td>
                     <td className="wrap-any">{l.location}</td>
-                    <td className="num">{l.tons}</td>
+                    <td className="num">{l.tons === null ? "—" : formatTons(l.tons)}</td>
                     <td className="num">{formatNaira(l.buyingRate ?? "0")}</td>
                     <td className="num">{formatNaira(l.gross ?? "0")}</td>
                     <td className="num">{formatNaira(l.offloading ?? "0")}</td>

@@ -5,7 +5,7 @@
 // CSV export; this module only words it. Every action and every field the app records has its
 // words here: audit-words.server.test.ts fails when one is missing.
 import { formatDate, formatMonth } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatAmount, formatNaira, formatTons } from "~/utils/money";
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntity } from "./audit-actions";
 import { zonedParts } from "./zone-days.server";
 
@@ -99,6 +99,8 @@ type FieldKind =
   | "role"
   | "userStatus"
   | "deliveryStatus"
+  | "payBasis"
+  | "ticketKind"
   | "paymentStatus"
   | "payoutMethod"
   | "signInMethod"
@@ -133,6 +135,25 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   otherCosts: f("Other costs", "money"),
   otherCostsDescription: f("Other costs description"),
   mobilizationPayment: f("Mobilization payment", "money"),
+  // Weights (docs/decisions/1220)
+  receivedTons: f("Received tons", "tons"),
+  qualityRuleId: f("Quality rule", "hidden"),
+  qualityDeductionTons: f("Quality deduction", "tons"),
+  acceptedTons: f("Accepted tons", "tons"),
+  invoicedTons: f("Invoiced tons", "tons"),
+  paidTons: f("Tons paid to the agent", "tons"),
+  payBasis: f("Agent paid on", "payBasis"),
+  requiresReceivedTicket: f("Invoiced only with the client's ticket", "yesNo"),
+  // Weighbridge tickets (docs/decisions/1220)
+  kind: f("Ticket", "ticketKind"),
+  ticketNo: f("Ticket no."),
+  weighbridge: f("Weighbridge", "hidden"),
+  truckId: f("Truck", "hidden"),
+  grossKg: f("Gross", "kg"),
+  tareKg: f("Tare", "kg"),
+  netKg: f("Net", "kg"),
+  weighedAt: f("Weighed at", "time"),
+  photoId: f("Photo", "hidden"),
   offloadingCost: f("Offloading cost", "money"),
   invoiceId: f("Invoice", "invoice"),
   // Invoices
@@ -246,6 +267,8 @@ const ENUM_WORDS: Partial<Record<FieldKind, Record<string, string>>> = {
   role: { staff: "Staff", manager: "Manager", admin: "Admin" },
   userStatus: { active: "Active", frozen: "Frozen", deleted: "Deleted" },
   deliveryStatus: { draft: "Draft", confirmed: "Confirmed", invoiced: "Invoiced" },
+  payBasis: { loaded: "Loaded tons", received: "Received tons", accepted: "Accepted tons" },
+  ticketKind: { loading: "Loading ticket", received: "Client's ticket" },
   paymentStatus: { pending: "Pending", partial: "Partly paid", paid: "Paid", overdue: "Overdue", void: "Void" },
   payoutMethod: { cash: "Cash", bank_transfer: "Bank transfer", cheque: "Cheque", other: "Other" },
   signInMethod: { password: "Password", "password+totp": "Password and code", passkey: "Passkey" },
@@ -356,7 +379,7 @@ function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, ti
     case "percent":
       return isDecimal ? `${value}%` : String(value);
     case "tons":
-      return isDecimal ? `${formatAmount(value as string | number)} t` : String(value);
+      return isDecimal ? `${formatTons(value as string | number)} t` : String(value);
     case "days":
       return `${value} ${value === 1 ? "day" : "days"}`;
     case "kg":

@@ -120,13 +120,13 @@ describe("an agent's statement", () => {
       ["delivery", "2026-03-20", "619853.09", null, "1185618.37"],
     ]);
     const [first, , third] = s.lines;
-    expect(first).toMatchObject({ tons: "10.00", buyingRate: "52000.00", gross: "520000.00", offloading: "5000.00" });
+    expect(first).toMatchObject({ tons: "10.000", buyingRate: "52000.00", gross: "520000.00", offloading: "5000.00" });
     expect(third).toMatchObject({ gross: "629853.09", offloading: "0.00", mobilization: "10000.00" });
     expect(s.lines[1]).toMatchObject({ method: "cash" });
     expect(s.closingOwed).toBe("1185618.37");
     expect(s.totals).toEqual({
       deliveries: 2,
-      tons: "22.35",
+      tons: "22.350",
       gross: "1149853.09",
       offloading: "5000.00",
       mobilization: "10000.00",

@@ -78,18 +78,18 @@ describe("deliveries", () => {
     expect(event.entityId).toBe(String(id));
     expect(event.before).toBeNull();
     // Money fields always, as exact decimal strings.
-    expect(event.after).toMatchObject({ tons: "12.34", location: "Yard A" });
+    expect(event.after).toMatchObject({ tons: "12.340", location: "Yard A" });
     expect(typeof event.after!.sellingRate).toBe("string");
 
     const changed = await oneEvent("delivery.update", () =>
       deliveryChanges.updateDelivery(admin, id, { tons: "13.00", sellingRate: "70000.25" }),
     );
-    expect(changed.event.before).toMatchObject({ tons: "12.34" });
-    expect(changed.event.after).toMatchObject({ tons: "13.00", sellingRate: "70000.25" });
+    expect(changed.event.before).toMatchObject({ tons: "12.340" });
+    expect(changed.event.after).toMatchObject({ tons: "13.000", sellingRate: "70000.25" });
 
     const removed = await oneEvent("delivery.delete", () => deliveryChanges.deleteDelivery(admin, id));
     expect(removed.result).toEqual({ ok: true });
-    expect(removed.event.before).toMatchObject({ id, tons: "13.00", sellingRate: "70000.25", location: "Yard A" });
+    expect(removed.event.before).toMatchObject({ id, tons: "13.000", sellingRate: "70000.25", location: "Yard A" });
     expect(removed.event.after).toBeNull();
   });
 

@@ -93,7 +93,7 @@ describe("void", () => {
       voidReason: "Wrong client on the weighbridge ticket",
       taxRate: "7.50",
       taxAmount: "150.00",
-      lines: { count: 1, items: [{ deliveryId: delivery.id, tons: "1.00", amount: "2150.00" }] },
+      lines: { count: 1, items: [{ deliveryId: delivery.id, tons: "1.000", amount: "2150.00" }] },
     });
     // Re-invoiced under the next number; the void number is never reused.
     const again = await createInvoiceForDelivery(manager, { deliveryId: delivery.id });

@@ -100,7 +100,8 @@ describe("POST /api/deliveries", () => {
       agentName: "Musa Ibrahim",
       clientName: "KODAN",
       clientId,
-      tons: "30.55",
+      // Tons as stored: to the kilogram, three decimals (docs/decisions/1220).
+      tons: "30.550",
       status: "confirmed",
       date: "2026-03-01",
     });
@@ -346,7 +347,7 @@ describe("never twice", () => {
       // The first send, still on its way, arrives after it: told what was recorded, nothing new.
       const late = await post(cookie, json, { "Idempotency-Key": "never-first" });
       expect(late).toMatchObject({ status: 422, body: { message: landedUnderKeyMessage(String(id)) } });
-      expect((await mine(user.id)).map((d) => [d.id, d.tons])).toEqual([[id, "3.50"]]);
+      expect((await mine(user.id)).map((d) => [d.id, d.tons])).toEqual([[id, "3.500"]]);
     });
 
     it("a correction the app refuses claims nothing: the send it replaces can still land, and then counts", async () => {
@@ -442,11 +443,11 @@ describe("editing and deleting by role", () => {
     expect((await patch(manager.cookie, { tons: "11" })).status).toBe(403);
     const ok = await patch(manager.cookie, { sellingRate: "70,000.25", logisticsCost: "500" });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ sellingRate: "70000.25", logisticsCost: "500.00", tons: "10.00" });
+    expect(ok.body).toMatchObject({ sellingRate: "70000.25", logisticsCost: "500.00", tons: "10.000" });
     const admin = await loginAs("admin");
     expect(await patch(admin.cookie, { tons: "11.5", location: "New yard", date: "2026-01-02" })).toMatchObject({
       status: 200,
-      body: { tons: "11.50", location: "New yard", date: "2026-01-02" },
+      body: { tons: "11.500", location: "New yard", date: "2026-01-02" },
     });
     expect((await patch(admin.cookie, { tons: "abc" })).status).toBe(400);
     const staffSession = await loginAs("staff");

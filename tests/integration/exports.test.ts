@@ -131,7 +131,7 @@ describe("deliveries export", () => {
     expect(mRows).toHaveLength(1);
     const row = Object.fromEntries(mHeader.map((h, i) => [h, mRows[0][i]]));
     expect(row["Selling Rate"]).toBe("65000.50");
-    expect(row.Tons).toBe("30.55");
+    expect(row.Tons).toBe("30.550");
     const admin = await loginAs("admin");
     const [aHeader] = await csvOf(deliveriesExport, "/deliveries/export?from=2031-01-01", admin.cookie);
     expect(aHeader).toContain("Net Payment to Agent");

@@ -70,7 +70,7 @@ describe("the invoice document", () => {
         date: "2026-02-10",
         truckNo: "LAG-1",
         location: expect.any(String),
-        tons: "10.00",
+        tons: "10.000",
         rate: "10750.05",
         amount: "107500.50",
       },
@@ -90,7 +90,7 @@ describe("the invoice document", () => {
       lineCount: 1,
       totalTons: "2.00",
     });
-    expect(await linesOf(admin, invoice.id)).toMatchObject([{ tons: "2.00" }]);
+    expect(await linesOf(admin, invoice.id)).toMatchObject([{ tons: "2.000" }]);
     const stream = streamInvoicePdf(doc!, invoiceLineBatches(admin, invoice.id), { compress: false });
     const pdf = Buffer.from(await new Response(stream).arrayBuffer());
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");

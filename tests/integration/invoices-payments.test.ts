@@ -228,7 +228,7 @@ describe("monthly reconciliation", () => {
     expect(after).toMatchObject({ invoiced: true, canGenerate: false, invoiceCount: 2 });
     expect([after.firstInvoiceNo, after.lastInvoiceNo]).toEqual(result.invoices.map((i) => i.invoiceNo).sort());
     const details = await monthDetails(user, "2019-04");
-    expect(details.items[0]).toMatchObject({ tons: "3.00", revenue: null });
+    expect(details.items[0]).toMatchObject({ tons: "3.000", revenue: null });
     expect(await createInvoicesForMonth(user, "2019-03")).toMatchObject({ ok: false, status: 409 });
   });
 
@@ -370,7 +370,7 @@ describe("the JSON calls", () => {
     const { todayIn } = await import("../../app/utils/dates");
     const d = await delivery({
       date: todayIn("Africa/Lagos"),
-      tons: "3.00",
+      tons: "3.000",
       sellingRate: "1000.00",
       buyingRate: "800.00",
     });

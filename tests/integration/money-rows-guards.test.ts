@@ -228,8 +228,11 @@ describe("a delivery on an invoice", () => {
       sql`update deliveries set selling_rate = 1 where id = ${delivery.id}`,
       sql`update deliveries set buying_rate = 1 where id = ${delivery.id}`,
       sql`update deliveries set client_id = null where id = ${delivery.id}`,
+      // The weights behind what was invoiced and paid (docs/decisions/1220).
+      sql`update deliveries set received_tons = 9 where id = ${delivery.id}`,
+      sql`update deliveries set pay_basis = 'received' where id = ${delivery.id}`,
     ]) {
-      expect(await statementOutcome(change)).toMatch(/is on an invoice: its tons, rates and client never change/);
+      expect(await statementOutcome(change)).toMatch(/is on an invoice: its weights, rates and client never change/);
     }
     expect(await statementOutcome(sql`delete from deliveries where id = ${delivery.id}`)).toMatch(
       /is on an invoice and is never removed/,
@@ -241,7 +244,7 @@ describe("a delivery on an invoice", () => {
       /is on an invoice: its status stays invoiced/,
     );
     expect((await deliveriesOf(invoice.id)).map((d) => [d.id, d.tons, d.sellingRate])).toEqual([
-      [delivery.id, "10.00", "1000.00"],
+      [delivery.id, "10.000", "1000.00"],
     ]);
   });
 
