@@ -20,7 +20,8 @@ const CHECKS: { check: string; query: ReturnType<typeof sql>; detail: (r: Row) =
     check: "a delivery's received tons and moisture are its client's ticket's",
     query: sql`select d.id, d.received_tons::text as received, t.net_kg, d.moisture::text as moisture,
         t.moisture::text as ticket_moisture
-      from deliveries d full join delivery_tickets t on t.delivery_id = d.id and t.kind = 'received'
+      from deliveries d
+        full join (select * from delivery_tickets where kind = 'received') t on t.delivery_id = d.id
       where (t.id is null and d.received_tons is not null) or (t.id is not null and (d.id is null
         or d.received_tons is null or d.received_tons * 1000 <> t.net_kg or d.moisture is distinct from t.moisture))
       order by d.id limit 20`,

@@ -48,6 +48,7 @@ import {
   taxContainedSql,
   voidSql,
 } from "../../app/rules/invoices.server";
+import { acceptedTonsOf, invoicedTonsOf, paidTonsOf } from "../../app/rules/weights";
 import { add, sub, toFixed, type Decimal } from "../../app/utils/money";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 import { rewriteInvoice } from "../money-entries";
@@ -56,9 +57,14 @@ const exact = (value: Decimal | string | null) => (value === null ? null : toFix
 
 // Figures chosen for the edges: half a kobo either way, negative profit, every cost missing,
 // no selling rate, large tonnage; statuses draft, confirmed and invoiced, with and without a client.
+// Some carry a client's weighbridge weight, a quality deduction and an agent's pay basis
+// (docs/decisions/1220), so what is invoiced and what is paid differ from the loaded tons.
 const FIGURES = [
   {
     tons: "30.55",
+    receivedTons: "30.123",
+    qualityDeductionTons: "0.602",
+    payBasis: "received" as const,
     buyingRate: "52000.75",
     sellingRate: "65000.50",
     logisticsCost: "150000.10",
@@ -77,6 +83,9 @@ const FIGURES = [
   },
   {
     tons: "0.01",
+    receivedTons: "0.009",
+    qualityDeductionTons: "0.001",
+    payBasis: "accepted" as const,
     buyingRate: "0.50",
     sellingRate: "1.50",
     logisticsCost: null,
@@ -104,6 +113,9 @@ const FIGURES = [
   },
   {
     tons: "7.35",
+    receivedTons: "7.401",
+    qualityDeductionTons: "0.000",
+    payBasis: "accepted" as const,
     buyingRate: "70000.00",
     sellingRate: "65000.00",
     logisticsCost: "1000.00",
@@ -210,7 +222,15 @@ describe("delivery rules: JavaScript and SQL agree row by row", () => {
       .from(schema.deliveries)
       .orderBy(asc(schema.deliveries.id));
     expect(rows.length).toBe(FIGURES.length * STATUSES.length + CORRECTED.length);
-    const seen = { eligible: 0, notEligible: 0, counted: 0, notCounted: 0, noRevenue: 0, negativeProfit: 0 };
+    const seen = {
+      eligible: 0,
+      notEligible: 0,
+      counted: 0,
+      notCounted: 0,
+      noRevenue: 0,
+      negativeProfit: 0,
+      paidOtherThanInvoiced: 0,
+    };
     for (const row of rows) {
       const where = `delivery ${row.id} (${row.status}, tons ${row.tons})`;
       expect(exact(revenueOf(row)), `${where} revenue`).toBe(exact(row.revenueSql));
@@ -222,6 +242,11 @@ describe("delivery rules: JavaScript and SQL agree row by row", () => {
       expect(netPaymentToAgent(row), `${where} net payment shown`).toBe(row.netKobo);
       expect(isCounted(row), `${where} counted`).toBe(row.countedSql);
       expect(isEligibleForInvoice(row), `${where} eligible`).toBe(row.eligibleSql);
+      // The weights: the generated columns and their JavaScript twins (rules/weights.ts).
+      expect(acceptedTonsOf(row), `${where} accepted tons`).toBe(row.acceptedTons);
+      expect(invoicedTonsOf(row), `${where} invoiced tons`).toBe(row.invoicedTons);
+      expect(paidTonsOf(row), `${where} paid tons`).toBe(row.paidTons);
+      if (row.invoicedTons !== row.paidTons) seen.paidOtherThanInvoiced++;
       seen[row.eligibleSql ? "eligible" : "notEligible"]++;
       seen[row.countedSql ? "counted" : "notCounted"]++;
       if (row.revenueSql === null) seen.noRevenue++;
@@ -266,7 +291,7 @@ describe("delivery rules: JavaScript and SQL agree row by row", () => {
       expect(t.nAll).toBe(ds.length);
       expect(t.nConfirmed + t.nInvoiced).toBe(counted.length);
       expect(t.nEligible).toBe(ds.filter(isEligibleForInvoice).length);
-      expect(exact(t.tons)).toBe(exact(add(...counted.map((d) => d.tons))));
+      expect(exact(t.tons)).toBe(exact(add(...counted.map((d) => d.invoicedTons))));
       expect(exact(t.revenue)).toBe(exact(add(...counted.map((d) => revenueOf(d) ?? "0"))));
       expect(exact(t.profit)).toBe(exact(add(...counted.map((d) => profitOf(d) ?? "0"))));
     };
