@@ -36,7 +36,12 @@ export async function collectFigures(db: Db): Promise<Figures> {
       (select coalesce(sum(amount), 0)::text from credit_notes) as credit_notes_amount,
       (select count(*) from agent_payouts)::text as agent_payouts,
       (select coalesce(sum(amount), 0)::text from agent_payouts) as agent_payouts_amount,
-      (select coalesce(max(invoice_no::bigint)::text, '') from invoices) as highest_invoice_no`,
+      (select coalesce(max(invoice_no::bigint)::text, '') from invoices) as highest_invoice_no,
+      (select count(*) from delivery_tickets)::text as delivery_tickets,
+      (select coalesce(sum(received_tons), 0)::text from deliveries) as received_tons,
+      (select count(*) from attachments)::text as attachments,
+      -- The photos themselves, byte for byte (docs/decisions/1220): a digest of their digests.
+      (select coalesce(md5(string_agg(md5(bytes), '' order by id)), '') from attachments) as attachments_digest`,
   );
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v ?? "")]));
 }

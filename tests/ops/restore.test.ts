@@ -95,6 +95,7 @@ describe.skipIf(!!missing || !!noCluster)("restore drill on PostgreSQL", () => {
     expect(figures).toEqual(manifest.figures);
     expect(Number(figures.deliveries)).toBeGreaterThanOrEqual(20);
     expect(figures.highest_invoice_no).not.toBe("");
+    expect(figures.attachments).toBe("1");
     // The live database moved on after the snapshot: the backup is one moment, not a blur.
     const liveSql = postgres(live, { max: 1, onnotice: () => {} });
     const liveFigures = await collectFigures(postgresDrizzle(liveSql) as unknown as Db);

@@ -31,6 +31,14 @@ export async function seed(options: ConnectOptions, { staff = 4, managers = 2, a
       result.managers.push((await createUser({ role: "manager", email: `ops-manager-${i}@example.test` }, db)).email);
     for (let i = 0; i < admins; i++)
       result.admins.push((await createUser({ role: "admin", email: `ops-admin-${i}@example.test` }, db)).email);
+    // A ticket's photo (docs/decisions/1220): bytea, which a backup must carry byte for byte.
+    const photo = new Uint8Array(4096);
+    photo.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    for (let i = 8; i < photo.length; i++) photo[i] = (i * 131) % 256;
+    const [owner] = await db.select({ id: schema.users.id }).from(schema.users).limit(1);
+    await db
+      .insert(schema.attachments)
+      .values({ contentType: "image/png", bytes: photo, sizeBytes: photo.length, createdBy: owner.id });
     return result;
   } finally {
     await close();
