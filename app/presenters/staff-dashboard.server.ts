@@ -21,8 +21,9 @@ export async function loadStaffDashboard(user: User, now = new Date()) {
     .select({
       today: sql<number>`count(*) filter (where ${schema.deliveries.date} = ${today})::int`,
       week: sql<number>`count(*)::int`,
-      // round(), not a cast to numeric(12,2): a week of more than 10 digits of tons overflowed it.
-      weekTons: sql<string>`round(coalesce(sum(${schema.deliveries.tons}), 0), 2)::text`,
+      // round(), not a cast to numeric(12,3): a week of more than 9 digits of tons overflowed it. Loaded tons,
+      // to the kilogram (docs/decisions/1220).
+      weekTons: sql<string>`round(coalesce(sum(${schema.deliveries.tons}), 0), 3)::text`,
     })
     .from(schema.deliveries)
     .where(

@@ -16,7 +16,7 @@ import {
 import { closedMonthReason, isInClosedMonth } from "~/models/period.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDate, formatMonth } from "~/utils/dates";
-import { add, formatAmount, formatNaira, toFixed } from "~/utils/money";
+import { add, formatNaira, formatTons, toFixed } from "~/utils/money";
 import { keyOf } from "~/utils/idempotency.server";
 import { readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -158,7 +158,7 @@ export default function ReconciliationPage() {
                   <dl className="grid w-full grid-cols-2 gap-x-4 gap-y-2 text-sm sm:w-auto sm:grid-cols-3">
                     <div>
                       <dt className="text-slate-500">Total Tons</dt>
-                      <dd className="tabular-nums">{formatAmount(m.totalTons)}</dd>
+                      <dd className="tabular-nums">{formatTons(m.totalTons)}</dd>
                     </div>
                     <div>
                       <dt className="text-slate-500">Revenue</dt>
@@ -199,7 +199,7 @@ export default function ReconciliationPage() {
                           <tr key={d.id}>
                             <td className="px-2 py-1">{formatDate(d.date)}</td>
                             <td className="px-2 py-1">{d.agentName}</td>
-                            <td className="px-2 py-1 text-right tabular-nums">{formatAmount(d.tons)}</td>
+                            <td className="px-2 py-1 text-right tabular-nums">{formatTons(d.tons)}</td>
                             <td className="px-2 py-1">{d.location}</td>
                             <td className="px-2 py-1">
                               <DeliveryStatusBadge status={d.status} />
@@ -321,7 +321,7 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
                   <tr key={c.clientId}>
                     <td className="px-2 py-1">{c.clientName}</td>
                     <td className="px-2 py-1 text-right tabular-nums">{c.deliveries}</td>
-                    <td className="px-2 py-1 text-right tabular-nums">{formatAmount(c.tons)}</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{formatTons(c.tons)}</td>
                     <td className="px-2 py-1 text-right tabular-nums">{formatNaira(c.amount)}</td>
                   </tr>
                 ))}
@@ -331,7 +331,7 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
                   <tr>
                     <td className="px-2 py-1">Total</td>
                     <td className="px-2 py-1 text-right tabular-nums">{total.deliveries}</td>
-                    <td className="px-2 py-1 text-right tabular-nums">{formatAmount(toFixed(add(...total.tons)))}</td>
+                    <td className="px-2 py-1 text-right tabular-nums">{formatTons(add(...total.tons))}</td>
                     <td className="px-2 py-1 text-right tabular-nums">{formatNaira(toFixed(add(...total.amount)))}</td>
                   </tr>
                 </tfoot>

@@ -3,7 +3,7 @@ import { CountUp } from "~/components/count-up";
 import { DeliveriesTable, STAFF_RECENT_COLUMNS, type DeliveryRow } from "~/components/deliveries/deliveries-table";
 import { CalendarIcon, PlusIcon, TruckIcon } from "~/components/icons";
 import type { StaffDashboardData } from "~/presenters/staff-dashboard.server";
-import { formatAmount } from "~/utils/money";
+import { formatTons } from "~/utils/money";
 
 /** The loader sends of the recent deliveries only what the table shows. */
 type StaffDashboardView = Omit<StaffDashboardData, "recent"> & { recent: DeliveryRow[] };
@@ -28,7 +28,7 @@ export function StaffDashboard({ data }: { data: StaffDashboardView }) {
           <CountUp name="staff-week" value={data.week} />
         </Stat>
         <Stat label="Total Tons (Week)" icon={<TruckIcon />} testId="stat-tons">
-          {formatAmount(data.weekTons)}
+          {formatTons(data.weekTons)}
         </Stat>
       </section>
       <section className="space-y-3">
