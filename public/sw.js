@@ -166,15 +166,19 @@ async function ownCopy(cache, key, userId) {
   return true;
 }
 
-/** Stores a page with when it was kept and the assets it names; fetches those assets. */
+/**
+ * Stores a page with when it was kept and the assets it names, and the scripts those load on
+ * demand; fetches those assets.
+ */
 async function put(cache, key, response, html) {
   const urls = assetsOf(html);
+  await fetchAssets(urls);
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   headers.set("X-Kept-At", String(Date.now()));
   headers.set("X-Assets", [...urls].join(" "));
   await cache.put(key, new Response(html, { status: response.status, statusText: response.statusText, headers }));
-  await cacheAssets(cache, urls);
+  await dropAssets(cache);
 }
 
 self.addEventListener("fetch", (event) => {
@@ -313,20 +317,31 @@ const assetsOf = (html) => {
 
 /**
  * Fetches the scripts, styles and icon sprite a kept page names (all under /build/,
- * fingerprinted); drops those no kept page names any more.
+ * fingerprinted), and adds to `urls` the scripts those import on demand (`import("/build/…")`:
+ * New Delivery's ticket photo scaler, decision 1220), which the page needs offline too.
  */
-async function cacheAssets(pages, urls) {
+async function fetchAssets(urls) {
   const cache = await caches.open(ASSETS);
   for (const url of urls) {
-    if (!(await cache.match(url))) {
+    let response = await cache.match(url);
+    if (!response) {
       try {
-        const response = await fetch(url);
-        if (response.ok) await cache.put(url, response);
+        response = await fetch(url);
       } catch {
         return;
       }
+      if (!response.ok) continue;
+      await cache.put(url, response.clone());
+    }
+    if (url.endsWith(".js")) {
+      for (const match of (await response.text()).matchAll(/import\("(\/build\/[^"?#\s]+\.js)"\)/g)) urls.add(match[1]);
     }
   }
+}
+
+/** Drops the assets no kept page names any more. */
+async function dropAssets(pages) {
+  const cache = await caches.open(ASSETS);
   const named = new Set();
   for (const response of await pages.matchAll()) {
     for (const url of (response.headers.get("X-Assets") || "").split(" ")) named.add(url);
@@ -335,6 +350,17 @@ async function cacheAssets(pages, urls) {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/build/") && !named.has(path)) await cache.delete(request);
   }
+}
+
+/** The page's `deliveryBody` (app/utils/outbox-protocol.ts): "loadingTicket.ticketNo" goes into `loadingTicket`. */
+function deliveryBody(fields) {
+  const body = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const [outer, inner] = name.split(".");
+    if (inner) (body[outer] = body[outer] || {})[inner] = value;
+    else body[name] = value;
+  }
+  return body;
 }
 
 async function tell(message) {
@@ -386,7 +412,7 @@ async function syncOutbox() {
           [OUTBOX_USER_HEADER]: entry.userId,
           ...(entry.replaces && { [REPLACES_HEADER]: entry.replaces.join() }),
         },
-        body: JSON.stringify(entry.fields),
+        body: JSON.stringify(deliveryBody(entry.fields)),
         credentials: "same-origin",
         // The page's rules (app/utils/outbox.ts): a redirect is not the app's answer, and only
         // the delivery itself lets the entry go.

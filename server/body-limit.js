@@ -14,7 +14,17 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_UPLOAD_BODY_BYTES = 16 * 1024 * 1024;
 
-const UPLOAD_PATHS = new Set(["/settings/business", "/api/settings/business"]);
+/**
+ * New Delivery's JSON call carries a loading ticket's photo as base64 (the phone's outbox,
+ * decision 1220): a photo of at most 2 MB is under 2.8 MB so written, and the fields a few KB.
+ */
+export const MAX_TICKET_JSON_BYTES = 3 * 1024 * 1024;
+
+// New Delivery's form posts the loading ticket's photo as a file without JavaScript (decision
+// 1220): as with the logo, its parser keeps at most 2 MB of it, and a larger photo straight from
+// a phone's camera reaches the form, which says so and keeps what was typed.
+const UPLOAD_PATHS = new Set(["/settings/business", "/api/settings/business", "/deliveries/new"]);
+const TICKET_JSON_PATHS = new Set(["/api/deliveries"]);
 
 /**
  * The largest body a request to this path may carry. Routes match whatever the case and with a
@@ -26,7 +36,8 @@ export function bodyLimitFor(pathname) {
     .toLowerCase()
     .replace(/\.data$/, "")
     .replace(/\/+$/, "");
-  return UPLOAD_PATHS.has(route) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
+  if (UPLOAD_PATHS.has(route)) return MAX_UPLOAD_BODY_BYTES;
+  return TICKET_JSON_PATHS.has(route) ? MAX_TICKET_JSON_BYTES : MAX_BODY_BYTES;
 }
 
 const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;

@@ -5,6 +5,7 @@ import {
   bodyRefusal,
   continueUnlessRefused,
   MAX_BODY_BYTES,
+  MAX_TICKET_JSON_BYTES,
   MAX_UPLOAD_BODY_BYTES,
 } from "./body-limit.js";
 
@@ -13,7 +14,7 @@ const post = (pathname, headers) => ({ method: "POST", pathname, ...headers });
 describe("request body limits", () => {
   it("allow 1 MB on every path and 16 MB where the logo is uploaded, with or without .data", () => {
     expect(bodyLimitFor("/api/auth/password/login")).toBe(MAX_BODY_BYTES);
-    expect(bodyLimitFor("/deliveries/new.data")).toBe(MAX_BODY_BYTES);
+    expect(bodyLimitFor("/deliveries/1/edit")).toBe(MAX_BODY_BYTES);
     expect(bodyLimitFor("/settings/business")).toBe(MAX_UPLOAD_BODY_BYTES);
     expect(bodyLimitFor("/settings/business.data")).toBe(MAX_UPLOAD_BODY_BYTES);
     expect(bodyLimitFor("/api/settings/business")).toBe(MAX_UPLOAD_BODY_BYTES);
@@ -21,6 +22,18 @@ describe("request body limits", () => {
     // Routes match whatever the case and with a trailing slash; so does the limit.
     expect(bodyLimitFor("/settings/business/")).toBe(MAX_UPLOAD_BODY_BYTES);
     expect(bodyLimitFor("/Settings/Business")).toBe(MAX_UPLOAD_BODY_BYTES);
+  });
+
+  it("allow New Delivery's form a photo file, and its JSON call a 2 MB photo as base64 (decision 1220)", () => {
+    expect(bodyLimitFor("/deliveries/new")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/deliveries/new.data")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/api/deliveries")).toBe(MAX_TICKET_JSON_BYTES);
+    expect(bodyLimitFor("/api/deliveries/12")).toBe(MAX_BODY_BYTES);
+    expect(MAX_TICKET_JSON_BYTES).toBeGreaterThan(Math.ceil((2 * 1024 * 1024 * 4) / 3) + 64 * 1024);
+    expect(bodyRefusal(post("/api/deliveries", { contentLength: String(MAX_TICKET_JSON_BYTES + 1) }))).toMatchObject({
+      status: 413,
+      message: expect.stringContaining("3 MB"),
+    });
   });
 
   it("let through a body up to the limit, and reads without a body", () => {

@@ -15,6 +15,7 @@ import {
   type RecordReport,
   type SignInReason,
 } from "~/utils/outbox";
+import { TICKET_PHOTO } from "~/utils/outbox-protocol";
 import { useOutbox } from "./outbox-badge";
 import { showToast } from "./toaster";
 
@@ -56,6 +57,8 @@ export function useOutboxForm({
   // The key of the entry just saved on the phone: its line shows until that entry is sent.
   const [saved, setSaved] = useState("");
   const [correcting, setCorrecting] = useState<string | null>(null);
+  // The photo of the entry being corrected: it goes again unless another is chosen.
+  const keptPhoto = useRef<string>();
   const [confirming, setConfirming] = useState<string | null>(null);
   const [online, setOnline] = useState(true);
   const [stale, setStale] = useState(false);
@@ -102,7 +105,8 @@ export function useOutboxForm({
 
   function fill(fields: Record<string, string>) {
     for (const element of Array.from(formRef.current?.elements ?? []) as HTMLInputElement[]) {
-      if (element.name && element.type !== "hidden" && !element.disabled) element.value = fields[element.name] ?? "";
+      if (element.name && !/hidden|file/.test(element.type) && !element.disabled)
+        element.value = fields[element.name] ?? "";
     }
     shownDate.current = ""; // the entry's date is the person's
   }
@@ -116,19 +120,25 @@ export function useOutboxForm({
     for (const [name, value] of new FormData(form)) {
       if (typeof value === "string" && name !== "idempotencyKey" && name !== "returnTo") fields[name] = value;
     }
+    const file = (form.elements.namedItem(TICKET_PHOTO) as HTMLInputElement | null)?.files?.[0];
     const entry: OutboxEntry = { key, userId, createdAt: Date.now(), fields, state: "waiting", attempts: 0 };
     const replacing = correcting;
     setSending(true);
     setSaved("");
     let report: RecordReport;
     try {
+      // The ticket's photo, made smaller on the phone by code loaded only now (decision 1220); a
+      // correction keeps the photo of the entry it corrects unless another is chosen.
+      const photo = file ? await (await import("~/utils/photo-scale")).scaledPhoto(file) : keptPhoto.current;
+      if (photo) fields[TICKET_PHOTO] = photo;
       report = await recordEntry(entry, replacing, () => {
         // On the phone from now on, whatever the send does: the person is told at once.
         setKey(newKey());
         setSaved(entry.key);
       });
     } catch {
-      // No storage on this phone (private mode): the plain post, under the same key.
+      // No storage on this phone (private mode), or the photo's code could not load: the plain
+      // post, under the same key.
       setSending(false);
       submit(form);
       return;
@@ -155,6 +165,7 @@ export function useOutboxForm({
     }
     // Kept on the phone (no signal, server away, session ended): ready for the next one.
     form.reset();
+    keptPhoto.current = undefined;
     shownDate.current = today; // what reset puts back
     freshDate();
     setCorrecting(null);
@@ -165,6 +176,7 @@ export function useOutboxForm({
 
   function correct(entry: OutboxEntry) {
     fill(entry.fields);
+    keptPhoto.current = entry.fields[TICKET_PHOTO];
     setCorrecting(entry.key);
     setKey(newKey());
     setSaved("");
@@ -220,7 +232,8 @@ export function useOutboxForm({
             {outbox.entries.map((entry) => (
               <li key={entry.key} data-testid="outbox-entry" data-state={entry.state} className="py-2">
                 <p className="break-words">
-                  {entry.fields.date} · {agentName(entry.fields.agentId)} · {entry.fields.tons} t ·{" "}
+                  {entry.fields.date} · {agentName(entry.fields.agentId)} ·{" "}
+                  {entry.fields.tons ? `${entry.fields.tons} t` : `ticket ${entry.fields["loadingTicket.ticketNo"]}`} ·{" "}
                   {entry.fields.location}
                 </p>
                 {entry.state === "waiting" ? (

@@ -1,8 +1,9 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Dialog } from "~/components/dialog";
+import { LoadingTicketFields } from "~/components/deliveries/loading-ticket";
 import {
   Field,
   fieldAria,
@@ -27,7 +28,11 @@ import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
 import { formatAmount } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
-import { readForm } from "~/utils/http.server";
+import { fileBytes, readUploadForm } from "~/utils/upload.server";
+import { MAX_ATTACHMENT_BYTES, PHOTO_TOO_LARGE } from "~/rules/images.server";
+import { deliveryBody, TICKET_PHOTO as PHOTO } from "~/utils/outbox-protocol";
+
+const TOO_LONG = "A field is far too long";
 
 export const meta: MetaFunction = () => [{ title: "New Delivery · Management" }];
 
@@ -54,19 +59,45 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireCapability(request, "delivery.create");
-  const formData = await readForm(request);
+  // Multipart with the loading ticket's photo (decision 1220); a photo over 2 MB is read to its
+  // end and dropped, so the form says so and keeps what was typed.
+  const upload = await readUploadForm(request, MAX_ATTACHMENT_BYTES);
+  const { formData } = upload;
+  if (!formData) {
+    const field = upload.ok ? "" : (upload.field ?? "");
+    return data({ result: { status: "error" as const, error: { [field]: [TOO_LONG] } } }, { status: 400 });
+  }
   // The delivery model has the last word on every field (it resolves the client, the agent...).
   const submission = parseWithZod(formData, { schema: NewDeliveryFormSchema, disableAutoCoercion: true });
-  const form = Object.fromEntries(formData);
-  const { returnTo, ...input } = form;
-  // The form is fixed to the delivery client: the server resolves it, whatever is posted.
-  delete input.clientId;
+  const hideFields = [PHOTO];
+  if (!upload.ok) {
+    const large = upload.field === PHOTO;
+    return replyRefused(
+      submission,
+      { status: 400, message: large ? PHOTO_TOO_LARGE : TOO_LONG },
+      {
+        field: large ? PHOTO : undefined,
+        hideFields,
+      },
+    );
+  }
+  const input = await deliveryInput(formData);
   const result = await createDelivery(user, input);
-  if (!result.ok) return replyRefused(submission, result);
-  return redirectWithToast(safeRedirect(returnTo, "/deliveries"), {
+  if (!result.ok) return replyRefused(submission, result, { hideFields });
+  return redirectWithToast(safeRedirect(formData.get("returnTo"), "/deliveries"), {
     title: "Delivery Recorded",
     description: `${formatAmount(result.delivery.tons)} tons added successfully`,
   });
+}
+
+/** The write's input from the form: the loading ticket's boxes as `loadingTicket`, its photo as bytes. */
+async function deliveryInput(formData: FormData): Promise<Record<string, unknown>> {
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of formData) if (typeof value === "string") fields[name] = value;
+  fields[PHOTO] = await fileBytes(formData.get(PHOTO));
+  const { returnTo: _returnTo, clientId: _clientId, ...input } = deliveryBody(fields);
+  // (The form is fixed to the delivery client: the server resolves it, whatever is posted.)
+  return input;
 }
 
 export default function NewDeliveryRoute() {
@@ -113,6 +144,7 @@ export default function NewDeliveryRoute() {
         method="post"
         className="space-y-4"
         noValidate={false}
+        encType="multipart/form-data"
         ref={outbox.formRef}
         onSubmit={client ? outbox.onSubmit : undefined}
       >
@@ -212,6 +244,7 @@ export default function NewDeliveryRoute() {
             />
           </Field>
         </div>
+        <LoadingTicketFields meta={meta} constraint={c} text={text} />
         <Field meta={meta("remarks")} label="Remarks">
           <textarea
             {...fieldAria(meta("remarks"))}

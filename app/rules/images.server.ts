@@ -16,10 +16,12 @@ export function imageTypeOf(bytes: Uint8Array): AttachmentType | null {
   return null;
 }
 
+export const PHOTO_TOO_LARGE = "The photo is larger than 2 MB";
+
 /** Why `bytes` cannot be a ticket's photo, or null when they can. */
 export function photoRefusal(bytes: Uint8Array): string | null {
   if (bytes.length === 0) return "The photo is empty";
-  if (bytes.length > MAX_ATTACHMENT_BYTES) return "The photo is larger than 2 MB";
+  if (bytes.length > MAX_ATTACHMENT_BYTES) return PHOTO_TOO_LARGE;
   if (!imageTypeOf(bytes)) return "The photo must be a JPEG, PNG or WebP image";
   return null;
 }

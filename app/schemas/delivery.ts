@@ -4,7 +4,6 @@ import {
   optionalDecimal,
   optionalId,
   optionalText,
-  requiredDecimal,
   requiredId,
   requiredText,
   constraintOf,
@@ -12,6 +11,8 @@ import {
   type FormConstraint,
 } from "./fields";
 import { plateField } from "./trucks";
+import { LOADING_TICKET } from "~/utils/outbox-protocol";
+import { TicketFieldsSchema } from "./tickets";
 
 const TONS = { label: "Tons", precision: 10, positive: true };
 /** Tons are typed to the hundredth, at least one. */
@@ -22,7 +23,9 @@ export const NewDeliverySchema = z.object({
   date: calendarDate("Date", { required: false }),
   agentId: requiredId("Agent"),
   clientId: optionalId("Client"),
-  tons: requiredDecimal(TONS),
+  // Required unless a loading ticket is given: its net is then the delivery's tons
+  // (docs/decisions/1220; the write checks it, app/services/deliveries/loading-ticket.server.ts).
+  tons: optionalDecimal(TONS),
   // A plate, read as the truck register reads it (docs/decisions/1200).
   truckNo: plateField("Truck No.", { required: false }),
   location: requiredText("Location", 200),
@@ -41,10 +44,17 @@ export const NewDeliveryFormSchema = formSchema(NewDeliverySchema);
  * defaults, and with no max: a copy of the form cached on a phone would refuse today's date (the
  * server checks it).
  */
-export const NEW_DELIVERY_FORM_CONSTRAINT: FormConstraint = /* @__PURE__ */ constraintOf(NewDeliverySchema, {
-  date: { required: true },
-  tons: TONS_STEP,
-});
+export const NEW_DELIVERY_FORM_CONSTRAINT: FormConstraint = /* @__PURE__ */ newDeliveryConstraint();
+
+function newDeliveryConstraint(): FormConstraint {
+  const own = constraintOf(NewDeliverySchema, { date: { required: true }, tons: TONS_STEP });
+  // The loading ticket's boxes (docs/decisions/1220): the section is optional, so none is required
+  // in the browser; the write says what a ticket it was given lacks. Its plate is Truck No.
+  const ticket = constraintOf(TicketFieldsSchema, {}, ["truckNo", "moisture"]);
+  for (const [name, { required: _required, ...rules }] of Object.entries(ticket))
+    own[`${LOADING_TICKET}.${name}`] = rules;
+  return own;
+}
 export type NewDeliveryInput = z.infer<typeof NewDeliverySchema>;
 
 export const EditDeliverySchema = z.object({

@@ -166,6 +166,19 @@ describe("sendEntry: what the server's answer means for an outbox entry", () => 
     expect(JSON.parse(init.body as string)).toEqual(entry.fields);
   });
 
+  it("sends a loading ticket's boxes, its photo among them, as `loadingTicket` (decision 1220)", async () => {
+    answer(201, { id: 10, tons: "30.550" });
+    const photo = "data:image/jpeg;base64,/9j/4AAQ";
+    const fields = { ...entry.fields, tons: "", "loadingTicket.ticketNo": "T-1", "loadingTicket.photo": photo };
+    expect(await sendEntry({ ...entry, fields })).toEqual({ kind: "sent", tons: "30.550" });
+    const [, init] = vi.mocked(fetch).mock.calls[0] as [string, RequestInit];
+    expect(JSON.parse(init.body as string)).toEqual({
+      ...entry.fields,
+      tons: "",
+      loadingTicket: { ticketNo: "T-1", photo },
+    });
+  });
+
   it("a 200 that is not a delivery (a page in front of the app) keeps the entry, and redirects are not followed", async () => {
     answer(200, { items: [] });
     expect(await sendEntry(entry)).toEqual({ kind: "retry" });

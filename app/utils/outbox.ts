@@ -5,7 +5,13 @@
 // land once however often it is sent. Browser-only: nothing here runs on import.
 import { showToast } from "~/components/toaster";
 import { createStore, get, promisifyRequest, values, type UseStore } from "idb-keyval";
-import { MAX_REPLACED_KEYS, OUTBOX_USER_HEADER, PASSWORD_CHANGE_MESSAGE, REPLACES_HEADER } from "./outbox-protocol";
+import {
+  deliveryBody,
+  MAX_REPLACED_KEYS,
+  OUTBOX_USER_HEADER,
+  PASSWORD_CHANGE_MESSAGE,
+  REPLACES_HEADER,
+} from "./outbox-protocol";
 
 export type OutboxEntry = {
   /** The idempotency key, made by the page; also the entry's id. */
@@ -13,7 +19,10 @@ export type OutboxEntry = {
   /** Who recorded it: only that person's session sends it. */
   userId: string;
   createdAt: number;
-  /** The form's fields as typed (strings), without the key and the return address. */
+  /**
+   * The form's fields as typed (strings), named as the form names them, without the key and the
+   * return address; a loading ticket's photo as a data URL (decision 1220).
+   */
   fields: Record<string, string>;
   state: "waiting" | "attention";
   /** Why the server refused it ("needs attention"), in the server's words. */
@@ -157,7 +166,7 @@ export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
         [OUTBOX_USER_HEADER]: entry.userId,
         ...(entry.replaces && { [REPLACES_HEADER]: entry.replaces.join() }),
       },
-      body: JSON.stringify(entry.fields),
+      body: JSON.stringify(deliveryBody(entry.fields)),
       credentials: "same-origin",
       cache: "no-store",
       // A redirect is not the app's answer to this post (a proxy's, a sign-in page): followed, it

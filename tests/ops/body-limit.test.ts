@@ -1,6 +1,7 @@
 // Request body limits (decision 0705), against the built server: a body over its path's limit
 // is refused as soon as its headers arrive, never read, and one of no declared length is
-// refused too; the logo upload keeps its larger limit so that the form can say what is wrong.
+// refused too; the logo upload and New Delivery's ticket photo keep their larger limits so that
+// the form can say what is wrong.
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -155,6 +156,45 @@ describe.skipIf(missing)("request body limits on the built server (PGlite)", () 
       Cookie: cookie,
       "Content-Type": type,
       "Content-Length": String(17 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
+  });
+
+  it("lets a camera's 3 MB photo reach New Delivery's form, and a 2 MB photo as base64 reach its JSON call (decision 1220)", async () => {
+    const cookie = await signIn(app.url, seeded.admins[0], seeded.password);
+    const boundary = "ops-ticket-photo";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="location"\r\n\r\nIkorodu yard\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="loadingTicket.photo"; filename="ticket.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+      Buffer.alloc(3 * 1024 * 1024, 65),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const page = await fetch(`${app.url}/deliveries/new`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${boundary}`, Origin: app.url },
+      body,
+      redirect: "manual",
+    });
+    expect(page.status).toBe(400);
+    const html = await page.text();
+    expect(html).toContain("The photo is larger than 2 MB");
+    expect(html).toContain('value="Ikorodu yard"');
+    const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2 * 1024 * 1024 - 4, 66)]);
+    const json = await fetch(`${app.url}/api/deliveries`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json", Origin: app.url },
+      body: JSON.stringify({ location: "Ikorodu yard", loadingTicket: { photo: photo.toString("base64") } }),
+    });
+    // Read and answered by the app (the fixture has no agent to name), not refused unread.
+    expect(json.status).toBe(400);
+    expect((await json.json()).errors).toHaveProperty("agentId");
+    const huge = await partialPost(app.url, "/api/deliveries", {
+      Cookie: cookie,
+      "Content-Type": "application/json",
+      "Content-Length": String(3 * 1024 * 1024 + 1),
     });
     expect(huge.status).toBe(413);
   });

@@ -41,8 +41,11 @@ function memoryCaches() {
   };
 }
 
-/** A fresh worker whose server answers every page with a 200 page (`form` adds a form key). */
-function worker({ form = [] as string[] } = {}) {
+/**
+ * A fresh worker whose server answers every page with a 200 page (`form` adds a form key); New
+ * Delivery's names one script, `scripts` are the build's files.
+ */
+function worker({ form = [] as string[], scripts = {} as Record<string, string> } = {}) {
   const listeners: Record<string, (event: unknown) => void> = {};
   const memory = memoryCaches();
   const fetched: string[] = [];
@@ -56,7 +59,9 @@ function worker({ form = [] as string[] } = {}) {
     caches: memory.caches,
     fetch: async (url: string) => {
       fetched.push(url);
-      const body = `<!DOCTYPE html><html lang="en"><body>${form.includes(url) ? '<input name="idempotencyKey">' : ""}</body></html>`;
+      if (url.startsWith("/build/")) return new Response(scripts[url] ?? "", { status: 200 });
+      const named = url === "/deliveries/new" ? '<script type="module" src="/build/route.js"></script>' : "";
+      const body = `<!DOCTYPE html><html lang="en"><body>${named}${form.includes(url) ? '<input name="idempotencyKey">' : ""}</body></html>`;
       const response = new Response(body, { status: 200, headers: { "content-type": "text/html" } });
       // Node's fetch answers are not "basic"; a same-origin answer in the browser is.
       Object.defineProperty(response, "type", { value: "basic" });
@@ -78,7 +83,8 @@ function worker({ form = [] as string[] } = {}) {
     await done;
   };
   const seen = (path: string, userId: string, role: string) => message({ type: "seen", path, userId, role });
-  return { seen, pages: memory.pages, fetched };
+  const assets = () => [...(memory.stores.get("pks-assets-v1")?.keys() ?? [])].map((url) => new URL(url).pathname);
+  return { seen, pages: memory.pages, fetched, assets };
 }
 
 describe("the worker's copies of pages seen", () => {
@@ -118,5 +124,21 @@ describe("the worker's copies of pages seen", () => {
     await sw.seen("/settings", "u-other", "staff");
     expect(sw.pages()).not.toContain("/");
     expect(sw.pages()).toContain("/settings");
+  });
+});
+
+describe("the assets kept with a page", () => {
+  it("include the scripts its scripts load on demand, so New Delivery's photo scaler works offline (decision 1220)", async () => {
+    const sw = worker({
+      scripts: {
+        "/build/route.js": 'let s=()=>import("/build/_shared/photo-scale-AB12.js");import"/build/_shared/chunk-1.js";',
+        "/build/_shared/photo-scale-AB12.js": "export const x=1;",
+      },
+    });
+    await sw.seen("/", "u-staff", "staff");
+    expect(sw.assets()).toEqual(expect.arrayContaining(["/build/route.js", "/build/_shared/photo-scale-AB12.js"]));
+    // Kept as long as the page that needs it: another visit drops nothing it still uses.
+    await sw.seen("/deliveries", "u-staff", "staff");
+    expect(sw.assets()).toContain("/build/_shared/photo-scale-AB12.js");
   });
 });

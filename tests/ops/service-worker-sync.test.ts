@@ -136,4 +136,32 @@ describe("Background Sync sends the waiting entries as the page does", () => {
     ]);
     expect(outbox.data.size).toBe(0);
   });
+
+  it("with the loading ticket's boxes and photo in `loadingTicket`, as the page sends them (decision 1220)", async () => {
+    const fields = {
+      agentId: "3",
+      tons: "",
+      "loadingTicket.ticketNo": "T-1",
+      "loadingTicket.grossKg": "45550",
+      "loadingTicket.photo": "data:image/jpeg;base64,/9j/",
+    };
+    const outbox = memoryOutbox([{ key: "k-1", userId: "u-1", createdAt: Date.now(), state: "waiting", fields }]);
+    const bodies: unknown[] = [];
+    await sync({
+      fetch: async (url: string, init?: RequestInit) => {
+        if (url === "/api/auth/user") return Response.json({ id: "u-1" });
+        bodies.push(JSON.parse(init!.body as string));
+        return Response.json({ id: 1, tons: "30.550" }, { status: 201 });
+      },
+      indexedDB: outbox.indexedDB,
+    });
+    expect(bodies).toEqual([
+      {
+        agentId: "3",
+        tons: "",
+        loadingTicket: { ticketNo: "T-1", grossKg: "45550", photo: "data:image/jpeg;base64,/9j/" },
+      },
+    ]);
+    expect(outbox.data.size).toBe(0);
+  });
 });

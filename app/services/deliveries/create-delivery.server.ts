@@ -5,9 +5,8 @@
 // them can land after it. Runs on the keyed write pipeline (decision 0805). A truck number new to
 // the truck register is added to it with the delivery (decision 1200).
 import { eq } from "drizzle-orm";
-import { schema, type Settings } from "~/db.server";
+import { schema, type Delivery, type PayBasis, type Settings, type Tx } from "~/db.server";
 import {
-  agentExists,
   deliveryClientOf,
   getDeliveryClient,
   getDeliveryRow,
@@ -16,11 +15,13 @@ import {
   type Viewer,
 } from "~/models/delivery.server";
 import { getSettings } from "~/models/settings.server";
+import { writeTicket } from "~/models/ticket.server";
 import { registerPlate } from "~/models/truck.server";
 import { NewDeliverySchema, type NewDeliveryInput } from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
 import { keyedWrite, refuseWith, type KeyedCommand, type KeyOptions } from "~/services/keyed-write.server";
 import { businessDateRefusal } from "~/utils/business-dates";
+import { env } from "~/utils/env.server";
 import { fieldErrorsOf } from "~/utils/field-errors";
 import {
   IdempotencyConflict,
@@ -29,7 +30,9 @@ import {
   replacedKeysOf,
   requestHash,
 } from "~/utils/idempotency.server";
-import { fail, failOn, type Failure } from "~/utils/result";
+import { LOADING_TICKET } from "~/utils/outbox-protocol";
+import { fail, failOn, Refusal, type Failure, type FieldErrors } from "~/utils/result";
+import { readLoadingTicket, ticketHash, tonsWithTicket, type LoadingTicket } from "./loading-ticket.server";
 
 /** A replay of a delivery the office has since deleted (a phone's outbox shows it under "needs attention"). */
 export const RECORDED_THEN_DELETED =
@@ -47,8 +50,12 @@ export type CreateResult = { ok: true; delivery: DeliveryView; replayed: boolean
 
 type Fields = Omit<NewDeliveryInput, "idempotencyKey">;
 type Input = {
-  /** The fields as sent: what the request key covers. */
+  /** The fields as sent: what the request key covers, with the loading ticket. */
   fields: Fields;
+  /** The loading ticket given with the delivery, or null. */
+  ticket: LoadingTicket | null;
+  /** The tons to record: as typed, or the loading ticket's net. */
+  tons: string;
   date: string;
   settings: Settings;
   /** Without a chosen client, the fixed delivery client. */
@@ -58,16 +65,33 @@ type Input = {
 /** The request's key (the header's, else the form's) and the keys of the sends it replaces. */
 type RequestKeys = { key: string | null | undefined; replaced: string[] | null };
 
-const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Input, number, { id: number }> => ({
+/** What `lock` read: the delivery's client and its agent's pay basis of this moment. */
+type Locked = { clientId: number; payBasis: PayBasis };
+
+const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Input, Locked, { id: number }> => ({
   capability: "delivery.create",
   object: () => "deliveries",
   scope: "delivery.create",
-  async parse(input, { today }) {
+  async parse({ [LOADING_TICKET]: loadingTicket, ...input }, { today }) {
+    // The delivery's fields and its ticket's are read together, so one answer names every box.
     const parsed = safeParseFields(NewDeliverySchema, input);
-    if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
+    const read = readLoadingTicket(loadingTicket, input.truckNo);
+    const fieldErrors: FieldErrors = {
+      ...(parsed.success ? {} : fieldErrorsOf(parsed.error).fieldErrors),
+      ...(read.ok ? {} : read.fieldErrors),
+    };
+    if (parsed.success && read.ok) {
+      const tons = tonsWithTicket(parsed.data.tons, read.ticket);
+      if (!tons.ok) fieldErrors.tons = [tons.message];
+    }
+    if (!parsed.success || !read.ok || Object.keys(fieldErrors).length) {
+      const [message] = Object.values(fieldErrors).flat();
+      return fail(400, message ?? "Invalid input", fieldErrors);
+    }
     if (key !== undefined && key !== null && !isUsableKey(key)) return fail(400, "The request key is not valid", {});
     if (!replaced) return fail(400, "The keys this request replaces are not valid", {});
     const { idempotencyKey: _key, ...fields } = parsed.data;
+    const ticket = read.ticket;
     // The rates of this moment, and without a client the fixed delivery client, read now (outside
     // the transaction: on PGlite a second query beside it would wait for it).
     const settings = await getSettings();
@@ -75,12 +99,16 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
     const date = fields.date ?? today;
     const badDate = businessDateRefusal("Date", date, today, 1);
     if (badDate) return failOn(400, "date", badDate);
-    return { ok: true, data: { fields, date, settings, fixed } };
+    // With a ticket its plate is the delivery's Truck No. (typed there or on the ticket).
+    if (ticket) fields.truckNo = ticket.ticket.truckNo;
+    const tons = ticket ? ticket.tons : fields.tons!;
+    return { ok: true, data: { fields, ticket, tons, date, settings, fixed } };
   },
   // The key is claimed before anything is checked against the data of this moment: a phone's
   // resend of a delivery that landed replays it even when the fixed client, or anything else it
   // was checked against, has changed since (decision 1100).
-  hash: ({ fields }) => fields,
+  // A delivery without a ticket hashes as it always has, so keys claimed before tickets replay.
+  hash: ({ fields, ticket }) => (ticket ? { ...fields, [LOADING_TICKET]: ticketHash(ticket) } : fields),
   // Keys claimed by earlier versions hashed the fixed client's id in with the request (the client
   // the delivery went to); they are honoured while they last (90 days).
   async earlier(tx, { fields }, id) {
@@ -94,11 +122,16 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
   replay: async (_tx, resourceId) => ({ id: Number(resourceId) }),
   async lock(tx, { fields, fixed }) {
     const clientId = await deliveryClientOf(tx, fields.clientId ?? null, fixed);
-    if (!(await agentExists(fields.agentId, tx))) refuseWith(failOn(400, "agentId", "Agent not found"));
-    return clientId;
+    // The agent's pay basis of this moment is the delivery's, as its rates are (decision 1220).
+    const [agent] = await tx
+      .select({ payBasis: schema.agents.payBasis })
+      .from(schema.agents)
+      .where(eq(schema.agents.id, fields.agentId));
+    if (!agent) refuseWith(failOn(400, "agentId", "Agent not found"));
+    return { clientId, payBasis: agent.payBasis };
   },
   landsOn: ({ date }) => date,
-  async write(tx, { fields, date, settings }, clientId, { actor }) {
+  async write(tx, { fields, ticket, tons, date, settings }, { clientId, payBasis }, { actor }) {
     // The truck's plate joins the register if it is new, in this transaction (docs/decisions/1200);
     // the delivery keeps the plate as the register shows it.
     const truck = fields.truckNo ? await registerPlate(tx, fields.truckNo, actor.id) : null;
@@ -108,7 +141,8 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
         date,
         agentId: fields.agentId,
         clientId,
-        tons: fields.tons,
+        tons,
+        payBasis,
         truckNo: truck?.truck.plate ?? null,
         location: fields.location,
         remarks: fields.remarks ?? null,
@@ -123,6 +157,7 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
         otherCostsDescription: fields.otherCostsDescription ?? null,
       })
       .returning();
+    const written = ticket ? await writeLoadingTicket(tx, created, ticket, actor.id) : [];
     return {
       made: { id: created.id },
       resourceId: created.id,
@@ -138,6 +173,7 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
               },
             ]
           : []),
+        ...written,
       ],
     };
   },
@@ -155,6 +191,23 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
     return fail(landed.status, landed.message(landed.id));
   },
 });
+
+/**
+ * The loading ticket on the delivery just inserted, in its transaction. A refusal (a number the
+ * pick-up site's weighbridge has on another delivery) names the form's box for that field.
+ */
+async function writeLoadingTicket(tx: Tx, delivery: Delivery, { ticket, photo }: LoadingTicket, actorId: string) {
+  try {
+    const { audit } = await writeTicket(tx, delivery, { ticket, photo, actorId, timeZone: env().APP_TIME_ZONE });
+    return audit;
+  } catch (error) {
+    if (!(error instanceof Refusal) || !error.failure.fieldErrors) throw error;
+    const fieldErrors = Object.fromEntries(
+      Object.entries(error.failure.fieldErrors).map(([name, messages]) => [`${LOADING_TICKET}.${name}`, messages]),
+    );
+    throw new Refusal({ ...error.failure, fieldErrors });
+  }
+}
 
 /**
  * Records a delivery as confirmed. With a request key, a repeat of the same submission answers
