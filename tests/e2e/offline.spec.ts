@@ -233,7 +233,7 @@ test("a correction of a delivery whose first send landed unseen is refused, and 
   expect(sends[2].replaces).toBe(sends[0].key);
   const recorded = await deliveriesAt(page.request, tag);
   expect(recorded).toHaveLength(1);
-  expect(recorded[0]).toMatchObject({ tons: "6.50" });
+  expect(recorded[0]).toMatchObject({ tons: "6.500" });
 });
 
 test("an expired session keeps the delivery, asks for sign-in, then sends it once", async ({
