@@ -15,7 +15,7 @@ import { GenerateInvoiceFormSchema } from "~/schemas/forms";
 import { replyRefused } from "~/utils/form-reply.server";
 import { formatDate } from "~/utils/dates";
 import { keyOf } from "~/utils/idempotency.server";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatNaira, formatTons } from "~/utils/money";
 import { parseId, readPageRequest } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/http.server";
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     eligible: eligible.items.map((d) => ({
       id: d.id,
-      label: `${formatDate(d.date)} · ${d.agentName ?? "Agent"} · ${formatAmount(d.tons)} t · ${d.clientName} · ${d.location}`,
+      label: `${formatDate(d.date)} · ${d.agentName ?? "Agent"} · ${formatTons(d.tons)} t · ${d.clientName} · ${d.location}`,
     })),
     olderCursor: eligible.olderCursor,
     newerCursor: eligible.newerCursor,
