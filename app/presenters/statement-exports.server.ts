@@ -3,7 +3,7 @@
 import { AGENT_LINE_TYPES, reversalText, clientLineReference, clientLineType } from "~/utils/money-line-words";
 import { agentBalanceBatches, type AgentBalanceView } from "~/presenters/agents-owed.server";
 import { agentStatementDownload, type AgentStatementLine } from "~/presenters/agent-statement.server";
-import { payBasisLabel } from "~/schemas/directory";
+import { payBasisLabel } from "~/utils/pay-basis";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
 import { clientStatementDownload } from "~/presenters/client-statement.server";
 import { parseStatementPeriod } from "~/schemas/statement-query.server";

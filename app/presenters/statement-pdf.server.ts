@@ -33,7 +33,7 @@ import { parseStatementPeriod } from "~/schemas/statement-query.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
-import { payBasisLabel } from "~/schemas/directory";
+import { payBasisLabel } from "~/utils/pay-basis";
 import type { BadExport } from "~/utils/csv.server";
 import { formatDate } from "~/utils/dates";
 import { formatAmount, formatNaira, formatTons } from "~/utils/money";

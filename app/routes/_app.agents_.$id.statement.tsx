@@ -7,7 +7,7 @@ import { StatementDownloads, StatementPager, StatementPeriod } from "~/component
 import { TableScroll } from "~/components/table-scroll";
 import { agentStatement, getStatementAgent, type AgentStatement } from "~/presenters/agent-statement.server";
 import { readStatementPageQuery } from "~/schemas/statement-query.server";
-import { payBasisLabel } from "~/schemas/directory";
+import { payBasisLabel } from "~/utils/pay-basis";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { formatDate } from "~/utils/dates";

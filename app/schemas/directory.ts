@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { compare, parseDecimalInput } from "~/utils/money";
 import type { PayBasis } from "~/db.server";
+import { PAY_BASIS_OPTIONS } from "~/utils/pay-basis";
 import { checked, constraintOf, optionalText, requiredText, formSchema } from "./fields";
 
 export const NAME_MAX = 200;
@@ -36,16 +37,6 @@ export const bankFields = {
   bankAccountName: optionalText("Account name", NAME_MAX),
   bankAccountNo: optionalText("Account number", SHORT_MAX),
 };
-
-/** What an agent is paid on (docs/decisions/1220), as the Add/Edit Agent select words it. */
-export const PAY_BASIS_OPTIONS = [
-  { value: "loaded", label: "Loaded tons" },
-  { value: "received", label: "Received tons (client's weighbridge)" },
-  { value: "accepted", label: "Accepted tons (after quality deduction)" },
-] as const satisfies readonly { value: PayBasis; label: string }[];
-
-/** "Received tons (client's weighbridge)": a basis as the form and the agent statement word it. */
-export const payBasisLabel = (basis: PayBasis) => PAY_BASIS_OPTIONS.find((o) => o.value === basis)!.label;
 
 /** An agent's pay basis: one of PAY_BASIS_OPTIONS; blank or absent is "not given" (undefined). */
 const payBasis = z.unknown().transform((value, ctx): PayBasis | undefined => {

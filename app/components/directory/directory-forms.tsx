@@ -13,7 +13,7 @@ import {
 } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import type { FormConstraint } from "~/schemas/fields";
-import { PAY_BASIS_OPTIONS } from "~/schemas/directory";
+import { PAY_BASIS_OPTIONS } from "~/utils/pay-basis";
 
 const AGENT_OPTIONAL = ["contact", "phone", "bankName", "bankAccountName", "bankAccountNo"] as const;
 const CLIENT_OPTIONAL = ["address", "email", "phone", "taxNo"] as const;
