@@ -40,7 +40,12 @@ export async function getAgent(id: number, db?: Executor): Promise<Agent | null>
 
 type Result = { ok: true; agent: Agent } | DirectoryFailure;
 
-/** A create or edit writes every field: a blank box clears it. */
+/**
+ * A create or edit writes every field: a blank box clears it. The pay basis is the exception:
+ * left out (a JSON call written before it existed), a new agent is paid on loaded tons and an edit
+ * keeps its basis. A change applies to the deliveries recorded after it; each delivery keeps the
+ * basis it was recorded with (docs/decisions/1220).
+ */
 const agentValues = (data: z.infer<typeof AgentSchema>) => ({
   name: data.name,
   contact: data.contact ?? null,
@@ -48,6 +53,7 @@ const agentValues = (data: z.infer<typeof AgentSchema>) => ({
   bankName: data.bankName ?? null,
   bankAccountName: data.bankAccountName ?? null,
   bankAccountNo: data.bankAccountNo ?? null,
+  ...(data.payBasis === undefined ? {} : { payBasis: data.payBasis }),
 });
 
 export async function createAgent(actor: Actor, input: Record<string, unknown>): Promise<Result> {

@@ -48,6 +48,7 @@ export const clientDetails = (client: Client) => ({
   email: client.email,
   phone: client.phone,
   taxNo: client.taxNo,
+  requiresReceivedTicket: client.requiresReceivedTicket,
 });
 
 /** Case-insensitive name match (the New Delivery form's fixed client). */
@@ -64,7 +65,11 @@ export async function findClientByName(name: string, db?: Executor): Promise<Cli
 
 type Result = { ok: true; client: Client } | DirectoryFailure;
 
-/** A create or edit writes every field: a blank box clears it. */
+/**
+ * A create or edit writes every field: a blank box clears it. Whether the client's ticket is
+ * required is the exception: left out (a JSON call written before it existed), a new client does
+ * not require it and an edit keeps it, so such a call never lifts it (docs/decisions/1220).
+ */
 const clientValues = (data: z.infer<ReturnType<typeof clientSchema>>) => ({
   name: data.name,
   taxRate: data.taxRate,
@@ -73,6 +78,7 @@ const clientValues = (data: z.infer<ReturnType<typeof clientSchema>>) => ({
   email: data.email ?? null,
   phone: data.phone ?? null,
   taxNo: data.taxNo ?? null,
+  ...(data.requiresReceivedTicket === undefined ? {} : { requiresReceivedTicket: data.requiresReceivedTicket }),
 });
 
 /** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */

@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, schema, type Executor, type Invoice, type Tx, type User } from "~/db.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
-import { eligibleSql, invoiceTotalsOf, revenueSql } from "~/rules/deliveries.server";
+import { invoiceableSql, invoiceTotalsOf, revenueSql } from "~/rules/deliveries.server";
 import { dueDateOf } from "~/rules/invoices.server";
 import { compare, formatNaira, toFixed } from "~/utils/money";
 import { fail, Refusal } from "~/utils/result";
@@ -108,7 +108,12 @@ export const eligibleColumns = {
   location: schema.deliveries.location,
 };
 
-export const isEligible = eligibleSql();
+/**
+ * What may be invoiced now: confirmed, with a client, on no invoice, and not waiting for its
+ * client's ticket (docs/decisions/1220). The picker, a month's invoices and the invoice's own
+ * update all read through this one condition.
+ */
+export const isEligible = invoiceableSql();
 
 export type InvoiceFigures = {
   amount: string;

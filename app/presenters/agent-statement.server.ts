@@ -5,7 +5,7 @@
 // per delivery as the deliveries list shows it, so a statement's columns add up. The opening and
 // closing figures are index range sums over one agent's rows, like the client statement's.
 import { eq, sql } from "drizzle-orm";
-import { getDb, rowsOf, schema, type Executor } from "~/db.server";
+import { getDb, rowsOf, schema, type Executor, type PayBasis } from "~/db.server";
 import { AGENT_NOT_FOUND } from "~/models/agent-settlement.server";
 import { holdSnapshot, inSnapshot } from "~/models/statement.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
@@ -29,6 +29,7 @@ export type AgentStatementLine = {
   date: string;
   truckNo: string | null;
   location: string | null;
+  /** A delivery's paid tons: the weight its pay basis names (docs/decisions/1220). */
   tons: string | null;
   buyingRate: string | null;
   gross: string | null;
@@ -58,6 +59,8 @@ export type AgentStatement = {
     bankName: string | null;
     bankAccountName: string | null;
     bankAccountNo: string | null;
+    /** What the agent's deliveries recorded from now on are paid on; each delivery keeps its own (docs/decisions/1220). */
+    payBasis: PayBasis;
   };
   period: StatementPeriod;
   openingOwed: string;
@@ -229,6 +232,7 @@ async function statementAgent(ex: Executor, agentId: number): Promise<AgentState
       bankName: a.bankName,
       bankAccountName: a.bankAccountName,
       bankAccountNo: a.bankAccountNo,
+      payBasis: a.payBasis,
     })
     .from(a)
     .where(eq(a.id, agentId));

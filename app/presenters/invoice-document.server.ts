@@ -25,6 +25,7 @@ import {
   refundWithReference,
   creditNoteReversalText,
 } from "~/utils/money-line-words";
+import type { LineWeighing } from "~/utils/weighing-words";
 import { reversedCreditNoteNoSql } from "~/models/credit-note.server";
 import { paymentLinkColumns } from "~/models/payment.server";
 
@@ -32,12 +33,13 @@ export type InvoiceLine = {
   date: string;
   truckNo: string | null;
   location: string;
+  /** The tons invoiced: accepted when the delivery had the client's ticket, else loaded (docs/decisions/1220). */
   tons: string;
   /** Selling rate per ton. */
   rate: string | null;
   /** tons x rate to the kobo; the invoice amount is the exact sum rounded once. */
   amount: string;
-};
+} & LineWeighing;
 
 /** What settled part of the invoice: payments, then credit notes (reference "CN-3: reason"). */
 export type InvoiceCredit = InvoiceReceived;
@@ -61,6 +63,9 @@ export type InvoiceDocument = {
   };
   /** How many lines the invoice has; the lines themselves come from `invoiceLineBatches`. */
   lineCount: number;
+  /** How many of the lines had the client's ticket (their tons are accepted tons, docs/decisions/1220). */
+  weighedLines: number;
+  /** The lines' tons, exact to the kilogram. */
   totalTons: string;
   /** Tax-inclusive amount; `tax` is the part of it that is tax, `net` the rest. */
   amount: string;
@@ -131,7 +136,11 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
   // (append-only), so this count and the batches read later always agree.
   const [[lineTotals], payments, credits, business] = await Promise.all([
     db
-      .select({ count: sql<number>`count(*)::int`, tons: sql<string>`coalesce(sum(${l.tons}), 0)::text` })
+      .select({
+        count: sql<number>`count(*)::int`,
+        weighed: sql<number>`count(${l.receivedTons})::int`,
+        tons: sql<string>`coalesce(sum(${l.tons}), 0)::text`,
+      })
       .from(l)
       .where(eq(l.invoiceId, id)),
     db
@@ -187,7 +196,8 @@ export async function loadInvoiceDocument(actor: Actor, id: number, now = new Da
     business,
     client: row.client,
     lineCount: lineTotals.count,
-    totalTons: toFixed(lineTotals.tons),
+    weighedLines: lineTotals.weighed,
+    totalTons: toFixed(lineTotals.tons, 3),
     amount: invoice.amount,
     taxRate: invoice.taxRate,
     tax,
@@ -228,6 +238,9 @@ export function invoiceLineBatches(actor: Actor, id: number, size = INVOICE_LINE
         tons: l.tons,
         rate: l.sellingRate,
         amount: l.amount,
+        receivedTons: l.receivedTons,
+        moisture: l.moisture,
+        qualityDeductionTons: l.qualityDeductionTons,
       })
       .from(l)
       .where(and(eq(l.invoiceId, id), keysetWhere(LINE_KEYSET, page)))
@@ -242,6 +255,9 @@ export function invoiceLineBatches(actor: Actor, id: number, size = INVOICE_LINE
         tons: r.tons,
         rate: r.rate,
         amount: toFixed(r.amount),
+        receivedTons: r.receivedTons,
+        moisture: r.moisture,
+        qualityDeductionTons: r.qualityDeductionTons,
       })),
       next: rows.length < size ? null : { key: last.date, id: last.deliveryId },
     };

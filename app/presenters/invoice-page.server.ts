@@ -11,6 +11,7 @@ import { env } from "~/utils/env.server";
 import { FIRST_PAGE, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import { toFixed } from "~/utils/money";
 import type { Page, PageRequest } from "~/utils/params";
+import type { LineWeighing } from "~/utils/weighing-words";
 import { invoiceColumns, toInvoiceView, type InvoiceView } from "./invoice-list.server";
 import { type PaymentView } from "~/presenters/payments.server";
 
@@ -24,11 +25,12 @@ export type InvoiceLineView = {
   agentName: string | null;
   truckNo: string | null;
   location: string;
+  /** The tons invoiced: accepted when the delivery had the client's ticket, else loaded (docs/decisions/1220). */
   tons: string;
   sellingRate: string | null;
   /** tons x rate, to the kobo. */
   amount: string;
-};
+} & LineWeighing;
 
 /** A payment as the invoice page lists it: the payments list's row, less the invoice it names. */
 export type InvoicePaymentView = Omit<PaymentView, "invoiceId" | "invoiceNo" | "clientName">;
@@ -80,7 +82,8 @@ export async function getInvoiceDetail(
       .orderBy(...keysetOrder(LINE_KEYSET, linesPage))
       .limit(linesLimit + 1),
     db
-      .select({ n: sql<number>`count(*)::int`, tons: sql<string>`coalesce(sum(${l.tons}), 0)::numeric(20,2)::text` })
+      // Tons to the kilogram (docs/decisions/1220): a total rounded to two decimals would not be the lines' sum.
+      .select({ n: sql<number>`count(*)::int`, tons: sql<string>`coalesce(sum(${l.tons}), 0)::numeric(20,3)::text` })
       .from(l)
       .where(eq(l.invoiceId, id)),
     db
@@ -120,6 +123,9 @@ export async function getInvoiceDetail(
         tons: r.tons,
         sellingRate: r.sellingRate,
         amount: toFixed(r.amount),
+        receivedTons: r.receivedTons,
+        moisture: r.moisture,
+        qualityDeductionTons: r.qualityDeductionTons,
       })),
       count: lineTotals.n,
       tons: lineTotals.tons,

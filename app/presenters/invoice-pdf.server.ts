@@ -10,7 +10,8 @@
 // steps that place the rows.
 import type { BusinessLogo } from "~/models/business.server";
 import { formatDate } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatAmount, formatNaira, formatTons } from "~/utils/money";
+import { ACCEPTED_TONS_NOTE, weighingText } from "~/utils/weighing-words";
 import { nextBatch } from "~/utils/unavailable.server";
 import type { InvoiceDocument, InvoiceLine } from "./invoice-document.server";
 import { receivedAmount, receivedLabel, asksForPayment, balanceLine } from "~/utils/money-line-words";
@@ -45,6 +46,17 @@ const COLUMNS = [
   { title: "Amount (₦)", width: CONTENT - 72 - 70 - 150 - 55 - 78, align: "right" as const },
 ];
 const ROW = 15;
+/**
+ * A row when the invoice has lines weighed at the client's gate: room for the line under it that
+ * says what was received and deducted (docs/decisions/1220). Every row of such an invoice takes
+ * it, so the pages are still counted from the number of lines alone.
+ */
+const WEIGHED_ROW = 26;
+/** Where a weighed line's second line starts (the Truck column) and how wide it may run (to Tons' end). */
+const WEIGHING_X = MARGIN + 72;
+const WEIGHING_WIDTH = 70 + 150 + 55 - 4;
+/** The note under such an invoice's table that says what its Tons are. */
+const NOTE_HEIGHT = 8;
 
 const header = (doc: Doc, y: number) => tableHeader(doc, COLUMNS, y, { size: 7.5, rowHeight: ROW, inset: 4 });
 
@@ -59,14 +71,15 @@ class RowPlacer {
   constructor(
     public y: number,
     private readonly top: number,
+    private readonly height: number,
   ) {}
 
   /** The y of the next row, and whether a new page starts with it. */
   next() {
-    const newPage = this.y + ROW > BOTTOM;
+    const newPage = this.y + this.height > BOTTOM;
     if (newPage) this.y = this.top;
     const y = this.y;
-    this.y += ROW;
+    this.y += this.height;
     return { y, newPage };
   }
 }
@@ -75,11 +88,11 @@ class RowPlacer {
 const totalsHeight = (rows: number) => (rows + 1) * 14 + 90;
 
 /** The pages of an invoice with `count` lines whose table's first row is at `first`. */
-function pageCount(count: number, first: number, top: number, totalsRows: number) {
-  const rows = new RowPlacer(first, top);
+function pageCount(count: number, first: number, top: number, totalsRows: number, weighed: boolean) {
+  const rows = new RowPlacer(first, top, weighed ? WEIGHED_ROW : ROW);
   let pages = 1;
   for (let i = 0; i < count; i++) if (rows.next().newPage) pages += 1;
-  const y = rows.y + ROW + 12;
+  const y = rows.y + ROW + 12 + (weighed ? NOTE_HEIGHT : 0);
   return y + totalsHeight(totalsRows) > BOTTOM ? pages + 1 : pages;
 }
 
@@ -151,9 +164,11 @@ async function draw(
   // One line per delivery; the header repeats on each new page.
   const first = header(doc, y);
   const top = MARGIN + (first - y);
-  const pages = pageCount(invoice.lineCount, first, top, totals.length);
+  const weighed = invoice.weighedLines > 0;
+  const height = weighed ? WEIGHED_ROW : ROW;
+  const pages = pageCount(invoice.lineCount, first, top, totals.length, weighed);
   let page = 1;
-  const rows = new RowPlacer(first, top);
+  const rows = new RowPlacer(first, top, height);
   let count = 0;
   await readerCaughtUp();
   const batches = lines[Symbol.asyncIterator]();
@@ -173,7 +188,7 @@ async function draw(
           formatDate(l.date),
           l.truckNo ?? "-",
           l.location,
-          formatAmount(l.tons),
+          formatTons(l.tons),
           l.rate ? formatAmount(l.rate) : "-",
           l.amount ? formatAmount(l.amount) : "-",
         ];
@@ -183,9 +198,17 @@ async function draw(
           line(doc, text, x + (c.align === "left" ? 0 : -4), row.y, { align: c.align, width: c.width });
           x += c.width;
         });
+        const weighing = weighingText(l);
+        if (weighing) {
+          line(doc, fit(doc, weighing, WEIGHING_WIDTH, { size: 6.5 }), WEIGHING_X, row.y + 12.5, {
+            size: 6.5,
+            color: GREY,
+            width: WEIGHING_WIDTH,
+          });
+        }
         doc
-          .moveTo(MARGIN, row.y + ROW - 3)
-          .lineTo(RIGHT, row.y + ROW - 3)
+          .moveTo(MARGIN, row.y + height - 3)
+          .lineTo(RIGHT, row.y + height - 3)
           .lineWidth(0.3)
           .strokeColor("#e2e8f0")
           .stroke();
@@ -204,9 +227,17 @@ async function draw(
   y = rows.y;
   line(doc, `${count} ${count === 1 ? "delivery" : "deliveries"}`, MARGIN, y + 2, { weight: "bold" });
   const tonsX = MARGIN + COLUMNS[0].width + COLUMNS[1].width + COLUMNS[2].width;
-  line(doc, formatAmount(invoice.totalTons), tonsX - 4, y + 2, { weight: "bold", align: "right", width: 55 });
+  line(doc, formatTons(invoice.totalTons), tonsX - 4, y + 2, { weight: "bold", align: "right", width: 55 });
   line(doc, formatAmount(invoice.amount), RIGHT - 100, y + 2, { weight: "bold", align: "right", width: 100 });
   y += ROW + 12;
+  if (weighed) {
+    line(doc, fit(doc, ACCEPTED_TONS_NOTE, CONTENT, { size: 7 }), MARGIN, y - 6, {
+      size: 7,
+      color: GREY,
+      width: CONTENT,
+    });
+    y += NOTE_HEIGHT;
+  }
 
   if (y + totalsHeight(totals.length) > BOTTOM) {
     finishPage(doc, invoice, page, pages);

@@ -23,19 +23,14 @@ const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}
 const PICKER_KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
 
 /**
- * Confirmed deliveries with a client and no invoice: what Generate Invoice offers, searched
- * by agent, date and location and paged newest first through the partial index on exactly
- * those deliveries (docs/decisions/0502).
+ * The query of one page of the picker (exported for the plan test): confirmed deliveries with a
+ * client and no invoice, not waiting for their client's ticket (docs/decisions/1220), searched
+ * by agent, date and location, newest first through the partial index on exactly those
+ * deliveries (docs/decisions/0502). The wait is a NOT EXISTS on the client's row, a filter
+ * beside the index's condition.
  */
-export async function listEligibleDeliveries(
-  actor: Actor,
-  filters: PickerFilters = {},
-  { limit = PICKER_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
-  db?: Executor,
-): Promise<Page<EligibleRow>> {
-  assertCan(actor, "invoice.manage", "invoices/eligible-deliveries");
-  db ??= await getDb();
-  const rows = await db
+export function eligibleDeliveriesQuery(db: Executor, filters: PickerFilters, page: PageRequest, limit: number) {
+  return db
     .select(eligibleColumns)
     .from(schema.deliveries)
     .innerJoin(schema.clients, eq(schema.clients.id, schema.deliveries.clientId))
@@ -51,6 +46,18 @@ export async function listEligibleDeliveries(
     )
     .orderBy(...keysetOrder(PICKER_KEYSET, page))
     .limit(limit + 1);
+}
+
+/** What Generate Invoice offers: one page of `eligibleDeliveriesQuery`. */
+export async function listEligibleDeliveries(
+  actor: Actor,
+  filters: PickerFilters = {},
+  { limit = PICKER_PAGE_SIZE, page = FIRST_PAGE }: { limit?: number; page?: PageRequest } = {},
+  db?: Executor,
+): Promise<Page<EligibleRow>> {
+  assertCan(actor, "invoice.manage", "invoices/eligible-deliveries");
+  db ??= await getDb();
+  const rows = await eligibleDeliveriesQuery(db, filters, page, limit);
   return toPage(rows, limit, page, (r) => ({ key: r.date, id: r.id }));
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import { getDb, schema, type Executor } from "~/db.server";
 import { firstDayOfMonth, isYearMonth, lastDayOfMonth } from "~/utils/year-month";
-import { deliveryRevenue, eligibleSql, invoiceAmountSql, kobo } from "~/rules/deliveries.server";
+import { deliveryRevenue, eligibleSql, invoiceAmountSql, invoiceableSql, kobo } from "~/rules/deliveries.server";
 import { keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
 import { highestInvoiceNumber } from "~/models/invoice.server";
@@ -168,25 +168,34 @@ export function monthDetailsQuery(db: Executor, yearMonth: string, page: PageReq
 
 /**
  * What "Generate Invoice" for a month would invoice, per client: deliveries, tons and amount
- * (each client's amount rounded once, as the invoice will be).
+ * (each client's amount rounded once, as the invoice will be); and how many of the month's
+ * eligible deliveries it leaves out because they wait for their client's ticket (docs/decisions/1220).
  */
 export async function monthInvoicePreview(actor: Actor, yearMonth: string) {
   assertCan(actor, "reconciliation.view", `reconciliation/${yearMonth}`);
   if (!isMonth(yearMonth)) return null;
   const db = await getDb();
   const d = schema.deliveries;
-  const clients = await db
-    .select({
-      clientId: schema.clients.id,
-      clientName: schema.clients.name,
-      deliveries: sql<number>`count(*)::int`,
-      tons: sql<string>`sum(${d.invoicedTons})::numeric(20,3)::text`,
-      amount: kobo(invoiceAmountSql()),
-    })
-    .from(d)
-    .innerJoin(schema.clients, eq(schema.clients.id, d.clientId))
-    .where(and(eligibleSql(), gte(d.date, monthStart(yearMonth)), lte(d.date, monthEnd(yearMonth))))
-    .groupBy(schema.clients.id, schema.clients.name)
-    .orderBy(asc(schema.clients.name));
-  return clients;
+  const inMonth = and(gte(d.date, monthStart(yearMonth)), lte(d.date, monthEnd(yearMonth)));
+  const [clients, [waiting]] = await Promise.all([
+    db
+      .select({
+        clientId: schema.clients.id,
+        clientName: schema.clients.name,
+        deliveries: sql<number>`count(*)::int`,
+        tons: sql<string>`sum(${d.invoicedTons})::numeric(20,3)::text`,
+        amount: kobo(invoiceAmountSql()),
+      })
+      .from(d)
+      .innerJoin(schema.clients, eq(schema.clients.id, d.clientId))
+      .where(and(invoiceableSql(), inMonth))
+      .groupBy(schema.clients.id, schema.clients.name)
+      .orderBy(asc(schema.clients.name)),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(d)
+      .innerJoin(schema.clients, eq(schema.clients.id, d.clientId))
+      .where(and(eligibleSql(), inMonth, schema.clients.requiresReceivedTicket, sql`${d.receivedTons} is null`)),
+  ]);
+  return { clients, waitingForTicket: waiting.n };
 }

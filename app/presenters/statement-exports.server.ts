@@ -3,6 +3,7 @@
 import { AGENT_LINE_TYPES, reversalText, clientLineReference, clientLineType } from "~/utils/money-line-words";
 import { agentBalanceBatches, type AgentBalanceView } from "~/presenters/agents-owed.server";
 import { agentStatementDownload, type AgentStatementLine } from "~/presenters/agent-statement.server";
+import { payBasisLabel } from "~/utils/pay-basis";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
 import { clientStatementDownload } from "~/presenters/client-statement.server";
 import { parseStatementPeriod } from "~/schemas/statement-query.server";
@@ -119,7 +120,8 @@ const agentStatementColumns: CsvColumn<AgentStatementRow>[] = [
   { header: "Type", kind: "text", value: (r) => r.type },
   { header: "Truck No", kind: "text", value: (r) => r.truckNo },
   { header: "Location", kind: "text", value: (r) => r.location },
-  { header: "Tons", kind: "number", value: (r) => r.tons },
+  // Each delivery's weight on the basis it was recorded with (docs/decisions/1220).
+  { header: "Tons Paid", kind: "number", value: (r) => r.tons },
   { header: "Buying Rate", kind: "amount", value: (r) => r.buyingRate },
   { header: "Gross", kind: "amount", value: (r) => r.gross },
   { header: "Offloading", kind: "amount", value: (r) => r.offloading },
@@ -151,7 +153,9 @@ export async function agentStatementExport(
   if (!download.ok) return download.status === 404 ? null : { invalid: download.message };
   const { statement, batches: lineBatches } = download;
   async function* batches(): AsyncGenerator<AgentStatementRow[]> {
-    yield [{ date: period.from, type: "Owed at start", owed: statement.openingOwed }];
+    // What the agent is paid on now, where the page and the PDF say it (docs/decisions/1220).
+    const basis = `Paid on: ${payBasisLabel(statement.agent.payBasis)}`;
+    yield [{ date: period.from, type: "Owed at start", owed: statement.openingOwed, note: basis }];
     for await (const lines of lineBatches) {
       yield lines.map((l) => {
         const {

@@ -189,7 +189,15 @@ function agentLine(overrides: Partial<AgentStatementLine>): AgentStatementLine {
 function agentLedger(name = "Pdf Agent", lines: AgentStatementLine[] = []) {
   return agentStatementLedger(
     {
-      agent: { id: 7, name, phone: null, bankName: null, bankAccountName: null, bankAccountNo: null },
+      agent: {
+        id: 7,
+        name,
+        phone: null,
+        bankName: null,
+        bankAccountName: null,
+        bankAccountNo: null,
+        payBasis: "loaded",
+      },
       period: MARCH,
       openingOwed: "12345.67",
       closingOwed: "92345.67",

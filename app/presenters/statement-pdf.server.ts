@@ -33,6 +33,7 @@ import { parseStatementPeriod } from "~/schemas/statement-query.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { AGEING_BUCKETS, AGEING_LABELS } from "~/rules/ageing";
 import { PAYOUT_METHOD_LABELS } from "~/schemas/settlements";
+import { payBasisLabel } from "~/utils/pay-basis";
 import type { BadExport } from "~/utils/csv.server";
 import { formatDate } from "~/utils/dates";
 import { formatAmount, formatNaira, formatTons } from "~/utils/money";
@@ -226,8 +227,9 @@ export const CLIENT_STATEMENT_COLUMNS: LedgerColumn[] = [
 export const AGENT_STATEMENT_COLUMNS: LedgerColumn[] = [
   { title: "Date", width: 58, align: "left" },
   { title: "Truck / method", width: 100, align: "left" },
-  { title: "Location / reference", width: 108, align: "left" },
-  { title: "Tons", width: 42, align: "right" },
+  { title: "Location / reference", width: 100, align: "left" },
+  // Each delivery's weight on the basis it was recorded with (docs/decisions/1220).
+  { title: "Tons paid", width: 50, align: "right" },
   { title: "Rate (₦)", width: 58, align: "right" },
   { title: "Gross (₦)", width: 64, align: "right" },
   { title: "Offloading (₦)", width: 60, align: "right" },
@@ -381,7 +383,9 @@ export function agentStatementLedger(
     party: {
       label: "AGENT",
       name: a.name,
-      lines: [a.phone, bank ? `Bank: ${bank}` : null].filter(Boolean) as string[],
+      lines: [a.phone, bank ? `Bank: ${bank}` : null, `Paid on: ${payBasisLabel(a.payBasis)}`].filter(
+        Boolean,
+      ) as string[],
     },
     summary: [
       ["Owed at start", formatNaira(s.openingOwed)],

@@ -15,9 +15,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireCapability(request, "agent.manage");
   const agent = await getAgent(requireIdParam(params.id, "Agent not found"));
   invariantResponse(agent, "Agent not found");
-  const { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo } = agent;
+  const { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo, payBasis } = agent;
   return {
-    agent: { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo },
+    agent: { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo, payBasis },
     constraint: AGENT_FORM_CONSTRAINT,
   };
 }

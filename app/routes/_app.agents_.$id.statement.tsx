@@ -7,6 +7,7 @@ import { StatementDownloads, StatementPager, StatementPeriod } from "~/component
 import { TableScroll } from "~/components/table-scroll";
 import { agentStatement, getStatementAgent, type AgentStatement } from "~/presenters/agent-statement.server";
 import { readStatementPageQuery } from "~/schemas/statement-query.server";
+import { payBasisLabel } from "~/utils/pay-basis";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { formatDate } from "~/utils/dates";
@@ -80,7 +81,8 @@ export default function AgentStatementPage() {
 
 // The figure columns, right-aligned; the two long words may break where they are marked.
 const NUMBER_COLUMNS = [
-  "Tons",
+  // Each delivery's weight on the basis it was recorded with (docs/decisions/1220).
+  "Tons paid",
   "Buying rate",
   "Gross",
   "Off\u00adloading",
@@ -98,7 +100,7 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
     <>
       <FigureCard
         label="What is owed"
-        note={`${formatDate(s.period.from)} to ${formatDate(s.period.to)}${bank ? ` · Bank: ${bank}` : ""}`}
+        note={`${formatDate(s.period.from)} to ${formatDate(s.period.to)} · Paid on: ${payBasisLabel(s.agent.payBasis)}${bank ? ` · Bank: ${bank}` : ""}`}
         figures={[
           ["Owed at start", formatNaira(s.openingOwed)],
           [`Net payable (${deliveriesCount(s.totals.deliveries)})`, formatNaira(s.totals.earned)],

@@ -27,7 +27,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ClientFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return replyInvalid(submission);
-  const form = Object.fromEntries(formData);
+  // An unticked checkbox posts nothing: the form says "not required" then (docs/decisions/1220).
+  const form = {
+    ...Object.fromEntries(formData),
+    requiresReceivedTicket: formData.get("requiresReceivedTicket") ?? false,
+  };
   const result = await updateClient(user, id, form, { lenient: true });
   if (!result.ok)
     return replyRefused(submission, result, { formMessage: `Failed to update client: ${result.message}` });

@@ -20,7 +20,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: ClientFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return replyInvalid(submission);
-  const form = Object.fromEntries(formData);
+  // An unticked checkbox posts nothing: the form says "not required" then (docs/decisions/1220).
+  const form = {
+    ...Object.fromEntries(formData),
+    requiresReceivedTicket: formData.get("requiresReceivedTicket") ?? false,
+  };
   const result = await createClient(user, form, { lenient: true });
   if (!result.ok)
     return replyRefused(submission, result, { formMessage: `Failed to create client: ${result.message}` });

@@ -57,6 +57,13 @@ function ClientDetails({ client }: { client: ClientPage["client"] }) {
     ["Phone", client.phone],
     ["Tax number (TIN)", client.taxNo],
     ["Address", client.address],
+    // Decision 1220: such a client's deliveries wait for its weighbridge ticket before invoicing.
+    [
+      "Invoiced",
+      client.requiresReceivedTicket
+        ? "Only with the client's ticket, on the accepted tons"
+        : "With or without the client's ticket",
+    ],
   ];
   return (
     <section aria-label="Client details" className="card p-4">

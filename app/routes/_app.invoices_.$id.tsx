@@ -25,7 +25,8 @@ import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDate, todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
-import { add, formatNaira, isNegative, sub, toFixed } from "~/utils/money";
+import { add, formatNaira, formatTons, isNegative, sub, toFixed } from "~/utils/money";
+import { ACCEPTED_TONS_NOTE, weighingText, type LineWeighing } from "~/utils/weighing-words";
 import { parseId, readPageRequest } from "~/utils/params";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
@@ -189,7 +190,7 @@ export default function InvoicePage() {
 
       <section aria-labelledby="invoice-deliveries" className="space-y-2">
         <h2 id="invoice-deliveries" className="text-lg font-semibold">
-          {`Deliveries (${lines.count}, ${lines.tons} tons)`}
+          {`Deliveries (${lines.count}, ${formatTons(lines.tons)} tons)`}
         </h2>
         <TableScroll label="Deliveries on this invoice">
           <table className="data-table compact min-w-[640px]">
@@ -211,8 +212,11 @@ export default function InvoicePage() {
                   <td className="nowrap">{formatDate(l.date)}</td>
                   <td>{l.agentName ?? "—"}</td>
                   <td>{l.truckNo ?? "—"}</td>
-                  <td>{l.location}</td>
-                  <td className="num">{l.tons}</td>
+                  <td>
+                    {l.location}
+                    <WeighingLine line={l} />
+                  </td>
+                  <td className="num">{formatTons(l.tons)}</td>
                   <td className="num">{l.sellingRate === null ? "—" : formatNaira(l.sellingRate)}</td>
                   <td className="num">{formatNaira(l.amount)}</td>
                 </tr>
@@ -220,6 +224,9 @@ export default function InvoicePage() {
             </tbody>
           </table>
         </TableScroll>
+        {lines.items.some((l) => l.receivedTons !== null) ? (
+          <p className="page-subtitle text-xs">{ACCEPTED_TONS_NOTE}</p>
+        ) : null}
         <Pager label="Delivery pages" olderCursor={lines.olderCursor} newerCursor={lines.newerCursor} />
       </section>
 
@@ -328,6 +335,16 @@ export default function InvoicePage() {
 
 export function ErrorBoundary() {
   return <ErrorView error={useRouteError()} failure="Failed to load the invoice. Please try again." />;
+}
+
+/** Under a line's location: what the client's weighbridge said and what its rule deducted (docs/decisions/1220). */
+function WeighingLine({ line }: { line: LineWeighing }) {
+  const text = weighingText(line);
+  return text ? (
+    <span className="block min-w-[12rem] text-xs text-slate-600 dark:text-slate-300" data-testid="line-weighing">
+      {text}
+    </span>
+  ) : null;
 }
 
 /**

@@ -49,7 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       confirm && preview
         ? {
             month: confirm,
-            clients: closed ? [] : preview,
+            clients: closed ? [] : preview.clients,
+            // Left out until their client's ticket is recorded (docs/decisions/1220).
+            waitingForTicket: closed ? 0 : preview.waitingForTicket,
             // The number the counter gives next: the action refuses if another invoice took it meanwhile.
             firstNo: page.nextInvoiceNo,
             closedReason: closed && page.closedThrough ? closedMonthReason(page.closedThrough) : null,
@@ -255,6 +257,7 @@ type Confirm = {
   firstNo: number;
   closedReason: string | null;
   idempotencyKey: string;
+  waitingForTicket: number;
   clients: { clientId: number; clientName: string; deliveries: number; tons: string; amount: string }[];
 };
 
@@ -289,7 +292,10 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
           {confirm.closedReason}
         </p>
       ) : count === 0 ? (
-        <p className="text-sm">This month has no confirmed deliveries with a client left to invoice.</p>
+        <>
+          <p className="text-sm">This month has no confirmed deliveries with a client left to invoice.</p>
+          <WaitingNote count={confirm.waitingForTicket} />
+        </>
       ) : (
         <Form method="post" className="space-y-4" preventScrollReset>
           <p className="text-sm">
@@ -338,6 +344,7 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
               ) : null}
             </table>
           </TableScroll>
+          <WaitingNote count={confirm.waitingForTicket} />
           <div className="flex flex-wrap justify-end gap-2">
             <Link to={back} preventScrollReset className="btn-ghost" data-autofocus>
               Cancel
@@ -349,5 +356,17 @@ function ConfirmGenerate({ confirm, back }: { confirm: Confirm; back: string }) 
         </Form>
       )}
     </Dialog>
+  );
+}
+
+/** The month's deliveries left out because their client invoices only on its own ticket (docs/decisions/1220). */
+function WaitingNote({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <p className="text-sm" role="note">
+      {count === 1 ? "1 delivery waits" : `${count} deliveries wait`} for the client&apos;s ticket and{" "}
+      {count === 1 ? "is" : "are"} not included: record the client&apos;s ticket to invoice{" "}
+      {count === 1 ? "it" : "them"}.
+    </p>
   );
 }

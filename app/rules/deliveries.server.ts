@@ -50,6 +50,28 @@ export const isEligibleForInvoice = (x: Pick<Delivery, "status" | "invoiceId" | 
 /** Served by the partial index deliveries_invoiceable_idx (status = 'confirmed' and invoice_id is null). */
 export const eligibleSql = () => and(eq(d.status, "confirmed"), isNull(d.invoiceId), isNotNull(d.clientId))!;
 
+// ---- Waiting for the client's ticket (docs/decisions/1220): a client that requires its received
+// ticket has a delivery offered for invoicing, and invoiced, only once that ticket is recorded.
+// Kept apart from `eligibleSql`, which the kept totals' n_eligible restates: that count includes
+// the deliveries still waiting.
+
+/** An eligible delivery of a client requiring its ticket, with no received ticket yet. */
+export const waitsForReceivedTicket = (
+  x: Pick<Delivery, "receivedTons">,
+  client: { requiresReceivedTicket: boolean },
+) => client.requiresReceivedTicket && x.receivedTons === null;
+
+/**
+ * The SQL twin of "not waiting": a received ticket, or a client that does not require one. A
+ * NOT EXISTS on the client's row, so it filters a query with or without a join on clients and
+ * leaves the picker on its partial index.
+ */
+export const readyForInvoiceSql = () =>
+  sql`(${d.receivedTons} is not null or not exists (select 1 from ${schema.clients} where ${schema.clients.id} = ${d.clientId} and ${schema.clients.requiresReceivedTicket}))`;
+
+/** What may be invoiced now: eligible and not waiting for the client's ticket. */
+export const invoiceableSql = () => and(eligibleSql(), readyForInvoiceSql())!;
+
 /** Once invoiced (status or invoice link), tons, rates and client are locked and the delivery cannot be deleted. */
 export const isInvoiced = (x: Pick<Delivery, "status" | "invoiceId">) =>
   x.status === "invoiced" || x.invoiceId !== null;

@@ -1,5 +1,7 @@
 import * as z from "zod";
 import { compare, parseDecimalInput } from "~/utils/money";
+import type { PayBasis } from "~/db.server";
+import { PAY_BASIS_OPTIONS } from "~/utils/pay-basis";
 import { checked, constraintOf, optionalText, requiredText, formSchema } from "./fields";
 
 export const NAME_MAX = 200;
@@ -36,11 +38,23 @@ export const bankFields = {
   bankAccountNo: optionalText("Account number", SHORT_MAX),
 };
 
+/** An agent's pay basis: one of PAY_BASIS_OPTIONS; blank or absent is "not given" (undefined). */
+const payBasis = z.unknown().transform((value, ctx): PayBasis | undefined => {
+  if (value === undefined || value === null || value === "") return undefined;
+  const basis = PAY_BASIS_OPTIONS.find((o) => o.value === value);
+  if (!basis) {
+    ctx.addIssue({ code: "custom", message: "Paid on must be loaded, received or accepted" });
+    return z.NEVER;
+  }
+  return basis.value;
+});
+
 export const AgentSchema = z.object({
   name: requiredText("Agent name", NAME_MAX),
   contact: optionalText("Contact", NAME_MAX),
   phone: optionalText("Phone", SHORT_MAX),
   ...bankFields,
+  payBasis,
 });
 
 /** The Add/Edit Agent form (the same rules as the JSON calls). */
@@ -95,6 +109,20 @@ function percentField<Blank extends string | undefined>(blank: Blank) {
   return checked(percent, { min: 0, max: 100, step: "0.01" });
 }
 
+/**
+ * Whether a client's deliveries are invoiced only once its own weighbridge ticket is recorded
+ * (docs/decisions/1220): JSON true or false; the form's checkbox posts "on" (its route says false
+ * when it is not ticked). Blank or absent is "not given" (undefined): a new client does not
+ * require it, an edit keeps what was set.
+ */
+const requiresReceivedTicket = z.unknown().transform((value, ctx): boolean | undefined => {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (value === true || value === "on" || value === "true") return true;
+  if (value === false || value === "false") return false;
+  ctx.addIssue({ code: "custom", message: "Invoice only with the client's ticket must be true or false" });
+  return z.NEVER;
+});
+
 export const clientSchema = (lenient: boolean) =>
   z.object({
     name: requiredText("Client name", NAME_MAX),
@@ -104,6 +132,7 @@ export const clientSchema = (lenient: boolean) =>
     email: optionalEmail("E-mail"),
     phone: optionalText("Phone", SHORT_MAX),
     taxNo: optionalText("Tax number", SHORT_MAX),
+    requiresReceivedTicket,
   });
 
 /** The New/Edit Client form: non-numeric payment terms count as 0 there (spec section 5). */

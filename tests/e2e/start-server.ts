@@ -13,7 +13,8 @@ import { addDays, todayIn } from "../../app/utils/dates";
 import { SESSION_COOKIE_NAME } from "../../app/utils/cookies.server";
 import { createSession } from "../../app/utils/session.server";
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
-import { createAgent, createClient, createDelivery, createUser } from "../factories";
+import { recordTicket } from "../../app/services/deliveries/record-ticket.server";
+import { createAgent, createClient, createDelivery, createQualityRule, createUser } from "../factories";
 import {
   BOOTSTRAP_ADMIN,
   DELIVERY_CLIENT,
@@ -90,6 +91,43 @@ for (const project of ["js", "nojs"]) {
     { now: new Date(`${addDays(today, -120)}T12:00:00Z`) },
   );
   if (!issued.ok) throw new Error(issued.message);
+  // Weighed at the client's gate (tests/e2e/invoicing-weights.spec.ts, decision 1220): a client
+  // that invoices only on its own ticket, one delivery per viewport with that ticket recorded
+  // (30,120 kg at 18.5% moisture, 753 kg deducted) and one still waiting for it. Recorded through
+  // the app's own recordTicket, as the office would; in 2004, a month no journey invoices whole.
+  const weighedClient = await createClient(
+    { name: `Weighed Client ${project}`, taxRate: "7.50", paymentTermsDays: 30, requiresReceivedTicket: true },
+    db,
+  );
+  await createQualityRule(
+    { clientId: weighedClient.id, validFrom: "2004-01-01", moistureThreshold: "16", deductionPerPoint: "1" },
+    db,
+  );
+  for (const [n, who] of ["Desk", "Phone", "Waiting"].entries()) {
+    const weighedAgent = await createAgent({ name: `Weighed ${who} Agent ${project}` }, db);
+    const weighed = await createDelivery(
+      {
+        ...common,
+        clientId: weighedClient.id,
+        agentId: weighedAgent.id,
+        date: "2004-05-10",
+        tons: "30.00",
+        sellingRate: "60000.00",
+        buyingRate: "40000.00",
+        location: "Weighed yard",
+      },
+      db,
+    );
+    if (who === "Waiting") continue;
+    const ticket = { kind: "received", ticketNo: `KD-${project}-${n}`, truckNo: `LAG ${n}${n}${n} KD` };
+    const recorded = await recordTicket(
+      manager,
+      weighed.id,
+      { ...ticket, grossKg: 45120, tareKg: 15000, moisture: "18.5" },
+      null,
+    );
+    if (!recorded.ok) throw new Error(recorded.message);
+  }
   // Invoiced late (tests/e2e/defects-invoices.spec.ts): delivered five months ago, not invoiced yet.
   const late = await createAgent({ name: `Late Agent ${project}` }, db);
   await createDelivery({ ...common, agentId: late.id, date: addDays(today, -150), tons: "5.00" }, db);

@@ -49,7 +49,7 @@ describe("the invoice document", () => {
       invoiceNo: invoice.invoiceNo,
       client: { name: client.name, address: "4 Marina\nLagos" },
       lineCount: 1,
-      totalTons: "10.00",
+      totalTons: "10.000",
       amount: "107500.50",
       taxRate: "7.50",
       tax: "7500.03",
@@ -73,6 +73,10 @@ describe("the invoice document", () => {
         tons: "10.000",
         rate: "10750.05",
         amount: "107500.50",
+        // No client's ticket: invoiced on the loaded tons, nothing to say of weights (decision 1220).
+        receivedTons: null,
+        moisture: null,
+        qualityDeductionTons: null,
       },
     ]);
     expect(await loadInvoiceDocument(admin, 999_999)).toBeNull();
@@ -88,7 +92,7 @@ describe("the invoice document", () => {
       voidReason: "Raised in error",
       balance: "0.00",
       lineCount: 1,
-      totalTons: "2.00",
+      totalTons: "2.000",
     });
     expect(await linesOf(admin, invoice.id)).toMatchObject([{ tons: "2.000" }]);
     const stream = streamInvoicePdf(doc!, invoiceLineBatches(admin, invoice.id), { compress: false });

@@ -2,9 +2,18 @@ import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from 
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Dialog } from "~/components/dialog";
-import { ConfirmFooter, FormErrors, InputField, SubmitButton, TextareaField } from "~/components/forms";
+import {
+  CheckboxField,
+  ConfirmFooter,
+  FormErrors,
+  InputField,
+  SelectField,
+  SubmitButton,
+  TextareaField,
+} from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import type { FormConstraint } from "~/schemas/fields";
+import { PAY_BASIS_OPTIONS } from "~/utils/pay-basis";
 
 const AGENT_OPTIONAL = ["contact", "phone", "bankName", "bankAccountName", "bankAccountNo"] as const;
 const CLIENT_OPTIONAL = ["address", "email", "phone", "taxNo"] as const;
@@ -45,12 +54,13 @@ export function AgentForm({
   constraint,
   defaultValue,
   submitLabel,
-}: FormProps<{ name?: string } & Partial<Record<(typeof AGENT_OPTIONAL)[number], string | null>>>) {
-  const [form, fields] = useForm<{ name: string } & Record<(typeof AGENT_OPTIONAL)[number], string>>({
+}: FormProps<{ name?: string; payBasis?: string } & Partial<Record<(typeof AGENT_OPTIONAL)[number], string | null>>>) {
+  const [form, fields] = useForm<{ name: string; payBasis: string } & Record<(typeof AGENT_OPTIONAL)[number], string>>({
     lastResult,
     constraint,
     defaultValue: {
       name: defaultValue?.name ?? "",
+      payBasis: defaultValue?.payBasis ?? "loaded",
       ...Object.fromEntries(AGENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
   });
@@ -59,6 +69,17 @@ export function AgentForm({
       <InputField meta={fields.name} label="Agent Name *" />
       <InputField meta={fields.contact} label="Contact" placeholder="Phone or address" />
       <InputField meta={fields.phone} label="Phone" type="tel" />
+      <SelectField
+        meta={fields.payBasis}
+        label="Paid on"
+        description="Deliveries recorded from now on are paid on this; each delivery already recorded keeps its own."
+      >
+        {PAY_BASIS_OPTIONS.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </SelectField>
       <fieldset className="space-y-3">
         <legend className="label">Bank details (for settlements)</legend>
         <InputField meta={fields.bankName} label="Bank" />
@@ -78,12 +99,15 @@ export function ClientForm({
   defaultValue,
   submitLabel,
 }: FormProps<
-  { name?: string; taxRate?: string; paymentTermsDays?: number } & Partial<
+  { name?: string; taxRate?: string; paymentTermsDays?: number; requiresReceivedTicket?: boolean } & Partial<
     Record<(typeof CLIENT_OPTIONAL)[number], string | null>
   >
 >) {
   const [form, fields] = useForm<
-    { name: string; taxRate: string; paymentTermsDays: string } & Record<(typeof CLIENT_OPTIONAL)[number], string>
+    { name: string; taxRate: string; paymentTermsDays: string; requiresReceivedTicket: string } & Record<
+      (typeof CLIENT_OPTIONAL)[number],
+      string
+    >
   >({
     lastResult,
     constraint,
@@ -91,6 +115,7 @@ export function ClientForm({
       name: defaultValue?.name ?? "",
       taxRate: defaultValue?.taxRate ?? "0",
       paymentTermsDays: String(defaultValue?.paymentTermsDays ?? 30),
+      requiresReceivedTicket: defaultValue?.requiresReceivedTicket ? "on" : "",
       ...Object.fromEntries(CLIENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
   });
@@ -107,6 +132,11 @@ export function ClientForm({
         <InputField meta={fields.phone} label="Phone" type="tel" />
       </div>
       <InputField meta={fields.taxNo} label="Tax number (TIN)" />
+      <CheckboxField
+        meta={fields.requiresReceivedTicket}
+        label="Invoice only with the client's ticket"
+        description="A delivery is offered for invoicing once the client's weighbridge ticket is recorded, and invoiced on the accepted tons."
+      />
     </DirectoryForm>
   );
 }

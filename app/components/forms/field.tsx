@@ -145,3 +145,29 @@ export function TextareaField(
     </Field>
   );
 }
+
+/**
+ * A checkbox on a Conform field: the box before its label, a hint and the field's messages under
+ * them. It posts "on" when ticked and nothing when not (the route reads the absence).
+ */
+export function CheckboxField(
+  props: ConformFieldProps &
+    Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form" | "defaultValue">,
+) {
+  const [field, rest] = splitProps(props);
+  const { key, ...inputProps } = getInputProps(field.meta, { type: "checkbox", ...aria(field) });
+  return (
+    <div className={field.className}>
+      <label className="flex items-start gap-2 text-sm font-medium" htmlFor={field.meta.id}>
+        <input key={key} className="mt-0.5 h-4 w-4 shrink-0 accent-green-700" {...inputProps} {...rest} />
+        <span>{field.label}</span>
+      </label>
+      {field.description ? (
+        <p id={field.meta.descriptionId} className="page-subtitle mt-1 pl-6">
+          {field.description}
+        </p>
+      ) : null}
+      <ErrorList id={field.meta.errorId} errors={field.hideErrors ? null : field.meta.errors} />
+    </div>
+  );
+}

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import type { InvoiceDocument, InvoiceLine } from "~/presenters/invoice-document.server";
 import { formatDate } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatAmount, formatNaira, formatTons } from "~/utils/money";
+import { ACCEPTED_TONS_NOTE, weighingText } from "~/utils/weighing-words";
 import { asksForPayment, balanceLine, receivedAmount, receivedLabel } from "~/utils/money-line-words";
 
 // The printable invoice (A4). The same figures as the PDF: both come from loadInvoiceDocument,
@@ -28,8 +29,11 @@ export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {
     <tr key={index} className="break-inside-avoid border-b border-slate-200">
       <td>{formatDate(line.date)}</td>
       <td>{line.truckNo ?? "-"}</td>
-      <td>{line.location}</td>
-      <td>{formatAmount(line.tons)}</td>
+      <td>
+        {line.location}
+        {weighingText(line) ? <span className="block text-[11px] text-slate-600">{weighingText(line)}</span> : null}
+      </td>
+      <td>{formatTons(line.tons)}</td>
       <td>{line.rate ? formatAmount(line.rate) : "-"}</td>
       <td>{line.amount ? formatAmount(line.amount) : "-"}</td>
     </tr>
@@ -40,10 +44,12 @@ export function InvoiceLineRows({ lines }: { lines: InvoiceLine[] }) {
 export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; children?: ReactNode }) {
   const { business, client } = doc;
   const balance = balanceLine(doc);
+  // As wide as the page allows, up to A4 (w-full): sized to its content, a table of million-naira
+  // amounts made the sheet wider than a 390 px phone, where the table is to scroll in its own box.
   return (
     <article
       aria-label={`Invoice ${doc.invoiceNo}`}
-      className="relative mx-auto max-w-[210mm] bg-white p-3 text-[13px] sm:p-8 leading-snug text-slate-900 shadow print:max-w-none print:p-0 print:shadow-none"
+      className="relative mx-auto w-full max-w-[210mm] bg-white p-3 text-[13px] sm:p-8 leading-snug text-slate-900 shadow print:max-w-none print:p-0 print:shadow-none"
     >
       {doc.voided ? (
         <p
@@ -114,13 +120,14 @@ export function InvoiceDocumentView({ doc, children }: { doc: InvoiceDocument; c
               <td colSpan={3} className="py-1.5 pr-1.5 sm:pr-2">
                 {doc.lineCount} {doc.lineCount === 1 ? "delivery" : "deliveries"}
               </td>
-              <td className="py-1.5 pr-1.5 sm:pr-2 text-right tabular-nums">{formatAmount(doc.totalTons)}</td>
+              <td className="py-1.5 pr-1.5 sm:pr-2 text-right tabular-nums">{formatTons(doc.totalTons)}</td>
               <td />
               <td className="py-1.5 text-right tabular-nums">{formatAmount(doc.amount)}</td>
             </tr>
           </tfoot>
         </table>
       </div>
+      {doc.weighedLines > 0 ? <p className="mt-1 text-xs text-slate-600">{ACCEPTED_TONS_NOTE}</p> : null}
 
       <div className="mt-4 flex flex-wrap justify-between gap-6">
         <div className="max-w-sm space-y-3">

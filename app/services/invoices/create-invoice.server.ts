@@ -1,13 +1,13 @@
 // Create Invoice (decision 0300): one invoice for one confirmed delivery with a client (the
-// Generate Invoice dialog, POST /api/invoices). Every figure is read from the database; the
+// Generate Invoice dialog, POST /api/invoices), not waiting for its client's ticket (decision 1220). Every figure is read from the database; the
 // delivery row is locked, so two requests for one delivery queue and the second is told it is
 // invoiced. Runs on the keyed write pipeline (decision 0805).
 import { eq } from "drizzle-orm";
 import type * as z from "zod";
-import { schema, type Invoice } from "~/db.server";
+import { schema, type Delivery, type Invoice, type Tx } from "~/db.server";
 import { eligibleById, insertInvoice, type EligibleRow } from "~/models/invoice.server";
 import type { Actor } from "~/rules/capabilities.server";
-import { isInvoiced } from "~/rules/deliveries.server";
+import { isEligibleForInvoice, isInvoiced, waitsForReceivedTicket } from "~/rules/deliveries.server";
 import { CreateInvoiceSchema } from "~/schemas/invoice";
 import { parseFields } from "~/schemas/parse-fields.server";
 import { keyedWrite, refuseWith, type KeyedCommand, type KeyOptions } from "~/services/keyed-write.server";
@@ -39,7 +39,7 @@ const createInvoiceCommand: KeyedCommand<Input, EligibleRow, { invoice: Invoice 
       .where(eq(schema.deliveries.id, deliveryId))
       .for("update");
     if (!locked) refuseWith(fail(404, "Delivery not found"));
-    return (await eligibleById(tx, deliveryId)) ?? refuseWith(fail(409, notEligible(locked)));
+    return (await eligibleById(tx, deliveryId)) ?? refuseWith(fail(409, await notEligible(tx, locked)));
   },
   // The invoice is dated today; it also changes its delivery (to invoiced) and counts in its
   // month's reconciliation: neither date may be in a closed month (decision 0901).
@@ -54,10 +54,22 @@ const createInvoiceCommand: KeyedCommand<Input, EligibleRow, { invoice: Invoice 
   },
 };
 
-const notEligible = (delivery: typeof schema.deliveries.$inferSelect) =>
-  isInvoiced(delivery)
-    ? "This delivery has already been invoiced"
+/** Why a delivery cannot be invoiced now: invoiced, not confirmed or without a client, or waiting for its client's ticket. */
+async function notEligible(tx: Tx, delivery: Delivery): Promise<string> {
+  if (isInvoiced(delivery)) return "This delivery has already been invoiced";
+  if (!isEligibleForInvoice(delivery)) return "Only confirmed deliveries with a client can be invoiced";
+  const [client] = await tx
+    .select({ name: schema.clients.name, requiresReceivedTicket: schema.clients.requiresReceivedTicket })
+    .from(schema.clients)
+    .where(eq(schema.clients.id, delivery.clientId!));
+  return client && waitsForReceivedTicket(delivery, client)
+    ? waitsForTicketMessage(delivery.id, client.name)
     : "Only confirmed deliveries with a client can be invoiced";
+}
+
+/** The refusal of a delivery whose client invoices only on its own weighbridge ticket (docs/decisions/1220). */
+export const waitsForTicketMessage = (deliveryId: number, clientName: string) =>
+  `Delivery ${deliveryId} waits for the client's ticket: ${clientName} is invoiced only once its weighbridge ticket is recorded`;
 
 /**
  * One invoice for one confirmed delivery with a client. `now` is the clock of its issue (its time
