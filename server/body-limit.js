@@ -17,6 +17,21 @@ export const MAX_UPLOAD_BODY_BYTES = 16 * 1024 * 1024;
 const UPLOAD_PATHS = new Set(["/settings/business", "/api/settings/business"]);
 
 /**
+ * A weighbridge ticket's photo sent inside JSON (docs/decisions/1220): at most 2 MB stored, so
+ * about 2.8 MB as base64, with the ticket's fields around it.
+ */
+export const MAX_PHOTO_JSON_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Paths with an id in them: Record Ticket's form takes a photo file like the logo (a phone photo
+ * over 2 MB must reach it, so that it says so), its JSON twin a photo as base64.
+ */
+const PATTERN_LIMITS = [
+  [/^\/deliveries\/[^/]+\/tickets\/new$/, MAX_UPLOAD_BODY_BYTES],
+  [/^\/api\/deliveries\/[^/]+\/tickets$/, MAX_PHOTO_JSON_BODY_BYTES],
+];
+
+/**
  * The largest body a request to this path may carry. Routes match whatever the case and with a
  * trailing slash (a form without JavaScript posts to the page's own address as typed), so the
  * lookup does too.
@@ -26,7 +41,8 @@ export function bodyLimitFor(pathname) {
     .toLowerCase()
     .replace(/\.data$/, "")
     .replace(/\/+$/, "");
-  return UPLOAD_PATHS.has(route) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
+  if (UPLOAD_PATHS.has(route)) return MAX_UPLOAD_BODY_BYTES;
+  return PATTERN_LIMITS.find(([pattern]) => pattern.test(route))?.[1] ?? MAX_BODY_BYTES;
 }
 
 const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;
