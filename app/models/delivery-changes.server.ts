@@ -64,6 +64,24 @@ function sameValue(sent: unknown, stored: unknown) {
 }
 
 /**
+ * Tons with a kilogram digit ("30.551", a loading ticket's net) are never typed (two decimals
+ * are, docs/decisions/1220), but a client that edits what it read sends them back: unchanged,
+ * they are no change, not a refusal. Stored values are three-decimal, so "30.550" is checked too.
+ */
+async function withoutUnchangedKilogramTons(id: number, input: Record<string, unknown>) {
+  const sent = typeof input.tons === "string" || typeof input.tons === "number" ? String(input.tons).trim() : "";
+  if (!/^\d+\.\d{3}$/.test(sent)) return input;
+  const db = await getDb();
+  const [row] = await db
+    .select({ tons: schema.deliveries.tons })
+    .from(schema.deliveries)
+    .where(eq(schema.deliveries.id, id));
+  if (!row || !sameValue(sent, row.tons)) return input;
+  const { tons: _unchanged, ...rest } = input;
+  return rest;
+}
+
+/**
  * Managers and admins edit agent, client, rates and costs; only admins change date, tons and
  * location. An invoiced delivery keeps its tons, rates and client.
  */
@@ -80,6 +98,7 @@ export async function updateDelivery(
     "You do not have permission to edit deliveries",
   );
   if (refused) return refused;
+  input = await withoutUnchangedKilogramTons(id, input);
   const parsed = safeParseFields(EditDeliverySchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<

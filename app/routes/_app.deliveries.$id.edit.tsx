@@ -127,7 +127,8 @@ export default function EditDeliveryRoute() {
     constraint,
     defaultValue: {
       date: delivery.date,
-      tons: delivery.tons,
+      // Typed tons have two decimals; stored ones three (docs/decisions/1220): "30.550" shows as typed.
+      tons: delivery.tons.replace(/(\.\d\d)0$/, "$1"),
       location: delivery.location,
       agentId: String(delivery.agentId),
       clientId: delivery.clientId ? String(delivery.clientId) : "",
