@@ -62,6 +62,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // The three weights and the tickets (docs/decisions/1220). A loading ticket's net is the
     // tons, and a received ticket ties the delivery to its client: those show read-only, with why.
     weights: presentWeights(delivery, env().APP_TIME_ZONE),
+    ticketNotes: {
+      tons: delivery.tickets.some((t) => t.kind === "loading") ? LOADING_TICKET_TONS_MESSAGE : null,
+      client: delivery.receivedTons !== null ? RECEIVED_TICKET_CLIENT_MESSAGE : null,
+    },
     recordTicketTo:
       isInvoiced(delivery) || closedReason
         ? null
@@ -116,10 +120,9 @@ export default function EditDeliveryRoute() {
     closedReason,
     weights,
     recordTicketTo,
+    ticketNotes,
   } = useLoaderData<typeof loader>();
   const locked = invoiceNo !== null;
-  const tonsFromTicket = weights.tickets.some((t) => t.kind === "loading");
-  const clientFromTicket = weights.receivedTons !== null;
   const actionData = useActionData<typeof action>();
   const pending = useIsPending({ formMethod: "POST" });
   const [form, fields] = useForm<Record<string, string>>({
@@ -190,12 +193,12 @@ export default function EditDeliveryRoute() {
           {isAdmin ? (
             <>
               <InputField meta={fields.date} label="Date *" type="date" />
-              {locked || tonsFromTicket ? (
+              {locked || ticketNotes.tons ? (
                 <ReadOnlyValue
                   label="Tons *"
                   value={formatTons(delivery.tons)}
                   testId="readonly-tons"
-                  note={!locked ? LOADING_TICKET_TONS_MESSAGE : undefined}
+                  note={locked ? null : ticketNotes.tons}
                 />
               ) : (
                 <InputField meta={fields.tons} label="Tons *" type="number" inputMode="decimal" />
@@ -225,12 +228,12 @@ export default function EditDeliveryRoute() {
               </option>
             ))}
           </SelectField>
-          {locked || clientFromTicket ? (
+          {locked || ticketNotes.client ? (
             <ReadOnlyValue
               label="Client"
               value={delivery.clientName ?? "-"}
               testId="readonly-client"
-              note={!locked ? RECEIVED_TICKET_CLIENT_MESSAGE : undefined}
+              note={locked ? null : ticketNotes.client}
             />
           ) : (
             <SelectField meta={fields.clientId} label="Client" search={clientSearch.search}>
@@ -373,7 +376,8 @@ function ReadOnlyValue({
   label: string;
   value: string;
   testId: string;
-  note?: string;
+  /** Why it cannot change, when the notice above does not say it. */
+  note?: string | null;
 }) {
   return (
     <div>

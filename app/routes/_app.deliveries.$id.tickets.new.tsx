@@ -106,8 +106,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const field = tooLong === null || tooLong === "photo" ? "photo" : tooLong;
     return replyRefused(
       submission,
-      { status: 400, message: photoProblem, fieldErrors: { [field]: [photoProblem] } },
-      { hideFields: ["photo"], formMessage: failed(photoProblem), always: true },
+      { status: 400, message: photoProblem },
+      { field, hideFields: ["photo"], formMessage: failed(photoProblem), always: true },
     );
   }
   const { idempotencyKey, photo: _photo, ...input } = Object.fromEntries(formData);

@@ -251,7 +251,7 @@ function DeliveryCell({
           {d.ticketKinds?.length
             ? d.ticketKinds.map((kind) => (
                 <span key={kind} className="badge tone-slate mr-1">
-                  <span aria-hidden="true">{kind === "loading" ? "L" : "R"}</span>
+                  <span aria-hidden="true">{kind[0].toUpperCase()}</span>
                   <span className="sr-only">{kind} ticket</span>
                 </span>
               ))
