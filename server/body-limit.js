@@ -27,6 +27,21 @@ const UPLOAD_PATHS = new Set(["/settings/business", "/api/settings/business", "/
 const TICKET_JSON_PATHS = new Set(["/api/deliveries"]);
 
 /**
+ * A weighbridge ticket's photo sent inside JSON (docs/decisions/1220): at most 2 MB stored, so
+ * about 2.8 MB as base64, with the ticket's fields around it.
+ */
+export const MAX_PHOTO_JSON_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Paths with an id in them: Record Ticket's form takes a photo file like the logo (a phone photo
+ * over 2 MB must reach it, so that it says so), its JSON twin a photo as base64.
+ */
+const PATTERN_LIMITS = [
+  [/^\/deliveries\/[^/]+\/tickets\/new$/, MAX_UPLOAD_BODY_BYTES],
+  [/^\/api\/deliveries\/[^/]+\/tickets$/, MAX_PHOTO_JSON_BODY_BYTES],
+];
+
+/**
  * The largest body a request to this path may carry. Routes match whatever the case and with a
  * trailing slash (a form without JavaScript posts to the page's own address as typed), so the
  * lookup does too.
@@ -37,7 +52,8 @@ export function bodyLimitFor(pathname) {
     .replace(/\.data$/, "")
     .replace(/\/+$/, "");
   if (UPLOAD_PATHS.has(route)) return MAX_UPLOAD_BODY_BYTES;
-  return TICKET_JSON_PATHS.has(route) ? MAX_TICKET_JSON_BYTES : MAX_BODY_BYTES;
+  if (TICKET_JSON_PATHS.has(route)) return MAX_TICKET_JSON_BYTES;
+  return PATTERN_LIMITS.find(([pattern]) => pattern.test(route))?.[1] ?? MAX_BODY_BYTES;
 }
 
 const megabytes = (bytes) => `${Math.round(bytes / (1024 * 1024))} MB`;

@@ -5,6 +5,7 @@ import {
   bodyRefusal,
   continueUnlessRefused,
   MAX_BODY_BYTES,
+  MAX_PHOTO_JSON_BODY_BYTES,
   MAX_TICKET_JSON_BYTES,
   MAX_UPLOAD_BODY_BYTES,
 } from "./body-limit.js";
@@ -34,6 +35,22 @@ describe("request body limits", () => {
       status: 413,
       message: expect.stringContaining("3 MB"),
     });
+  });
+
+  it("allow a ticket's photo on Record Ticket's form (16 MB) and its JSON twin (4 MB) only (decision 1220)", () => {
+    expect(bodyLimitFor("/deliveries/12/tickets/new")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/deliveries/12/tickets/new.data")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/Deliveries/12/Tickets/New/")).toBe(MAX_UPLOAD_BODY_BYTES);
+    expect(bodyLimitFor("/api/deliveries/12/tickets")).toBe(MAX_PHOTO_JSON_BODY_BYTES);
+    for (const path of [
+      "/deliveries/12/edit",
+      "/deliveries/12/tickets/new/x",
+      "/deliveries/12/13/tickets/new",
+      "/api/deliveries/12",
+      "/api/deliveries/12/tickets/x",
+    ]) {
+      expect(bodyLimitFor(path), path).toBe(MAX_BODY_BYTES);
+    }
   });
 
   it("let through a body up to the limit, and reads without a body", () => {

@@ -2,7 +2,9 @@ import type { ReactNode } from "react";
 
 /**
  * The box a wide table scrolls in, so the page itself never scrolls sideways on a phone. It is
- * a named region that takes focus, so keyboard users can scroll it too.
+ * a named region that takes focus, so keyboard users can scroll it too. It is positioned, so that
+ * text only screen readers see (`sr-only`, absolutely placed) in a cell far to the right stays
+ * inside it instead of widening the page.
  */
 export function TableScroll({
   label,
@@ -21,7 +23,7 @@ export function TableScroll({
       aria-label={label}
       aria-busy={busy || undefined}
       tabIndex={0}
-      className={`card overflow-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-green-600 ${className}`}
+      className={`card relative overflow-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-green-600 ${className}`}
     >
       {children}
     </div>

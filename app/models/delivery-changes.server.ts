@@ -1,7 +1,9 @@
 // Changing and deleting a delivery (decision 0100): managers and admins change agent, client,
 // rates and costs, admins also date, tons and location; an invoiced delivery keeps its tons,
 // rates and client, and its invoice's profit follows its costs (decision 0300); nothing in a
-// closed month changes (decision 0901). Reads and creation live in delivery.server.ts.
+// closed month changes (decision 0901). A delivery's weighbridge tickets set its loaded and
+// received weights, and a received ticket ties it to its client (docs/decisions/1220): those
+// change only by recording a ticket. Reads and creation live in delivery.server.ts.
 import { eq } from "drizzle-orm";
 import { getDb, schema, type Tx } from "~/db.server";
 import { ADMIN_ONLY_FIELDS, EditDeliverySchema } from "~/schemas/delivery";
@@ -18,7 +20,9 @@ import { recordAudit } from "./audit.server";
 import { followDeliveryCosts } from "./invoice-profit.server";
 import { checkPeriodOpen } from "./period.server";
 import { compare, isDecimalString } from "~/utils/money";
+import { shortageTonsOf } from "~/rules/weights";
 import { agentExists, clientExists, getDeliveryRow, toView, type DeliveryView, type Viewer } from "./delivery.server";
+import { hasTicket } from "./ticket.server";
 
 export type UpdateResult = { ok: true; delivery: DeliveryView } | Failure;
 
@@ -33,12 +37,48 @@ async function lockInvoice(tx: Tx, invoiceId: number) {
   return invoice ?? null;
 }
 
+/**
+ * The weights a delivery's tickets set and the view shows (docs/decisions/1220), with what to
+ * say when a PATCH sends one of them changed: they change only by recording a ticket.
+ */
+const TICKET_WEIGHTS = {
+  receivedTons: "Received tons come from the client's ticket: record a ticket instead",
+  acceptedTons: "Accepted tons are the received tons less the quality deduction: record a ticket instead",
+  shortageTons: "The shortage is the loaded less the received tons: record a ticket instead",
+  moisture: "Moisture comes from the client's ticket: record a ticket instead",
+  qualityDeductionTons:
+    "The quality deduction comes from the client's ticket and quality rule: record a ticket instead",
+} as const;
+
+export const LOADING_TICKET_TONS_MESSAGE =
+  "This delivery's tons come from its loading ticket: record a new ticket instead";
+export const RECEIVED_TICKET_CLIENT_MESSAGE =
+  "This delivery has its client's ticket, from that client's weighbridge: its client can no longer change";
+
 /** The same value as stored: "10" is the stored "10.00" (a PATCH may resend it unchanged). */
 function sameValue(sent: unknown, stored: unknown) {
   const a = String(sent ?? "");
   const b = String(stored ?? "");
   if (a === b) return true;
   return isDecimalString(a) && isDecimalString(b) && compare(a, b) === 0;
+}
+
+/**
+ * Tons with a kilogram digit ("30.551", a loading ticket's net) are never typed (two decimals
+ * are, docs/decisions/1220), but a client that edits what it read sends them back: unchanged,
+ * they are no change, not a refusal. Stored values are three-decimal, so "30.550" is checked too.
+ */
+async function withoutUnchangedKilogramTons(id: number, input: Record<string, unknown>) {
+  const sent = typeof input.tons === "string" || typeof input.tons === "number" ? String(input.tons).trim() : "";
+  if (!/^\d+\.\d{3}$/.test(sent)) return input;
+  const db = await getDb();
+  const [row] = await db
+    .select({ tons: schema.deliveries.tons })
+    .from(schema.deliveries)
+    .where(eq(schema.deliveries.id, id));
+  if (!row || !sameValue(sent, row.tons)) return input;
+  const { tons: _unchanged, ...rest } = input;
+  return rest;
 }
 
 /**
@@ -58,6 +98,7 @@ export async function updateDelivery(
     "You do not have permission to edit deliveries",
   );
   if (refused) return refused;
+  input = await withoutUnchangedKilogramTons(id, input);
   const parsed = safeParseFields(EditDeliverySchema, input);
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
   const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Partial<
@@ -96,6 +137,25 @@ export async function updateDelivery(
     if (!current) return { ok: false, status: 404, message: "Delivery not found" };
     if (current.invoiceId !== seen.invoiceId) {
       return { ok: false, status: 409, message: "This delivery's invoice changed meanwhile: reload it and try again" };
+    }
+    // A ticket's weights are sent back unchanged by a client that edits what it read; a change is refused.
+    const stored = { ...current, shortageTons: shortageTonsOf(current) };
+    const changed = (Object.keys(TICKET_WEIGHTS) as (keyof typeof TICKET_WEIGHTS)[]).filter(
+      (f) => f in input && !sameValue(input[f], stored[f]),
+    );
+    if (changed.length) {
+      const fieldErrors = Object.fromEntries(changed.map((f) => [f, [TICKET_WEIGHTS[f]]]));
+      return fail(400, TICKET_WEIGHTS[changed[0]], fieldErrors);
+    }
+    if (changes.tons !== undefined && !sameValue(changes.tons, current.tons) && (await hasTicket(tx, id, "loading"))) {
+      return fail(409, LOADING_TICKET_TONS_MESSAGE, { tons: [LOADING_TICKET_TONS_MESSAGE] });
+    }
+    if (
+      changes.clientId !== undefined &&
+      !sameValue(changes.clientId, current.clientId) &&
+      current.receivedTons !== null
+    ) {
+      return fail(409, RECEIVED_TICKET_CLIENT_MESSAGE, { clientId: [RECEIVED_TICKET_CLIENT_MESSAGE] });
     }
     if (isInvoiced(current)) {
       const locked = INVOICED_LOCKED.filter((f) => f in changes && !sameValue(changes[f], current[f]));

@@ -12,10 +12,12 @@ import {
   netPaymentToAgent,
   profitSql,
 } from "~/rules/deliveries.server";
+import { shortageTonsOf } from "~/rules/weights";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { PageRequest } from "~/utils/params";
 import { findClientByName } from "./client.server";
 import { deliveryClientName, getSettings } from "./settings.server";
+import { ticketsOfDeliveries, type TicketView } from "./ticket.server";
 import { DELIVERY_LIST_PARAMS, keptSearch } from "~/utils/list-search";
 
 export const PAGE_SIZE = 50;
@@ -29,16 +31,28 @@ export type DeliveryView = {
   agentName: string | null;
   clientId: number | null;
   clientName: string | null;
+  /** The loaded tons (docs/decisions/1220): the loading ticket's net, else the tons typed at the yard. */
   tons: string;
   truckNo: string | null;
   location: string;
-  moisture: string | null;
   remarks: string | null;
   status: Delivery["status"];
   createdBy: string;
   invoiceId: number | null;
   createdAt: string;
   updatedAt: string;
+  // The three weights (docs/decisions/1220), for every role: weights, never money.
+  /** The same as `tons`, under the name the other weights share. */
+  loadedTons: string;
+  /** The client's ticket net; null until it is recorded, as are accepted and shortage. */
+  receivedTons: string | null;
+  acceptedTons: string | null;
+  /** Loaded − received; negative when the client weighed more. */
+  shortageTons: string | null;
+  /** The received ticket's moisture reading (percent). */
+  moisture: string | null;
+  qualityDeductionTons: string | null;
+  tickets: DeliveryTicketView[];
   // Managers and admins only:
   buyingRate?: string | null;
   sellingRate?: string | null;
@@ -54,9 +68,17 @@ export type DeliveryView = {
 
 export type { Failure };
 
+/** A ticket as a delivery shows it: with the address of its photo when it has one. */
+export type DeliveryTicketView = TicketView & { photoUrl?: string };
+
+/** Where a ticket's photo is served (app/routes/_app.deliveries.$id.tickets.$kind.photo.ts). */
+export const ticketPhotoUrl = (deliveryId: number, kind: TicketView["kind"]) =>
+  `/deliveries/${deliveryId}/tickets/${kind}/photo`;
+
 export const canSeeFinancials = (role: Role) => can({ role }, "delivery.financials");
 
-type Row = Delivery & { agentName: string | null; clientName: string | null };
+/** A delivery with its names and, when they were read, its tickets. */
+type Row = Delivery & { agentName: string | null; clientName: string | null; tickets?: TicketView[] };
 
 /**
  * What a role may see of a delivery: staff never receive rates, costs, profit or net payment,
@@ -73,13 +95,19 @@ export function toView(row: Row, role: Role): DeliveryView {
     tons: row.tons,
     truckNo: row.truckNo,
     location: row.location,
-    moisture: row.moisture,
     remarks: row.remarks,
     status: row.status,
     createdBy: row.createdBy,
     invoiceId: row.invoiceId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    loadedTons: row.tons,
+    receivedTons: row.receivedTons,
+    acceptedTons: row.acceptedTons,
+    shortageTons: shortageTonsOf(row),
+    moisture: row.moisture,
+    qualityDeductionTons: row.qualityDeductionTons,
+    tickets: (row.tickets ?? []).map((t) => (t.hasPhoto ? { ...t, photoUrl: ticketPhotoUrl(row.id, t.kind) } : t)),
   };
   if (!canSeeFinancials(role)) return view;
   Object.assign(view, {
@@ -146,22 +174,34 @@ export function parseFilters(input: Record<string, unknown>): DeliveryFilters {
 export async function listDeliveries(
   viewer: Viewer,
   filters: DeliveryFilters,
-  { limit = PAGE_SIZE, page = FIRST_PAGE }: { limit?: number | null; page?: PageRequest } = {},
+  {
+    limit = PAGE_SIZE,
+    page = FIRST_PAGE,
+    tickets = true,
+  }: {
+    limit?: number | null;
+    page?: PageRequest;
+    /** The page's tickets, read in one query for its ids; the CSV, which shows none, skips them. */
+    tickets?: boolean;
+  } = {},
 ) {
   const db = await getDb();
   const query = baseSelect(db)
     .where(listWhere(viewer, filters, page))
     .orderBy(...keysetOrder(KEYSET, page));
   if (limit === null) {
-    return {
-      deliveries: (await query).map((r) => toView(flatten(r), viewer.role)),
-      olderCursor: null,
-      newerCursor: null,
-    };
+    const all = (await query).map(flatten);
+    return { deliveries: await viewsOf(all, viewer, tickets), olderCursor: null, newerCursor: null };
   }
   const rows = (await query.limit(limit + 1)).map(flatten);
   const { items, olderCursor, newerCursor } = toPage(rows, limit, page, (r) => ({ key: r.date, id: r.id }));
-  return { deliveries: items.map((row) => toView(row, viewer.role)), olderCursor, newerCursor };
+  return { deliveries: await viewsOf(items, viewer, tickets), olderCursor, newerCursor };
+}
+
+/** The views of `rows`, with their tickets when asked: one query for all of them, never one a row. */
+async function viewsOf(rows: Row[], viewer: Viewer, withTickets: boolean) {
+  const tickets = withTickets ? await ticketsOfDeliveries(rows.map((r) => r.id)) : null;
+  return rows.map((row) => toView(tickets ? { ...row, tickets: tickets.get(row.id) ?? [] } : row, viewer.role));
 }
 
 function listWhere(viewer: Viewer, filters: DeliveryFilters, page: PageRequest) {
@@ -175,13 +215,18 @@ function listWhere(viewer: Viewer, filters: DeliveryFilters, page: PageRequest) 
   return and(...where);
 }
 
-/** One row of the Deliveries page: the fields its table shows, money as decimal strings. */
+/** One row of the Deliveries page: the fields its table shows, money and tons as decimal strings. */
 export type DeliveryListRow = {
   id: number;
   date: string;
   agentName: string | null;
   clientName: string | null;
   tons: string;
+  receivedTons: string | null;
+  acceptedTons: string | null;
+  shortageTons: string | null;
+  /** The kinds of ticket the delivery has, loading first. */
+  ticketKinds: TicketView["kind"][];
   truckNo: string | null;
   location: string;
   status: Delivery["status"];
@@ -190,26 +235,26 @@ export type DeliveryListRow = {
 };
 
 /**
- * The Deliveries page's rows: the same filters, order and index as `listDeliveries`, but only
- * the shown columns, with profit and net payment computed by the rules' SQL twins (rounded to
- * the kobo as `deliveryProfit` and `netPaymentToAgent` round). Building the full view of 50
- * deliveries and their exact-decimal profit in JavaScript was 4% of the page's server CPU
- * (profiled). Profit for managers and admins, net payment for admins, as in `toView`.
+ * The query of one page of the Deliveries page's rows (exported for the plan tests): the list
+ * index and the delivery row only. The weights are the delivery's own columns
+ * (docs/decisions/1220): no join to the tickets.
  */
-export async function listDeliveryRows(
+export function deliveryRowsQuery(
+  db: Executor,
   viewer: Viewer,
   filters: DeliveryFilters,
-  { page = FIRST_PAGE }: { page?: PageRequest } = {},
+  page: PageRequest = FIRST_PAGE,
 ) {
-  const db = await getDb();
   const d = schema.deliveries;
-  const rows: DeliveryListRow[] = await db
+  return db
     .select({
       id: d.id,
       date: d.date,
       agentName: schema.agents.name,
       clientName: schema.clients.name,
       tons: d.tons,
+      receivedTons: d.receivedTons,
+      acceptedTons: d.acceptedTons,
       truckNo: d.truckNo,
       location: d.location,
       status: d.status,
@@ -222,14 +267,48 @@ export async function listDeliveryRows(
     .where(listWhere(viewer, filters, page))
     .orderBy(...keysetOrder(KEYSET, page))
     .limit(PAGE_SIZE + 1);
-  return toPage(rows, PAGE_SIZE, page, (r) => ({ key: r.date, id: r.id }));
 }
 
-/** Every matching delivery, newest first, read in keyset batches: memory stays one batch. */
-export function deliveryBatches(viewer: Viewer, filters: DeliveryFilters, batchSize = 1000) {
+/**
+ * The Deliveries page's rows: the same filters, order and index as `listDeliveries`, but only
+ * the shown columns, with profit and net payment computed by the rules' SQL twins (rounded to
+ * the kobo as `deliveryProfit` and `netPaymentToAgent` round). Building the full view of 50
+ * deliveries and their exact-decimal profit in JavaScript was 4% of the page's server CPU
+ * (profiled). Profit for managers and admins, net payment for admins, as in `toView`. Which
+ * tickets the page's deliveries have comes from a second query by their ids.
+ */
+export async function listDeliveryRows(
+  viewer: Viewer,
+  filters: DeliveryFilters,
+  { page = FIRST_PAGE }: { page?: PageRequest } = {},
+) {
+  const db = await getDb();
+  const rows = await deliveryRowsQuery(db, viewer, filters, page);
+  const shaped = toPage(rows, PAGE_SIZE, page, (r) => ({ key: r.date, id: r.id }));
+  const tickets = await ticketsOfDeliveries(
+    shaped.items.map((r) => r.id),
+    db,
+  );
+  const items: DeliveryListRow[] = shaped.items.map((r) => ({
+    ...r,
+    shortageTons: shortageTonsOf(r),
+    ticketKinds: (tickets.get(r.id) ?? []).map((t) => t.kind),
+  }));
+  return { ...shaped, items };
+}
+
+/**
+ * Every matching delivery, newest first, read in keyset batches: memory stays one batch. Each
+ * batch's tickets come in one query of their own unless `tickets` is false.
+ */
+export function deliveryBatches(
+  viewer: Viewer,
+  filters: DeliveryFilters,
+  { batchSize = 1000, tickets = true }: { batchSize?: number; tickets?: boolean } = {},
+) {
   return keysetBatches(
     async (page) => {
-      const { deliveries, olderCursor } = await listDeliveries(viewer, filters, { limit: batchSize, page });
+      const { deliveries, olderCursor } = await listDeliveries(viewer, filters, { limit: batchSize, page, tickets });
       return { items: deliveries, olderCursor };
     },
     (last) => ({ key: last.date, id: last.id }),
@@ -238,10 +317,13 @@ export function deliveryBatches(viewer: Viewer, filters: DeliveryFilters, batchS
 
 const KEYSET = { key: schema.deliveries.date, id: schema.deliveries.id };
 
+/** A delivery with its names and tickets, or null. */
 export async function getDeliveryRow(id: number): Promise<Row | null> {
   const db = await getDb();
   const [row] = await baseSelect(db).where(eq(schema.deliveries.id, id));
-  return row ? flatten(row) : null;
+  if (!row) return null;
+  const tickets = await ticketsOfDeliveries([id], db);
+  return { ...flatten(row), tickets: tickets.get(id) ?? [] };
 }
 
 /** A delivery the viewer may see (staff: their own), or null. */

@@ -3,7 +3,7 @@
 // back. Writing a ticket sets the delivery's weights: a loading ticket its loaded tons and truck, a
 // received ticket its received tons, moisture, and the quality rule and deduction of the delivery's
 // day, snapshotted.
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Delivery, type DeliveryTicket, type Executor, type Tx } from "~/db.server";
 import type { TicketInput } from "~/schemas/tickets";
 import { deductedPercent } from "~/rules/quality";
@@ -32,13 +32,13 @@ export type TicketView = {
   recordedAt: string;
 };
 
+export const NO_CLIENT_TICKET_MESSAGE = "This delivery has no client yet: set its client before its client's ticket";
+
 /** Whose weighbridge printed a ticket: the client's for a received ticket, the pick-up site's for a loading one. */
 export function weighbridgeOf(kind: TicketInput["kind"], delivery: Pick<Delivery, "clientId" | "location">) {
   if (kind === "received") {
     if (delivery.clientId === null) {
-      throw new Refusal(
-        failOn(409, "kind", "This delivery has no client yet: set its client before its client's ticket"),
-      );
+      throw new Refusal(failOn(409, "kind", NO_CLIENT_TICKET_MESSAGE));
     }
     return `client:${delivery.clientId}`;
   }
@@ -194,25 +194,49 @@ const ticketAudit = (t: DeliveryTicket) => ({
 
 /** A delivery's tickets, loading first, with their trucks' plates. */
 export async function ticketsOf(deliveryId: number, db?: Executor): Promise<TicketView[]> {
+  return (await ticketsOfDeliveries([deliveryId], db)).get(deliveryId) ?? [];
+}
+
+/**
+ * The tickets of several deliveries (a page of a list, a batch of the streamed list) in one query
+ * on the (delivery, kind) index, by delivery id; a delivery without tickets has no entry.
+ */
+export async function ticketsOfDeliveries(deliveryIds: readonly number[], db?: Executor) {
+  const byDelivery = new Map<number, TicketView[]>();
+  if (deliveryIds.length === 0) return byDelivery;
   db ??= await getDb();
   const rows = await db
     .select({ ticket: tk, plate: schema.trucks.plate })
     .from(tk)
     .innerJoin(schema.trucks, eq(schema.trucks.id, tk.truckId))
-    .where(eq(tk.deliveryId, deliveryId))
-    .orderBy(asc(tk.kind));
-  return rows.map(({ ticket: t, plate }) => ({
-    kind: t.kind,
-    ticketNo: t.ticketNo,
-    truckNo: plate,
-    grossKg: t.grossKg,
-    tareKg: t.tareKg,
-    netKg: t.netKg,
-    weighedAt: t.weighedAt?.toISOString() ?? null,
-    moisture: t.moisture,
-    hasPhoto: t.photoId !== null,
-    recordedAt: t.updatedAt.toISOString(),
-  }));
+    .where(inArray(tk.deliveryId, [...deliveryIds]))
+    .orderBy(asc(tk.deliveryId), asc(tk.kind));
+  for (const { ticket: t, plate } of rows) {
+    const list = byDelivery.get(t.deliveryId) ?? [];
+    list.push({
+      kind: t.kind,
+      ticketNo: t.ticketNo,
+      truckNo: plate,
+      grossKg: t.grossKg,
+      tareKg: t.tareKg,
+      netKg: t.netKg,
+      weighedAt: t.weighedAt?.toISOString() ?? null,
+      moisture: t.moisture,
+      hasPhoto: t.photoId !== null,
+      recordedAt: t.updatedAt.toISOString(),
+    });
+    byDelivery.set(t.deliveryId, list);
+  }
+  return byDelivery;
+}
+
+/** Whether a delivery has a ticket of `kind` (read inside the caller's transaction). */
+export async function hasTicket(tx: Executor, deliveryId: number, kind: DeliveryTicket["kind"]) {
+  const [row] = await tx
+    .select({ id: tk.id })
+    .from(tk)
+    .where(and(eq(tk.deliveryId, deliveryId), eq(tk.kind, kind)));
+  return row !== undefined;
 }
 
 /** The photo of a delivery's ticket of `kind`: its bytes and type, or null. The caller checks who may see the delivery. */

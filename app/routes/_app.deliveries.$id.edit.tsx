@@ -6,21 +6,28 @@ import { Dialog } from "~/components/dialog";
 import { FormErrors, InputField, MoneyField, SelectField, SubmitButton, useChoiceSearch } from "~/components/forms";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { AuditEventList } from "~/components/audit/audit-event-list";
+import { DeliveryWeights } from "~/components/deliveries/delivery-weights";
 import { listAgentChoices } from "~/models/agent.server";
 import { listAuditEvents } from "~/models/audit.server";
 import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { listClientChoices } from "~/models/client.server";
 import { getDelivery, invoiceNumberOf, isInvoiced } from "~/models/delivery.server";
-import { updateDelivery } from "~/models/delivery-changes.server";
+import {
+  LOADING_TICKET_TONS_MESSAGE,
+  RECEIVED_TICKET_CLIENT_MESSAGE,
+  updateDelivery,
+} from "~/models/delivery-changes.server";
+import { presentWeights } from "~/presenters/delivery-weights.server";
 import { closedMonthReason, getClosedThrough, isInClosedMonth } from "~/models/period.server";
 import { EDIT_DELIVERY_FORM_CONSTRAINT, EditDeliveryFormSchema } from "~/schemas/delivery";
 import { DELIVERY_LIST_PARAMS, keptSearch, listUrlFrom } from "~/utils/list-search";
 import { parseId } from "~/utils/params";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatDate } from "~/utils/dates";
+import { env } from "~/utils/env.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatNaira, formatTons } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Delivery · Management" }];
@@ -42,14 +49,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     { entityType: "delivery", entityId: String(id) },
     { limit: HISTORY_LIMIT },
   );
+  const closedReason =
+    closedThrough && isInClosedMonth(delivery.date, closedThrough) ? closedMonthReason(closedThrough) : null;
+  const list = keptSearch(new URL(request.url).searchParams, DELIVERY_LIST_PARAMS);
   return {
     delivery,
     // An invoiced delivery keeps its tons, rates and client, and cannot be deleted: the form
     // says so up front instead of after Save.
     invoiceNo: isInvoiced(delivery) ? ((await invoiceNumberOf(delivery.invoiceId)) ?? "") : null,
     // In a closed month nothing can change (decision 0901): the dialog shows it read-only, with why.
-    closedReason:
-      closedThrough && isInClosedMonth(delivery.date, closedThrough) ? closedMonthReason(closedThrough) : null,
+    closedReason,
+    // The three weights and the tickets (docs/decisions/1220). A loading ticket's net is the
+    // tons, and a received ticket ties the delivery to its client: those show read-only, with why.
+    weights: presentWeights(delivery, env().APP_TIME_ZONE),
+    ticketNotes: {
+      tons: delivery.tickets.some((t) => t.kind === "loading") ? LOADING_TICKET_TONS_MESSAGE : null,
+      client: delivery.receivedTons !== null ? RECEIVED_TICKET_CLIENT_MESSAGE : null,
+    },
+    recordTicketTo:
+      isInvoiced(delivery) || closedReason
+        ? null
+        : `/deliveries/${id}/tickets/new?${new URLSearchParams([...new URLSearchParams(list), ["back", "edit"]])}`,
     isAdmin: user.role === "admin",
     agents,
     clients,
@@ -88,8 +108,20 @@ const MONEY_FIELDS = [
 ] as const;
 
 export default function EditDeliveryRoute() {
-  const { delivery, isAdmin, agents, clients, invoiceNo, constraint, history, moreHistory, closedReason } =
-    useLoaderData<typeof loader>();
+  const {
+    delivery,
+    isAdmin,
+    agents,
+    clients,
+    invoiceNo,
+    constraint,
+    history,
+    moreHistory,
+    closedReason,
+    weights,
+    recordTicketTo,
+    ticketNotes,
+  } = useLoaderData<typeof loader>();
   const locked = invoiceNo !== null;
   const actionData = useActionData<typeof action>();
   const pending = useIsPending({ formMethod: "POST" });
@@ -98,7 +130,8 @@ export default function EditDeliveryRoute() {
     constraint,
     defaultValue: {
       date: delivery.date,
-      tons: delivery.tons,
+      // Typed tons have two decimals; stored ones three (docs/decisions/1220): "30.550" shows as typed.
+      tons: delivery.tons.replace(/(\.\d\d)0$/, "$1"),
       location: delivery.location,
       agentId: String(delivery.agentId),
       clientId: delivery.clientId ? String(delivery.clientId) : "",
@@ -126,6 +159,9 @@ export default function EditDeliveryRoute() {
         size="lg"
       >
         <ClosedDelivery delivery={delivery} reason={closedReason} invoiceNo={invoiceNo} />
+        <div className="mt-4">
+          <DeliveryWeights weights={weights} recordTicketTo={null} />
+        </div>
         <div className="mt-4 flex justify-end">
           <Link to={`/deliveries${list}`} className="btn-outline" preventScrollReset>
             Back
@@ -157,8 +193,13 @@ export default function EditDeliveryRoute() {
           {isAdmin ? (
             <>
               <InputField meta={fields.date} label="Date *" type="date" />
-              {locked ? (
-                <ReadOnlyValue label="Tons *" value={formatAmount(delivery.tons)} testId="readonly-tons" />
+              {locked || ticketNotes.tons ? (
+                <ReadOnlyValue
+                  label="Tons *"
+                  value={formatTons(delivery.tons)}
+                  testId="readonly-tons"
+                  note={locked ? null : ticketNotes.tons}
+                />
               ) : (
                 <InputField meta={fields.tons} label="Tons *" type="number" inputMode="decimal" />
               )}
@@ -172,7 +213,7 @@ export default function EditDeliveryRoute() {
               </div>
               <div>
                 <dt className="label">Tons *</dt>
-                <dd data-testid="readonly-tons">{formatAmount(delivery.tons)}</dd>
+                <dd data-testid="readonly-tons">{formatTons(delivery.tons)}</dd>
               </div>
               <div>
                 <dt className="label">Location *</dt>
@@ -187,8 +228,13 @@ export default function EditDeliveryRoute() {
               </option>
             ))}
           </SelectField>
-          {locked ? (
-            <ReadOnlyValue label="Client" value={delivery.clientName ?? "-"} testId="readonly-client" />
+          {locked || ticketNotes.client ? (
+            <ReadOnlyValue
+              label="Client"
+              value={delivery.clientName ?? "-"}
+              testId="readonly-client"
+              note={locked ? null : ticketNotes.client}
+            />
           ) : (
             <SelectField meta={fields.clientId} label="Client" search={clientSearch.search}>
               <option value="">No client</option>
@@ -213,6 +259,7 @@ export default function EditDeliveryRoute() {
           )}
           <InputField meta={fields.otherCostsDescription} label="Other cost explanation" />
         </div>
+        <DeliveryWeights weights={weights} recordTicketTo={recordTicketTo} />
         {isAdmin && delivery.netPaymentToAgent ? (
           <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
             Net Payment to Agent: <strong>{formatNaira(delivery.netPaymentToAgent)}</strong>
@@ -289,7 +336,7 @@ function ClosedDelivery({
   const money = (value: string | null | undefined) => (value ? formatNaira(value) : "-");
   const rows: [string, string][] = [
     ["Date", formatDate(delivery.date)],
-    ["Tons", formatAmount(delivery.tons)],
+    ["Tons", formatTons(delivery.tons)],
     ["Location", delivery.location],
     ["Agent", delivery.agentName ?? "-"],
     ["Client", delivery.clientName ?? "-"],
@@ -320,7 +367,18 @@ function ClosedDelivery({
   );
 }
 
-function ReadOnlyValue({ label, value, testId }: { label: string; value: string; testId: string }) {
+function ReadOnlyValue({
+  label,
+  value,
+  testId,
+  note,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  /** Why it cannot change, when the notice above does not say it. */
+  note?: string | null;
+}) {
   return (
     <div>
       <p className="label">{label}</p>
@@ -330,6 +388,7 @@ function ReadOnlyValue({ label, value, testId }: { label: string; value: string;
       >
         {value}
       </p>
+      {note ? <p className="page-subtitle mt-1">{note}</p> : null}
     </div>
   );
 }

@@ -196,6 +196,8 @@ function DeliveriesList({
       rows={rows}
       columns={columns}
       label="Deliveries"
+      // On a phone: tighter cells, the location under the agent (the weights need the room).
+      compact
       minWidth="640"
       className="max-h-table"
       busy={navigation.state === "loading"}

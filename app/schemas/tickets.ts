@@ -5,7 +5,7 @@ import * as z from "zod";
 import { MAX_TICKET_KG } from "~/rules/weights";
 import { compare } from "~/utils/money";
 import { textRefusal } from "~/utils/text";
-import { checked, constraintOf, optionalDecimal } from "./fields";
+import { checked, constraintOf, formSchema, optionalDecimal, optionalText } from "./fields";
 import { plateField } from "./trucks";
 
 export const TICKET_NO_MAX = 40;
@@ -128,3 +128,8 @@ export function ticketRefusal(ticket: Pick<TicketInput, "kind" | "grossKg" | "ta
 }
 
 export const TICKET_FORM_CONSTRAINT = constraintOf(TicketSchema);
+
+/** The manager's Record Ticket form: the ticket, and the request key made when the form opened. */
+export const RecordTicketFormSchema = formSchema(
+  TicketSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);

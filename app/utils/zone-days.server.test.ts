@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startOfDayIn, zoneLabel } from "./zone-days.server";
+import { startOfDayIn, wallClockOf, zoneLabel } from "./zone-days.server";
 
 describe("startOfDayIn", () => {
   it("a Lagos day starts at 23:00 UTC the day before", () => {
@@ -16,5 +16,14 @@ describe("startOfDayIn", () => {
     expect(zoneLabel("Africa/Lagos")).toBe("Lagos time");
     expect(zoneLabel("America/New_York")).toBe("New York time");
     expect(zoneLabel("UTC")).toBe("UTC");
+  });
+});
+
+describe("wallClockOf", () => {
+  it("reads an instant as the zone's wall clock, to the minute, across midnight", () => {
+    expect(wallClockOf("Africa/Lagos", "2026-03-03T13:30:00.000Z")).toBe("2026-03-03T14:30");
+    expect(wallClockOf("Africa/Lagos", "2026-12-31T23:15:59.999Z")).toBe("2027-01-01T00:15");
+    expect(wallClockOf("UTC", "2026-03-03T00:00:00Z")).toBe("2026-03-03T00:00");
+    expect(wallClockOf("America/New_York", "2026-07-01T03:05:00Z")).toBe("2026-06-30T23:05");
   });
 });

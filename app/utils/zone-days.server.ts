@@ -48,3 +48,13 @@ export function zoneLabel(timeZone: string): string {
   if (timeZone === "UTC" || timeZone === "Etc/UTC") return "UTC";
   return `${timeZone.split("/").pop()!.replace(/_/g, " ")} time`;
 }
+
+/**
+ * Instant `iso` as the wall clock of `timeZone`, "yyyy-MM-ddTHH:mm" without an offset: what a
+ * datetime-local box holds and `formatDateTime` shows as local time (the browser does not know
+ * APP_TIME_ZONE, so the loader converts).
+ */
+export function wallClockOf(timeZone: string, iso: string): string {
+  const p = zonedParts(timeZone, Date.parse(iso));
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+}

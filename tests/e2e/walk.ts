@@ -75,6 +75,21 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     }),
   );
   const invoice = await ok<{ id: number }>(await admin.post("/api/invoices", { data: { deliveryId: invoiced.id } }));
+  // The client's ticket with a photo (a 1×1 PNG), for Edit Delivery's weights and Record Ticket's
+  // replacement (docs/decisions/1220).
+  await ok(
+    await admin.post(`/api/deliveries/${delivery.id}/tickets`, {
+      data: {
+        kind: "received",
+        ticketNo: `W-${tag}`,
+        truckNo: `WLK ${tag}`,
+        grossKg: 27500,
+        tareKg: 15000,
+        moisture: "17.5",
+        photo: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      },
+    }),
+  );
   // A payout to the agent (its delivery priced so that something is owed), for Reverse Payout.
   await ok(await admin.patch(`/api/deliveries/${delivery.id}`, { data: { buyingRate: "50000.00" } }));
   const payout = await ok<{ id: number }>(
@@ -152,6 +167,9 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/deliveries/${delivery.id}/edit`,
     `/deliveries/${invoiced.id}/edit`,
     `/deliveries/${delivery.id}/delete`,
+    `/deliveries/${delivery.id}/tickets/new`,
+    `/deliveries/${delivery.id}/tickets/new?kind=loading&back=edit`,
+    `/deliveries/${invoiced.id}/tickets/new`,
     "/invoices",
     "/invoices/new",
     `/invoices/new?deliveryId=${delivery.id}`,

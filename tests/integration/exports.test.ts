@@ -110,7 +110,12 @@ describe("deliveries export", () => {
       "Truck No",
       "Location",
       "Tons",
+      "Loaded t",
+      "Received t",
+      "Accepted t",
+      "Shortage t",
       "Moisture %",
+      "Deduction t",
       "Status",
       "Remarks",
     ]);

@@ -25,13 +25,43 @@ const row: DeliveryRow = {
 };
 
 describe("deliveries table rows", () => {
-  test("an admin's row: every column in order, money and tons formatted, a plain Edit link", () => {
+  test("an admin's row: every column in order, money and tons formatted, plain Edit and Ticket links", () => {
     expect(renderRows([row], { columns: deliveryPageColumns("admin"), compact: false })).toBe(
-      '<tr><td class="nowrap">Nov 05, 2026</td><td>Musa Ibrahim</td><td>Kodan</td><td class="num">19.00</td><td>-</td>' +
+      '<tr><td class="nowrap">Nov 05, 2026</td><td>Musa Ibrahim</td><td>Kodan</td><td class="num">19.00</td>' +
+        '<td class="num">-</td><td class="num">-</td><td class="num">-</td><td class="nowrap">-</td><td>-</td>' +
         '<td>Yard 3</td><td><span class="badge capitalize tone-blue">confirmed</span></td><td class="num">₦227,000.00</td>' +
-        '<td class="num">-</td><td><a href="/deliveries/42/edit" data-discover="true" data-keep-scroll="" class="btn-ghost btn-sm" ' +
-        'aria-label="Edit delivery of Nov 05, 2026 from Musa Ibrahim">Edit</a></td></tr>',
+        '<td class="num">-</td><td class="nowrap"><a href="/deliveries/42/edit" data-discover="true" data-keep-scroll="" class="btn-ghost btn-sm" ' +
+        'aria-label="Edit delivery of Nov 05, 2026 from Musa Ibrahim">Edit</a><a href="/deliveries/42/tickets/new" ' +
+        'data-discover="true" data-keep-scroll="" class="btn-ghost btn-sm" ' +
+        'aria-label="Record ticket for delivery of Nov 05, 2026 from Musa Ibrahim">Ticket</a></td></tr>',
     );
+  });
+
+  test("the three weights and shortage to the kilogram, and the tickets by kind (decision 1220)", () => {
+    const weighed: DeliveryRow = {
+      ...row,
+      tons: "30.550",
+      receivedTons: "30.120",
+      acceptedTons: "29.367",
+      shortageTons: "0.430",
+      ticketKinds: ["loading", "received"],
+    };
+    const out = renderRows([weighed], { columns: deliveryPageColumns("staff"), compact: false });
+    expect(out).toContain(
+      '<td class="num">30.55</td><td class="num">30.12</td><td class="num">29.367</td><td class="num">0.43</td>',
+    );
+    expect(out).toContain(
+      '<span class="badge tone-slate mr-1"><span aria-hidden="true">L</span><span class="sr-only">loading ticket</span></span>' +
+        '<span class="badge tone-slate mr-1"><span aria-hidden="true">R</span><span class="sr-only">received ticket</span></span>',
+    );
+    // A client that weighed more: the shortage is negative, shown as it is.
+    expect(renderRows([{ ...weighed, shortageTons: "-0.120" }], { columns: ["shortage"], compact: false })).toBe(
+      '<tr><td class="num">-0.12</td></tr>',
+    );
+    // An invoiced delivery's tickets can no longer change: Edit without Ticket.
+    expect(
+      renderRows([{ ...row, status: "invoiced" }], { columns: deliveryPageColumns("manager"), compact: false }),
+    ).not.toContain("Record ticket");
   });
 
   test("a row of a closed month says View, not Edit (decision 0901); the day after it still says Edit", () => {

@@ -2,16 +2,31 @@
 // padding, alignment and row borders come from the `data-table` rules in tailwind.css, so a row
 // is its text and little else, and the loaders send only the fields a column shows
 // (`toDeliveryRow`). The rows are React components (decision 0507) with a plain Edit link
-// (RowLink, decision 0505).
+// (RowLink, decision 0505). The Deliveries page shows the three weights and which weighbridge
+// tickets a delivery has (docs/decisions/1220), read from the delivery row.
 import type { ReactNode } from "react";
 import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
 import { RowLink } from "~/components/row-link";
 import { TableScroll } from "~/components/table-scroll";
 import { formatDate } from "~/utils/dates";
-import { formatAmount, formatNaira } from "~/utils/money";
+import { formatNaira, formatTons } from "~/utils/money";
 
 export type DeliveryColumn =
-  "date" | "agent" | "client" | "tons" | "truck" | "location" | "status" | "profit" | "net" | "edit";
+  | "date"
+  | "agent"
+  | "client"
+  | "tons"
+  | "loaded"
+  | "received"
+  | "accepted"
+  | "shortage"
+  | "tickets"
+  | "truck"
+  | "location"
+  | "status"
+  | "profit"
+  | "net"
+  | "edit";
 
 /** What the table shows of a delivery; money stays a decimal string. */
 export type DeliveryRow = {
@@ -20,6 +35,11 @@ export type DeliveryRow = {
   agentName: string | null;
   clientName?: string | null;
   tons: string;
+  receivedTons?: string | null;
+  acceptedTons?: string | null;
+  shortageTons?: string | null;
+  /** The kinds of ticket it has, loading first. */
+  ticketKinds?: ("loading" | "received")[];
   truckNo?: string | null;
   location: string;
   status: string;
@@ -45,20 +65,31 @@ export function toDeliveryRow(d: Source, columns: readonly DeliveryColumn[]): De
     status: d.status,
   };
   if (columns.includes("client")) row.clientName = d.clientName ?? null;
+  if (columns.includes("received")) row.receivedTons = d.receivedTons ?? null;
+  if (columns.includes("accepted")) row.acceptedTons = d.acceptedTons ?? null;
+  if (columns.includes("shortage")) row.shortageTons = d.shortageTons ?? null;
+  if (columns.includes("tickets")) row.ticketKinds = d.ticketKinds ?? [];
   if (columns.includes("truck")) row.truckNo = d.truckNo ?? null;
   if (columns.includes("profit")) row.profit = d.profit ?? null;
   if (columns.includes("net")) row.netPaymentToAgent = d.netPaymentToAgent ?? null;
   return row;
 }
 
-/** The Deliveries page's columns for a role: money for managers and admins, net payment for admins. */
+/**
+ * The Deliveries page's columns for a role: the weights and tickets for everyone, money for
+ * managers and admins, net payment for admins.
+ */
 export function deliveryPageColumns(role: string): DeliveryColumn[] {
   const financial = role === "manager" || role === "admin";
   return [
     "date",
     "agent",
     "client",
-    "tons",
+    "loaded",
+    "received",
+    "accepted",
+    "shortage",
+    "tickets",
     "truck",
     "location",
     "status",
@@ -89,6 +120,11 @@ const HEADERS: Record<DeliveryColumn, ReactNode> = {
   agent: "Agent",
   client: "Client",
   tons: "Tons",
+  loaded: "Loaded t",
+  received: "Received t",
+  accepted: "Accepted t",
+  shortage: "Shortage t",
+  tickets: "Tickets",
   truck: "Truck No.",
   location: "Location",
   status: "Status",
@@ -96,7 +132,15 @@ const HEADERS: Record<DeliveryColumn, ReactNode> = {
   net: "Net Payment to Agent",
   edit: <span className="sr-only">Actions</span>,
 };
-const NUMERIC = new Set<DeliveryColumn>(["tons", "profit", "net"]);
+/** The columns of tons, and the field each shows. */
+const TONS: Partial<Record<DeliveryColumn, "tons" | "receivedTons" | "acceptedTons" | "shortageTons">> = {
+  tons: "tons",
+  loaded: "tons",
+  received: "receivedTons",
+  accepted: "acceptedTons",
+  shortage: "shortageTons",
+};
+const NUMERIC = new Set<DeliveryColumn>(["tons", "loaded", "received", "accepted", "shortage", "profit", "net"]);
 
 export function DeliveriesTable({
   rows,
@@ -180,6 +224,11 @@ function DeliveryCell({
   listSearch = "",
   closedThrough = null,
 }: Omit<RowOptions, "columns"> & { d: DeliveryRow; column: DeliveryColumn }) {
+  const tons = TONS[column];
+  if (tons) {
+    const value = d[tons];
+    return <td className="num">{value == null ? "-" : formatTons(value)}</td>;
+  }
   switch (column) {
     case "date":
       return <td className="nowrap">{formatDate(d.date)}</td>;
@@ -195,8 +244,20 @@ function DeliveryCell({
       );
     case "client":
       return <td>{d.clientName ?? "-"}</td>;
-    case "tons":
-      return <td className="num">{formatAmount(d.tons)}</td>;
+    case "tickets":
+      // L and R, each with its name for screen readers.
+      return (
+        <td className="nowrap">
+          {d.ticketKinds?.length
+            ? d.ticketKinds.map((kind) => (
+                <span key={kind} className="badge tone-slate mr-1">
+                  <span aria-hidden="true">{kind[0].toUpperCase()}</span>
+                  <span className="sr-only">{kind} ticket</span>
+                </span>
+              ))
+            : "-"}
+        </td>
+      );
     case "truck":
       return <td>{d.truckNo ?? "-"}</td>;
     case "location":
@@ -212,18 +273,30 @@ function DeliveryCell({
     case "net":
       return <td className="num">{d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>;
     case "edit": {
-      // A delivery of a closed month opens read-only (decision 0901): its link says View.
+      // A delivery of a closed month opens read-only (decision 0901): its link says View. An
+      // invoiced one's tickets can no longer change (docs/decisions/1220).
       const verb = closedThrough !== null && d.date <= closedThrough ? "View" : "Edit";
+      const of = `delivery of ${formatDate(d.date)} from ${d.agentName}`;
       return (
-        <td>
+        <td className="nowrap">
           <RowLink
             to={`/deliveries/${d.id}/edit${listSearch}`}
             className="btn-ghost btn-sm"
-            aria-label={`${verb} delivery of ${formatDate(d.date)} from ${d.agentName}`}
+            aria-label={`${verb} ${of}`}
             preventScrollReset
           >
             {verb}
           </RowLink>
+          {verb === "Edit" && d.status !== "invoiced" ? (
+            <RowLink
+              to={`/deliveries/${d.id}/tickets/new${listSearch}`}
+              className="btn-ghost btn-sm"
+              aria-label={`Record ticket for ${of}`}
+              preventScrollReset
+            >
+              Ticket
+            </RowLink>
+          ) : null}
         </td>
       );
     }
