@@ -12,6 +12,7 @@ import { photoRefusal } from "~/rules/images.server";
 import { failOn, Refusal } from "~/utils/result";
 import type { AuditEvent } from "./audit.server";
 import { qualityRuleOn } from "./quality-rule.server";
+import { instantOfWallClock } from "~/utils/zone-days.server";
 import { registerPlate } from "./truck.server";
 
 const tk = schema.deliveryTickets;
@@ -46,25 +47,8 @@ export function weighbridgeOf(kind: TicketInput["kind"], delivery: Pick<Delivery
 }
 
 /** The instant of a form's local time ("2026-11-28T14:30") in `timeZone`, or an instant as given. */
-export function weighedInstant(value: string, timeZone: string): Date {
-  if (/(Z|[+-]\d{2}:\d{2})$/.test(value)) return new Date(value);
-  const asUtc = new Date(value + "Z");
-  // The zone's offset at that moment, read back through Intl (Lagos has no summer time, but the
-  // zone is configurable).
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(asUtc);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const shown = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return new Date(asUtc.getTime() - (shown - asUtc.getTime()));
-}
+export const weighedInstant = (value: string, timeZone: string): Date =>
+  /(Z|[+-]\d{2}:\d{2})$/.test(value) ? new Date(value) : instantOfWallClock(timeZone, value);
 
 /** Stores a photo's bytes (checked again here: nothing unchecked reaches the table). */
 async function storePhoto(tx: Executor, bytes: Uint8Array, createdBy: string): Promise<number> {

@@ -1,5 +1,6 @@
 // What an uploaded photo is, read from its first bytes rather than from what the browser says
 // (docs/decisions/1220): JPEG, PNG or WebP, at most 2 MB as stored.
+import { createHash } from "node:crypto";
 import { schema, type AttachmentType } from "~/db.server";
 
 export const MAX_ATTACHMENT_BYTES = schema.MAX_ATTACHMENT_BYTES;
@@ -17,6 +18,10 @@ export function imageTypeOf(bytes: Uint8Array): AttachmentType | null {
 }
 
 export const PHOTO_TOO_LARGE = "The photo is larger than 2 MB";
+
+/** What a request key covers of a photo: its digest, not its megabytes. Null for none. */
+export const photoDigest = (bytes: Uint8Array | null) =>
+  bytes ? createHash("sha256").update(bytes).digest("hex") : null;
 
 /** Why `bytes` cannot be a ticket's photo, or null when they can. */
 export function photoRefusal(bytes: Uint8Array): string | null {

@@ -6,7 +6,7 @@ import { MAX_TICKET_KG } from "~/rules/weights";
 import { compare } from "~/utils/money";
 import { textRefusal } from "~/utils/text";
 import { checked, constraintOf, formSchema, optionalDecimal, optionalText } from "./fields";
-import { plateField } from "./trucks";
+import { plateField, wholeKgFrom } from "./trucks";
 
 export const TICKET_NO_MAX = 40;
 export const TICKET_KIND_VALUES = ["loading", "received"] as const;
@@ -14,31 +14,11 @@ export const TICKET_KIND_VALUES = ["loading", "received"] as const;
 /** Whole kilograms from `min` to 200,000; a form may type thousands separators ("32,480"). */
 function kgField(label: string, min: number) {
   const kg = z.unknown().transform((value, ctx): number => {
-    const text =
-      typeof value === "number"
-        ? Number.isFinite(value)
-          ? String(value)
-          : ""
-        : typeof value === "string"
-          ? value.trim().replace(/,(?=\d{3}(\D|$))/g, "")
-          : "";
-    if (text === "") {
+    if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) {
       ctx.addIssue({ code: "custom", message: `${label} is required` });
       return z.NEVER;
     }
-    if (!/^\d{1,7}$/.test(text)) {
-      ctx.addIssue({ code: "custom", message: `${label} must be a whole number of kilograms` });
-      return z.NEVER;
-    }
-    const n = Number(text);
-    if (n < min || n > MAX_TICKET_KG) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${label} must be between ${min} and ${MAX_TICKET_KG.toLocaleString("en-US")} kg`,
-      });
-      return z.NEVER;
-    }
-    return n;
+    return wholeKgFrom(value, label, min, MAX_TICKET_KG, ctx);
   });
   return checked(kg, { required: true, min, max: MAX_TICKET_KG, step: 1 });
 }

@@ -48,6 +48,31 @@ export function plateField<R extends boolean>(label: string, { required }: { req
 }
 
 /**
+ * A value given (not blank) read as whole kilograms from `min` to `max`; a form may type
+ * thousands separators ("12,500"). Anything else is an issue naming the field.
+ */
+export function wholeKgFrom(value: unknown, label: string, min: number, max: number, ctx: z.RefinementCtx) {
+  const text =
+    typeof value === "number"
+      ? Number.isFinite(value)
+        ? String(value)
+        : ""
+      : typeof value === "string"
+        ? value.trim().replace(/,(?=\d{3}(\D|$))/g, "")
+        : "";
+  if (!/^\d{1,7}$/.test(text)) {
+    ctx.addIssue({ code: "custom", message: `${label} must be a whole number of kilograms` });
+    return z.NEVER;
+  }
+  const n = Number(text);
+  if (n < min || n > max) {
+    ctx.addIssue({ code: "custom", message: `${label} must be between ${min} and ${max.toLocaleString("en-US")} kg` });
+    return z.NEVER;
+  }
+  return n;
+}
+
+/**
  * Whole kilograms, 1 to 200,000, optional: blank is none (undefined), JSON null clears (null).
  * A form may type thousands separators ("12,500"); a number that is not whole is refused.
  */
@@ -55,27 +80,7 @@ export function optionalKg(label: string) {
   const kg = z.unknown().transform((value, ctx): number | null | undefined => {
     if (value === null) return null;
     if (value === undefined || (typeof value === "string" && value.trim() === "")) return undefined;
-    const text =
-      typeof value === "number"
-        ? Number.isFinite(value)
-          ? String(value)
-          : ""
-        : typeof value === "string"
-          ? value.trim().replace(/,(?=\d{3}(\D|$))/g, "")
-          : "";
-    if (!/^\d{1,7}$/.test(text)) {
-      ctx.addIssue({ code: "custom", message: `${label} must be a whole number of kilograms` });
-      return z.NEVER;
-    }
-    const n = Number(text);
-    if (n < TARE_MIN_KG || n > TARE_MAX_KG) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${label} must be between ${TARE_MIN_KG} and ${TARE_MAX_KG.toLocaleString("en-US")} kg`,
-      });
-      return z.NEVER;
-    }
-    return n;
+    return wholeKgFrom(value, label, TARE_MIN_KG, TARE_MAX_KG, ctx);
   });
   return checked(kg, { min: TARE_MIN_KG, max: TARE_MAX_KG, step: 1 });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startOfDayIn, wallClockOf, zoneLabel } from "./zone-days.server";
+import { instantOfWallClock, startOfDayIn, wallClockOf, zoneLabel } from "./zone-days.server";
 
 describe("startOfDayIn", () => {
   it("a Lagos day starts at 23:00 UTC the day before", () => {
@@ -25,5 +25,13 @@ describe("wallClockOf", () => {
     expect(wallClockOf("Africa/Lagos", "2026-12-31T23:15:59.999Z")).toBe("2027-01-01T00:15");
     expect(wallClockOf("UTC", "2026-03-03T00:00:00Z")).toBe("2026-03-03T00:00");
     expect(wallClockOf("America/New_York", "2026-07-01T03:05:00Z")).toBe("2026-06-30T23:05");
+  });
+});
+
+describe("instantOfWallClock", () => {
+  it("reads a datetime box's local time in the zone, with or without seconds", () => {
+    expect(instantOfWallClock("Africa/Lagos", "2026-11-28T14:30").toISOString()).toBe("2026-11-28T13:30:00.000Z");
+    expect(instantOfWallClock("Africa/Lagos", "2026-11-28T00:00:05").toISOString()).toBe("2026-11-27T23:00:05.000Z");
+    expect(instantOfWallClock("UTC", "2026-11-28T14:30").toISOString()).toBe("2026-11-28T14:30:00.000Z");
   });
 });

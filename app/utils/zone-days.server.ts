@@ -35,13 +35,16 @@ function offsetAt(timeZone: string, t: number): number {
   return wall - Math.floor(t / 1000) * 1000;
 }
 
-/** The instant `day` (yyyy-MM-dd) begins in `timeZone`. */
-export function startOfDayIn(timeZone: string, day: string): Date {
-  const midnight = Date.parse(`${day}T00:00:00Z`);
+/** The instant `timeZone`'s wall clock reads `local` ("yyyy-MM-ddTHH:mm" or with seconds). */
+export function instantOfWallClock(timeZone: string, local: string): Date {
+  const wall = Date.parse(`${local.length === 16 ? `${local}:00` : local}Z`);
   // Twice: the offset at the first guess may differ from the offset at the answer (a clock change).
-  const guess = midnight - offsetAt(timeZone, midnight);
-  return new Date(midnight - offsetAt(timeZone, guess));
+  const guess = wall - offsetAt(timeZone, wall);
+  return new Date(wall - offsetAt(timeZone, guess));
 }
+
+/** The instant `day` (yyyy-MM-dd) begins in `timeZone`. */
+export const startOfDayIn = (timeZone: string, day: string): Date => instantOfWallClock(timeZone, `${day}T00:00`);
 
 /** "Africa/Lagos" → "Lagos time": how a page names the zone its times are in. */
 export function zoneLabel(timeZone: string): string {

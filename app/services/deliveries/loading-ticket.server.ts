@@ -2,8 +2,7 @@
 // (the phone's outbox sends it so) or from the form's `loadingTicket.*` boxes, checked before
 // anything is written. Each refusal names its box (`loadingTicket.grossKg`), so the form and the
 // outbox show it where it belongs; a ticket with no plate of its own takes Truck No.
-import { createHash } from "node:crypto";
-import { photoFromDataUrl, photoRefusal } from "~/rules/images.server";
+import { photoDigest, photoFromDataUrl, photoRefusal } from "~/rules/images.server";
 import { plateKey } from "~/rules/plates";
 import { kgToTons } from "~/rules/weights";
 import { safeParseFields } from "~/schemas/fields";
@@ -24,7 +23,7 @@ export type LoadingTicket = {
 /** What a request key covers of a ticket: its fields as read, and the photo by its digest. */
 export const ticketHash = ({ ticket, photo }: LoadingTicket) => ({
   ...ticket,
-  photo: photo ? createHash("sha256").update(photo).digest("hex") : null,
+  photo: photoDigest(photo),
 });
 
 export const PHOTO_NOT_READ =

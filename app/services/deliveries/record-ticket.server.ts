@@ -8,6 +8,7 @@ import { schema } from "~/db.server";
 import { writeTicket } from "~/models/ticket.server";
 import type { Actor } from "~/rules/capabilities.server";
 import { isInvoiced } from "~/rules/deliveries.server";
+import { photoDigest } from "~/rules/images.server";
 import { ticketRefusal, TicketSchema } from "~/schemas/tickets";
 import { safeParseFields } from "~/schemas/fields";
 import { keyedWrite, refuseWith, type KeyOptions } from "~/services/keyed-write.server";
@@ -45,11 +46,7 @@ export async function recordTicket(
         return { ok: true, data: { deliveryId, ticket: parsed.data, photo } };
       },
       // The photo's bytes are part of what the key covers: the same key with another photo is refused.
-      hash: ({ ticket, photo: bytes }) => ({
-        deliveryId,
-        ticket,
-        photo: bytes ? Buffer.from(bytes).toString("base64") : null,
-      }),
+      hash: ({ ticket, photo: bytes }) => ({ deliveryId, ticket, photo: photoDigest(bytes) }),
       replay: async () => ({ deliveryId }),
       async lock(tx) {
         const [delivery] = await tx
