@@ -8,7 +8,7 @@ import { getDb, schema, type Delivery, type DeliveryTicket, type Executor, type 
 import type { TicketInput } from "~/schemas/tickets";
 import { deductedPercent } from "~/rules/quality";
 import { deductionKg, kgToTons } from "~/rules/weights";
-import { photoRefusal } from "~/rules/images.server";
+import { imageTypeOf, photoRefusal } from "~/rules/images.server";
 import { failOn, Refusal } from "~/utils/result";
 import type { AuditEvent } from "./audit.server";
 import { qualityRuleOn } from "./quality-rule.server";
@@ -54,7 +54,6 @@ export const weighedInstant = (value: string, timeZone: string): Date =>
 async function storePhoto(tx: Executor, bytes: Uint8Array, createdBy: string): Promise<number> {
   const refusal = photoRefusal(bytes);
   if (refusal) throw new Refusal(failOn(400, "photo", refusal));
-  const { imageTypeOf } = await import("~/rules/images.server");
   const [row] = await tx
     .insert(schema.attachments)
     .values({ contentType: imageTypeOf(bytes)!, bytes, sizeBytes: bytes.length, createdBy })
