@@ -80,7 +80,7 @@ describe("the weights and tickets wherever a delivery is shown", () => {
     expect(reads.mock.calls[0][0]).toHaveLength(everything.length);
   });
 
-  it("the Deliveries page's rows read the weights from the delivery and the kinds of ticket in one query", async () => {
+  it("the Deliveries page's rows read the weights from the delivery and the kinds of ticket in the same query", async () => {
     const d = await delivery({ date: "2026-05-01" });
     await postJson(d.id, ticket("R-900"));
     await postJson(d.id, { ...ticket("L-900", { kind: "loading", moisture: null }), grossKg: 44550, tareKg: 14000 });
@@ -88,7 +88,7 @@ describe("the weights and tickets wherever a delivery is shown", () => {
     reads.mockClear();
     const filters = { from: "2026-05-01", to: "2026-05-01", agentId: undefined };
     const { items } = await listDeliveryRows(staff.user, filters);
-    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads).not.toHaveBeenCalled();
     expect(items.find((r) => r.id === d.id)).toMatchObject({
       tons: "30.550",
       receivedTons: "30.120",
