@@ -2,10 +2,10 @@ import { gzipSync } from "node:zlib";
 import { expect, test } from "./fixtures";
 
 // One TCP initial window (~14 KB) for the HTML; a bare Remix page loads 86.5 KB of gzipped
-// JavaScript (STACK.md), and New Delivery may add at most ~33 KB on top (decision 0100, "New
+// JavaScript (STACK.md), and New Delivery may add at most ~35 KB on top (decision 0100, "New
 // Delivery's JavaScript budget", says what each kilobyte since 117 KB pays for).
 const HTML_BUDGET = 14 * 1024;
-const JS_BUDGET = 121 * 1024;
+const JS_BUDGET = 122 * 1024;
 // Strings that only appear in server-side libraries' code.
 const SERVER_MARKERS = [
   "pg_advisory",

@@ -1,15 +1,8 @@
-import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import {
-  DeliveryRows,
-  deliveryPageColumns,
-  STAFF_RECENT_COLUMNS,
-  type DeliveryRow,
-  type RowOptions,
-} from "~/components/deliveries/deliveries-table";
+import { deliveryPageColumns, STAFF_RECENT_COLUMNS, type DeliveryRow } from "~/components/deliveries/deliveries-table";
+import { deliveryRowsHtml, type RowOptions } from "~/components/deliveries/delivery-rows-html";
 
-const renderRows = (rows: DeliveryRow[], options: RowOptions) =>
-  renderToStaticMarkup(<DeliveryRows rows={rows} {...options} />);
+const renderRows = (rows: DeliveryRow[], options: RowOptions) => deliveryRowsHtml(rows, options);
 
 const row: DeliveryRow = {
   id: 42,
@@ -50,10 +43,11 @@ describe("deliveries table rows", () => {
     expect(out).toContain(
       '<td class="num">30.55</td><td class="num">30.12</td><td class="num">29.367</td><td class="num">0.43</td>',
     );
-    expect(out).toContain(
-      '<span class="badge tone-slate mr-1"><span aria-hidden="true">L</span><span class="sr-only">loading ticket</span></span>' +
-        '<span class="badge tone-slate mr-1"><span aria-hidden="true">R</span><span class="sr-only">received ticket</span></span>',
+    expect(out).toContain('<td class="nowrap">L R</td>');
+    expect(renderRows([{ ...weighed, ticketKinds: ["received"] }], { columns: ["tickets"], compact: false })).toBe(
+      '<tr><td class="nowrap">R</td></tr>',
     );
+    expect(renderRows([row], { columns: ["tickets"], compact: false })).toBe('<tr><td class="nowrap">-</td></tr>');
     // A client that weighed more: the shortage is negative, shown as it is.
     expect(renderRows([{ ...weighed, shortageTons: "-0.120" }], { columns: ["shortage"], compact: false })).toBe(
       '<tr><td class="num">-0.12</td></tr>',
@@ -92,5 +86,16 @@ describe("deliveries table rows", () => {
       'aria-label="Edit delivery of Nov 05, 2026 from &lt;img src=x onerror=&quot;alert(1)&quot;&gt;"',
     );
     expect(out).not.toContain("<img");
+  });
+  test("a name or a location is text, never markup: the rows are one string (decision 0507)", () => {
+    const hostile = { ...row, agentName: `<img src=x onerror="alert(1)">`, location: "O'Neil & Sons <b>" };
+    const out = renderRows([hostile], { columns: ["agent", "location", "edit"], compact: true });
+    expect(out).not.toContain("<img");
+    expect(out).not.toContain("<b>");
+    expect(out).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+    expect(out).toContain("O&#39;Neil &amp; Sons &lt;b&gt;");
+    expect(out).toContain(
+      'aria-label="Edit delivery of Nov 05, 2026 from &lt;img src=x onerror=&quot;alert(1)&quot;&gt;"',
+    );
   });
 });

@@ -1,15 +1,12 @@
 // The one deliveries table: the Deliveries page and both dashboards' Recent Deliveries. Cell
 // padding, alignment and row borders come from the `data-table` rules in tailwind.css, so a row
 // is its text and little else, and the loaders send only the fields a column shows
-// (`toDeliveryRow`). The rows are React components (decision 0507) with a plain Edit link
-// (RowLink, decision 0505). The Deliveries page shows the three weights and which weighbridge
-// tickets a delivery has (docs/decisions/1220), read from the delivery row.
+// (`toDeliveryRow`). The rows are one HTML string (delivery-rows-html.ts, decision 0507) with plain
+// Edit and Ticket links (decision 0505). The Deliveries page shows the three weights and which
+// weighbridge tickets a delivery has (docs/decisions/1220), read from the delivery row.
 import type { ReactNode } from "react";
-import { DeliveryStatusBadge } from "~/components/deliveries/status-badge";
-import { RowLink } from "~/components/row-link";
+import { deliveryRowsHtml } from "~/components/deliveries/delivery-rows-html";
 import { TableScroll } from "~/components/table-scroll";
-import { formatDate } from "~/utils/dates";
-import { formatNaira, formatTons } from "~/utils/money";
 
 export type DeliveryColumn =
   | "date"
@@ -124,21 +121,17 @@ const HEADERS: Record<DeliveryColumn, ReactNode> = {
   received: "Received t",
   accepted: "Accepted t",
   shortage: "Shortage t",
-  tickets: "Tickets",
+  tickets: (
+    <>
+      Tickets<span className="sr-only"> (L loading, R received)</span>
+    </>
+  ),
   truck: "Truck No.",
   location: "Location",
   status: "Status",
   profit: "Profit",
   net: "Net Payment to Agent",
   edit: <span className="sr-only">Actions</span>,
-};
-/** The columns of tons, and the field each shows. */
-const TONS: Partial<Record<DeliveryColumn, "tons" | "receivedTons" | "acceptedTons" | "shortageTons">> = {
-  tons: "tons",
-  loaded: "tons",
-  received: "receivedTons",
-  accepted: "acceptedTons",
-  shortage: "shortageTons",
 };
 const NUMERIC = new Set<DeliveryColumn>(["tons", "loaded", "received", "accepted", "shortage", "profit", "net"]);
 
@@ -183,122 +176,10 @@ export function DeliveriesTable({
             ))}
           </tr>
         </thead>
-        <tbody>
-          <DeliveryRows
-            rows={rows}
-            columns={columns}
-            compact={compact}
-            listSearch={listSearch}
-            closedThrough={closedThrough}
-          />
-        </tbody>
+        <tbody
+          dangerouslySetInnerHTML={{ __html: deliveryRowsHtml(rows, { columns, compact, listSearch, closedThrough }) }}
+        />
       </table>
     </TableScroll>
   );
-}
-
-export type RowOptions = {
-  columns: readonly DeliveryColumn[];
-  compact: boolean;
-  /** The list's filters and page ("" or "?…"), carried by each row's Edit link. */
-  listSearch?: string;
-  /** Rows dated on or before it say View instead of Edit (decision 0901). */
-  closedThrough?: string | null;
-};
-
-/** The table's `<tr>` rows, one per delivery, cells in the order of `columns`. */
-export function DeliveryRows({ rows, ...options }: RowOptions & { rows: DeliveryRow[] }) {
-  return rows.map((d) => (
-    <tr key={d.id}>
-      {options.columns.map((c) => (
-        <DeliveryCell key={c} d={d} column={c} {...options} />
-      ))}
-    </tr>
-  ));
-}
-
-function DeliveryCell({
-  d,
-  column,
-  compact,
-  listSearch = "",
-  closedThrough = null,
-}: Omit<RowOptions, "columns"> & { d: DeliveryRow; column: DeliveryColumn }) {
-  const tons = TONS[column];
-  if (tons) {
-    const value = d[tons];
-    return <td className="num">{value == null ? "-" : formatTons(value)}</td>;
-  }
-  switch (column) {
-    case "date":
-      return <td className="nowrap">{formatDate(d.date)}</td>;
-    case "agent":
-      // On a phone the location rides under the agent, so Status stays on screen.
-      return compact ? (
-        <td className="wrap-any">
-          {d.agentName}
-          <span className="block text-xs text-slate-500 sm:hidden">{d.location}</span>
-        </td>
-      ) : (
-        <td>{d.agentName}</td>
-      );
-    case "client":
-      return <td>{d.clientName ?? "-"}</td>;
-    case "tickets":
-      // L and R, each with its name for screen readers.
-      return (
-        <td className="nowrap">
-          {d.ticketKinds?.length
-            ? d.ticketKinds.map((kind) => (
-                <span key={kind} className="badge tone-slate mr-1">
-                  <span aria-hidden="true">{kind[0].toUpperCase()}</span>
-                  <span className="sr-only">{kind} ticket</span>
-                </span>
-              ))
-            : "-"}
-        </td>
-      );
-    case "truck":
-      return <td>{d.truckNo ?? "-"}</td>;
-    case "location":
-      return <td className={compact ? "phone-hidden" : undefined}>{d.location}</td>;
-    case "status":
-      return (
-        <td>
-          <DeliveryStatusBadge status={d.status} />
-        </td>
-      );
-    case "profit":
-      return <td className="num">{d.profit ? formatNaira(d.profit) : "-"}</td>;
-    case "net":
-      return <td className="num">{d.netPaymentToAgent ? formatNaira(d.netPaymentToAgent) : "-"}</td>;
-    case "edit": {
-      // A delivery of a closed month opens read-only (decision 0901): its link says View. An
-      // invoiced one's tickets can no longer change (docs/decisions/1220).
-      const verb = closedThrough !== null && d.date <= closedThrough ? "View" : "Edit";
-      const of = `delivery of ${formatDate(d.date)} from ${d.agentName}`;
-      return (
-        <td className="nowrap">
-          <RowLink
-            to={`/deliveries/${d.id}/edit${listSearch}`}
-            className="btn-ghost btn-sm"
-            aria-label={`${verb} ${of}`}
-            preventScrollReset
-          >
-            {verb}
-          </RowLink>
-          {verb === "Edit" && d.status !== "invoiced" ? (
-            <RowLink
-              to={`/deliveries/${d.id}/tickets/new${listSearch}`}
-              className="btn-ghost btn-sm"
-              aria-label={`Record ticket for ${of}`}
-              preventScrollReset
-            >
-              Ticket
-            </RowLink>
-          ) : null}
-        </td>
-      );
-    }
-  }
 }

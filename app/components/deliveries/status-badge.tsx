@@ -2,7 +2,7 @@
 const TONES: Record<string, string> = { confirmed: "tone-blue", invoiced: "tone-green", draft: "tone-slate" };
 
 /** The badge's classes for a delivery status. */
-function deliveryStatusBadgeClass(status: string) {
+export function deliveryStatusBadgeClass(status: string) {
   return `badge capitalize ${TONES[status] ?? TONES.draft}`;
 }
 
