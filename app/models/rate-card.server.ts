@@ -75,20 +75,21 @@ const view = ({ createdAt, status, ...row }: Row): RateCardView => ({
   ...(status ? { status: status as CardStatus } : {}),
 });
 
-/** Same scope as the outer card `c`, column by column, in a form each index probe can use. */
+/** A later card of the outer card's own scope started by `today`: one branch per pattern of named and open columns, each an index probe. */
 function sameScopeLater(today: string): SQL {
-  const n = sql.raw("n");
-  // One branch per pattern of named/open columns: each EXISTS is an index probe on rate_cards_scope_idx.
   const branches: SQL[] = [];
   for (const client of [true, false])
     for (const agent of [true, false])
       for (const site of [true, false]) {
-        const col = (on: boolean, name: string) =>
-          on
-            ? sql`${sql.raw(`rate_cards.${name}`)} is not null and ${n}.${sql.raw(name)} = ${sql.raw(`rate_cards.${name}`)}`
-            : sql`${sql.raw(`rate_cards.${name}`)} is null and ${n}.${sql.raw(name)} is null`;
+        const named = { client_id: client, agent_id: agent, site_key: site };
+        const outer = Object.entries(named)
+          .map(([name, on]) => `rate_cards.${name} is ${on ? "not " : ""}null`)
+          .join(" and ");
+        const inner = Object.entries(named)
+          .map(([name, on]) => (on ? `n.${name} = rate_cards.${name}` : `n.${name} is null`))
+          .join(" and ");
         branches.push(
-          sql`(${col(client, "client_id")} and ${col(agent, "agent_id")} and ${col(site, "site_key")} and exists (select 1 from rate_cards n where n.kind = rate_cards.kind and ${col(client, "client_id")} and ${col(agent, "agent_id")} and ${col(site, "site_key")} and n.valid_from > rate_cards.valid_from and n.valid_from <= ${today}))`,
+          sql`(${sql.raw(outer)} and exists (select 1 from rate_cards n where n.kind = rate_cards.kind and ${sql.raw(inner)} and n.valid_from > rate_cards.valid_from and n.valid_from <= ${today}))`,
         );
       }
   return sql.join(branches, sql` or `);
