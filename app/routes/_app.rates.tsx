@@ -10,7 +10,7 @@ import { listClientChoices } from "~/models/client.server";
 import { listRateCards, readCardFilters } from "~/models/rate-card.server";
 import { getSettings } from "~/models/settings.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
-import { RATE_CARD_KINDS, RATE_KIND_LABELS } from "~/schemas/rate-cards";
+import { RATE_CARD_KINDS, RATE_KIND_LABELS } from "~/utils/rate-kinds";
 import { formatDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
 

@@ -1,18 +1,11 @@
 // A rate card (docs/decisions/1230): the Rates page's Add Card dialog and POST /api/rate-cards
 // parse with the same schema.
 import * as z from "zod";
+import { RATE_CARD_KINDS } from "~/utils/rate-kinds";
 import { EARLIEST_BUSINESS_DATE, tooEarlyRefusal } from "~/utils/business-dates";
 import { calendarDate, checked, constraintOf, formSchema, optionalId, optionalText, requiredDecimal } from "./fields";
 
-export const RATE_CARD_KINDS = ["buying", "selling", "offloading", "haulage"] as const;
-
-/** How each kind reads on a page. */
-export const RATE_KIND_LABELS = {
-  buying: "Buying rate",
-  selling: "Selling rate",
-  offloading: "Offloading cost",
-  haulage: "Haulage per ton",
-} as const satisfies Record<(typeof RATE_CARD_KINDS)[number], string>;
+export { RATE_CARD_KINDS, RATE_KIND_LABELS } from "~/utils/rate-kinds";
 
 /** A card may start at most this many days after today: announced ahead, never set for a far year. */
 export const RATE_CARD_DAYS_AHEAD = 366;

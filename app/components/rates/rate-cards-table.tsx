@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { TableCard, ColumnHeads } from "~/components/table-scroll";
 import { formatDate } from "~/utils/dates";
 import { formatNaira } from "~/utils/money";
-import { RATE_KIND_LABELS } from "~/schemas/rate-cards";
+import { RATE_KIND_LABELS } from "~/utils/rate-kinds";
 
 /** A card as a table row shows it (docs/decisions/1230). */
 export type RateCardRow = {
