@@ -44,6 +44,8 @@ async function grantAppRights(owner: import("postgres").Sql, appUrl: string, con
   await owner`grant usage, select, update on all sequences in schema public to ${who}`;
   await owner`revoke update, delete, truncate on ${owner(APPEND_ONLY_TABLES)} from ${who}`;
   await owner`revoke delete, truncate on invoices from ${who}`;
+  // A rate card is never changed; an unused one may be deleted (docs/decisions/1230).
+  await owner`revoke update, truncate on rate_cards from ${who}`;
   // drizzle's record of applied migrations: read only, but read by `db:backup` (pg_dump as the
   // app's login dumps every schema and failed on this one).
   await owner`grant usage on schema drizzle to ${who}`;

@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { rateCards } from "./schema-rates";
 
 // Money, tons and percentages are `numeric`: drizzle reads them as strings and we keep
 // them as decimal strings end to end (see app/utils/money.ts).
@@ -37,6 +38,9 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 // What an agent is paid on (docs/decisions/1220): the loaded, received or accepted tons.
 export const PAY_BASES = ["loaded", "received", "accepted"] as const;
 export type PayBasis = (typeof PAY_BASES)[number];
+// Where a delivery's rate came from (docs/decisions/1230).
+export const RATE_SOURCES = ["card", "default", "typed", "override"] as const;
+export type RateSource = (typeof RATE_SOURCES)[number];
 export const PAYMENT_STATUSES = ["pending", "partial", "paid", "overdue", "void"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -297,6 +301,24 @@ export const deliveries = pgTable(
     otherCostsDescription: text("other_costs_description"),
     mobilizationPayment: money("mobilization_payment"),
     offloadingCost: money("offloading_cost"),
+    // Where each rate came from (docs/decisions/1230): the rate card a new delivery copied its
+    // rate from, and the source of the rate ("card", "default" from System Settings, "typed"
+    // (haulage typed as the logistics cost), "override" by a manager's edit); null on deliveries
+    // recorded before rate cards. Later cards never change them.
+    buyingRateCardId: integer("buying_rate_card_id").references((): AnyPgColumn => rateCards.id, {
+      onDelete: "restrict",
+    }),
+    sellingRateCardId: integer("selling_rate_card_id").references((): AnyPgColumn => rateCards.id, {
+      onDelete: "restrict",
+    }),
+    offloadingCostCardId: integer("offloading_cost_card_id").references((): AnyPgColumn => rateCards.id, {
+      onDelete: "restrict",
+    }),
+    haulageCardId: integer("haulage_card_id").references((): AnyPgColumn => rateCards.id, { onDelete: "restrict" }),
+    buyingRateSource: text("buying_rate_source", { enum: RATE_SOURCES }),
+    sellingRateSource: text("selling_rate_source", { enum: RATE_SOURCES }),
+    offloadingCostSource: text("offloading_cost_source", { enum: RATE_SOURCES }),
+    logisticsCostSource: text("logistics_cost_source", { enum: RATE_SOURCES }),
     invoiceId: integer("invoice_id").references(() => invoices.id, { onDelete: "restrict" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -315,6 +337,23 @@ export const deliveries = pgTable(
     index("deliveries_invoiceable_idx")
       .on(t.date.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.status} = 'confirmed' and ${t.invoiceId} is null`),
+    // Whether a card was used (a used card cannot be deleted): one probe per kind.
+    index("deliveries_buying_card_idx")
+      .on(t.buyingRateCardId)
+      .where(sql`${t.buyingRateCardId} is not null`),
+    index("deliveries_selling_card_idx")
+      .on(t.sellingRateCardId)
+      .where(sql`${t.sellingRateCardId} is not null`),
+    index("deliveries_offloading_card_idx")
+      .on(t.offloadingCostCardId)
+      .where(sql`${t.offloadingCostCardId} is not null`),
+    index("deliveries_haulage_card_idx")
+      .on(t.haulageCardId)
+      .where(sql`${t.haulageCardId} is not null`),
+    check(
+      "deliveries_rate_sources",
+      sql`coalesce(${t.buyingRateSource}, 'card') in ('card','default','override') and coalesce(${t.sellingRateSource}, 'card') in ('card','default','override') and coalesce(${t.offloadingCostSource}, 'card') in ('card','default','override') and coalesce(${t.logisticsCostSource}, 'card') in ('card','typed','override')`,
+    ),
     check("deliveries_status_check", sql`${t.status} in ('draft','confirmed','invoiced')`),
     check("deliveries_tons_positive", sql`${t.tons} > 0`),
     check("deliveries_pay_basis_check", sql`${t.payBasis} in ('loaded','received','accepted')`),
@@ -914,3 +953,4 @@ export type AuditEventRow = typeof auditEvents.$inferSelect;
 export type BusinessDetails = typeof businessDetails.$inferSelect;
 
 export * from "./schema-weighbridge";
+export * from "./schema-rates";

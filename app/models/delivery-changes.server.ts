@@ -32,6 +32,14 @@ export const INVOICED_LOCKED = ["tons", "buyingRate", "sellingRate", "clientId"]
 /** The costs an invoiced delivery may still change; its invoice's profit follows them (decision 0300). */
 const COST_FIELDS = ["logisticsCost", "otherCosts"] as const;
 
+/** Each rate a manager may change, and the column saying where it came from (docs/decisions/1230). */
+const RATE_SOURCE_COLUMNS = {
+  buyingRate: "buyingRateSource",
+  sellingRate: "sellingRateSource",
+  offloadingCost: "offloadingCostSource",
+  logisticsCost: "logisticsCostSource",
+} as const;
+
 async function lockInvoice(tx: Tx, invoiceId: number) {
   const [invoice] = await tx.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId)).for("update");
   return invoice ?? null;
@@ -178,9 +186,15 @@ export async function updateDelivery(
     );
     if (closed) return closed;
     if (Object.keys(changes).length === 0) return null;
+    // A rate changed by hand says so: its source becomes "override" (docs/decisions/1230).
+    const overridden = Object.fromEntries(
+      Object.entries(RATE_SOURCE_COLUMNS)
+        .filter(([f]) => f in changes && !sameValue(changes[f], current[f as keyof typeof RATE_SOURCE_COLUMNS]))
+        .map(([, column]) => [column, "override" as const]),
+    );
     const [after] = await tx
       .update(schema.deliveries)
-      .set({ ...(changes as Partial<typeof schema.deliveries.$inferInsert>), updatedAt: new Date() })
+      .set({ ...(changes as Partial<typeof schema.deliveries.$inferInsert>), ...overridden, updatedAt: new Date() })
       .where(eq(schema.deliveries.id, id))
       .returning();
     await recordAudit(tx, {

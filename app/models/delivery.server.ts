@@ -1,5 +1,14 @@
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type Delivery, type Executor, type Role, type Settings, type User } from "~/db.server";
+import {
+  getDb,
+  schema,
+  type Delivery,
+  type Executor,
+  type RateSource,
+  type Role,
+  type Settings,
+  type User,
+} from "~/db.server";
 import { DeliveryFiltersSchema, type DeliveryFilters } from "~/schemas/delivery";
 import { safeParseFields } from "~/schemas/fields";
 import { failOn, Refusal, type Failure } from "~/utils/result";
@@ -62,11 +71,23 @@ export type DeliveryView = {
   mobilizationPayment?: string | null;
   offloadingCost?: string | null;
   profit?: string | null;
+  /** Where each rate came from (docs/decisions/1230); source null: recorded before rate cards. */
+  rateSources?: Record<RatedField, { source: RateSource | null; cardId: number | null }>;
   // Admins only:
   netPaymentToAgent?: string;
 };
 
 export type { Failure };
+
+/** The rates a delivery snapshots, each with where it came from (docs/decisions/1230). */
+export type RatedField = "buyingRate" | "sellingRate" | "offloadingCost" | "logisticsCost";
+
+const rateSourcesOf = (row: Delivery): NonNullable<DeliveryView["rateSources"]> => ({
+  buyingRate: { source: row.buyingRateSource, cardId: row.buyingRateCardId },
+  sellingRate: { source: row.sellingRateSource, cardId: row.sellingRateCardId },
+  offloadingCost: { source: row.offloadingCostSource, cardId: row.offloadingCostCardId },
+  logisticsCost: { source: row.logisticsCostSource, cardId: row.haulageCardId },
+});
 
 /** A ticket as a delivery shows it: with the address of its photo when it has one. */
 export type DeliveryTicketView = TicketView & { photoUrl?: string };
@@ -119,6 +140,7 @@ export function toView(row: Row, role: Role): DeliveryView {
     mobilizationPayment: row.mobilizationPayment,
     offloadingCost: row.offloadingCost,
     profit: deliveryProfit(row),
+    rateSources: rateSourcesOf(row),
   });
   if (can({ role }, "delivery.netPayment")) view.netPaymentToAgent = netPaymentToAgent(row);
   return view;

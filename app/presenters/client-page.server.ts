@@ -10,6 +10,7 @@ import {
   QUALITY_RULES_SHOWN,
   type QualityRuleView,
 } from "~/models/quality-rule.server";
+import { cardsNaming } from "~/models/rate-card.server";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 
@@ -21,7 +22,11 @@ export async function clientPage(actor: Actor, id: number, now = new Date()) {
   const client = await getClient(id);
   if (!client) return null;
   const today = todayIn(env().APP_TIME_ZONE, now);
-  const { items, more } = await listQualityRules(actor, id);
+  const [{ items, more }, cards] = await Promise.all([
+    listQualityRules(actor, id),
+    // The client's rate cards (docs/decisions/1230), newest start first.
+    cardsNaming(actor, { clientId: id }, { now }),
+  ]);
   // Beyond the newest rules shown (a long run of rules set ahead), the index still finds today's.
   const inEffect: QualityRuleView | null = ruleOn(items, today) ?? (more ? await qualityRuleOn(id, today) : null);
   return {
@@ -32,5 +37,7 @@ export async function clientPage(actor: Actor, id: number, now = new Date()) {
     more,
     shown: QUALITY_RULES_SHOWN,
     inEffect: inEffect ? { ...inEffect, example: workedExample(inEffect) } : null,
+    rateCards: cards.items,
+    moreRateCards: cards.more,
   };
 }

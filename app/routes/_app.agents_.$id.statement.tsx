@@ -15,6 +15,8 @@ import { invariantResponse } from "~/utils/http.server";
 import { formatNaira, formatTons } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { deliveriesCount } from "~/utils/plural";
+import { RateCardsTable } from "~/components/rates/rate-cards-table";
+import { cardsNaming } from "~/models/rate-card.server";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
 
@@ -36,26 +38,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   invariantResponse(id, "Agent not found");
   const query = readStatementPageQuery(new URL(request.url).searchParams);
   const { form } = query;
+  // The agent's rate cards (docs/decisions/1230), newest start first.
+  const { items: rateCards } = await cardsNaming(user, { agentId: id });
   if (!query.ok) {
     // The agent's name for the heading: one row, not a statement.
     const agent = await getStatementAgent(user, id);
     invariantResponse(agent, "Agent not found");
-    return data({ agent, form, error: query.message, statement: null }, { status: 400 });
+    return data({ agent, form, error: query.message, statement: null, rateCards }, { status: 400 });
   }
   const result = await agentStatement(user, id, query.period, query.after);
   invariantResponse(result.ok || result.status !== 404, "Agent not found");
-  if (!result.ok) return data({ agent: null, form, error: result.message, statement: null }, { status: result.status });
+  if (!result.ok)
+    return data(
+      { agent: null, form, error: result.message, statement: null, rateCards: [] },
+      { status: result.status },
+    );
   const { statement } = result;
   return data({
     agent: statement.agent,
     form: { from: statement.period.from, to: statement.period.to },
     error: null,
     statement,
+    rateCards,
   });
 }
 
 export default function AgentStatementPage() {
-  const { agent, form, error, statement } = useLoaderData<typeof loader>();
+  const { agent, form, error, statement, rateCards } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   return (
     <div className="space-y-4">
@@ -74,6 +83,25 @@ export default function AgentStatementPage() {
       </PageHeader>
       <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}
+      {agent ? (
+        <section className="space-y-2" aria-labelledby="agent-rate-cards">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 id="agent-rate-cards" className="text-lg font-semibold">
+              Rate cards
+            </h2>
+            <Link to={`/rates?agentId=${agent.id}`} className="btn-outline btn-sm">
+              All of its cards on Rates
+            </Link>
+          </div>
+          <RateCardsTable
+            id="agent-rate-card-list"
+            heading={`Rate cards naming ${agent.name}`}
+            cards={rateCards}
+            empty="No card names this agent: the cards for every agent, else System Settings' rates, apply."
+            deleteFrom={null}
+          />
+        </section>
+      ) : null}
       <Outlet />
     </div>
   );

@@ -29,6 +29,7 @@ import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { formatNaira, formatTons } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import { rateSourceLines } from "~/presenters/delivery-rates.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Delivery · Management" }];
 
@@ -75,6 +76,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     clients,
     constraint: EDIT_DELIVERY_FORM_CONSTRAINT,
     history: await presentAuditEvents(history.events),
+    // Where each rate came from: a card, System Settings, typed or changed by hand (decision 1230).
+    rateSources: await rateSourceLines(delivery.rateSources),
     moreHistory: history.olderCursor !== null,
   };
 }
@@ -121,6 +124,7 @@ export default function EditDeliveryRoute() {
     weights,
     recordTicketTo,
     ticketNotes,
+    rateSources,
   } = useLoaderData<typeof loader>();
   const locked = invoiceNo !== null;
   const actionData = useActionData<typeof action>();
@@ -259,6 +263,21 @@ export default function EditDeliveryRoute() {
           )}
           <InputField meta={fields.otherCostsDescription} label="Other cost explanation" />
         </div>
+        {rateSources.length ? (
+          <section aria-labelledby="rate-sources" className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
+            <h3 id="rate-sources" className="font-semibold">
+              Where the rates came from
+            </h3>
+            <dl className="mt-1 grid gap-1 sm:grid-cols-[auto_1fr] sm:gap-x-3">
+              {rateSources.map((line) => (
+                <div key={line.label} className="contents">
+                  <dt className="text-slate-600 dark:text-slate-300">{line.label}</dt>
+                  <dd className="wrap-any">{line.words}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ) : null}
         <DeliveryWeights weights={weights} recordTicketTo={recordTicketTo} />
         {isAdmin && delivery.netPaymentToAgent ? (
           <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">

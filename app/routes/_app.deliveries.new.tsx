@@ -18,6 +18,8 @@ import { useIsPending } from "~/hooks/use-is-pending";
 import { useOutboxForm } from "~/components/outbox-form";
 import { listAgentChoices } from "~/models/agent.server";
 import { getDeliveryClient } from "~/models/delivery.server";
+import { getSettings } from "~/models/settings.server";
+import { newDeliveryRatesHtml } from "~/presenters/delivery-rates.server";
 import { recentPlates } from "~/models/truck.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { createDelivery } from "~/services/deliveries/create-delivery.server";
@@ -37,16 +39,20 @@ const TOO_LONG = "A field is far too long";
 export const meta: MetaFunction = () => [{ title: "New Delivery · Management" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireCapability(request, "delivery.create");
+  const user = await requireCapability(request, "delivery.create");
   const url = new URL(request.url);
-  const [agents, fixed, plates] = await Promise.all([listAgentChoices(), getDeliveryClient(), recentPlates()]);
+  const settings = await getSettings();
+  const [agents, fixed, plates] = await Promise.all([listAgentChoices(), getDeliveryClient(settings), recentPlates()]);
+  const today = todayIn(env().APP_TIME_ZONE);
   return {
+    // For managers and admins, the rates the delivery will get, as server-written HTML (decision 1230).
+    rates: await newDeliveryRatesHtml(user, fixed.client, today, settings),
     agents,
     // Truck No.'s suggestions (docs/decisions/1200): plates only, as a plain <datalist>.
     plates,
     client: fixed.client ? { id: fixed.client.id, name: fixed.client.name } : null,
     clientError: fixed.missingMessage,
-    today: todayIn(env().APP_TIME_ZONE),
+    today,
     timeZone: env().APP_TIME_ZONE,
     // When this copy was made: a copy served from the phone's cache says how old it is.
     loadedAt: Date.now(),
@@ -101,8 +107,19 @@ async function deliveryInput(formData: FormData): Promise<Record<string, unknown
 }
 
 export default function NewDeliveryRoute() {
-  const { agents, plates, client, clientError, today, timeZone, loadedAt, idempotencyKey, returnTo, constraint } =
-    useLoaderData<typeof loader>();
+  const {
+    agents,
+    plates,
+    client,
+    clientError,
+    today,
+    timeZone,
+    loadedAt,
+    idempotencyKey,
+    returnTo,
+    constraint,
+    rates,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Conform holds the server's answer (messages, what was typed); the submit itself is the
   // outbox's with JavaScript and a plain post without it, so the form keeps native validation.
@@ -245,6 +262,7 @@ export default function NewDeliveryRoute() {
           </Field>
         </div>
         <LoadingTicketFields meta={meta} constraint={c} text={text} />
+        {rates ? <section className="card p-3" dangerouslySetInnerHTML={{ __html: rates }} /> : null}
         <Field meta={meta("remarks")} label="Remarks">
           <textarea
             {...fieldAria(meta("remarks"))}

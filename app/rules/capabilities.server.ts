@@ -57,6 +57,10 @@ const CAPABILITIES = {
   "reconciliation.view": MANAGERS,
   /** The monthly tax report, its CSV and GET /api/tax-months (docs/decisions/0990). */
   "tax.view": MANAGERS,
+  /** Read the rate cards, the rates a delivery will get, and where a delivery's rates came from (docs/decisions/1230). */
+  "rate.view": MANAGERS,
+  /** Add and delete rate cards (docs/decisions/1230). */
+  "rate.manage": ADMINS,
   /** System settings: rates, tax, offloading cost, delivery client. */
   "settings.manage": ADMINS,
   /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */

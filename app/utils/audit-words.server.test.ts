@@ -25,6 +25,7 @@ const AUDITED_TABLES: Table[] = [
   schema.agents,
   schema.clients,
   schema.clientQualityRules,
+  schema.rateCards,
   schema.trucks,
   schema.invoices,
   schema.deliveries,

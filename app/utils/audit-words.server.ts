@@ -8,6 +8,19 @@ import { formatDate, formatMonth } from "~/utils/dates";
 import { formatAmount, formatNaira, formatTons } from "~/utils/money";
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntity } from "./audit-actions";
 import { zonedParts } from "./zone-days.server";
+import {
+  ENUM_WORDS,
+  f,
+  FIELD_WORDS,
+  NESTED_WORDS,
+  RATE_CARD_FIELD_WORDS,
+  SIGN_IN_FIELD_WORDS,
+  USER_FIELD_WORDS,
+  type FieldKind,
+  type FieldWords,
+} from "./audit-field-words";
+
+export { FIELD_WORDS };
 
 export const ACTION_WORDS: Record<AuditAction, string> = {
   "delivery.create": "Delivery recorded",
@@ -36,6 +49,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "client.update": "Client updated",
   "client.delete": "Client deleted",
   "client_quality_rule.create": "Quality rule added",
+  "rate_card.create": "Rate card added",
+  "rate_card.delete": "Rate card deleted",
   "settings.update": "Settings changed",
   "user.create": "User created",
   "user.reset_password": "Password reset",
@@ -68,226 +83,12 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   agent: "Agent",
   client: "Client",
   client_quality_rule: "Quality rule",
+  rate_card: "Rate card",
   truck: "Truck",
   settings: "Settings",
   user: "User",
   passkey: "Passkey",
   period: "Month close",
-};
-
-/** How a field's value reads. A reference kind (`agent`, `user`, ...) shows a name, not an id. */
-type FieldKind =
-  | "text"
-  | "money"
-  | "percent"
-  | "tons"
-  | "days"
-  | "kg"
-  | "count"
-  | "date"
-  | "time"
-  | "month"
-  | "yesNo"
-  | "agent"
-  | "client"
-  | "user"
-  | "invoice"
-  | "delivery"
-  | "payment"
-  | "creditNote"
-  | "payout"
-  | "role"
-  | "userStatus"
-  | "deliveryStatus"
-  | "payBasis"
-  | "ticketKind"
-  | "paymentStatus"
-  | "payoutMethod"
-  | "signInMethod"
-  | "signInReason"
-  | "throttleScope"
-  /** Recorded, but says nothing a reader needs beside the event's own line (its id, its time). */
-  | "hidden";
-
-type FieldWords = { label: string; kind: FieldKind };
-const f = (label: string, kind: FieldKind = "text"): FieldWords => ({ label, kind });
-
-/** Every field an event records (the rows' columns, and the extra fields events add). */
-export const FIELD_WORDS: Record<string, FieldWords> = {
-  // Every row
-  id: f("ID", "hidden"),
-  createdAt: f("Created", "hidden"),
-  updatedAt: f("Updated", "hidden"),
-  createdBy: f("Entered by", "user"),
-  // Deliveries
-  date: f("Date", "date"),
-  agentId: f("Agent", "agent"),
-  clientId: f("Client", "client"),
-  tons: f("Tons", "tons"),
-  truckNo: f("Truck no."),
-  location: f("Location"),
-  moisture: f("Moisture", "percent"),
-  remarks: f("Remarks"),
-  status: f("Status", "deliveryStatus"),
-  buyingRate: f("Buying rate", "money"),
-  sellingRate: f("Selling rate", "money"),
-  logisticsCost: f("Logistics cost", "money"),
-  otherCosts: f("Other costs", "money"),
-  otherCostsDescription: f("Other costs description"),
-  mobilizationPayment: f("Mobilization payment", "money"),
-  // Weights (docs/decisions/1220)
-  receivedTons: f("Received tons", "tons"),
-  qualityRuleId: f("Quality rule", "hidden"),
-  qualityDeductionTons: f("Quality deduction", "tons"),
-  acceptedTons: f("Accepted tons", "tons"),
-  invoicedTons: f("Invoiced tons", "tons"),
-  paidTons: f("Tons paid to the agent", "tons"),
-  payBasis: f("Agent paid on", "payBasis"),
-  requiresReceivedTicket: f("Invoiced only with the client's ticket", "yesNo"),
-  // Weighbridge tickets (docs/decisions/1220)
-  kind: f("Ticket", "ticketKind"),
-  ticketNo: f("Ticket no."),
-  weighbridge: f("Weighbridge", "hidden"),
-  truckId: f("Truck", "hidden"),
-  grossKg: f("Gross", "kg"),
-  tareKg: f("Tare", "kg"),
-  netKg: f("Net", "kg"),
-  weighedAt: f("Weighed at", "time"),
-  photoId: f("Photo", "hidden"),
-  offloadingCost: f("Offloading cost", "money"),
-  invoiceId: f("Invoice", "invoice"),
-  // Invoices
-  invoiceNo: f("Invoice no."),
-  deliveryId: f("First delivery", "delivery"),
-  amount: f("Amount", "money"),
-  taxRate: f("Tax rate", "percent"),
-  profit: f("Profit", "money"),
-  expectedPaymentDate: f("Due date", "date"),
-  paymentStatus: f("Payment status", "paymentStatus"),
-  amountPaid: f("Amount paid", "money"),
-  amountCredited: f("Amount credited", "money"),
-  voidReason: f("Reason for voiding"),
-  voidedAt: f("Voided at", "time"),
-  voidedBy: f("Voided by", "user"),
-  issueDate: f("Issue date", "date"),
-  deliveryCount: f("Deliveries", "count"),
-  editedDeliveryId: f("Delivery edited", "delivery"),
-  firstDeliveryId: f("First delivery", "delivery"),
-  lastDeliveryId: f("Last delivery", "delivery"),
-  freedDeliveryCount: f("Deliveries freed", "count"),
-  firstFreedDeliveryId: f("First delivery freed", "delivery"),
-  lastFreedDeliveryId: f("Last delivery freed", "delivery"),
-  // Credit notes
-  creditNoteNo: f("Credit note no."),
-  reason: f("Reason"),
-  reversesCreditNoteId: f("Reverses credit note", "creditNote"),
-  // Payments, refunds, credit moves
-  paymentDate: f("Payment date", "date"),
-  reference: f("Reference"),
-  note: f("Note"),
-  refund: f("Refund", "yesNo"),
-  reversesPaymentId: f("Reverses payment", "payment"),
-  creditMovedToInvoiceId: f("Credit moved to invoice", "invoice"),
-  creditFromPaymentId: f("Credit from payment", "payment"),
-  clientCredit: f("Client credit", "money"),
-  // Agent payouts
-  payoutDate: f("Payout date", "date"),
-  method: f("Method", "payoutMethod"),
-  reversesPayoutId: f("Reverses payout", "payout"),
-  agentName: f("Agent"),
-  owed: f("Owed to the agent", "money"),
-  // Agents and clients
-  name: f("Name"),
-  contact: f("Contact"),
-  phone: f("Phone"),
-  email: f("E-mail"),
-  address: f("Address"),
-  taxNo: f("Tax no."),
-  bankName: f("Bank"),
-  bankAccountName: f("Account name"),
-  bankAccountNo: f("Account no."),
-  paymentTermsDays: f("Payment terms", "days"),
-  // Client quality rules (docs/decisions/1210)
-  validFrom: f("Valid from", "date"),
-  moistureThreshold: f("Moisture threshold", "percent"),
-  deductionPerPoint: f("Deduction per point", "percent"),
-  // Trucks
-  plate: f("Plate"),
-  plateKey: f("Plate key", "hidden"),
-  transporter: f("Transporter"),
-  usualTareKg: f("Usual tare", "kg"),
-  // Settings and business details
-  deliveryClientName: f("Client name on deliveries"),
-  updatedBy: f("Changed by", "user"),
-  companyName: f("Company name"),
-  registrationNo: f("Registration no."),
-  logoType: f("Logo format"),
-  logoUpdatedAt: f("Logo changed", "time"),
-  // Users, sign-ins, factors
-  firstName: f("First name"),
-  lastName: f("Last name"),
-  profileImageUrl: f("Profile picture"),
-  role: f("Role", "role"),
-  mustChangePassword: f("Must choose a new password", "yesNo"),
-  totpEnabled: f("Two-factor sign-in", "yesNo"),
-  recoveryCodes: f("Recovery codes made", "count"),
-  temporaryPasswordExpiresAt: f("Temporary password expires", "time"),
-  temporaryPasswordIssuedAt: f("Temporary password issued", "time"),
-  temporaryPasswordUsedAt: f("Temporary password used", "time"),
-  userId: f("User", "user"),
-  credentialId: f("Credential", "hidden"),
-  transports: f("Connection"),
-  deviceName: f("Device"),
-  lastUsedAt: f("Last used", "time"),
-  // Month close
-  closedThrough: f("Closed through", "month"),
-};
-
-/** Fields of a user's row whose meaning differs from the generic one. */
-const USER_FIELD_WORDS: Record<string, FieldWords> = { status: f("Status", "userStatus") };
-/** Fields of a sign-in event. */
-const SIGN_IN_FIELD_WORDS: Record<string, FieldWords> = {
-  method: f("Method", "signInMethod"),
-  reason: f("Reason", "signInReason"),
-  scope: f("Limit reached", "throttleScope"),
-  attempts: f("Attempts counted", "count"),
-  until: f("Refused until", "time"),
-};
-
-/** Objects some events nest (a credit move's two invoices and two entries, a reversal's pair). */
-const NESTED_WORDS: Record<string, string> = {
-  from: "From invoice",
-  to: "To invoice",
-  moveOut: "Credit out",
-  moveIn: "Credit in",
-  partner: "Paired entry",
-};
-
-const ENUM_WORDS: Partial<Record<FieldKind, Record<string, string>>> = {
-  role: { staff: "Staff", manager: "Manager", admin: "Admin" },
-  userStatus: { active: "Active", frozen: "Frozen", deleted: "Deleted" },
-  deliveryStatus: { draft: "Draft", confirmed: "Confirmed", invoiced: "Invoiced" },
-  payBasis: { loaded: "Loaded tons", received: "Received tons", accepted: "Accepted tons" },
-  ticketKind: { loading: "Loading ticket", received: "Client's ticket" },
-  paymentStatus: { pending: "Pending", partial: "Partly paid", paid: "Paid", overdue: "Overdue", void: "Void" },
-  payoutMethod: { cash: "Cash", bank_transfer: "Bank transfer", cheque: "Cheque", other: "Other" },
-  signInMethod: { password: "Password", "password+totp": "Password and code", passkey: "Passkey" },
-  throttleScope: {
-    "account-address": "This account from this address",
-    account: "This account, from addresses that failed on it",
-    address: "This address",
-    "passkey-options": "Passkey sign-ins from this address",
-  },
-  signInReason: {
-    invalid: "Wrong e-mail or password",
-    inactive: "Account frozen or deleted",
-    expired: "Temporary password expired",
-    code: "Wrong code",
-    "unknown-passkey": "Passkey not known",
-    "other-account": "Passkey of another account",
-    signature: "Passkey signature did not match",
-    counter: "Passkey counter went backwards (a copied key?)",
-  },
 };
 
 /** Names for the ids a page of events refers to, read in one batch per kind (see `idsToName`). */
@@ -357,6 +158,7 @@ function fieldWords(action: string, entityType: string, field: string): FieldWor
     if (SIGN_IN_FIELD_WORDS[field]) return SIGN_IN_FIELD_WORDS[field];
   }
   if (entityType === "user" && USER_FIELD_WORDS[field]) return USER_FIELD_WORDS[field];
+  if (entityType === "rate_card" && RATE_CARD_FIELD_WORDS[field]) return RATE_CARD_FIELD_WORDS[field];
   return FIELD_WORDS[field];
 }
 
@@ -412,6 +214,8 @@ function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, ti
       return `Credit note #${key}`;
     case "payout":
       return `Payout #${key}`;
+    case "rateCard":
+      return `Card #${key}`;
     case "hidden":
     case "text":
       return typeof value === "string" ? value : JSON.stringify(value);
@@ -468,6 +272,11 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
       const client = refKey(row.clientId) ? names.clients.get(refKey(row.clientId)!) : undefined;
       const from = text(row.validFrom);
       return `Quality rule${client ? ` of ${client}` : ""}${from ? ` from ${formatDate(from)}` : ""}`;
+    }
+    case "rate_card": {
+      const kind = text(row.kind);
+      const from = text(row.validFrom);
+      return `${kind ? (ENUM_WORDS.rateKind?.[kind] ?? kind) : "Rate"} card #${id}${from ? ` from ${formatDate(from)}` : ""}`;
     }
     case "truck":
       return `Truck ${text(row.plate) ?? `#${id}`}`;

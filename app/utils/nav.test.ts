@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isActive, mobileBarItemsFor, navItemsFor, navPath } from "./nav";
 
 describe("navigation", () => {
-  it("gives admins the spec's 8 items, the Tax Report, Trucks and the Audit Trail, and staff and managers 3", () => {
+  it("gives admins the spec's 8 items, the Tax Report, Trucks, Rates and the Audit Trail, and staff and managers 3", () => {
     expect(navItemsFor("admin").map((i) => i.label)).toEqual([
       "Dashboard",
       "Deliveries",
@@ -13,6 +13,7 @@ describe("navigation", () => {
       "Agents",
       "Clients",
       "Trucks",
+      "Rates",
       "Audit Trail",
       "Settings",
     ]);

@@ -26,12 +26,14 @@ const ADMIN_ITEMS: NavItem[] = [
   { to: "/clients", label: "Clients", icon: "building" },
   // The truck register (docs/decisions/1200); managers reach it from their dashboard.
   { to: "/trucks", label: "Trucks", icon: "truck" },
+  // Rate cards (docs/decisions/1230); managers reach them from their dashboard.
+  { to: "/rates", label: "Rates", icon: "wallet" },
   // The Audit Trail: who changed what, and when (admins only, capability audit.view).
   { to: "/audit", label: "Audit Trail", icon: "shield" },
   SETTINGS,
 ];
 
-/** Spec section 2: admins see 8 items (and the Tax Report, Trucks and the Audit Trail); staff and managers see 3. */
+/** Spec section 2: admins see 8 items (and the Tax Report, Trucks, Rates and the Audit Trail); staff and managers see 3. */
 export function navItemsFor(role: Role): NavItem[] {
   return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
 }

@@ -64,6 +64,12 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
   const truck = await ok<{ id: number }>(
     await admin.post("/api/trucks", { data: { plate: `WLK ${tag}`, transporter: "Walk Haulage", usualTareKg: 12500 } }),
   );
+  // A rate card naming the walk's client (decision 1230): the Rates page lists it, Delete opens over it.
+  const rateCard = await ok<{ id: number }>(
+    await admin.post("/api/rate-cards", {
+      data: { kind: "selling", rate: "61000", validFrom: "2026-01-01", clientId: client.id, site: `Walk yard ${tag}` },
+    }),
+  );
   const delivery = await ok<{ id: number }>(
     await admin.post("/api/deliveries", {
       data: { agentId: agent.id, clientId: client.id, tons: "12.50", location: `Walk yard ${tag}` },
@@ -206,6 +212,9 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     "/trucks",
     "/trucks/new",
     `/trucks/${truck.id}/edit`,
+    "/rates",
+    "/rates/new",
+    `/rates/${rateCard.id}/delete`,
     "/settings",
     "/settings/password",
     "/settings/two-factor",

@@ -13,6 +13,7 @@ import * as periods from "../../app/models/period.server";
 import * as business from "../../app/models/business.server";
 import * as clients from "../../app/models/client.server";
 import * as qualityRules from "../../app/models/quality-rule.server";
+import * as rateCards from "../../app/models/rate-card.server";
 import * as clientPage from "../../app/presenters/client-page.server";
 import * as deliveries from "../../app/models/delivery.server";
 import * as deliveryChanges from "../../app/models/delivery-changes.server";
@@ -185,6 +186,12 @@ const ENTRY_POINTS: EntryPoint[] = [
     call: (u) => trucks.updateTruck(u, 1, { plate: `REN ${u.role.slice(0, 3)}` }),
   },
   {
+    name: "rateCard.createRateCard",
+    capability: "rate.manage",
+    call: (u) => rateCards.createRateCard(u, { kind: "selling", rate: "1", validFrom: "2026-01-01", clientId }),
+  },
+  { name: "rateCard.deleteRateCard", capability: "rate.manage", call: (u) => rateCards.deleteRateCard(u, 999999) },
+  {
     name: "settings.updateSettings",
     capability: "settings.manage",
     call: (u) => settings.updateSettings(u, { buyingRate: "1.00", sellingRate: "2.00" }),
@@ -345,6 +352,12 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
     call: (u) => qualityRules.listQualityRules(u, clientId),
   },
   { name: "clientPage.clientPage", capability: "client.manage", call: (u) => clientPage.clientPage(u, clientId) },
+  { name: "rateCard.listRateCards", capability: "rate.view", call: (u) => rateCards.listRateCards(u) },
+  {
+    name: "rateCard.cardsNaming",
+    capability: "rate.view",
+    call: (u) => rateCards.cardsNaming(u, { clientId }),
+  },
   { name: "invoice.listInvoices", capability: "invoice.manage", call: (u) => invoiceList.listInvoices(u) },
   {
     name: "invoice.invoiceBatches",
@@ -630,6 +643,8 @@ describe("the capability table is spec section 6", () => {
       "user.role": ["admin"],
       "audit.view": ["admin"],
       "period.close": ["admin"],
+      "rate.view": ["manager", "admin"],
+      "rate.manage": ["admin"],
       "role.switch": ["admin"],
     });
   });

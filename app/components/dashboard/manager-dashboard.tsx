@@ -18,6 +18,7 @@ const QUICK_LINKS = [
   { to: "/agents", label: "Agents" },
   { to: "/clients", label: "Clients" },
   { to: "/trucks", label: "Trucks" },
+  { to: "/rates", label: "Rates" },
 ];
 
 /** The loader sends of the recent deliveries only what the table shows. */

@@ -1,5 +1,6 @@
 // New Delivery (decision 1100): a delivery recorded as confirmed, with the buying rate, selling
-// rate and offloading cost of this moment's settings. A phone's outbox sends it under a request
+// rate, offloading cost and haulage of the rate cards that apply to it, else System Settings'
+// defaults, snapshotted with the cards' ids (docs/decisions/1230). A phone's outbox sends it under a request
 // key (the Idempotency-Key header, or the form's own field) and, for a correction, the keys of
 // the sends it replaces (X-Replaces-Key): those are refused when one of them landed, and none of
 // them can land after it. Runs on the keyed write pipeline (decision 0805). A truck number new to
@@ -14,6 +15,7 @@ import {
   type DeliveryView,
   type Viewer,
 } from "~/models/delivery.server";
+import { resolveCards, sharedCardLocks, withDefaults } from "~/models/rate-card.server";
 import { getSettings } from "~/models/settings.server";
 import { writeTicket } from "~/models/ticket.server";
 import { registerPlate } from "~/models/truck.server";
@@ -30,7 +32,9 @@ import {
   replacedKeysOf,
   requestHash,
 } from "~/utils/idempotency.server";
+import { mul, toFixed } from "~/utils/money";
 import { LOADING_TICKET } from "~/utils/outbox-protocol";
+import { siteKey } from "~/rules/rate-cards";
 import { fail, failOn, Refusal, type Failure, type FieldErrors } from "~/utils/result";
 import { readLoadingTicket, ticketHash, tonsWithTicket, type LoadingTicket } from "./loading-ticket.server";
 
@@ -135,6 +139,11 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
     // The truck's plate joins the register if it is new, in this transaction (docs/decisions/1200);
     // the delivery keeps the plate as the register shows it.
     const truck = fields.truckNo ? await registerPlate(tx, fields.truckNo, actor.id) : null;
+    const rates = await pricesOf(
+      tx,
+      { date, clientId, agentId: fields.agentId, location: fields.location, tons },
+      settings,
+    );
     const [created] = await tx
       .insert(schema.deliveries)
       .values({
@@ -148,10 +157,10 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
         remarks: fields.remarks ?? null,
         status: "confirmed" as const,
         createdBy: actor.id,
-        buyingRate: settings.buyingRate,
-        sellingRate: settings.sellingRate,
-        offloadingCost: settings.offloadingCost,
-        logisticsCost: fields.logisticsCost ?? null,
+        ...rates,
+        logisticsCost: fields.logisticsCost ?? rates.logisticsCost,
+        logisticsCostSource: fields.logisticsCost ? "typed" : rates.logisticsCostSource,
+        haulageCardId: fields.logisticsCost ? null : rates.haulageCardId,
         mobilizationPayment: fields.mobilizationPayment ?? null,
         otherCosts: fields.otherCosts ?? null,
         otherCostsDescription: fields.otherCostsDescription ?? null,
@@ -191,6 +200,37 @@ const createDeliveryCommand = ({ key, replaced }: RequestKeys): KeyedCommand<Inp
     return fail(landed.status, landed.message(landed.id));
   },
 });
+
+/**
+ * The rates a new delivery copies (docs/decisions/1230): each kind's card that applies to it, else
+ * System Settings' default, with the card's id and the source; haulage (no default) becomes the
+ * logistics cost, rate × the loaded tons as finally recorded (the loading ticket's net when it has
+ * one). Read under the cards' shared locks, so no card it read is deleted before the delivery lands.
+ */
+async function pricesOf(
+  tx: Tx,
+  delivery: { date: string; clientId: number; agentId: number; location: string; tons: string },
+  settings: Settings,
+) {
+  await tx.execute(sharedCardLocks());
+  const cards = await resolveCards({ ...delivery, siteKey: siteKey(delivery.location) || null }, tx);
+  const applied = withDefaults(cards, settings);
+  const source = (kind: "buying" | "selling" | "offloading") => applied[kind].source ?? "default";
+  return {
+    buyingRate: applied.buying.rate,
+    buyingRateCardId: applied.buying.cardId,
+    buyingRateSource: source("buying"),
+    sellingRate: applied.selling.rate,
+    sellingRateCardId: applied.selling.cardId,
+    sellingRateSource: source("selling"),
+    offloadingCost: applied.offloading.rate,
+    offloadingCostCardId: applied.offloading.cardId,
+    offloadingCostSource: source("offloading"),
+    logisticsCost: cards.haulage ? toFixed(mul(cards.haulage.rate, delivery.tons)) : null,
+    haulageCardId: cards.haulage?.id ?? null,
+    logisticsCostSource: cards.haulage ? ("card" as const) : null,
+  };
+}
 
 /**
  * The loading ticket on the delivery just inserted, in its transaction. A refusal (a number the
