@@ -192,6 +192,7 @@ const agentBalanceColumns: CsvColumn<AgentBalanceView>[] = [
   { header: "Paid Out", kind: "amount", value: (r) => r.paid },
   { header: "Owed", kind: "amount", value: (r) => r.owed },
   { header: "Last Activity", kind: "date", value: (r) => r.lastActivity },
+  { header: "Advance Outstanding", kind: "amount", value: (r) => r.advanceOutstanding },
 ];
 
 /** What is owed to every agent, newest activity first (the Agent Balances page). */

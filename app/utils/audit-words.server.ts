@@ -27,6 +27,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "payment.apply_credit": "Client credit moved",
   "agent_payout.create": "Agent paid",
   "agent_payout.reverse": "Agent payout reversed",
+  "agent_payout.approve": "Agent payout approved",
+  "agent_payout.reject": "Agent payout rejected",
   "agent.create": "Agent added",
   "agent.update": "Agent updated",
   "agent.delete": "Agent deleted",
@@ -103,6 +105,8 @@ type FieldKind =
   | "ticketKind"
   | "paymentStatus"
   | "payoutMethod"
+  | "payoutKind"
+  | "payoutStatus"
   | "signInMethod"
   | "signInReason"
   | "throttleScope"
@@ -194,6 +198,10 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   payoutDate: f("Payout date", "date"),
   method: f("Method", "payoutMethod"),
   reversesPayoutId: f("Reverses payout", "payout"),
+  decidedBy: f("Decided by", "user"),
+  decidedAt: f("Decided", "time"),
+  decisionReason: f("Reason for the decision"),
+  payoutApprovalLimit: f("Payout approval limit", "money"),
   agentName: f("Agent"),
   owed: f("Owed to the agent", "money"),
   // Agents and clients
@@ -245,6 +253,11 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
 
 /** Fields of a user's row whose meaning differs from the generic one. */
 const USER_FIELD_WORDS: Record<string, FieldWords> = { status: f("Status", "userStatus") };
+/** Fields of an agent payout whose meaning differs from the generic one (docs/decisions/1250). */
+const PAYOUT_FIELD_WORDS: Record<string, FieldWords> = {
+  kind: f("Kind", "payoutKind"),
+  status: f("Status", "payoutStatus"),
+};
 /** Fields of a sign-in event. */
 const SIGN_IN_FIELD_WORDS: Record<string, FieldWords> = {
   method: f("Method", "signInMethod"),
@@ -271,6 +284,8 @@ const ENUM_WORDS: Partial<Record<FieldKind, Record<string, string>>> = {
   ticketKind: { loading: "Loading ticket", received: "Client's ticket" },
   paymentStatus: { pending: "Pending", partial: "Partly paid", paid: "Paid", overdue: "Overdue", void: "Void" },
   payoutMethod: { cash: "Cash", bank_transfer: "Bank transfer", cheque: "Cheque", other: "Other" },
+  payoutKind: { settlement: "Settlement", advance: "Advance" },
+  payoutStatus: { approved: "Approved", pending: "Awaiting approval", rejected: "Rejected" },
   signInMethod: { password: "Password", "password+totp": "Password and code", passkey: "Passkey" },
   throttleScope: {
     "account-address": "This account from this address",
@@ -357,6 +372,7 @@ function fieldWords(action: string, entityType: string, field: string): FieldWor
     if (SIGN_IN_FIELD_WORDS[field]) return SIGN_IN_FIELD_WORDS[field];
   }
   if (entityType === "user" && USER_FIELD_WORDS[field]) return USER_FIELD_WORDS[field];
+  if (entityType === "agent_payout" && PAYOUT_FIELD_WORDS[field]) return PAYOUT_FIELD_WORDS[field];
   return FIELD_WORDS[field];
 }
 
