@@ -105,13 +105,12 @@ export function pendingPayoutBatches(actor: Actor, batchSize = 500): AsyncGenera
   );
 }
 
-/** One payout of this agent as the approve and reject dialogs show it (any status); null for none or a reversal. */
+/** One payout as the approve and reject dialogs show it (any status); null for none or a reversal. */
 export async function getPayoutToDecide(
   actor: Actor,
-  agentId: number,
   payoutId: number,
 ): Promise<(PendingPayoutView & { decidedAt: string | null }) | null> {
-  assertCan(actor, "agent.settle", `agent/${agentId}/payouts/${payoutId}`);
+  assertCan(actor, "agent.settle", `payouts/${payoutId}`);
   const db = await getDb();
   const [row] = await db
     .select({ ...pendingSelect(), decidedAt: p.decidedAt, reversesPayoutId: p.reversesPayoutId })
@@ -119,7 +118,7 @@ export async function getPayoutToDecide(
     .innerJoin(schema.agents, eq(schema.agents.id, p.agentId))
     .leftJoin(b, eq(b.agentId, p.agentId))
     .leftJoin(maker, eq(maker.id, p.createdBy))
-    .where(and(eq(p.id, payoutId), eq(p.agentId, agentId)));
+    .where(eq(p.id, payoutId));
   if (!row || row.reversesPayoutId !== null) return null;
   const { decidedAt, reversesPayoutId: _reversal, ...rest } = row;
   return { ...toView(rest), decidedAt: decidedAt?.toISOString() ?? null };

@@ -18,6 +18,11 @@ import * as rejectApi from "../../app/routes/api.agents.$id.payouts.$payoutId.re
 import * as payoutsApi from "../../app/routes/api.agents.$id.payouts";
 import * as pendingApi from "../../app/routes/api.payouts";
 import * as settingsApi from "../../app/routes/api.settings";
+import * as pendingPage from "../../app/routes/_app.payouts.pending";
+import * as decideDialog from "../../app/routes/_app.payouts.pending.$payoutId.$decision";
+import * as payoutDialog from "../../app/routes/_app.agents_.$id.statement.payout";
+import * as appLayout from "../../app/routes/_app";
+import { describeAccess } from "../access";
 import { FIRST_PAGE } from "../../app/utils/keyset.server";
 import { createAgent, createDelivery, createUser, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
@@ -317,6 +322,133 @@ describe("the JSON calls", () => {
       status: 200,
       body: { payoutApprovalLimit: "1000000.00" },
     });
+  });
+});
+
+describeAccess("payout approvals", [
+  {
+    name: "pending approvals",
+    handler: pendingPage.loader,
+    method: "GET",
+    path: "/payouts/pending",
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "approve dialog",
+    handler: decideDialog.loader,
+    method: "GET",
+    path: "/payouts/pending/1/approve",
+    params: { payoutId: "1", decision: "approve" },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "reject payout",
+    handler: decideDialog.action,
+    method: "POST",
+    path: "/payouts/pending/1/reject",
+    params: { payoutId: "1", decision: "reject" },
+    form: { reason: "" },
+    allowed: ["admin"],
+    page: true,
+  },
+  {
+    name: "approve payout (JSON)",
+    handler: approveApi.action,
+    method: "POST",
+    path: "/api/agents/1/payouts/1/approve",
+    params: { id: "1", payoutId: "1" },
+    json: {},
+    allowed: ["admin"],
+  },
+  {
+    name: "reject payout (JSON)",
+    handler: rejectApi.action,
+    method: "POST",
+    path: "/api/agents/1/payouts/1/reject",
+    params: { id: "1", payoutId: "1" },
+    json: {},
+    allowed: ["admin"],
+  },
+  {
+    name: "payouts by status (JSON)",
+    handler: pendingApi.loader,
+    method: "GET",
+    path: "/api/payouts?status=pending",
+    allowed: ["admin"],
+  },
+]);
+
+describe("the pages", () => {
+  it("Record Payout takes the kind; Approve and Reject work as plain form posts; the badge counts", async () => {
+    const first = await loginAs("admin");
+    const second = await loginAs("admin");
+    const agentId = (await createAgent()).id;
+    const path = `/agents/${agentId}/statement/payout?from=2026-05-01&to=2026-05-31`;
+    const form = {
+      kind: "advance",
+      amount: "1,200,000.00",
+      method: "cash",
+      payoutDate: "2026-05-10",
+      idempotencyKey: `pf-${agentId}`,
+    };
+    const made = await call(payoutDialog.action, makeRequest(path, { method: "POST", cookie: first.cookie, form }), {
+      id: String(agentId),
+    });
+    expect(made.status).toBe(302);
+    const db = await getDb();
+    const [{ id: payoutId }] = rowsOf<{ id: number }>(
+      await db.execute(sql`select id from agent_payouts where agent_id = ${agentId} and status = 'pending'`),
+    );
+    const layout = await call(appLayout.loader, makeRequest("/", { cookie: second.cookie }), {});
+    expect((layout.body as { pendingApprovals: number }).pendingApprovals).toBeGreaterThan(0);
+    const managerLayout = await call(
+      appLayout.loader,
+      makeRequest("/", { cookie: (await loginAs("manager")).cookie }),
+      {},
+    );
+    expect(managerLayout.body).toEqual({ pendingApprovals: null });
+
+    const list = await call(pendingPage.loader, makeRequest("/payouts/pending", { cookie: first.cookie }), {});
+    expect((list.body as { items: { id: number; own: boolean }[] }).items.find((p) => p.id === payoutId)).toMatchObject(
+      { own: true },
+    );
+    const params = (decision: string) => ({ payoutId: String(payoutId), decision });
+    const own = await call(
+      decideDialog.loader,
+      makeRequest(`/payouts/pending/${payoutId}/approve`, { cookie: first.cookie }),
+      params("approve"),
+    );
+    expect(own.body).toMatchObject({ own: true, payout: { status: "pending", amount: "1200000.00" } });
+    const noReason = await call(
+      decideDialog.action,
+      makeRequest(`/payouts/pending/${payoutId}/reject`, {
+        method: "POST",
+        cookie: second.cookie,
+        form: { reason: "" },
+      }),
+      params("reject"),
+    );
+    expect(noReason.status).toBe(400);
+    const approved = await call(
+      decideDialog.action,
+      makeRequest(`/payouts/pending/${payoutId}/approve`, {
+        method: "POST",
+        cookie: second.cookie,
+        form: { reason: "", idempotencyKey: `ap-${payoutId}` },
+      }),
+      params("approve"),
+    );
+    expect(approved.status).toBe(302);
+    expect(approved.headers.get("Location")).toBe("/payouts/pending");
+    expect(await kept(agentId)).toBe("-1200000.00");
+    const unknown = await call(
+      decideDialog.loader,
+      makeRequest(`/payouts/pending/${payoutId}/maybe`, { cookie: second.cookie }),
+      params("maybe"),
+    );
+    expect(unknown.status).toBe(404);
   });
 });
 
