@@ -104,29 +104,20 @@ function decideCommand(decision: Decision): KeyedCommand<Input, Locked, Decided>
   };
 }
 
-const approveCommand = decideCommand("approved");
-const rejectCommand = decideCommand("rejected");
+/** The exported write of one decision: idempotent under `idempotencyKey`, audited. */
+function decideWith(command: KeyedCommand<Input, Locked, Decided>) {
+  return (
+    actor: Actor,
+    agentId: number,
+    payoutId: number,
+    input: Record<string, unknown>,
+    now = new Date(),
+    { idempotencyKey }: Pick<KeyOptions, "idempotencyKey"> = {},
+  ): Promise<DecideResult> => keyedWrite(command, actor, { ...input, agentId, payoutId }, { idempotencyKey, now });
+}
 
 /** Approves a payout awaiting approval: it counts as paid from now. Another admin than its maker only. */
-export function approveAgentPayout(
-  actor: Actor,
-  agentId: number,
-  payoutId: number,
-  input: Record<string, unknown>,
-  now = new Date(),
-  { idempotencyKey }: Pick<KeyOptions, "idempotencyKey"> = {},
-): Promise<DecideResult> {
-  return keyedWrite(approveCommand, actor, { ...input, agentId, payoutId }, { idempotencyKey, now });
-}
+export const approveAgentPayout = decideWith(decideCommand("approved"));
 
 /** Rejects a payout awaiting approval, with a reason: it stays visible and counts for nothing. */
-export function rejectAgentPayout(
-  actor: Actor,
-  agentId: number,
-  payoutId: number,
-  input: Record<string, unknown>,
-  now = new Date(),
-  { idempotencyKey }: Pick<KeyOptions, "idempotencyKey"> = {},
-): Promise<DecideResult> {
-  return keyedWrite(rejectCommand, actor, { ...input, agentId, payoutId }, { idempotencyKey, now });
-}
+export const rejectAgentPayout = decideWith(decideCommand("rejected"));
