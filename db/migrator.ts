@@ -43,6 +43,9 @@ async function grantAppRights(owner: import("postgres").Sql, appUrl: string, con
   await owner`grant select, insert, update, delete on all tables in schema public to ${who}`;
   await owner`grant usage, select, update on all sequences in schema public to ${who}`;
   await owner`revoke update, delete, truncate on ${owner(APPEND_ONLY_TABLES)} from ${who}`;
+  // A pending payout's decision is the one change the app makes to a payout (decision 1250): its
+  // four columns only; the table's trigger still refuses anything but that one change.
+  await owner`grant update (status, decided_by, decided_at, decision_reason) on agent_payouts to ${who}`;
   await owner`revoke delete, truncate on invoices from ${who}`;
   // A rate card is never changed; an unused one may be deleted (docs/decisions/1230).
   await owner`revoke update, truncate on rate_cards from ${who}`;

@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "./client.server";
+import { checkAdvances } from "./ops-advances";
 import { checkWeights } from "./ops-weights";
 
 type Row = Record<string, unknown>;
@@ -156,20 +157,20 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
   for (const r of keys)
     breaches.push({ check: "no idempotency key with two effects", detail: `key ${r.key} stored ${r.n} times` });
   // What each agent has earned and been paid, as kept by the triggers of migration 0008, against
-  // a recount (docs/decisions/0980).
+  // a recount (docs/decisions/0980): only approved payouts count as paid (decision 1250).
   const agents = await rows(
     db,
     sql`select a.id, a.name, coalesce(b.earned, 0)::text as kept_earned, coalesce(b.paid, 0)::text as kept_paid,
           coalesce((select sum(round(d.paid_tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
             - coalesce(d.mobilization_payment, 0), 2)) from deliveries d
             where d.agent_id = a.id and d.status in ('confirmed', 'invoiced')), 0)::text as earned,
-          coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id), 0)::text as paid
+          coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id and p.status = 'approved'), 0)::text as paid
         from agents a left join agent_balances b on b.agent_id = a.id
         where b.agent_id is null
           or b.earned <> coalesce((select sum(round(d.paid_tons * coalesce(d.buying_rate, 0) - coalesce(d.offloading_cost, 0)
             - coalesce(d.mobilization_payment, 0), 2)) from deliveries d
             where d.agent_id = a.id and d.status in ('confirmed', 'invoiced')), 0)
-          or b.paid <> coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id), 0)
+          or b.paid <> coalesce((select sum(p.amount) from agent_payouts p where p.agent_id = a.id and p.status = 'approved'), 0)
         order by a.id limit 20`,
   );
   for (const r of agents)
@@ -177,6 +178,7 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "agent balances equal their deliveries and payouts",
       detail: `agent ${r.id} (${r.name}): kept earned ${r.kept_earned} paid ${r.kept_paid}, recount earned ${r.earned} paid ${r.paid}`,
     });
+  await checkAdvances(db, breaches);
   // What each client owes per due date, as kept by the trigger of migration 0010, against a
   // recount from the invoices (docs/decisions/0970).
   const owed = await rows(

@@ -488,6 +488,11 @@ export const payments = pgTable(
 // deliveries earned (net payable). Append-only: triggers in the migration refuse UPDATE, DELETE
 // and TRUNCATE; a payout is never rewritten.
 export const PAYOUT_METHODS = ["cash", "bank_transfer", "cheque", "other"] as const;
+// A settlement pays what the agent's deliveries earned; an advance is paid before them and later
+// deliveries recover it (docs/decisions/1250).
+export const PAYOUT_KINDS = ["settlement", "advance"] as const;
+// A payout above the approval limit waits for a second admin (docs/decisions/1250).
+export const PAYOUT_STATUSES = ["approved", "pending", "rejected"] as const;
 
 export const agentPayouts = pgTable(
   "agent_payouts",
@@ -507,8 +512,34 @@ export const agentPayouts = pgTable(
     // Set on a reversal: the payout it takes back, by a row of the opposite amount dated the day
     // it was made (a payout is never rewritten, docs/decisions/0980). At most one each.
     reversesPayoutId: integer("reverses_payout_id").references((): AnyPgColumn => agentPayouts.id),
+    kind: text("kind", { enum: PAYOUT_KINDS }).notNull().default("settlement"),
+    // Only approved payouts count as paid. A pending one is decided once, by an admin other than
+    // its maker (the check below); the decision is the one change the table allows.
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("approved"),
+    decidedBy: uuid("decided_by").references(() => users.id),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decisionReason: text("decision_reason"),
   },
   (t) => [
+    // The pending approvals list and its badge (one indexed count).
+    index("agent_payouts_pending_idx")
+      .on(t.id)
+      .where(sql`${t.status} = 'pending'`),
+    check("agent_payouts_kind_check", sql`${t.kind} in ('settlement','advance')`),
+    check("agent_payouts_status_check", sql`${t.status} in ('approved','pending','rejected')`),
+    // The database, not only the app, refuses an approver who is the payout's maker.
+    check(
+      "agent_payouts_decider_not_maker",
+      sql`${t.decidedBy} is null or ${t.createdBy} is null or ${t.decidedBy} <> ${t.createdBy}`,
+    ),
+    check(
+      "agent_payouts_pending_undecided",
+      sql`${t.status} <> 'pending' or (${t.createdBy} is not null and ${t.decidedBy} is null and ${t.decidedAt} is null)`,
+    ),
+    check(
+      "agent_payouts_rejected_decided",
+      sql`${t.status} <> 'rejected' or (${t.decidedBy} is not null and ${t.decisionReason} is not null)`,
+    ),
     // An agent's payouts in date order (statement, opening balance) and newest first (API list).
     index("agent_payouts_agent_date_idx").on(t.agentId, t.payoutDate, t.id),
     uniqueIndex("agent_payouts_reverses_idx").on(t.reversesPayoutId),
@@ -548,6 +579,8 @@ export const settings = pgTable("settings", {
   offloadingCost: money("offloading_cost").notNull().default("0"),
   // Null until an admin sets it: then DELIVERY_CLIENT_NAME applies.
   deliveryClientName: text("delivery_client_name"),
+  // A payout above this waits for a second admin; null: none does (docs/decisions/1250).
+  payoutApprovalLimit: money("payout_approval_limit"),
   updatedAt: updatedAt(),
   updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
 });

@@ -1,4 +1,4 @@
-import { Form, Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
+import { Form, Link, useFetcher, useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import type { PublicUser } from "~/models/user.server";
 import {
@@ -77,6 +77,7 @@ export function AppShell({
   const location = useLocation();
   const [open, setOpen] = useState(initialOpen);
   const items = navItemsFor(user.role);
+  const counts = useRouteLoaderData<{ pendingApprovals: number | null }>("routes/_app");
 
   useEffect(() => setOpen(initialOpen), [initialOpen]);
 
@@ -182,6 +183,18 @@ export function AppShell({
                   >
                     <Icon className="shrink-0" />
                     <span className={open ? "" : "md:hidden"}>{item.label}</span>
+                    {item.badge && counts?.[item.badge] ? (
+                      <span
+                        className={
+                          "ml-auto rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white " +
+                          (open ? "" : "md:absolute md:right-0 md:top-0 md:ml-0")
+                        }
+                        data-testid="nav-badge"
+                      >
+                        {counts[item.badge]}
+                        <span className="sr-only"> awaiting</span>
+                      </span>
+                    ) : null}
                   </Link>
                   {open ? null : (
                     <span

@@ -37,6 +37,8 @@ export async function loadSystemSettings(actor: Actor) {
     taxRate: settings.taxRate,
     offloadingCost: settings.offloadingCost,
     deliveryClientName: deliveryClientName(settings),
+    /** A payout above this waits for a second admin; null: none does (docs/decisions/1250). */
+    payoutApprovalLimit: settings.payoutApprovalLimit,
     /** The saved settings' version: the form sends it back, so a save over someone else's is refused. */
     version: settingsVersion(settings),
   };
@@ -55,11 +57,12 @@ const SettingsSchema = z.object({
   offloadingCost: optionalDecimal({ label: "Offloading cost", precision: 12 }),
   taxRate: optionalTaxRate,
   deliveryClientName: optionalText("Delivery client name", 200),
+  payoutApprovalLimit: optionalDecimal({ label: "Payout approval limit", precision: 12 }),
 });
 
 export type SettingsUpdate = Result<{ settings: SystemSettingsData; changed: boolean }, 400 | 403 | 409>;
 
-const RATE_FIELDS = ["buyingRate", "sellingRate", "offloadingCost", "taxRate"] as const;
+const RATE_FIELDS = ["buyingRate", "sellingRate", "offloadingCost", "taxRate", "payoutApprovalLimit"] as const;
 
 /**
  * Saves the default rates (only the fields given). Deliveries copy rates when they are created,
@@ -75,7 +78,12 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
     Object.fromEntries(Object.keys(SettingsSchema.shape).map((k) => [k, input[k]])),
   );
   if (!parsed.success) return { ok: false, status: 400, ...fieldErrorsOf(parsed.error) };
-  const given = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null));
+  const given: Record<string, unknown> = Object.fromEntries(
+    Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== null),
+  );
+  // The approval limit is the one setting that may be empty (no approval needed): JSON null or an
+  // emptied form box clears it (docs/decisions/1250).
+  if ("payoutApprovalLimit" in input && parsed.data.payoutApprovalLimit == null) given.payoutApprovalLimit = null;
   const db = await getDb();
   await getSettings(db);
   let changed = false;
@@ -88,7 +96,9 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
       const changes = Object.fromEntries(
         Object.entries(given).filter(([key, value]) => {
           if ((RATE_FIELDS as readonly string[]).includes(key)) {
-            return compare(String(value), String(before[key as keyof Settings])) !== 0;
+            const old = before[key as keyof Settings];
+            if (value === null || old === null) return value !== old;
+            return compare(String(value), String(old)) !== 0;
           }
           // The form shows the name in effect (the setting, else DELIVERY_CLIENT_NAME): sent back
           // untouched, it is no change, and the environment's default stays a default.

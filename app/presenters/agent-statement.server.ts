@@ -17,6 +17,9 @@ import {
   type StatementPeriod,
 } from "~/schemas/statement-query.server";
 import type { PayoutMethod } from "~/schemas/settlements";
+import { advanceFigures } from "~/rules/advances";
+import type { PayoutKind } from "~/schemas/settlements";
+import type { PayoutStatus } from "~/utils/payout-methods";
 import { add, sub, toFixed } from "~/utils/money";
 import { fail, type Result } from "~/utils/result";
 
@@ -46,6 +49,12 @@ export type AgentStatementLine = {
   /** A reversal: the payout it takes back, and why. */
   reversesPayoutId: number | null;
   reason: string | null;
+  /** A payout or reversal: settlement or advance (docs/decisions/1250). */
+  payoutKind: PayoutKind | null;
+  /** A payout: approved (counted in `paid`), pending (awaiting approval) or rejected; neither of the last two counts. */
+  status: PayoutStatus | null;
+  /** A pending or rejected payout's amount, which `paid` leaves out. */
+  amount: string | null;
   /** What was owed to the agent after this line. */
   owed: string;
   cursor: string;
@@ -65,6 +74,17 @@ export type AgentStatement = {
   period: StatementPeriod;
   openingOwed: string;
   closingOwed: string;
+  /**
+   * Advances (docs/decisions/1250): what was outstanding at the start (a balance below zero), the
+   * advances paid in the period (net of their reversals), what of them earnings set off, and what
+   * is outstanding at the end. Brought forward + paid − recovered = carried forward.
+   */
+  advanceBroughtForward: string;
+  advancesPaid: string;
+  advanceRecovered: string;
+  advanceCarriedForward: string;
+  /** Payouts of the period awaiting a second admin's approval: not counted as paid. */
+  awaitingApproval: { count: number; amount: string };
   totals: {
     deliveries: number;
     tons: string;
@@ -94,7 +114,8 @@ async function owedBefore(ex: Executor, agentId: number, day: string): Promise<s
       coalesce((select ab.earned - ab.paid from agent_balances ab where ab.agent_id = ${agentId}), 0)
       - coalesce((select sum(${kobo(netPaymentSql())}::numeric) from deliveries
         where deliveries.agent_id = ${agentId} and ${countedSql()} and deliveries.date >= ${day}::date), 0)
-      + coalesce((select sum(ap.amount) from agent_payouts ap where ap.agent_id = ${agentId} and ap.payout_date >= ${day}::date), 0)
+      + coalesce((select sum(ap.amount) from agent_payouts ap where ap.agent_id = ${agentId} and ap.payout_date >= ${day}::date
+        and ap.status = 'approved'), 0)
     )::numeric(20,2)::text as owed`);
   return rowsOf<{ owed: string }>(result)[0].owed;
 }
@@ -107,15 +128,18 @@ function periodLinesSql(agentId: number, period: StatementPeriod) {
         round(deliveries.paid_tons * coalesce(deliveries.buying_rate, 0), 2) as gross,
         coalesce(deliveries.offloading_cost, 0) as offloading, coalesce(deliveries.mobilization_payment, 0) as mobilization,
         ${kobo(netPaymentSql())}::numeric as earned, 0::numeric as paid, null::text as method, null::text as reference,
-        false as reversed, null::int as reverses_payout_id, null::text as reason
+        false as reversed, null::int as reverses_payout_id, null::text as reason,
+        null::text as payout_kind, null::text as status, null::numeric as amount
       from deliveries
       where deliveries.agent_id = ${agentId} and ${countedSql()}
         and deliveries.date between ${period.from}::date and ${period.to}::date
     union all
     select 2, case when ap.reverses_payout_id is null then 'payout' else 'reversal' end, ap.id, ap.payout_date,
-        null, null, null, null, null, null, null, 0, ap.amount, ap.method, ap.reference,
+        null, null, null, null, null, null, null, 0, case when ap.status = 'approved' then ap.amount else 0 end,
+        ap.method, ap.reference,
         exists (select 1 from agent_payouts r where r.reverses_payout_id = ap.id), ap.reverses_payout_id,
-        case when ap.reverses_payout_id is null then null else ap.note end
+        case when ap.reverses_payout_id is null then ap.decision_reason else ap.note end,
+        ap.kind, ap.status, ap.amount
       from agent_payouts ap
       where ap.agent_id = ${agentId} and ap.payout_date between ${period.from}::date and ${period.to}::date`;
 }
@@ -138,6 +162,9 @@ type LineRow = {
   reversed: boolean;
   reverses_payout_id: number | null;
   reason: string | null;
+  payout_kind: PayoutKind | null;
+  status: PayoutStatus | null;
+  amount: string | null;
   owed: string;
 };
 
@@ -176,7 +203,8 @@ export async function agentStatementLinesPage(
         round(page.gross, 2)::text as gross, round(page.offloading, 2)::text as offloading,
         round(page.mobilization, 2)::text as mobilization,
         round(page.earned, 2)::text as earned, round(page.paid, 2)::text as paid, page.method, page.reference,
-        page.reversed, page.reverses_payout_id, page.reason,
+        page.reversed, page.reverses_payout_id, page.reason, page.payout_kind, page.status,
+        round(page.amount, 2)::text as amount,
         round(${start} + sum(page.earned - page.paid) over (order by page.day, page.ord, page.id), 2)::text as owed
     from page order by page.day, page.ord, page.id`);
   const rows = rowsOf<LineRow>(result);
@@ -201,6 +229,9 @@ export async function agentStatementLinesPage(
       reversed: r.reversed,
       reversesPayoutId: r.reverses_payout_id,
       reason: r.reason,
+      payoutKind: r.payout_kind,
+      status: r.status,
+      amount: r.amount,
       owed: r.owed,
       cursor: formatStatementCursor({ date: r.day, order: KIND_ORDER[r.kind], id: r.id }),
     };
@@ -208,8 +239,10 @@ export async function agentStatementLinesPage(
   return { lines: items, nextCursor: more ? items[items.length - 1].cursor : null };
 }
 
+type PeriodTotals = AgentStatement["totals"] & { advances: string; pendingCount: number; pendingAmount: string };
+
 /** The period's totals, one aggregate. */
-async function periodTotals(ex: Executor, agentId: number, period: StatementPeriod): Promise<AgentStatement["totals"]> {
+async function periodTotals(ex: Executor, agentId: number, period: StatementPeriod): Promise<PeriodTotals> {
   const result = await ex.execute(sql`
     select count(*) filter (where l.kind = 'delivery')::int as deliveries,
       coalesce(sum(l.tons), 0)::numeric(20,3)::text as tons,
@@ -217,9 +250,12 @@ async function periodTotals(ex: Executor, agentId: number, period: StatementPeri
       coalesce(sum(l.offloading), 0)::numeric(20,2)::text as offloading,
       coalesce(sum(l.mobilization), 0)::numeric(20,2)::text as mobilization,
       coalesce(sum(l.earned), 0)::numeric(20,2)::text as earned,
-      coalesce(sum(l.paid), 0)::numeric(20,2)::text as paid
+      coalesce(sum(l.paid), 0)::numeric(20,2)::text as paid,
+      coalesce(sum(l.paid) filter (where l.payout_kind = 'advance'), 0)::numeric(20,2)::text as advances,
+      count(*) filter (where l.status = 'pending')::int as "pendingCount",
+      coalesce(sum(l.amount) filter (where l.status = 'pending'), 0)::numeric(20,2)::text as "pendingAmount"
     from (${periodLinesSql(agentId, period)}) l`);
-  return rowsOf<AgentStatement["totals"]>(result)[0];
+  return rowsOf<PeriodTotals>(result)[0];
 }
 
 async function statementAgent(ex: Executor, agentId: number): Promise<AgentStatement["agent"] | null> {
@@ -253,13 +289,21 @@ async function agentStatementFigures(
   agent: AgentStatement["agent"],
   period: StatementPeriod,
 ): Promise<AgentStatementHead> {
-  const [openingOwed, totals] = await Promise.all([
+  const [openingOwed, { advances, pendingCount, pendingAmount, ...totals }] = await Promise.all([
     owedBefore(ex, agent.id, period.from),
     periodTotals(ex, agent.id, period),
   ]);
   // Every line of the period is earned or paid out: what is owed at its end follows from them.
   const closingOwed = toFixed(sub(add(openingOwed, totals.earned), totals.paid));
-  return { agent, period, openingOwed, closingOwed, totals };
+  return {
+    agent,
+    period,
+    openingOwed,
+    closingOwed,
+    ...advanceFigures(openingOwed, advances, closingOwed),
+    awaitingApproval: { count: pendingCount, amount: pendingAmount },
+    totals,
+  };
 }
 
 /**

@@ -16,7 +16,10 @@ export type AgentBalanceView = {
   payouts: number;
   earned: string;
   paid: string;
+  /** Earned − paid: below zero, an advance outstanding (docs/decisions/1250). */
   owed: string;
+  /** What is below zero of `owed`: advanced and not yet recovered by deliveries. */
+  advanceOutstanding: string;
   lastActivity: string;
 };
 
@@ -39,6 +42,7 @@ export async function listAgentBalances(
       earned: sql<string>`round(${b.earned}, 2)::text`,
       paid: sql<string>`round(${b.paid}, 2)::text`,
       owed: sql<string>`round(${b.earned} - ${b.paid}, 2)::text`,
+      advanceOutstanding: sql<string>`greatest(round(${b.paid} - ${b.earned}, 2), 0)::numeric(20,2)::text`,
       lastActivity: b.lastActivity,
     })
     .from(b)
@@ -58,13 +62,18 @@ export function agentBalanceBatches(actor: Actor, batchSize = 500): AsyncGenerat
 }
 
 /** The totals over every agent: one row per agent, summed (agents are few; no delivery is read). */
-export async function agentBalanceTotals(actor: Actor): Promise<{ agents: number; owed: string; paid: string }> {
+export async function agentBalanceTotals(
+  actor: Actor,
+): Promise<{ agents: number; owed: string; paid: string; advancesOutstanding: string }> {
   assertCan(actor, "agent.settle", "agents/owed");
   const db = await getDb();
   const [row] = await db
     .select({
       agents: sql<number>`count(*)::int`,
-      owed: sql<string>`coalesce(sum(round(${b.earned} - ${b.paid}, 2)), 0)::numeric(20,2)::text`,
+      // What is owed to agents, and apart from it what agents hold in advances: one agent's
+      // advance does not lessen what another is owed (docs/decisions/1250).
+      owed: sql<string>`coalesce(sum(greatest(round(${b.earned} - ${b.paid}, 2), 0)), 0)::numeric(20,2)::text`,
+      advancesOutstanding: sql<string>`coalesce(sum(greatest(round(${b.paid} - ${b.earned}, 2), 0)), 0)::numeric(20,2)::text`,
       paid: sql<string>`coalesce(sum(${b.paid}), 0)::numeric(20,2)::text`,
     })
     .from(b);

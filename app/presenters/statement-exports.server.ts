@@ -1,6 +1,12 @@
 // The statements' CSV exports (docs/decisions/0970, 0980): a client's statement of account,
 // an agent's statement and what every agent is owed, kept apart from the list exports.
-import { AGENT_LINE_TYPES, reversalText, clientLineReference, clientLineType } from "~/utils/money-line-words";
+import {
+  AGENT_LINE_TYPES,
+  payoutStatusText,
+  reversalText,
+  clientLineReference,
+  clientLineType,
+} from "~/utils/money-line-words";
 import { agentBalanceBatches, type AgentBalanceView } from "~/presenters/agents-owed.server";
 import { agentStatementDownload, type AgentStatementLine } from "~/presenters/agent-statement.server";
 import { payBasisLabel } from "~/utils/pay-basis";
@@ -112,7 +118,9 @@ type AgentStatementRow = Partial<Omit<AgentStatementLine, "kind" | "cursor" | "m
 /** A reversal's reason and the payout it takes back; "Reversed" on a payout taken back. */
 function agentLineNote(line: AgentStatementLine) {
   if (line.kind === "reversal") return reversalText(line);
-  return line.kind === "payout" && line.reversed ? "Reversed" : null;
+  const status = payoutStatusText(line);
+  if (line.kind === "payout" && line.reversed) return status ? `${status}; Reversed` : "Reversed";
+  return status;
 }
 
 const agentStatementColumns: CsvColumn<AgentStatementRow>[] = [
@@ -192,6 +200,7 @@ const agentBalanceColumns: CsvColumn<AgentBalanceView>[] = [
   { header: "Paid Out", kind: "amount", value: (r) => r.paid },
   { header: "Owed", kind: "amount", value: (r) => r.owed },
   { header: "Last Activity", kind: "date", value: (r) => r.lastActivity },
+  { header: "Advance Outstanding", kind: "amount", value: (r) => r.advanceOutstanding },
 ];
 
 /** What is owed to every agent, newest activity first (the Agent Balances page). */

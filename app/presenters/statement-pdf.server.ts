@@ -12,6 +12,7 @@
 // to the response as it is finished.
 import {
   AGENT_LINE_TYPES,
+  payoutStatusText,
   reversalText,
   clientLineReference,
   clientLineType,
@@ -356,7 +357,7 @@ export function agentStatementLedger(
           : [
               formatDate(l.date),
               `${AGENT_LINE_TYPES[l.kind]}${l.reversed ? " (reversed)" : ""}${l.method ? ` · ${PAYOUT_METHOD_LABELS[l.method]}` : ""}`,
-              l.kind === "reversal" ? reversalText(l) : (l.reference ?? ""),
+              l.kind === "reversal" ? reversalText(l) : [l.reference, payoutStatusText(l)].filter(Boolean).join(" · "),
               "",
               "",
               "",

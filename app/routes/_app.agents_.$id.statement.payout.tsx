@@ -10,20 +10,21 @@ import { getAgentOwed } from "~/models/agent-settlement.server";
 import { recordAgentPayout } from "~/services/agents/record-payout.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { PayoutFormSchema, payoutFormConstraint } from "~/schemas/settlements";
-import { PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
+import { getSettings } from "~/models/settings.server";
+import { PAYOUT_KIND_LABELS, PAYOUT_METHOD_LABELS } from "~/utils/payout-methods";
 import { EARLIEST_BUSINESS_DATE } from "~/utils/business-dates";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { keyOf } from "~/utils/idempotency.server";
-import { formatNaira } from "~/utils/money";
+import { formatNaira, isNegative, sub, toFixed } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dialogShouldRevalidate, keepFormWhenUnanswered } from "~/utils/unanswered";
 
-// Record Payout (docs/decisions/0980): over the agent's statement with
-// JavaScript, a page of its own without. Back to the statement, its period kept.
+// Record Payout (docs/decisions/0980, 1250): a settlement or an advance, over the agent's
+// statement with JavaScript, a page of its own without. Back to the statement, its period kept.
 export const meta: MetaFunction = () => [{ title: "Record Payout · Agents" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -35,6 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const today = todayIn(env().APP_TIME_ZONE);
   return {
     agent,
+    approvalLimit: (await getSettings()).payoutApprovalLimit,
     today,
     // One key per opened form: a double tap or a retry records one payout.
     idempotencyKey: crypto.randomUUID(),
@@ -52,10 +54,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const result = await recordAgentPayout(user, id, input, new Date(), { idempotencyKey: keyOf(null, field) });
   if (!result.ok)
     return replyRefused(submission, result, { formMessage: `Failed to record payout: ${result.message}` });
-  return redirectWithToast(agentStatementUrl(id, new URL(request.url).searchParams), {
+  const url = agentStatementUrl(id, new URL(request.url).searchParams);
+  if (result.payout.status === "pending")
+    return redirectWithToast(url, {
+      title: "Payout awaiting approval",
+      description: `${formatNaira(result.payout.amount)} is above the approval limit: another admin must approve it`,
+    });
+  return redirectWithToast(url, {
     title: "Payout recorded",
-    description: `${formatNaira(result.payout.amount)} paid; ${formatNaira(result.owed)} still owed`,
+    description: paidWords(result.payout.amount, result.owed),
   });
+}
+
+function paidWords(amount: string, owed: string) {
+  return isNegative(owed)
+    ? `${formatNaira(amount)} paid; ${formatNaira(toFixed(sub("0", owed)))} advance outstanding`
+    : `${formatNaira(amount)} paid; ${formatNaira(owed)} still owed`;
 }
 
 // No answer to the post: the dialog stays, with its key (app/utils/unanswered.ts).
@@ -63,11 +77,12 @@ export const clientAction = keepFormWhenUnanswered;
 export const shouldRevalidate = dialogShouldRevalidate;
 
 export default function RecordPayoutRoute() {
-  const { agent, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();
+  const { agent, approvalLimit, today, idempotencyKey, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { search } = useLocation();
   const pending = useIsPending();
   const [form, fields] = useForm<{
+    kind: string;
     amount: string;
     payoutDate: string;
     method: string;
@@ -77,7 +92,7 @@ export default function RecordPayoutRoute() {
   }>({
     lastResult: actionData?.result,
     constraint,
-    defaultValue: { payoutDate: today, method: "bank_transfer", idempotencyKey },
+    defaultValue: { kind: "settlement", payoutDate: today, method: "bank_transfer", idempotencyKey },
   });
   const { key: _key, ...keyProps } = getInputProps(fields.idempotencyKey, { type: "hidden" });
   return (
@@ -91,8 +106,28 @@ export default function RecordPayoutRoute() {
         <input {...keyProps} />
         <FormErrors errors={form.errors} id={form.errorId} />
         <p className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
-          Owed to the agent: <strong data-testid="owed">{formatNaira(agent.owed)}</strong>
+          {isNegative(agent.owed) ? (
+            <>
+              Advance outstanding: <strong data-testid="owed">{formatNaira(toFixed(sub("0", agent.owed)))}</strong>
+            </>
+          ) : (
+            <>
+              Owed to the agent: <strong data-testid="owed">{formatNaira(agent.owed)}</strong>
+            </>
+          )}
+          {approvalLimit === null ? null : (
+            <span className="mt-1 block text-slate-600 dark:text-slate-300">
+              Above {formatNaira(approvalLimit)} a payout waits for another admin&apos;s approval.
+            </span>
+          )}
         </p>
+        <SelectField meta={fields.kind} label="Kind">
+          {Object.entries(PAYOUT_KIND_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
         <MoneyField meta={fields.amount} label="Amount (₦)" />
         <InputField meta={fields.payoutDate} label="Payout date" type="date" />
         <SelectField meta={fields.method} label="Method">

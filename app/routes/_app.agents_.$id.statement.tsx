@@ -126,6 +126,24 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
   const bank = [s.agent.bankName, s.agent.bankAccountName, s.agent.bankAccountNo].filter(Boolean).join(" · ");
   return (
     <>
+      {s.advanceBroughtForward !== "0.00" || s.advancesPaid !== "0.00" || s.advanceCarriedForward !== "0.00" ? (
+        <FigureCard
+          label="Advances"
+          note="Money paid before the deliveries it pays for: later deliveries' net payable recovers it, oldest advance first (decision 1250)."
+          figures={[
+            ["Advance brought forward", formatNaira(s.advanceBroughtForward)],
+            ["Advances paid", formatNaira(s.advancesPaid)],
+            ["Recovered", formatNaira(s.advanceRecovered)],
+            ["Advance carried forward", formatNaira(s.advanceCarriedForward)],
+          ]}
+        />
+      ) : null}
+      {s.awaitingApproval.count > 0 ? (
+        <p role="status" className="card border-amber-300 bg-amber-50 p-3 text-sm dark:bg-amber-950/40">
+          {s.awaitingApproval.count === 1 ? "1 payout" : `${s.awaitingApproval.count} payouts`} of{" "}
+          {formatNaira(s.awaitingApproval.amount)} awaiting approval: not counted as paid until another admin approves.
+        </p>
+      ) : null}
       <FigureCard
         label="What is owed"
         note={`${formatDate(s.period.from)} to ${formatDate(s.period.to)} · Paid on: ${payBasisLabel(s.agent.payBasis)}${bank ? ` · Bank: ${bank}` : ""}`}
@@ -194,10 +212,23 @@ function StatementView({ statement: s }: { statement: AgentStatement }) {
                     <td colSpan={8}>
                       <div className="flex flex-wrap items-center justify-between gap-x-3">
                         <span className="wrap-any">
-                          Payout #{l.id} · {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
+                          {l.payoutKind === "advance" ? "Advance" : "Payout"} #{l.id} ·{" "}
+                          {l.method ? PAYOUT_METHOD_LABELS[l.method] : ""}
                           {l.reference ? ` · ${l.reference}` : ""}
+                          {l.status !== "approved" && l.amount ? ` · ${formatNaira(l.amount)}` : ""}
+                          {l.status === "rejected" && l.reason ? ` · ${l.reason}` : ""}
                         </span>
-                        {l.reversed ? (
+                        {l.status === "pending" ? (
+                          <Link
+                            to={`/payouts/pending/${l.id}/approve`}
+                            className="badge tone-amber"
+                            aria-label={`Payout #${l.id} awaiting approval: approve or reject`}
+                          >
+                            Awaiting approval
+                          </Link>
+                        ) : l.status === "rejected" ? (
+                          <span className="badge tone-slate">Rejected</span>
+                        ) : l.reversed ? (
                           <span className="badge tone-slate">Reversed</span>
                         ) : (
                           <Link

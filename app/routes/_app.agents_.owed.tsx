@@ -32,7 +32,10 @@ export default function AgentBalancesPage() {
   const { items, olderCursor, newerCursor, totals } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-4">
-      <PageHeader title="Agent Balances" subtitle="What each agent is owed for their deliveries, after payouts">
+      <PageHeader
+        title="Agent Balances"
+        subtitle="What each agent is owed for their deliveries, after payouts, and what advances they hold"
+      >
         <Link to="/agents" className="btn-ghost">
           Back to Agents
         </Link>
@@ -42,6 +45,7 @@ export default function AgentBalancesPage() {
         label="Totals"
         figures={[
           ["Owed to agents", formatNaira(totals.owed)],
+          ["Advances outstanding", formatNaira(totals.advancesOutstanding)],
           ["Paid out, all time", formatNaira(totals.paid)],
           ["Agents", String(totals.agents)],
         ]}
@@ -54,7 +58,10 @@ export default function AgentBalancesPage() {
         head={
           <>
             <th scope="col">Agent</th>
-            <ColumnHeads labels={["Deliveries", "Net payable", "Paid out", "Owed"]} className="num" />
+            <ColumnHeads
+              labels={["Deliveries", "Net payable", "Paid out", "Owed", "Advance outstanding"]}
+              className="num"
+            />
             <th scope="col">Last activity</th>
             <th scope="col">Settle</th>
           </>
@@ -66,10 +73,9 @@ export default function AgentBalancesPage() {
             <td className="num">{a.deliveries}</td>
             <td className="num">{formatNaira(a.earned)}</td>
             <td className="num">{formatNaira(a.paid)}</td>
-            <td className="num font-semibold">
-              {formatNaira(a.owed)}
-              {isNegative(a.owed) ? " (overpaid)" : ""}
-            </td>
+            {/* Below zero, the balance is an advance outstanding, shown in its own column (decision 1250). */}
+            <td className="num font-semibold">{formatNaira(isNegative(a.owed) ? "0" : a.owed)}</td>
+            <td className="num">{isNegative(a.owed) ? formatNaira(a.advanceOutstanding) : "—"}</td>
             <td>{formatDate(a.lastActivity)}</td>
             <td>
               <StatementLink href={`/agents/${a.agentId}/statement`} name={a.name} />

@@ -2,15 +2,18 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLocation, useRouteError } from "@remix-run/react";
 import { useEffect } from "react";
 import { AppFrame } from "~/components/app-frame";
+import { pendingPayoutCount } from "~/presenters/pending-payouts.server";
 import { ErrorView } from "~/components/error-view";
 import { useRootData } from "~/root";
 import { requireUser } from "~/utils/auth.server";
 import { pageSeen } from "~/utils/service-worker";
 
 // Every page below this layout needs a signed-in, active user whose password is not pending.
+// Admins also get the count of payouts awaiting approval for the navigation's badge: one count
+// over a partial index (docs/decisions/1250); nobody else costs a query.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return { pendingApprovals: await pendingPayoutCount(user) };
 }
 
 // A money dialog's post that got no answer reloads nothing (see the root's).

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { taxRate } from "./directory";
-import { optionalText, requiredDecimal } from "./fields";
+import { optionalDecimal, optionalText, requiredDecimal } from "./fields";
 
 /**
  * The Default Rates form: every rate is required there (an empty box is a mistake, not "leave
@@ -23,4 +23,6 @@ export const RatesFormSchema = z.object({
   }),
   offloadingCost: requiredDecimal({ label: "Offloading cost", precision: 12 }),
   deliveryClientName: optionalText("Delivery client name", 200).optional(),
+  // Empty: no payout needs a second admin (docs/decisions/1250).
+  payoutApprovalLimit: optionalDecimal({ label: "Payout approval limit", precision: 12 }).optional(),
 });

@@ -1,14 +1,16 @@
 // The Record Payout form (docs/decisions/0980): one schema for the HTML form and the
 // JSON call; the model parses with the same fields and has the last word (owed, month close).
 import * as z from "zod";
-import { PAYOUT_METHOD_LABELS, type PayoutMethod } from "~/utils/payout-methods";
+import { PAYOUT_KIND_LABELS, PAYOUT_METHOD_LABELS, type PayoutKind, type PayoutMethod } from "~/utils/payout-methods";
 import { reasonField } from "./corrections";
 import { calendarDate, constraintOf, formSchema, optionalText, requiredDecimal, type FormConstraint } from "./fields";
 
-export { PAYOUT_METHOD_LABELS, type PayoutMethod };
+export { PAYOUT_KIND_LABELS, PAYOUT_METHOD_LABELS, type PayoutKind, type PayoutMethod };
 const METHODS = Object.keys(PAYOUT_METHOD_LABELS) as [PayoutMethod, ...PayoutMethod[]];
 
 const PAYOUT_METHOD_MESSAGE = "Please choose how the agent was paid";
+const PAYOUT_KIND_MESSAGE = 'Kind must be "settlement" or "advance"';
+
 const PAYOUT_NOTE_MAX = 500;
 
 export const PayoutSchema = z.object({
@@ -22,6 +24,13 @@ export const PayoutSchema = z.object({
   }),
   reference: optionalText("Reference", 200),
   note: optionalText("Note", PAYOUT_NOTE_MAX, { multiline: true }),
+  // Absent or empty: a settlement, as before advances existed.
+  kind: z.unknown().transform((value, ctx): PayoutKind => {
+    if (value === undefined || value === null || value === "") return "settlement";
+    if (value === "settlement" || value === "advance") return value;
+    ctx.addIssue({ code: "custom", message: PAYOUT_KIND_MESSAGE });
+    return z.NEVER;
+  }),
 });
 
 export const PayoutFormSchema = formSchema(PayoutSchema.extend({ idempotencyKey: optionalText("Request key", 200) }));
@@ -40,3 +49,17 @@ export const PayoutReversalFormSchema = formSchema(
 );
 
 export const payoutReversalFormConstraint: FormConstraint = /* @__PURE__ */ constraintOf(PayoutReversalSchema);
+
+/** Approve a payout awaiting approval: a reason is optional (docs/decisions/1250). */
+export const PayoutApprovalSchema = z.object({ reason: optionalText("Reason", PAYOUT_NOTE_MAX, { multiline: true }) });
+/** Reject a payout awaiting approval: why, kept with the decision. */
+export const PayoutRejectionSchema = z.object({ reason: reasonField() });
+
+export const PayoutApprovalFormSchema = formSchema(
+  PayoutApprovalSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);
+export const PayoutRejectionFormSchema = formSchema(
+  PayoutRejectionSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);
+export const payoutApprovalFormConstraint: FormConstraint = /* @__PURE__ */ constraintOf(PayoutApprovalSchema);
+export const payoutRejectionFormConstraint: FormConstraint = /* @__PURE__ */ constraintOf(PayoutRejectionSchema);

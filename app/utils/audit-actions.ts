@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   "payment.apply_credit",
   "agent_payout.create",
   "agent_payout.reverse",
+  "agent_payout.approve",
+  "agent_payout.reject",
   "agent.create",
   "agent.update",
   "agent.delete",

@@ -28,6 +28,8 @@ export type FieldKind =
   | "ticketKind"
   | "paymentStatus"
   | "payoutMethod"
+  | "payoutKind"
+  | "payoutStatus"
   | "signInMethod"
   | "signInReason"
   | "throttleScope"
@@ -122,6 +124,10 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   payoutDate: f("Payout date", "date"),
   method: f("Method", "payoutMethod"),
   reversesPayoutId: f("Reverses payout", "payout"),
+  decidedBy: f("Decided by", "user"),
+  decidedAt: f("Decided", "time"),
+  decisionReason: f("Reason for the decision"),
+  payoutApprovalLimit: f("Payout approval limit", "money"),
   agentName: f("Agent"),
   owed: f("Owed to the agent", "money"),
   // Agents and clients
@@ -185,6 +191,11 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
 
 /** Fields of a user's row whose meaning differs from the generic one. */
 export const USER_FIELD_WORDS: Record<string, FieldWords> = { status: f("Status", "userStatus") };
+/** Fields of an agent payout whose meaning differs from the generic one (docs/decisions/1250). */
+export const PAYOUT_FIELD_WORDS: Record<string, FieldWords> = {
+  kind: f("Kind", "payoutKind"),
+  status: f("Status", "payoutStatus"),
+};
 /** Fields of a rate card whose meaning differs from the generic one (docs/decisions/1230). */
 export const RATE_CARD_FIELD_WORDS: Record<string, FieldWords> = { kind: f("Kind", "rateKind") };
 /** Fields of a sign-in event. */
@@ -220,6 +231,8 @@ export const ENUM_WORDS: Partial<Record<FieldKind, Record<string, string>>> = {
   ticketKind: { loading: "Loading ticket", received: "Client's ticket" },
   paymentStatus: { pending: "Pending", partial: "Partly paid", paid: "Paid", overdue: "Overdue", void: "Void" },
   payoutMethod: { cash: "Cash", bank_transfer: "Bank transfer", cheque: "Cheque", other: "Other" },
+  payoutKind: { settlement: "Settlement", advance: "Advance" },
+  payoutStatus: { approved: "Approved", pending: "Awaiting approval", rejected: "Rejected" },
   signInMethod: { password: "Password", "password+totp": "Password and code", passkey: "Passkey" },
   throttleScope: {
     "account-address": "This account from this address",

@@ -15,6 +15,7 @@ import {
   NESTED_WORDS,
   RATE_CARD_FIELD_WORDS,
   SIGN_IN_FIELD_WORDS,
+  PAYOUT_FIELD_WORDS,
   USER_FIELD_WORDS,
   type FieldKind,
   type FieldWords,
@@ -40,6 +41,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "payment.apply_credit": "Client credit moved",
   "agent_payout.create": "Agent paid",
   "agent_payout.reverse": "Agent payout reversed",
+  "agent_payout.approve": "Agent payout approved",
+  "agent_payout.reject": "Agent payout rejected",
   "agent.create": "Agent added",
   "agent.update": "Agent updated",
   "agent.delete": "Agent deleted",
@@ -158,6 +161,7 @@ function fieldWords(action: string, entityType: string, field: string): FieldWor
     if (SIGN_IN_FIELD_WORDS[field]) return SIGN_IN_FIELD_WORDS[field];
   }
   if (entityType === "user" && USER_FIELD_WORDS[field]) return USER_FIELD_WORDS[field];
+  if (entityType === "agent_payout" && PAYOUT_FIELD_WORDS[field]) return PAYOUT_FIELD_WORDS[field];
   if (entityType === "rate_card" && RATE_CARD_FIELD_WORDS[field]) return RATE_CARD_FIELD_WORDS[field];
   return FIELD_WORDS[field];
 }

@@ -49,6 +49,25 @@ export const creditNoteReversalText = ({
 /** What each kind of agent statement line is called. */
 export const AGENT_LINE_TYPES = { delivery: "Delivery", payout: "Payout", reversal: "Payout reversal" } as const;
 
+/**
+ * What a payout's line adds to its type (docs/decisions/1250): an advance says so; one awaiting
+ * approval or rejected gives its amount, which its Paid out column leaves out, and a rejection
+ * its reason.
+ */
+export function payoutStatusText(line: {
+  kind: string;
+  payoutKind: "settlement" | "advance" | null;
+  status: "approved" | "pending" | "rejected" | null;
+  amount: string | null;
+  reason: string | null;
+}) {
+  if (line.kind !== "payout") return null;
+  const parts = line.payoutKind === "advance" ? ["Advance"] : [];
+  if (line.status === "pending") parts.push(`Awaiting approval: ${line.amount ?? ""}`);
+  if (line.status === "rejected") parts.push(`Rejected: ${line.amount ?? ""}: ${line.reason ?? ""}`);
+  return parts.length ? parts.join("; ") : null;
+}
+
 /** A payout reversal's line: the payout it takes back, and why. */
 export const reversalText = (line: { reversesPayoutId: number | null; reason: string | null }) =>
   `Reverses payout #${line.reversesPayoutId}: ${line.reason ?? ""}`;

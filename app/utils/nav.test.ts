@@ -11,6 +11,7 @@ describe("navigation", () => {
       "Invoices",
       "Payments",
       "Agents",
+      "Payout Approvals",
       "Clients",
       "Trucks",
       "Rates",

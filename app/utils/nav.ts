@@ -8,6 +8,8 @@ export type NavItem = {
   label: string;
   icon:
     "home" | "truck" | "calendar" | "file" | "wallet" | "users" | "building" | "settings" | "chart" | "more" | "shield";
+  /** A count shown beside the label, from the app layout's loader. */
+  badge?: "pendingApprovals";
 };
 
 const DASHBOARD: NavItem = { to: "/", label: "Dashboard", icon: "home" };
@@ -23,6 +25,8 @@ const ADMIN_ITEMS: NavItem[] = [
   { to: "/invoices", label: "Invoices", icon: "file" },
   { to: "/payments", label: "Payments", icon: "wallet" },
   { to: "/agents", label: "Agents", icon: "users" },
+  // Payouts awaiting a second admin, with their count (docs/decisions/1250).
+  { to: "/payouts/pending", label: "Payout Approvals", icon: "wallet", badge: "pendingApprovals" },
   { to: "/clients", label: "Clients", icon: "building" },
   // The truck register (docs/decisions/1200); managers reach it from their dashboard.
   { to: "/trucks", label: "Trucks", icon: "truck" },
@@ -33,7 +37,7 @@ const ADMIN_ITEMS: NavItem[] = [
   SETTINGS,
 ];
 
-/** Spec section 2: admins see 8 items (and the Tax Report, Trucks, Rates and the Audit Trail); staff and managers see 3. */
+/** Spec section 2: admins see 8 items (and the Tax Report, Payout Approvals, Trucks, Rates and the Audit Trail); staff and managers see 3. */
 export function navItemsFor(role: Role): NavItem[] {
   return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
 }

@@ -9,3 +9,20 @@ export const PAYOUT_METHOD_LABELS = {
 } as const;
 
 export type PayoutMethod = keyof typeof PAYOUT_METHOD_LABELS;
+
+/** A settlement pays what deliveries earned; an advance is paid before them (docs/decisions/1250). */
+export const PAYOUT_KIND_LABELS = {
+  settlement: "Settlement (what is owed)",
+  advance: "Advance (recovered from later deliveries)",
+} as const;
+
+export type PayoutKind = keyof typeof PAYOUT_KIND_LABELS;
+
+/** Only an approved payout counts as paid; one above the approval limit waits for a second admin. */
+export const PAYOUT_STATUS_LABELS = {
+  approved: "Approved",
+  pending: "Awaiting approval",
+  rejected: "Rejected",
+} as const;
+
+export type PayoutStatus = keyof typeof PAYOUT_STATUS_LABELS;

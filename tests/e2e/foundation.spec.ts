@@ -46,8 +46,9 @@ for (const [device, viewport] of Object.entries(VIEWPORTS) as [
       await expect(page.getByRole("heading", { name: "Manager Dashboard" })).toBeVisible();
 
       const mainNav = page.getByRole("navigation", { name: "Main" });
-      // The spec's 8, the Audit Trail, the Tax Report (decision 0990), Trucks (decision 1200) and Rates (decision 1230).
-      await expect(mainNav.getByRole("link")).toHaveCount(12);
+      // The spec's 8, the Audit Trail, the Tax Report (decision 0990), Trucks (decision 1200), Rates
+      // (decision 1230) and Payout Approvals (decision 1250).
+      await expect(mainNav.getByRole("link")).toHaveCount(13);
       await expect(mainNav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
 
       // Theme: dark survives a reload.

@@ -202,6 +202,10 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/agents/${agent.id}/statement`,
     `/agents/${agent.id}/statement/payout`,
     `/agents/${agent.id}/statement/reverse/${payout.id}`,
+    // Pending Approvals and its two dialogs (decision 1250), here on a payout already approved.
+    "/payouts/pending",
+    `/payouts/pending/${payout.id}/approve`,
+    `/payouts/pending/${payout.id}/reject`,
     "/clients",
     "/clients/new",
     `/clients/${client.id}/edit`,

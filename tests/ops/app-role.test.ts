@@ -100,6 +100,7 @@ describe.skipIf(!!reason)("the app on a login that does not own the tables", () 
         "update payments set amount = amount + 1",
         "delete from credit_notes",
         "delete from agent_payouts",
+        "update agent_payouts set amount = amount + 1",
         "update invoice_lines set amount = 0",
         "delete from invoices",
         "alter table audit_events disable trigger audit_events_no_update_delete",
@@ -129,6 +130,10 @@ describe.skipIf(!!reason)("the app on a login that does not own the tables", () 
         invoices: [true, true, false],
         deliveries: [true, true, true],
       });
+      // A pending payout's decision is the one change the app may make to a payout (decision 1250).
+      const [{ decide }] = await sql<{ decide: boolean }[]>`
+        select has_column_privilege('agent_payouts', 'status', 'UPDATE') as decide`;
+      expect(decide).toBe(true);
       // What the app does need is still there: reading the trail and adding to it.
       const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from audit_events`;
       expect(n).toBeGreaterThan(0);

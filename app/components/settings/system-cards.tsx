@@ -68,6 +68,12 @@ export function RatesForm({
           maxLength={200}
           hideErrors={busy}
         />
+        <MoneyField
+          meta={fields.payoutApprovalLimit}
+          label="Payout approval limit (₦)"
+          description="A payout or advance above this waits for a second admin's approval. Empty: none does."
+          hideErrors={busy}
+        />
         <div className="sm:col-span-2">
           <button type="submit" className="btn-primary" disabled={busy}>
             {busy ? "Saving..." : "Save Rates"}

@@ -1,11 +1,14 @@
-// Record Payout (docs/decisions/0980): money out to an agent against what their deliveries
-// earned. The agent's balance row is locked first, so two payouts racing for the last of what is
-// owed queue: the second sees the first and is refused rather than paying the agent more than
-// their deliveries earned. Runs on the keyed write pipeline (decision 0805).
+// Record Payout (docs/decisions/0980, 1250): money out to an agent. A settlement pays what their
+// deliveries earned: the agent's balance row is locked first, so two settlements racing for the
+// last of what is owed queue and the second is refused. An advance is paid before the deliveries
+// and may take the balance below zero. Either, above the approval limit in settings, waits for a
+// second admin (status pending) and counts as paid only once approved. Runs on the keyed write
+// pipeline (decision 0805).
 import { eq } from "drizzle-orm";
 import type * as z from "zod";
 import { schema, type AgentPayout } from "~/db.server";
 import { lockAgentBalance, owedNow } from "~/models/agent-settlement.server";
+import { getSettings } from "~/models/settings.server";
 import type { Actor } from "~/rules/capabilities.server";
 import { parseFields } from "~/schemas/parse-fields.server";
 import { PayoutSchema } from "~/schemas/settlements";
@@ -17,7 +20,7 @@ import { failOn, type Failure } from "~/utils/result";
 const NOTHING_OWED = "Nothing is owed to this agent";
 
 type Input = z.output<typeof PayoutSchema> & { agentId: number; date: string };
-type Locked = Awaited<ReturnType<typeof lockAgentBalance>>;
+type Locked = Awaited<ReturnType<typeof lockAgentBalance>> & { limit: string | null };
 type Recorded = { payout: AgentPayout; owed: string };
 
 type RecordPayoutResult = ({ ok: true; replayed: boolean } & Recorded) | Failure;
@@ -35,13 +38,15 @@ const recordPayoutCommand: KeyedCommand<Input, Locked, Recorded> = {
     return { ok: true, data: { ...parsed.data, agentId: input.agentId as number, date } };
   },
   // The date as sent: a payout without one is the same request tomorrow.
-  hash: ({ agentId, amount, payoutDate, method, reference, note }) => ({
+  // A settlement hashes as it did before payouts had a kind, so an older request's key still replays.
+  hash: ({ agentId, amount, payoutDate, method, reference, note, kind }) => ({
     agentId,
     amount,
     payoutDate,
     method,
     reference,
     note,
+    ...(kind === "advance" ? { kind } : {}),
   }),
   async replay(tx, resourceId) {
     const [payout] = await tx
@@ -51,17 +56,21 @@ const recordPayoutCommand: KeyedCommand<Input, Locked, Recorded> = {
     if (!payout) refuseWith({ ok: false, status: 409, message: "This payout was already recorded" });
     return { payout, owed: (await owedNow(tx, payout.agentId)) ?? "0.00" };
   },
-  lock: (tx, { agentId }) => lockAgentBalance(tx, agentId),
+  async lock(tx, { agentId }) {
+    const locked = await lockAgentBalance(tx, agentId);
+    return { ...locked, limit: (await getSettings(tx)).payoutApprovalLimit };
+  },
   landsOn: ({ date }) => date,
   closedField: "payoutDate",
-  check(_tx, { amount }, { agent, owed }) {
-    if (compare(amount, owed) > 0) {
+  check(_tx, { amount, kind }, { agent, owed }) {
+    if (kind === "settlement" && compare(amount, owed) > 0) {
       const message =
         compare(owed, "0") <= 0 ? NOTHING_OWED : `Amount exceeds what is owed to ${agent.name}, ${formatNaira(owed)}`;
       refuseWith(failOn(409, "amount", message));
     }
   },
-  async write(tx, { agentId, amount, date, method, reference, note }, { agent, owed }, { actor }) {
+  async write(tx, { agentId, amount, date, method, reference, note, kind }, { agent, owed, limit }, { actor }) {
+    const status = limit !== null && compare(amount, limit) > 0 ? "pending" : "approved";
     const [payout] = await tx
       .insert(schema.agentPayouts)
       .values({
@@ -72,9 +81,12 @@ const recordPayoutCommand: KeyedCommand<Input, Locked, Recorded> = {
         reference: reference ?? null,
         note: note ?? null,
         createdBy: actor.id,
+        kind,
+        status,
       })
       .returning();
-    const owedAfter = toFixed(sub(owed, amount));
+    // A payout awaiting approval is not paid yet: what is owed stays.
+    const owedAfter = status === "approved" ? toFixed(sub(owed, amount)) : owed;
     return {
       made: { payout, owed: owedAfter },
       resourceId: payout.id,

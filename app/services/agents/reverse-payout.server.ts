@@ -15,6 +15,11 @@ import { fail, type Failure } from "~/utils/result";
 
 const PAYOUT_NOT_FOUND = "Payout not found";
 export const REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
+/** Only an approved payout was paid; one awaiting approval is rejected instead (docs/decisions/1250). */
+export const NOT_APPROVED_NOT_REVERSIBLE: Record<"pending" | "rejected", string> = {
+  pending: "This payout is awaiting approval: reject it instead of reversing it",
+  rejected: "This payout was rejected: it was never paid, so there is nothing to reverse",
+};
 
 type Input = { agentId: number; payoutId: number; reason: string };
 type Locked = Awaited<ReturnType<typeof lockAgentBalance>> & { payout: AgentPayout };
@@ -57,6 +62,7 @@ const reversePayoutCommand: KeyedCommand<Input, Locked, Reversed> = {
   landsOn: (_input, _locked, { today }) => today,
   async check(tx, { payoutId }, { payout }) {
     if (payout.reversesPayoutId !== null) refuseWith(fail(409, REVERSAL_NOT_REVERSIBLE));
+    if (payout.status !== "approved") refuseWith(fail(409, NOT_APPROVED_NOT_REVERSIBLE[payout.status]));
     const [earlier] = await tx.select().from(p).where(eq(p.reversesPayoutId, payoutId));
     if (earlier) refuseWith(fail(409, `This payout was already reversed on ${formatDate(earlier.payoutDate)}`));
   },
@@ -72,6 +78,7 @@ const reversePayoutCommand: KeyedCommand<Input, Locked, Reversed> = {
         note: reason,
         reversesPayoutId: payout.id,
         createdBy: actor.id,
+        kind: payout.kind,
       })
       .returning();
     const owedAfter = toFixed(add(owed, payout.amount));
