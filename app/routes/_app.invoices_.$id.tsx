@@ -128,6 +128,9 @@ export default function InvoicePage() {
           >
             PDF
           </a>
+          <Link to={`/share-links?scope=invoice&subjectId=${invoice.id}`} className="btn-ghost">
+            Share
+          </Link>
         </div>
       </header>
       {isVoid ? (

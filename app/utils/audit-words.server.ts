@@ -37,6 +37,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "client.delete": "Client deleted",
   "client_quality_rule.create": "Quality rule added",
   "settings.update": "Settings changed",
+  "share_link.create": "Share link created",
+  "share_link.revoke": "Share link revoked",
   "user.create": "User created",
   "user.reset_password": "Password reset",
   "user.freeze": "User frozen",
@@ -70,6 +72,7 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   client_quality_rule: "Quality rule",
   truck: "Truck",
   settings: "Settings",
+  share_link: "Share link",
   user: "User",
   passkey: "Passkey",
   period: "Month close",
@@ -106,6 +109,7 @@ type FieldKind =
   | "signInMethod"
   | "signInReason"
   | "throttleScope"
+  | "shareScope"
   /** Recorded, but says nothing a reader needs beside the event's own line (its id, its time). */
   | "hidden";
 
@@ -218,6 +222,14 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   usualTareKg: f("Usual tare", "kg"),
   // Settings and business details
   deliveryClientName: f("Client name on deliveries"),
+  reminderLevels: f("Reminder levels (days from the due date)"),
+  // Contacts and share links (docs/decisions/1260)
+  whatsappNumber: f("WhatsApp number"),
+  remindersOff: f("No reminders", "yesNo"),
+  scope: f("Shared document", "shareScope"),
+  subjectId: f("Document id"),
+  expiresAt: f("Expires", "time"),
+  revokedAt: f("Revoked", "time"),
   updatedBy: f("Changed by", "user"),
   companyName: f("Company name"),
   registrationNo: f("Registration no."),
@@ -278,6 +290,7 @@ const ENUM_WORDS: Partial<Record<FieldKind, Record<string, string>>> = {
     address: "This address",
     "passkey-options": "Passkey sign-ins from this address",
   },
+  shareScope: { invoice: "Invoice", "client-statement": "Client statement", "agent-statement": "Agent statement" },
   signInReason: {
     invalid: "Wrong e-mail or password",
     inactive: "Account frozen or deleted",
@@ -414,6 +427,7 @@ function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, ti
       return `Payout #${key}`;
     case "hidden":
     case "text":
+      if (Array.isArray(value)) return value.join(", ");
       return typeof value === "string" ? value : JSON.stringify(value);
     default: {
       const words = ENUM_WORDS[kind];
@@ -471,6 +485,8 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
     }
     case "truck":
       return `Truck ${text(row.plate) ?? `#${id}`}`;
+    case "share_link":
+      return `Share link #${id}`;
     case "settings":
       return "companyName" in row || "registrationNo" in row ? "Business details" : "Rates and settings";
     case "user": {
