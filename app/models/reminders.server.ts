@@ -272,7 +272,17 @@ export async function emailReminder(
   if (!client.email)
     return fail(400, "This client has no e-mail address", { email: ["This client has no e-mail address"] });
   const due = await dueFor(db, clientId, origin, now);
-  if (!due) return fail(409, "Nothing is due a reminder for this client today");
+  if (!due) {
+    // Sent already today (by anyone, on any channel): the repeat is answered, not refused.
+    const day = todayIn(env().APP_TIME_ZONE, now);
+    const [today] = await db
+      .select({ id: schema.reminderSends.id })
+      .from(schema.reminderSends)
+      .where(and(eq(schema.reminderSends.clientId, clientId), eq(schema.reminderSends.day, day)))
+      .limit(1);
+    if (today) return { ok: true, sendId: null, recorded: [], alreadySent: true };
+    return fail(409, "Nothing is due a reminder for this client today");
+  }
   const business = await getBusinessDetails(db);
   return recordReminderSent(
     actor,
