@@ -18,7 +18,7 @@ import {
   type ShareLinkView,
 } from "~/models/share-link.server";
 import { requireUser } from "~/utils/auth.server";
-import { SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS, ShareLinkSchema } from "~/schemas/sharing";
+import { SHARE_DEFAULT_DAYS, SHARE_MAX_DAYS, SHARE_SCOPES, ShareLinkSchema } from "~/schemas/sharing";
 import { assertCan } from "~/rules/capabilities.server";
 import { formatDateTime } from "~/utils/dates";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
@@ -30,7 +30,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 // each one's expiry, views and last view, revoke. Reached from the invoice page and the two
 // statements' Share links; who may see the document may share it.
 
-const SCOPES = Object.keys(SHARE_CAPABILITY) as ShareScope[];
+const SCOPES: readonly string[] = SHARE_SCOPES;
 
 function readSubject(url: URL) {
   const scope = url.searchParams.get("scope") as ShareScope;

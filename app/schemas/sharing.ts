@@ -1,9 +1,10 @@
 // The share link form and JSON body (docs/decisions/1260), shared by the page's form and
 // POST /api/share-links.
 import * as z from "zod";
-import { SHARE_SCOPES } from "../../db/schema-sharing";
 import { MAX_ID } from "~/utils/params";
 
+/** What can be shared (db/schema-sharing.ts holds the same list for the table's check). */
+export const SHARE_SCOPES = ["invoice", "client-statement", "agent-statement"] as const;
 export const SHARE_DEFAULT_DAYS = 30;
 export const SHARE_MAX_DAYS = 180;
 export const EXPIRY_MESSAGE = `Expiry must be a whole number of days from 1 to ${SHARE_MAX_DAYS}`;
