@@ -43,5 +43,5 @@ export const RatesFormSchema = z.object({
   }),
   offloadingCost: requiredDecimal({ label: "Offloading cost", precision: 12 }),
   deliveryClientName: optionalText("Delivery client name", 200).optional(),
-  reminderLevels: reminderLevelsField,
+  reminderLevels: reminderLevelsField.optional(),
 });

@@ -20,7 +20,6 @@ let manager: { user: User; cookie: string };
 let admin: { user: User; cookie: string };
 let staff: { user: User; cookie: string };
 let mine: { id: number; invoiceNo: string };
-let other: { id: number; invoiceNo: string };
 let mineClient: { id: number; name: string };
 let otherClient: { id: number; name: string };
 let agent: { id: number; name: string };
@@ -52,7 +51,7 @@ beforeAll(async () => {
   mineClient = await createClient({ name: "Kodan Mills", paymentTermsDays: 0 });
   otherClient = await createClient({ name: "Secret Other Oils", paymentTermsDays: 0 });
   mine = await invoiceFor(mineClient.id, "1000.00");
-  other = await invoiceFor(otherClient.id, "777777.00");
+  await invoiceFor(otherClient.id, "777777.00");
 });
 
 describe("share links", () => {
