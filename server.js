@@ -44,11 +44,13 @@ app.use((req, res, next) => {
   const nonce = makeNonce();
   res.locals.cspNonce = nonce;
   res.set(securityHeaders(nonce, { development }));
-  // Remix's adapter appends the headers a page or route sets: a Cache-Control of its own
-  // replaces the no-store default above instead of sending both.
+  // Remix's adapter appends the headers a page or route sets: a Cache-Control or Referrer-Policy
+  // of its own (a shared document's no-referrer, decision 1260) replaces the default above
+  // instead of sending both.
   const append = res.append.bind(res);
+  const replaced = new Set(["cache-control", "referrer-policy"]);
   res.append = (field, value) =>
-    String(field).toLowerCase() === "cache-control" ? res.set(field, value) : append(field, value);
+    replaced.has(String(field).toLowerCase()) ? res.set(field, value) : append(field, value);
   next();
 });
 app.use(refuseUnknownMethods());

@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { startReminderTimer, stopReminderTimer } from "~/models/reminder-timer.server";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -39,6 +40,7 @@ export async function bootstrap() {
   if ((await getDriver()) === "pglite") await startOpsSocket(config.PGLITE_DIR);
   await ensureFirstAdmin({ email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
   await deleteExpiredSessions();
+  startReminderTimer();
 }
 
 /** /readyz: the database answers `select 1` within a second. */
@@ -48,6 +50,7 @@ export function readiness() {
 
 /** Last step of the drain: the database closes after every request has finished. */
 export async function shutdown() {
+  stopReminderTimer();
   await stopOpsSocket();
   await closeDb();
 }

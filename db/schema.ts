@@ -117,6 +117,10 @@ export const agents = pgTable(
     // The tons its deliveries are paid on from now on; each delivery keeps the basis it was
     // recorded under (docs/decisions/1220).
     payBasis: text("pay_basis", { enum: PAY_BASES }).notNull().default("loaded"),
+    // Where its statement link goes (docs/decisions/1260): +234 and ten digits.
+    whatsappNumber: text("whatsapp_number"),
+    email: text("email"),
+    remindersOff: boolean("reminders_off").notNull().default(false),
     createdAt: createdAt(),
   },
   // Names are stored trimmed; one agent per name, whatever its case (two "Musa Ibrahim"s in the
@@ -142,6 +146,10 @@ export const clients = pgTable(
     // Its deliveries are offered for invoicing only once their received ticket is recorded
     // (docs/decisions/1220).
     requiresReceivedTicket: boolean("requires_received_ticket").notNull().default(false),
+    // Reminders (docs/decisions/1260): the WhatsApp number (+234 and ten digits) and the switch
+    // that leaves the client out of every reminder.
+    whatsappNumber: text("whatsapp_number"),
+    remindersOff: boolean("reminders_off").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("clients_name_lower_unique").on(sql`lower(${t.name})`)],
@@ -581,6 +589,11 @@ export const settings = pgTable("settings", {
   deliveryClientName: text("delivery_client_name"),
   // A payout above this waits for a second admin; null: none does (docs/decisions/1250).
   payoutApprovalLimit: money("payout_approval_limit"),
+  // Reminder levels, days relative to the due date (docs/decisions/1260).
+  reminderLevels: integer("reminder_levels")
+    .array()
+    .notNull()
+    .default(sql`'{-3,0,7,14,30}'::integer[]`),
   updatedAt: updatedAt(),
   updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
 });
@@ -987,3 +1000,4 @@ export type BusinessDetails = typeof businessDetails.$inferSelect;
 
 export * from "./schema-weighbridge";
 export * from "./schema-rates";
+export * from "./schema-sharing";

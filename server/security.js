@@ -30,7 +30,10 @@ export function contentSecurityPolicy(nonce, { development = false } = {}) {
     `connect-src 'self'${development ? " ws: wss:" : ""}`,
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    // A reminder's WhatsApp button is a form: recorded here, then sent on to the prefilled chat at
+    // wa.me (which goes on to api.whatsapp.com); a form's redirects are held to this list too
+    // (docs/decisions/1260).
+    "form-action 'self' https://wa.me https://api.whatsapp.com",
     "frame-ancestors 'none'",
   ].join("; ");
 }

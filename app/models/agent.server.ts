@@ -54,6 +54,9 @@ const agentValues = (data: z.infer<typeof AgentSchema>) => ({
   bankAccountName: data.bankAccountName ?? null,
   bankAccountNo: data.bankAccountNo ?? null,
   ...(data.payBasis === undefined ? {} : { payBasis: data.payBasis }),
+  whatsappNumber: data.whatsappNumber ?? null,
+  email: data.email ?? null,
+  ...(data.remindersOff === undefined ? {} : { remindersOff: data.remindersOff }),
 });
 
 export async function createAgent(actor: Actor, input: Record<string, unknown>): Promise<Result> {

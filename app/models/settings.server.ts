@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { reminderLevelsField } from "~/schemas/settings";
 import * as z from "zod";
 import { optionalTaxRate } from "~/schemas/directory";
 import { optionalDecimal, optionalText } from "~/schemas/fields";
@@ -39,6 +40,7 @@ export async function loadSystemSettings(actor: Actor) {
     deliveryClientName: deliveryClientName(settings),
     /** A payout above this waits for a second admin; null: none does (docs/decisions/1250). */
     payoutApprovalLimit: settings.payoutApprovalLimit,
+    reminderLevels: settings.reminderLevels.join(", "),
     /** The saved settings' version: the form sends it back, so a save over someone else's is refused. */
     version: settingsVersion(settings),
   };
@@ -58,6 +60,7 @@ const SettingsSchema = z.object({
   taxRate: optionalTaxRate,
   deliveryClientName: optionalText("Delivery client name", 200),
   payoutApprovalLimit: optionalDecimal({ label: "Payout approval limit", precision: 12 }),
+  reminderLevels: reminderLevelsField,
 });
 
 export type SettingsUpdate = Result<{ settings: SystemSettingsData; changed: boolean }, 400 | 403 | 409>;
@@ -103,6 +106,7 @@ export async function updateSettings(actor: Actor, input: Record<string, unknown
           // The form shows the name in effect (the setting, else DELIVERY_CLIENT_NAME): sent back
           // untouched, it is no change, and the environment's default stays a default.
           if (key === "deliveryClientName") return value !== deliveryClientName(before);
+          if (key === "reminderLevels") return JSON.stringify(value) !== JSON.stringify(before.reminderLevels);
           return value !== before[key as keyof Settings];
         }),
       );

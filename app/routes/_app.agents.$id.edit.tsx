@@ -16,8 +16,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const agent = await getAgent(requireIdParam(params.id, "Agent not found"));
   invariantResponse(agent, "Agent not found");
   const { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo, payBasis } = agent;
+  const { whatsappNumber, email, remindersOff } = agent;
   return {
-    agent: { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo, payBasis },
+    agent: {
+      ...{ id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo, payBasis },
+      ...{ whatsappNumber, email, remindersOff },
+    },
     constraint: AGENT_FORM_CONSTRAINT,
   };
 }
@@ -28,7 +32,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: AgentFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return replyInvalid(submission);
-  const form = Object.fromEntries(formData);
+  // An unticked checkbox posts nothing: the form says "reminders on" then (docs/decisions/1260).
+  const form = { ...Object.fromEntries(formData), remindersOff: formData.get("remindersOff") ?? false };
   const result = await updateAgent(user, id, form);
   if (!result.ok) return replyRefused(submission, result, { formMessage: `Failed to update agent: ${result.message}` });
   return redirectWithToast(listUrlOf("/agents", request.url), { title: "Agent updated successfully" });

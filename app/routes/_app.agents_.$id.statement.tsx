@@ -80,6 +80,11 @@ export default function AgentStatementPage() {
         {statement && agent ? (
           <StatementDownloads base={`/agents/${agent.id}/statement`} period={statement.period} />
         ) : null}
+        {agent ? (
+          <Link to={`/share-links?scope=agent-statement&subjectId=${agent.id}`} className="btn-outline">
+            Share
+          </Link>
+        ) : null}
       </PageHeader>
       <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}

@@ -31,6 +31,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = {
     ...Object.fromEntries(formData),
     requiresReceivedTicket: formData.get("requiresReceivedTicket") ?? false,
+    remindersOff: formData.get("remindersOff") ?? false,
   };
   const result = await updateClient(user, id, form, { lenient: true });
   if (!result.ok)

@@ -59,6 +59,11 @@ export default function ClientStatementPage() {
           Back to Clients
         </Link>
         {statement ? <StatementDownloads base={`/clients/${id}/statement`} period={statement.period} /> : null}
+        {client ? (
+          <Link to={`/share-links?scope=client-statement&subjectId=${client.id}`} className="btn-outline">
+            Share
+          </Link>
+        ) : null}
       </PageHeader>
       <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}

@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { InvoiceReminders } from "~/components/sharing/invoice-reminders";
+import { invoiceReminders } from "~/models/reminders.server";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { reverseCreditNoteUrl } from "~/components/credit-note-reversal";
@@ -52,6 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     invoice: shown,
     history: await presentAuditEvents(history),
+    reminders: await invoiceReminders(id),
     issuedOn: invoice.issueDate,
     voidedOn: invoice.voidedAt ? todayIn(tz, new Date(invoice.voidedAt)) : null,
     canReverse: can(user, "payment.reverse"),
@@ -62,7 +65,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function InvoicePage() {
-  const { invoice, history, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund, canPayments } =
+  const { invoice, history, reminders, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund, canPayments } =
     useLoaderData<typeof loader>();
   const isVoid = invoice.storedStatus === "void";
   const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
@@ -128,6 +131,9 @@ export default function InvoicePage() {
           >
             PDF
           </a>
+          <Link to={`/share-links?scope=invoice&subjectId=${invoice.id}`} className="btn-ghost">
+            Share
+          </Link>
         </div>
       </header>
       {isVoid ? (
@@ -316,6 +322,7 @@ export default function InvoicePage() {
           </li>
         ))}
       </EntryList>
+      <InvoiceReminders reminders={reminders} />
       <section aria-labelledby="invoice-history" className="space-y-2">
         <h2 id="invoice-history" className="text-lg font-semibold">
           History

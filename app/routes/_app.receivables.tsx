@@ -40,6 +40,9 @@ export default function ReceivablesPage() {
         <Link to="/clients" className="btn-ghost">
           Back to Clients
         </Link>
+        <Link to="/reminders" className="btn-outline">
+          Reminders
+        </Link>
         <ExportCsvLink to="/receivables/export" />
       </PageHeader>
       <section className="card p-4" aria-labelledby="receivables-total">

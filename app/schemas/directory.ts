@@ -2,6 +2,7 @@ import * as z from "zod";
 import { compare, parseDecimalInput } from "~/utils/money";
 import type { PayBasis } from "~/db.server";
 import { PAY_BASIS_OPTIONS } from "~/utils/pay-basis";
+import { normalizeWhatsapp, WHATSAPP_MESSAGE } from "~/rules/phone";
 import { checked, constraintOf, optionalText, requiredText, formSchema } from "./fields";
 
 export const NAME_MAX = 200;
@@ -31,6 +32,36 @@ export function optionalEmail(label: string) {
   return checked(email, { maxLength: NAME_MAX });
 }
 
+/**
+ * A WhatsApp number (docs/decisions/1260): blank is none; else a Nigerian number, kept as +234 and
+ * ten digits (a local 0803… number is converted).
+ */
+export function whatsappField(label: string) {
+  const field = optionalText(label, SHORT_MAX).transform((value, ctx) => {
+    if (!value) return value;
+    const international = normalizeWhatsapp(value);
+    if (!international) {
+      ctx.addIssue({ code: "custom", message: `${label}: ${WHATSAPP_MESSAGE}` });
+      return z.NEVER;
+    }
+    return international;
+  });
+  return checked(field, { maxLength: SHORT_MAX });
+}
+
+/**
+ * "No reminders" (docs/decisions/1260): JSON true or false; the form's checkbox posts "on" (its
+ * route says false when it is not ticked). Blank or absent is "not given": a new one gets
+ * reminders, an edit keeps what was set.
+ */
+const remindersOff = z.unknown().transform((value, ctx): boolean | undefined => {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (value === true || value === "on" || value === "true") return true;
+  if (value === false || value === "false") return false;
+  ctx.addIssue({ code: "custom", message: "No reminders must be true or false" });
+  return z.NEVER;
+});
+
 /** Bank details for payment instructions or settlements; every part optional. */
 export const bankFields = {
   bankName: optionalText("Bank name", SHORT_MAX),
@@ -55,6 +86,9 @@ export const AgentSchema = z.object({
   phone: optionalText("Phone", SHORT_MAX),
   ...bankFields,
   payBasis,
+  whatsappNumber: whatsappField("WhatsApp number"),
+  email: optionalEmail("E-mail"),
+  remindersOff,
 });
 
 /** The Add/Edit Agent form (the same rules as the JSON calls). */
@@ -133,6 +167,8 @@ export const clientSchema = (lenient: boolean) =>
     phone: optionalText("Phone", SHORT_MAX),
     taxNo: optionalText("Tax number", SHORT_MAX),
     requiresReceivedTicket,
+    whatsappNumber: whatsappField("WhatsApp number"),
+    remindersOff,
   });
 
 /** The New/Edit Client form: non-numeric payment terms count as 0 there (spec section 5). */

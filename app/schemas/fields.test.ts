@@ -67,6 +67,8 @@ describe("the directory and business forms' constraints, read from their schemas
       bankName: { maxLength: 100 },
       bankAccountName: { maxLength: 200 },
       bankAccountNo: { maxLength: 100 },
+      whatsappNumber: { maxLength: 100 },
+      email: { maxLength: 200 },
     });
     expect(CLIENT_FORM_CONSTRAINT).toEqual({
       name: { required: true, maxLength: 200 },
@@ -76,6 +78,7 @@ describe("the directory and business forms' constraints, read from their schemas
       email: { maxLength: 200 },
       phone: { maxLength: 100 },
       taxNo: { maxLength: 100 },
+      whatsappNumber: { maxLength: 100 },
     });
     expect(BUSINESS_FORM_CONSTRAINT).toEqual({
       companyName: { maxLength: 200 },

@@ -36,6 +36,7 @@ export type FieldKind =
   | "rateKind"
   | "rateSource"
   | "rateCard"
+  | "shareScope"
   /** Recorded, but says nothing a reader needs beside the event's own line (its id, its time). */
   | "hidden";
 
@@ -152,6 +153,14 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   usualTareKg: f("Usual tare", "kg"),
   // Settings and business details
   deliveryClientName: f("Client name on deliveries"),
+  reminderLevels: f("Reminder levels (days from the due date)"),
+  // Contacts and share links (docs/decisions/1260)
+  whatsappNumber: f("WhatsApp number"),
+  remindersOff: f("No reminders", "yesNo"),
+  scope: f("Shared document", "shareScope"),
+  subjectId: f("Document id"),
+  expiresAt: f("Expires", "time"),
+  revokedAt: f("Revoked", "time"),
   updatedBy: f("Changed by", "user"),
   companyName: f("Company name"),
   registrationNo: f("Registration no."),
@@ -240,6 +249,7 @@ export const ENUM_WORDS: Partial<Record<FieldKind, Record<string, string>>> = {
     address: "This address",
     "passkey-options": "Passkey sign-ins from this address",
   },
+  shareScope: { invoice: "Invoice", "client-statement": "Client statement", "agent-statement": "Agent statement" },
   signInReason: {
     invalid: "Wrong e-mail or password",
     inactive: "Account frozen or deleted",

@@ -55,6 +55,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "rate_card.create": "Rate card added",
   "rate_card.delete": "Rate card deleted",
   "settings.update": "Settings changed",
+  "share_link.create": "Share link created",
+  "share_link.revoke": "Share link revoked",
   "user.create": "User created",
   "user.reset_password": "Password reset",
   "user.freeze": "User frozen",
@@ -89,6 +91,7 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   rate_card: "Rate card",
   truck: "Truck",
   settings: "Settings",
+  share_link: "Share link",
   user: "User",
   passkey: "Passkey",
   period: "Month close",
@@ -222,6 +225,7 @@ function formatFieldValue(kind: FieldKind, value: unknown, names: AuditNames, ti
       return `Card #${key}`;
     case "hidden":
     case "text":
+      if (Array.isArray(value)) return value.join(", ");
       return typeof value === "string" ? value : JSON.stringify(value);
     default: {
       const words = ENUM_WORDS[kind];
@@ -284,6 +288,8 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
     }
     case "truck":
       return `Truck ${text(row.plate) ?? `#${id}`}`;
+    case "share_link":
+      return `Share link #${id}`;
     case "settings":
       return "companyName" in row || "registrationNo" in row ? "Business details" : "Rates and settings";
     case "user": {

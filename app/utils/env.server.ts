@@ -32,6 +32,12 @@ const EnvSchema = z.object({
   DELIVERY_CLIENT_NAME: z.string().default("Kodan"),
   APP_ORIGIN: z.string().optional(),
   APP_TIME_ZONE: z.string().default("Africa/Lagos"),
+  // Reminders by e-mail (docs/decisions/1260): the mail server (smtp://user:pass@host:587,
+  // smtps://… for TLS) and the sender; both set, or no e-mail at all.
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().optional(),
+  // "1": the due reminder e-mails go out by themselves once a day.
+  REMINDERS_AUTO_EMAIL: z.string().optional(),
 });
 
 type Env = z.infer<typeof EnvSchema>;

@@ -225,3 +225,28 @@ export async function pruneThrottle(now = new Date()) {
     .delete(schema.authThrottle)
     .where(lt(schema.authThrottle.windowStart, new Date(now.getTime() - THROTTLE_WINDOW_MS)));
 }
+
+// Share links (docs/decisions/1260): an address that asks for links that do not open (unknown,
+// malformed, expired, revoked) more than SHARE_MISS_LIMIT times in a window is refused until the
+// window passes, so 128-bit tokens cannot be guessed at any useful rate. A link that opens costs
+// nothing: a client reading their statement again and again is not a guesser.
+export const SHARE_MISS_LIMIT = 20;
+const shareMissKey = (address: string) => `share-miss:${address}`;
+
+/** Seconds this address must wait before its next share link is looked up, or null when it may ask now. */
+export async function shareLinkWait(address: string, now = new Date()): Promise<number | null> {
+  const db = await getDb();
+  const t = schema.authThrottle;
+  const [row] = await db
+    .select({ count: t.count, windowStart: t.windowStart })
+    .from(t)
+    .where(eq(t.key, shareMissKey(address)));
+  if (!row || row.count < SHARE_MISS_LIMIT) return null;
+  const until = new Date(new Date(row.windowStart).getTime() + THROTTLE_WINDOW_MS);
+  return until > now ? secondsUntil(until, now) : null;
+}
+
+/** Counts a share link asked for that did not open. */
+export async function countShareMiss(address: string, now = new Date()): Promise<void> {
+  await hit(shareMissKey(address), THROTTLE_WINDOW_MS, now);
+}

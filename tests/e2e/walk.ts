@@ -194,6 +194,11 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     "/tax",
     `/tax?month=${todayMonth()}`,
     "/receivables",
+    // Reminders and a document's share links (docs/decisions/1260).
+    "/reminders",
+    `/share-links?scope=invoice&subjectId=${invoice.id}`,
+    `/share-links?scope=client-statement&subjectId=${client.id}`,
+    `/share-links?scope=agent-statement&subjectId=${agent.id}`,
     "/agents",
     "/agents/new",
     `/agents/${agent.id}/edit`,

@@ -2,6 +2,8 @@
 // every model entry point that writes refuses a caller without the capability with a 403 and
 // writes nothing, whoever calls it (a staff user calling recordPayment directly, a script, a
 // future route that forgets its guard). The allowed roles are the ones of spec section 6.
+import * as shareLinks from "../../app/models/share-link.server";
+import * as reminders from "../../app/models/reminders.server";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type Role, type User } from "../../app/db.server";
@@ -184,6 +186,32 @@ const ENTRY_POINTS: EntryPoint[] = [
     name: "truck.updateTruck",
     capability: "truck.manage",
     call: (u) => trucks.updateTruck(u, 1, { plate: `REN ${u.role.slice(0, 3)}` }),
+  },
+  // Share links and reminders (docs/decisions/1260): who may see the document may share it.
+  {
+    name: "shareLink.createShareLink (invoice)",
+    capability: "invoice.view",
+    call: (u) => shareLinks.createShareLink(u, { scope: "invoice", subjectId: invoiceId }, "http://localhost"),
+  },
+  {
+    name: "shareLink.createShareLink (agent statement)",
+    capability: "agent.settle",
+    call: (u) => shareLinks.createShareLink(u, { scope: "agent-statement", subjectId: agentId }, "http://localhost"),
+  },
+  {
+    name: "reminders.recordReminderSent",
+    capability: "client.statement",
+    call: (u) =>
+      reminders.recordReminderSent(
+        u,
+        { clientId, channel: "whatsapp", invoiceIds: [invoiceId] },
+        { origin: "http://localhost", now: new Date() },
+      ),
+  },
+  {
+    name: "reminders.emailReminder",
+    capability: "client.statement",
+    call: (u) => reminders.emailReminder(u, { clientId }, { origin: "http://localhost", now: new Date() }),
   },
   {
     name: "rateCard.createRateCard",

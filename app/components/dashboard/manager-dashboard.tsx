@@ -13,6 +13,7 @@ const QUICK_LINKS = [
   { to: "/invoices", label: "Invoices" },
   { to: "/payments", label: "Payments" },
   { to: "/receivables", label: "Receivables" },
+  { to: "/reminders", label: "Reminders" },
   { to: "/reconciliation", label: "Reconciliation" },
   { to: "/tax", label: "Tax Report" },
   { to: "/agents", label: "Agents" },

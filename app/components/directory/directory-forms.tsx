@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Dialog } from "~/components/dialog";
@@ -15,8 +15,33 @@ import { useIsPending } from "~/hooks/use-is-pending";
 import type { FormConstraint } from "~/schemas/fields";
 import { PAY_BASIS_OPTIONS } from "~/utils/pay-basis";
 
-const AGENT_OPTIONAL = ["contact", "phone", "bankName", "bankAccountName", "bankAccountNo"] as const;
-const CLIENT_OPTIONAL = ["address", "email", "phone", "taxNo"] as const;
+const AGENT_OPTIONAL = [
+  "contact",
+  "phone",
+  "bankName",
+  "bankAccountName",
+  "bankAccountNo",
+  "whatsappNumber",
+  "email",
+] as const;
+const CLIENT_OPTIONAL = ["address", "email", "phone", "taxNo", "whatsappNumber"] as const;
+
+/** Where reminders and statement links go (docs/decisions/1260): the WhatsApp number and the "no reminders" switch. */
+function ReminderContacts({ whatsapp, off }: { whatsapp: FieldMetadata<string>; off: FieldMetadata<string> }) {
+  return (
+    <>
+      <InputField
+        meta={whatsapp}
+        label="WhatsApp number"
+        type="tel"
+        inputMode="tel"
+        placeholder="0803 123 4567"
+        description="Kept as +234 and ten digits; a local 080… number is converted."
+      />
+      <CheckboxField meta={off} label="No reminders" description="Leave out of every payment reminder." />
+    </>
+  );
+}
 
 type FormProps<Defaults> = {
   lastResult?: SubmissionResult<string[]> | null;
@@ -54,13 +79,20 @@ export function AgentForm({
   constraint,
   defaultValue,
   submitLabel,
-}: FormProps<{ name?: string; payBasis?: string } & Partial<Record<(typeof AGENT_OPTIONAL)[number], string | null>>>) {
-  const [form, fields] = useForm<{ name: string; payBasis: string } & Record<(typeof AGENT_OPTIONAL)[number], string>>({
+}: FormProps<
+  { name?: string; payBasis?: string; remindersOff?: boolean } & Partial<
+    Record<(typeof AGENT_OPTIONAL)[number], string | null>
+  >
+>) {
+  const [form, fields] = useForm<
+    { name: string; payBasis: string; remindersOff: string } & Record<(typeof AGENT_OPTIONAL)[number], string>
+  >({
     lastResult,
     constraint,
     defaultValue: {
       name: defaultValue?.name ?? "",
       payBasis: defaultValue?.payBasis ?? "loaded",
+      remindersOff: defaultValue?.remindersOff ? "on" : "",
       ...Object.fromEntries(AGENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
   });
@@ -69,6 +101,8 @@ export function AgentForm({
       <InputField meta={fields.name} label="Agent Name *" />
       <InputField meta={fields.contact} label="Contact" placeholder="Phone or address" />
       <InputField meta={fields.phone} label="Phone" type="tel" />
+      <InputField meta={fields.email} label="E-mail" type="email" />
+      <ReminderContacts whatsapp={fields.whatsappNumber} off={fields.remindersOff} />
       <SelectField
         meta={fields.payBasis}
         label="Paid on"
@@ -99,15 +133,22 @@ export function ClientForm({
   defaultValue,
   submitLabel,
 }: FormProps<
-  { name?: string; taxRate?: string; paymentTermsDays?: number; requiresReceivedTicket?: boolean } & Partial<
-    Record<(typeof CLIENT_OPTIONAL)[number], string | null>
-  >
+  {
+    name?: string;
+    taxRate?: string;
+    paymentTermsDays?: number;
+    requiresReceivedTicket?: boolean;
+    remindersOff?: boolean;
+  } & Partial<Record<(typeof CLIENT_OPTIONAL)[number], string | null>>
 >) {
   const [form, fields] = useForm<
-    { name: string; taxRate: string; paymentTermsDays: string; requiresReceivedTicket: string } & Record<
-      (typeof CLIENT_OPTIONAL)[number],
-      string
-    >
+    {
+      name: string;
+      taxRate: string;
+      paymentTermsDays: string;
+      requiresReceivedTicket: string;
+      remindersOff: string;
+    } & Record<(typeof CLIENT_OPTIONAL)[number], string>
   >({
     lastResult,
     constraint,
@@ -116,6 +157,7 @@ export function ClientForm({
       taxRate: defaultValue?.taxRate ?? "0",
       paymentTermsDays: String(defaultValue?.paymentTermsDays ?? 30),
       requiresReceivedTicket: defaultValue?.requiresReceivedTicket ? "on" : "",
+      remindersOff: defaultValue?.remindersOff ? "on" : "",
       ...Object.fromEntries(CLIENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
   });
@@ -132,6 +174,7 @@ export function ClientForm({
         <InputField meta={fields.phone} label="Phone" type="tel" />
       </div>
       <InputField meta={fields.taxNo} label="Tax number (TIN)" />
+      <ReminderContacts whatsapp={fields.whatsappNumber} off={fields.remindersOff} />
       <CheckboxField
         meta={fields.requiresReceivedTicket}
         label="Invoice only with the client's ticket"

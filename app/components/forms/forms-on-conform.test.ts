@@ -16,6 +16,7 @@ const NOT_A_FORM: Record<string, string> = {
   "_app.settings.role.tsx": "the role switcher's radio buttons; the answer is a redirect or JSON for the fetcher",
   "_app.reconciliation.tsx": "the month's Create Invoices button (no fields); the answer is a toast",
   "_app.settings.users.bulk.tsx": "checkbox selections; the answer is a toast",
+  "_app.reminders.tsx": "a reminder's Send buttons (no fields); the answer is a toast or the WhatsApp chat",
 };
 
 /** The text of `export async function action(...) { ... }`, or null. */

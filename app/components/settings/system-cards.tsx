@@ -74,6 +74,14 @@ export function RatesForm({
           description="A payout or advance above this waits for a second admin's approval. Empty: none does."
           hideErrors={busy}
         />
+        <InputField
+          meta={fields.reminderLevels}
+          label="Reminder levels (days from the due date)"
+          description="A reminder is due when an invoice with a balance reaches a level: -3 is three days before it is due, 0 the day, 7 a week after."
+          className="sm:col-span-2"
+          maxLength={100}
+          hideErrors={busy}
+        />
         <div className="sm:col-span-2">
           <button type="submit" className="btn-primary" disabled={busy}>
             {busy ? "Saving..." : "Save Rates"}
