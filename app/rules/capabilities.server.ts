@@ -57,6 +57,8 @@ const CAPABILITIES = {
   "reconciliation.view": MANAGERS,
   /** The monthly tax report, its CSV and GET /api/tax-months (docs/decisions/0990). */
   "tax.view": MANAGERS,
+  /** The profit and tonnage report: its page, charts, CSV, PDF and GET /api/reports/profit (docs/decisions/1270). */
+  "report.profit": MANAGERS,
   /** System settings: rates, tax, offloading cost, delivery client. */
   "settings.manage": ADMINS,
   /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */
