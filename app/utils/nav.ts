@@ -20,6 +20,8 @@ const ADMIN_ITEMS: NavItem[] = [
   { to: "/reconciliation", label: "Reconciliation", icon: "calendar" },
   // The monthly tax report (docs/decisions/0990); managers reach it from their dashboard.
   { to: "/tax", label: "Tax Report", icon: "chart" },
+  // Profit and tonnage by month, agent, client or site (docs/decisions/1270); managers reach it from their dashboard.
+  { to: "/reports/profit", label: "Profit Report", icon: "chart" },
   { to: "/invoices", label: "Invoices", icon: "file" },
   { to: "/payments", label: "Payments", icon: "wallet" },
   { to: "/agents", label: "Agents", icon: "users" },

@@ -46,8 +46,9 @@ for (const [device, viewport] of Object.entries(VIEWPORTS) as [
       await expect(page.getByRole("heading", { name: "Manager Dashboard" })).toBeVisible();
 
       const mainNav = page.getByRole("navigation", { name: "Main" });
-      // The spec's 8, the Audit Trail, the Tax Report (decision 0990) and Trucks (decision 1200).
-      await expect(mainNav.getByRole("link")).toHaveCount(11);
+      // The spec's 8, the Audit Trail, the Tax Report (decision 0990), Trucks (decision 1200) and the
+      // Profit Report (decision 1270).
+      await expect(mainNav.getByRole("link")).toHaveCount(12);
       await expect(mainNav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
 
       // Theme: dark survives a reload.

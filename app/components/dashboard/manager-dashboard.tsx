@@ -15,6 +15,7 @@ const QUICK_LINKS = [
   { to: "/receivables", label: "Receivables" },
   { to: "/reconciliation", label: "Reconciliation" },
   { to: "/tax", label: "Tax Report" },
+  { to: "/reports/profit", label: "Profit Report" },
   { to: "/agents", label: "Agents" },
   { to: "/clients", label: "Clients" },
   { to: "/trucks", label: "Trucks" },
