@@ -20,6 +20,9 @@ import { createCreditNote } from "../../app/services/invoices/issue-credit-note.
 import { voidInvoice } from "../../app/services/invoices/void-invoice.server";
 import { add, mul, percentOf, toFixed } from "../../app/utils/money";
 import { findBreaches } from "../../db/ops";
+import { loadManagerDashboard } from "../../app/presenters/manager-dashboard.server";
+import { profitOf } from "../../app/rules/deliveries.server";
+import { formatNaira, formatTons, round } from "../../app/utils/money";
 import type { Db } from "../../db/client.server";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 
@@ -213,6 +216,28 @@ describe("the profit report equals its delivery lines (decision 1270)", () => {
         .map((r) => String(Object.values(r)[0]))
         .join("\n");
       expect(plan).not.toMatch(/deliveries/);
+    }
+  });
+});
+
+describe("the dashboard's trends (decision 1270)", () => {
+  it("are the last 12 months of profit and tons by the dashboard's rules, and agree with the report", async () => {
+    const db = await getDb();
+    const lines = (await db.select().from(schema.deliveries)).filter(isCounted);
+    const data = await loadManagerDashboard(manager, new Date("2026-03-15T12:00:00Z"));
+    const [profit, tons] = data.trends;
+    expect(profit.table.rows).toHaveLength(12);
+    expect(profit.table.rows[0][0]).toBe("Apr 2025");
+    const report = await loadProfitReport(manager, { from: "2025-04", to: "2026-03", by: "month", then: null });
+    for (const [i, month] of ["2026-01", "2026-02", "2026-03"].entries()) {
+      const ofMonth = lines.filter((d) => d.date.startsWith(month));
+      const exact = add("0", ...ofMonth.map((d) => profitOf(d) ?? "0"));
+      expect(profit.table.rows[9 + i][1]).toBe(formatNaira(round(exact, 2)));
+      expect(tons.table.rows[9 + i][1]).toBe(`${formatTons(add("0", ...ofMonth.map((d) => d.invoicedTons)))} t`);
+      // The report rounds each money column before taking profit: at most a kobo or two apart.
+      const row = report.rows.find((r) => r.month === month)!;
+      const gap = round(add(row.profit, `-${toFixed(round(exact, 2))}`), 2);
+      expect(Math.abs(Number(toFixed(gap)))).toBeLessThanOrEqual(0.02);
     }
   });
 });

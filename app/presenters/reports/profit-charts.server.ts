@@ -93,3 +93,35 @@ export function topTenChart(rows: ProfitRow[], dimension: ProfitDimension): Char
     valueAxisLabel: "Profit (₦)",
   });
 }
+
+/**
+ * The manager dashboard's trends (docs/decisions/1270): profit and tons of the last 12 months from
+ * the kept month totals, by the dashboard's rules (counted deliveries; profit of those with a
+ * selling rate; the invoiced tons, what the revenue is made of).
+ */
+export function trendCharts(rows: { month: string; profit: string; tons: string }[], from: string, to: string) {
+  const months = monthsOf(from, to);
+  const found = byMonth(rows, months);
+  return [
+    verticalBars({
+      id: "trend-profit",
+      title: "Profit, last 12 months",
+      unit: "naira",
+      series: [{ name: "Profit", tone: "orange" }],
+      categories: found.map(({ month, label, row }) => ({ key: month, label, values: [row?.profit ?? "0"] })),
+      categoryAxisLabel: "Month",
+      valueAxisLabel: "Naira (₦)",
+      height: 220,
+    }),
+    verticalBars({
+      id: "trend-tons",
+      title: "Tons invoiced or to invoice, last 12 months",
+      unit: "tons",
+      series: [{ name: "Tons", tone: "blue" }],
+      categories: found.map(({ month, label, row }) => ({ key: month, label, values: [row?.tons ?? "0"] })),
+      categoryAxisLabel: "Month",
+      valueAxisLabel: "Tons (t)",
+      height: 220,
+    }),
+  ];
+}
