@@ -48,8 +48,8 @@ export function formatTick(value: number, unit: ValueUnit, step: number): string
   const places = step >= 1 || step === 0 ? 0 : Math.min(3, Math.ceil(-Math.log10(step)));
   const exact = value.toFixed(places);
   if (unit === "tons") return formatAmount(exact, places);
-  const compact = formatNairaCompact(exact);
-  return places === 0 && !compact.endsWith("M") ? compact.replace(/\.00$/, "") : compact;
+  // Whole naira without kobo ("₦50,000"); from a million, compact ("₦2.5M").
+  return formatNairaCompact(exact).replace(/\.00$/, "");
 }
 
 /** The value scale of a chart: always holds zero, rounded out to nice ticks; [0, 1] with no data. */
