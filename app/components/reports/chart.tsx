@@ -38,7 +38,13 @@ export function ChartFigure({ chart, className = "" }: { chart: Chart; className
                 ))}
               </ul>
             ) : null}
-            <div className="overflow-x-auto">
+            {/* On a phone the chart keeps its size and scrolls in its box, which takes focus. */}
+            <div
+              role="region"
+              aria-label={`${chart.title}: chart`}
+              tabIndex={0}
+              className="overflow-x-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-green-600"
+            >
               <ChartSvg chart={chart} titleId={titleId} />
             </div>
           </div>

@@ -23,6 +23,7 @@ import {
   MARGIN,
   streamPdf,
   tableHeader,
+  textWidth,
   type Doc,
 } from "../pdf-kit.server";
 import { loadProfitReportView, type ProfitReportView } from "./profit-page.server";
@@ -61,14 +62,19 @@ export async function profitReportPdf(
       ["Grouping", describeGrouping(view.query.by, view.query.then)],
     ]);
     y = drawTable(doc, view, y);
-    for (const chart of view.charts) {
-      const scale = Math.min(1, (frame(doc).content - 8) / chart.width);
-      const height = chart.height * scale + 40;
-      if (y + height > frame(doc).bottom) {
+    // Two charts side by side, a row at a time, on the table's page when they fit.
+    const { content, bottom } = frame(doc);
+    const columnWidth = (content - 16) / 2;
+    for (let i = 0; i < view.charts.length; i += 2) {
+      const pair = view.charts.slice(i, i + 2);
+      const scales = pair.map((chart) => Math.min(1, columnWidth / chart.width));
+      const height = Math.max(...pair.map((chart, j) => chart.height * scales[j])) + 24;
+      if (y + height > bottom) {
         doc.addPage();
         y = MARGIN;
       }
-      y = drawChart(doc, chart, MARGIN, y + 8, scale);
+      const tops = pair.map((chart, j) => drawChart(doc, chart, MARGIN + j * (columnWidth + 16), y + 8, scales[j]));
+      y = Math.max(...tops);
     }
   });
   const { from, to, by, then } = asked.query;
@@ -145,7 +151,7 @@ function drawTable(doc: Doc, view: ProfitReportView, top: number) {
 /** A chart from its geometry, scaled to fit the page; returns the y below it. */
 function drawChart(doc: Doc, chart: Chart, left: number, top: number, scale: number) {
   line(doc, chart.title, left, top, { size: 10, weight: "bold" });
-  let legendX = left + 260;
+  let legendX = left + textWidthOf(doc, chart.title) + 16;
   if (chart.series.length > 1) {
     for (const s of chart.series) {
       doc.rect(legendX, top + 2, 8, 8).fill(PRINT_TONES[s.tone]);
@@ -204,6 +210,10 @@ function drawChart(doc: Doc, chart: Chart, left: number, top: number, scale: num
     },
   );
   return Y(chart.height) + 6;
+}
+
+function textWidthOf(doc: Doc, text: string) {
+  return textWidth(doc, text, { size: 10, weight: "bold" });
 }
 
 function textHalf(doc: Doc, text: string) {
