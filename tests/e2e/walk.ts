@@ -187,6 +187,8 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/reconciliation?confirm=${todayMonth()}`,
     "/tax",
     `/tax?month=${todayMonth()}`,
+    "/reports/profit",
+    "/reports/profit?by=month&then=site",
     "/receivables",
     "/agents",
     "/agents/new",
