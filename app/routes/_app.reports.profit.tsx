@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { ChartFigure } from "~/components/reports/chart";
 import { ProfitTable } from "~/components/reports/profit-table";
 import { PageHeader } from "~/components/page-header";
-import { loadProfitReportView } from "~/presenters/reports/profit-page.server";
+import { loadProfitReportView, profitTableView } from "~/presenters/reports/profit-page.server";
 import { readProfitQuery } from "~/presenters/reports/profit-report.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatMonth } from "~/utils/dates";
@@ -24,8 +24,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!asked.ok) {
     return data({ error: { field: asked.field, message: asked.message }, typed, view: null }, { status: 400 });
   }
-  const view = await loadProfitReportView(user, asked.query);
-  return { error: null, typed: { ...asked.query, then: asked.query.then ?? "" }, view };
+  const { query, charts, ...report } = await loadProfitReportView(user, asked.query);
+  // Only what the page shows goes into its data: the table's cells formatted, the charts' shapes.
+  const view = { query, charts, table: profitTableView({ query, charts, ...report }) };
+  return { error: null, typed: { ...query, then: query.then ?? "" }, view };
 }
 
 export default function ProfitReportPage() {
@@ -59,7 +61,7 @@ export default function ProfitReportPage() {
       {loading ? <p className="page-subtitle">Loading report...</p> : null}
       {view ? (
         <>
-          <ProfitTable view={view} />
+          <ProfitTable table={view.table} />
           <div className="grid gap-4">
             {view.charts.map((chart) => (
               <ChartFigure key={chart.id} chart={chart} />

@@ -119,8 +119,18 @@ describe("the report's page, CSV and PDF (decision 1270)", () => {
   it("the page carries the rows, the foot and three charts; a bad period is a 400 on the form", async () => {
     const res = await get(page.loader, "/reports/profit?from=2026-01&to=2026-02&by=site");
     expect(res.status).toBe(200);
-    const view = (res.body as { view: { rows: unknown[]; charts: { id: string; bars: unknown[] }[] } }).view;
-    expect(view.rows).toHaveLength(2);
+    const view = (
+      res.body as {
+        view: {
+          table: { rows: { name: string; to: string; cells: string[] }[] };
+          charts: { id: string; bars: unknown[] }[];
+        };
+      }
+    ).view;
+    expect(view.table.rows).toHaveLength(2);
+    const north = view.table.rows.find((r) => r.name === "North Yard")!;
+    expect(north.to).toBe("/deliveries?from=2026-01-01&to=2026-02-28&site=North+Yard");
+    expect(north.cells.slice(0, 3)).toEqual(["2", "12.00", "₦680,000.00"]);
     expect(view.charts.map((c) => c.id)).toEqual(["profit-by-month", "tons-by-month", "top-site"]);
     expect(view.charts[0].bars).toHaveLength(4);
     const bad = await get(page.loader, "/reports/profit?from=2026-03&to=2026-01");
