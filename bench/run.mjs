@@ -54,6 +54,8 @@ const ALL_PATHS = [
   "/invoices?status=overdue",
   "/payments",
   "/reconciliation",
+  "/reports/profit",
+  "/reports/profit?by=month&then=agent",
   "/tax",
   "/receivables",
   "/agents/owed",
@@ -66,6 +68,7 @@ const ALL_PATHS = [
   "/api/agents?limit=50",
   "/api/clients?limit=50",
   "/api/trucks?limit=50",
+  "/api/reports/profit?by=site",
 ];
 const PATHS = values.only
   ? ["/bench/bare", ...values.only.split(",").filter((p) => p && p !== "/bench/bare")]

@@ -340,6 +340,10 @@ export const deliveries = pgTable(
     // the latest activity of the owed list (docs/decisions/0980).
     index("deliveries_agent_date_idx").on(t.agentId, t.date, t.id),
     index("deliveries_client_idx").on(t.clientId),
+    // The profit report's drill-down (docs/decisions/1270): a client's or a pick-up site's
+    // deliveries in the list's order, newest first.
+    index("deliveries_client_date_idx").on(t.clientId, t.date.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("deliveries_location_date_idx").on(t.location, t.date.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("deliveries_invoice_idx").on(t.invoiceId),
     // Generate Invoice's picker: confirmed, uninvoiced deliveries newest first (docs/decisions/0502).
     index("deliveries_invoiceable_idx")
@@ -1001,3 +1005,4 @@ export type BusinessDetails = typeof businessDetails.$inferSelect;
 export * from "./schema-weighbridge";
 export * from "./schema-rates";
 export * from "./schema-sharing";
+export * from "./schema-reports";

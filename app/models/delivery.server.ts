@@ -167,7 +167,14 @@ const flatten = (r: { delivery: Delivery; agentName: string | null; clientName: 
  */
 export const deliveryListSearch = (params: URLSearchParams) => keptSearch(params, DELIVERY_LIST_PARAMS);
 
-const FILTER_NAMES = { from: "from date", to: "to date", status: "status", agentId: "agent id" } as const;
+const FILTER_NAMES = {
+  from: "from date",
+  to: "to date",
+  status: "status",
+  agentId: "agent id",
+  clientId: "client id",
+  site: "pick-up site",
+} as const;
 
 /**
  * For the JSON list and the CSV: the filters, and the first one in the query that could not be
@@ -234,6 +241,9 @@ function listWhere(viewer: Viewer, filters: DeliveryFilters, page: PageRequest) 
   if (filters.to) where.push(lte(schema.deliveries.date, filters.to));
   if (filters.status) where.push(eq(schema.deliveries.status, filters.status));
   if (filters.agentId) where.push(eq(schema.deliveries.agentId, filters.agentId));
+  // deliveries_client_date_idx and deliveries_location_date_idx (docs/decisions/1270).
+  if (filters.clientId) where.push(eq(schema.deliveries.clientId, filters.clientId));
+  if (filters.site) where.push(eq(schema.deliveries.location, filters.site));
   where.push(keysetWhere(KEYSET, page));
   return and(...where);
 }

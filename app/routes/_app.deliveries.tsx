@@ -22,6 +22,7 @@ import {
 } from "~/components/deliveries/deliveries-table";
 import { Pager } from "~/components/pager";
 import { listAgentChoices } from "~/models/agent.server";
+import { getClient } from "~/models/client.server";
 import { deliveryListSearch, listDeliveryRows, parseFilters } from "~/models/delivery.server";
 import { getClosedThrough } from "~/models/period.server";
 import { requireUser } from "~/utils/auth.server";
@@ -39,10 +40,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filters = parseFilters(Object.fromEntries(url.searchParams));
   // A cursor that does not parse shows the first page.
   const page = readPageRequest(url.searchParams, "date");
-  const [{ items: deliveries, olderCursor, newerCursor }, agents, closedThrough] = await Promise.all([
+  const [{ items: deliveries, olderCursor, newerCursor }, agents, closedThrough, client] = await Promise.all([
     listDeliveryRows(user, filters, { page }),
     listAgentChoices(),
     getClosedThrough(),
+    filters.clientId ? getClient(filters.clientId) : null,
   ]);
   const columns = deliveryPageColumns(user.role);
   return {
@@ -54,7 +56,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     olderCursor,
     newerCursor,
     agents,
-    filtered: Boolean(filters.from || filters.to || filters.status || filters.agentId),
+    // What the profit report's drill-down narrowed the list to (docs/decisions/1270).
+    narrowed: [client ? `Client: ${client.name}` : null, filters.site ? `Pick-up site: ${filters.site}` : null]
+      .filter(Boolean)
+      .join(" · "),
+    filtered: Boolean(
+      filters.from || filters.to || filters.status || filters.agentId || filters.clientId || filters.site,
+    ),
     listSearch: deliveryListSearch(url.searchParams),
     closedThrough,
   };
@@ -73,6 +81,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   return args.currentUrl.pathname === NEW_DELIVERY || keepBehindDialogs(args);
 };
 const NEW_DELIVERY = "/deliveries/new";
+const DRILL_DOWN = ["clientId", "site"];
 
 export default function DeliveriesPage() {
   const data = useLoaderData<typeof loader>();
@@ -92,6 +101,7 @@ export default function DeliveriesPage() {
           <h1 className="page-title">Deliveries</h1>
           <p className="page-subtitle">
             {data.role === "staff" ? "The deliveries you recorded" : "Every delivery, newest first"}
+            {data.narrowed ? ` · ${data.narrowed}` : null}
           </p>
         </div>
         <div className="flex gap-2">
@@ -122,9 +132,13 @@ function Filters({ agents }: { agents: { id: number; name: string }[] }) {
     <FilterForm
       label="Filter deliveries"
       clearTo="/deliveries"
-      names={["from", "to", "status", "agentId"]}
+      names={["from", "to", "status", "agentId", "clientId", "site"]}
       className="sm:grid-cols-5"
     >
+      {/* The profit report's drill-down: kept while the other filters change (docs/decisions/1270). */}
+      {DRILL_DOWN.map((name) =>
+        params.get(name) ? <input key={name} type="hidden" name={name} value={params.get(name) ?? ""} /> : null,
+      )}
       <div>
         <label className="label" htmlFor="filter-from">
           From

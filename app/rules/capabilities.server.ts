@@ -61,6 +61,8 @@ const CAPABILITIES = {
   "rate.view": MANAGERS,
   /** Add and delete rate cards (docs/decisions/1230). */
   "rate.manage": ADMINS,
+  /** The profit and tonnage report: its page, charts, CSV, PDF and GET /api/reports/profit (docs/decisions/1270). */
+  "report.profit": MANAGERS,
   /** System settings: rates, tax, offloading cost, delivery client. */
   "settings.manage": ADMINS,
   /** User management: create, freeze, unfreeze, unlock, reset password, delete, bulk. */

@@ -88,6 +88,9 @@ export const DeliveryFiltersSchema = z.object({
   to: calendarDate("To", { required: false }).catch(undefined),
   status: z.enum(["draft", "confirmed", "invoiced"]).optional().catch(undefined),
   agentId: optionalId("Agent").catch(undefined),
+  // The profit report's drill-down (docs/decisions/1270): one client's or one pick-up site's deliveries.
+  clientId: optionalId("Client").catch(undefined).optional(),
+  site: z.string().trim().min(1).max(200).optional().catch(undefined),
   limit: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
 });
 export type DeliveryFilters = z.infer<typeof DeliveryFiltersSchema>;

@@ -3,7 +3,16 @@
 // Only the list's own parameters are kept; anything else in the URL is dropped.
 
 export const DIRECTORY_LIST_PARAMS = ["q", "cursor", "before"] as const;
-export const DELIVERY_LIST_PARAMS = ["from", "to", "status", "agentId", "cursor", "before"] as const;
+export const DELIVERY_LIST_PARAMS = [
+  "from",
+  "to",
+  "status",
+  "agentId",
+  "clientId",
+  "site",
+  "cursor",
+  "before",
+] as const;
 export const INVOICE_LIST_PARAMS = ["status", "clientId", "from", "to", "invoiceNo", "cursor", "before"] as const;
 
 /**

@@ -8,6 +8,7 @@ describe("navigation", () => {
       "Deliveries",
       "Reconciliation",
       "Tax Report",
+      "Profit Report",
       "Invoices",
       "Payments",
       "Agents",

@@ -22,6 +22,8 @@ const ADMIN_ITEMS: NavItem[] = [
   { to: "/reconciliation", label: "Reconciliation", icon: "calendar" },
   // The monthly tax report (docs/decisions/0990); managers reach it from their dashboard.
   { to: "/tax", label: "Tax Report", icon: "chart" },
+  // Profit and tonnage by month, agent, client or site (docs/decisions/1270); managers reach it from their dashboard.
+  { to: "/reports/profit", label: "Profit Report", icon: "chart" },
   { to: "/invoices", label: "Invoices", icon: "file" },
   { to: "/payments", label: "Payments", icon: "wallet" },
   { to: "/agents", label: "Agents", icon: "users" },
@@ -37,7 +39,7 @@ const ADMIN_ITEMS: NavItem[] = [
   SETTINGS,
 ];
 
-/** Spec section 2: admins see 8 items (and the Tax Report, Payout Approvals, Trucks, Rates and the Audit Trail); staff and managers see 3. */
+/** Spec section 2: admins see 8 items (and the Profit Report, Tax Report, Payout Approvals, Trucks, Rates and the Audit Trail); staff and managers see 3. */
 export function navItemsFor(role: Role): NavItem[] {
   return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
 }

@@ -5,4 +5,5 @@ BEGIN
   PERFORM pks_rebuild_agent_balances();
   PERFORM pks_rebuild_client_owed();
   PERFORM pks_rebuild_tax_month_totals();
+  PERFORM pks_rebuild_profit_totals();
 END $$;

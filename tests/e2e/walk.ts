@@ -193,6 +193,8 @@ export async function prepareWalk(baseURL: string): Promise<WalkData> {
     `/reconciliation?confirm=${todayMonth()}`,
     "/tax",
     `/tax?month=${todayMonth()}`,
+    "/reports/profit",
+    "/reports/profit?by=month&then=site",
     "/receivables",
     // Reminders and a document's share links (docs/decisions/1260).
     "/reminders",

@@ -42,6 +42,7 @@ import * as exports from "../../app/presenters/exports.server";
 import * as statementExports from "../../app/presenters/statement-exports.server";
 import * as invoiceDocument from "../../app/presenters/invoice-document.server";
 import * as reconciliation from "../../app/presenters/reconciliation.server";
+import * as profitReport from "../../app/presenters/reports/profit-report.server";
 import * as receivables from "../../app/presenters/receivables.server";
 import * as agentStatements from "../../app/presenters/agent-statement.server";
 import * as agentsOwed from "../../app/presenters/agents-owed.server";
@@ -455,6 +456,11 @@ const READ_ENTRY_POINTS: ReadEntryPoint[] = [
   { name: "payment.paymentTotals", capability: "payment.record", call: (u) => payments.paymentTotals(u) },
   { name: "reconciliation.listMonths", capability: "reconciliation.view", call: (u) => reconciliation.listMonths(u) },
   {
+    name: "profitReport.loadProfitReport",
+    capability: "report.profit",
+    call: (u) => profitReport.loadProfitReport(u, { from: "2026-01", to: "2026-02", by: "month", then: null }),
+  },
+  {
     name: "reconciliation.monthDetails",
     capability: "reconciliation.view",
     call: (u) => reconciliation.monthDetails(u, "2026-02"),
@@ -666,6 +672,7 @@ describe("the capability table is spec section 6", () => {
       "payment.refund": ["admin"],
       "reconciliation.view": ["manager", "admin"],
       "tax.view": ["manager", "admin"],
+      "report.profit": ["manager", "admin"],
       "settings.manage": ["admin"],
       "user.manage": ["admin"],
       "user.role": ["admin"],

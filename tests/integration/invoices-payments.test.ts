@@ -412,10 +412,10 @@ describe("the JSON calls", () => {
     const res = await call(dashboard.loader, makeRequest("/", { cookie }));
     const body = res.body as {
       kind: string;
-      manager: { totalDeliveries: number; profitSeries: string[]; outstanding: string; overdue: number };
+      manager: { totalDeliveries: number; trends: { id: string }[]; outstanding: string; overdue: number };
     };
     expect(body.kind).toBe("manager");
-    expect(body.manager.profitSeries).toHaveLength(7);
+    expect(body.manager.trends.map((c) => c.id)).toEqual(["trend-profit", "trend-tons"]);
     expect(body.manager.totalDeliveries).toBeGreaterThan(0);
     expect(body.manager.overdue).toBeGreaterThanOrEqual(1);
     expect(body.manager.outstanding).toMatch(/^\d+\.\d{2}$/);

@@ -15,6 +15,7 @@ import {
   paymentTotalsQuery,
 } from "../../app/presenters/payments.server";
 import { invoicePageQuery } from "../../app/presenters/invoice-list.server";
+import { deliveryRowsQuery } from "../../app/models/delivery.server";
 import { dayIn } from "../../app/utils/dates";
 import type { PageRequest } from "../../app/utils/params";
 import { createAgent, createClient, createUser } from "../factories";
@@ -157,6 +158,21 @@ describe("the invoices' due-date range", () => {
       const page = await reads(invoicePageQuery(db, filters, FIRST, 50, today), "invoices");
       expect(page.indexes, page.plan).toContain("invoices_due_id_idx");
       expect(page.rows, page.plan).toBeLessThanOrEqual(n + 1);
+    }
+  });
+});
+
+describe("the profit report's drill-down on the deliveries list (decision 1270)", () => {
+  it("reads a page of a small client's or one site's deliveries in a period through their indexes", async () => {
+    const db = await getDb();
+    const cases = [
+      [{ from: "2021-01-01", to: "2022-12-31", clientId: small }, "deliveries_client_date_idx"],
+      [{ from: "2021-01-01", to: "2022-12-31", site: "Yard 7" }, "deliveries_location_date_idx"],
+    ] as const;
+    for (const [filters, index] of cases) {
+      const page = await reads(deliveryRowsQuery(db, READER, { ...filters, agentId: undefined }, FIRST), "deliveries");
+      expect(page.indexes, page.plan).toContain(index);
+      expect(page.rows, page.plan).toBeLessThanOrEqual(51);
     }
   });
 });

@@ -8,6 +8,7 @@ import { formatDate } from "~/utils/dates";
 import { SummaryAmount } from "~/components/money";
 import { compare, formatNaira } from "~/utils/money";
 import { Sparkline } from "./sparkline";
+import { ChartFigure } from "~/components/reports/chart";
 
 const QUICK_LINKS = [
   { to: "/invoices", label: "Invoices" },
@@ -16,6 +17,7 @@ const QUICK_LINKS = [
   { to: "/reminders", label: "Reminders" },
   { to: "/reconciliation", label: "Reconciliation" },
   { to: "/tax", label: "Tax Report" },
+  { to: "/reports/profit", label: "Profit Report" },
   { to: "/agents", label: "Agents" },
   { to: "/clients", label: "Clients" },
   { to: "/trucks", label: "Trucks" },
@@ -48,7 +50,11 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
           <Progress value={String(data.deliveriesProgress)} label={`${data.deliveriesProgress}% invoiced`} />
         </Card>
         <Card label="Total Profit (All time)" testId="stat-profit" value={<SummaryAmount value={data.totalProfit} />}>
-          <Sparkline values={data.profitSeries} label="Profit over the last 7 days" />
+          <p className="page-subtitle mt-2">
+            <Link to="/reports/profit" className="underline">
+              Profit and tonnage report
+            </Link>
+          </p>
         </Card>
         <Card label="Outstanding" testId="stat-outstanding" value={<SummaryAmount value={data.outstanding} />}>
           <Progress value={data.outstandingProgress} label={`${data.outstandingProgress}% of invoiced paid`} />
@@ -57,6 +63,11 @@ export function ManagerDashboard({ data }: { data: ManagerDashboardView }) {
         <Card label="Overdue" testId="stat-overdue" value={<CountUp name="manager-overdue" value={data.overdue} />}>
           <p className="page-subtitle mt-2">invoices past their due date</p>
         </Card>
+      </section>
+      <section className="grid gap-4 2xl:grid-cols-2" aria-label="Trends">
+        {data.trends.map((chart) => (
+          <ChartFigure key={chart.id} chart={chart} />
+        ))}
       </section>
       <div className="grid gap-6 lg:grid-cols-3">
         <section className="space-y-3 lg:col-span-2">
