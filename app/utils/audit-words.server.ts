@@ -25,6 +25,9 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "payment.reverse": "Payment reversed",
   "payment.refund": "Refund paid",
   "payment.apply_credit": "Client credit moved",
+  "receipt.create": "Receipt recorded",
+  "receipt.reverse": "Receipt reversed",
+  "withholding.certificate": "Withholding certificate recorded",
   "agent_payout.create": "Agent paid",
   "agent_payout.reverse": "Agent payout reversed",
   "agent.create": "Agent added",
@@ -64,6 +67,8 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   invoice: "Invoice",
   credit_note: "Credit note",
   payment: "Payment",
+  receipt: "Receipt",
+  withholding: "Withholding",
   agent_payout: "Agent payout",
   agent: "Agent",
   client: "Client",
@@ -190,6 +195,23 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   creditMovedToInvoiceId: f("Credit moved to invoice", "invoice"),
   creditFromPaymentId: f("Credit from payment", "payment"),
   clientCredit: f("Client credit", "money"),
+  // Receipts and withholdings (docs/decisions/1240)
+  receiptId: f("Receipt", "hidden"),
+  receiptDate: f("Receipt date", "date"),
+  clientName: f("Client"),
+  whtRate: f("WHT rate", "percent"),
+  withholdsVat: f("Withholds VAT", "yesNo"),
+  allocations: f("Allocations"),
+  amountWithheld: f("Withheld", "money"),
+  withholdingDate: f("Withholding date", "date"),
+  wht: f("WHT", "money"),
+  vat: f("VAT withheld", "money"),
+  reversesWithholdingId: f("Reverses withholding", "hidden"),
+  withholdingId: f("Withholding", "hidden"),
+  certificateNo: f("Certificate no."),
+  receivedOn: f("Received on", "date"),
+  reversals: f("Reversals", "count"),
+  invoices: f("Invoices"),
   // Agent payouts
   payoutDate: f("Payout date", "date"),
   method: f("Method", "payoutMethod"),
@@ -456,6 +478,12 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
       const on = text(row.invoiceNo) ?? text(isObject(row.from) ? row.from.invoiceNo : null);
       return `Payment #${id}${on ? ` on invoice #${on}` : ""}`;
     }
+    case "receipt": {
+      const client = text(row.clientName);
+      return `Receipt #${id}${client ? ` from ${client}` : ""}`;
+    }
+    case "withholding":
+      return `Withholding #${id}${text(row.invoiceNo) ? ` on invoice #${row.invoiceNo}` : ""}`;
     case "agent_payout": {
       const agent = text(row.agentName) ?? (refKey(row.agentId) ? names.agents.get(refKey(row.agentId)!) : undefined);
       return `Payout #${id}${agent ? ` to ${agent}` : ""}`;
