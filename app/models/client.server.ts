@@ -49,6 +49,8 @@ export const clientDetails = (client: Client) => ({
   phone: client.phone,
   taxNo: client.taxNo,
   requiresReceivedTicket: client.requiresReceivedTicket,
+  whtRate: client.whtRate,
+  withholdsVat: client.withholdsVat,
 });
 
 /** Case-insensitive name match (the New Delivery form's fixed client). */
@@ -79,6 +81,8 @@ const clientValues = (data: z.infer<ReturnType<typeof clientSchema>>) => ({
   phone: data.phone ?? null,
   taxNo: data.taxNo ?? null,
   ...(data.requiresReceivedTicket === undefined ? {} : { requiresReceivedTicket: data.requiresReceivedTicket }),
+  ...(data.whtRate === undefined ? {} : { whtRate: data.whtRate }),
+  ...(data.withholdsVat === undefined ? {} : { withholdsVat: data.withholdsVat }),
 });
 
 /** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */

@@ -31,6 +31,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = {
     ...Object.fromEntries(formData),
     requiresReceivedTicket: formData.get("requiresReceivedTicket") ?? false,
+    withholdsVat: formData.get("withholdsVat") ?? false,
   };
   const result = await updateClient(user, id, form, { lenient: true });
   if (!result.ok)

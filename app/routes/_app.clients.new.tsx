@@ -24,6 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = {
     ...Object.fromEntries(formData),
     requiresReceivedTicket: formData.get("requiresReceivedTicket") ?? false,
+    withholdsVat: formData.get("withholdsVat") ?? false,
   };
   const result = await createClient(user, form, { lenient: true });
   if (!result.ok)

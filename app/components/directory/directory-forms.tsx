@@ -99,15 +99,24 @@ export function ClientForm({
   defaultValue,
   submitLabel,
 }: FormProps<
-  { name?: string; taxRate?: string; paymentTermsDays?: number; requiresReceivedTicket?: boolean } & Partial<
-    Record<(typeof CLIENT_OPTIONAL)[number], string | null>
-  >
+  {
+    name?: string;
+    taxRate?: string;
+    paymentTermsDays?: number;
+    requiresReceivedTicket?: boolean;
+    whtRate?: string;
+    withholdsVat?: boolean;
+  } & Partial<Record<(typeof CLIENT_OPTIONAL)[number], string | null>>
 >) {
   const [form, fields] = useForm<
-    { name: string; taxRate: string; paymentTermsDays: string; requiresReceivedTicket: string } & Record<
-      (typeof CLIENT_OPTIONAL)[number],
-      string
-    >
+    {
+      name: string;
+      taxRate: string;
+      paymentTermsDays: string;
+      requiresReceivedTicket: string;
+      whtRate: string;
+      withholdsVat: string;
+    } & Record<(typeof CLIENT_OPTIONAL)[number], string>
   >({
     lastResult,
     constraint,
@@ -116,6 +125,8 @@ export function ClientForm({
       taxRate: defaultValue?.taxRate ?? "0",
       paymentTermsDays: String(defaultValue?.paymentTermsDays ?? 30),
       requiresReceivedTicket: defaultValue?.requiresReceivedTicket ? "on" : "",
+      whtRate: defaultValue?.whtRate ?? "0",
+      withholdsVat: defaultValue?.withholdsVat ? "on" : "",
       ...Object.fromEntries(CLIENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
   });
@@ -136,6 +147,12 @@ export function ClientForm({
         meta={fields.requiresReceivedTicket}
         label="Invoice only with the client's ticket"
         description="A delivery is offered for invoicing once the client's weighbridge ticket is recorded, and invoiced on the accepted tons."
+      />
+      <InputField meta={fields.whtRate} label="WHT withheld (%)" type="number" inputMode="decimal" />
+      <CheckboxField
+        meta={fields.withholdsVat}
+        label="Withholds VAT"
+        description="The client pays invoices less the VAT they contain (some government buyers)."
       />
     </DirectoryForm>
   );
