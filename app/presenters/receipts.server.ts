@@ -1,11 +1,17 @@
 // Receipts as the pages and the JSON read them (docs/decisions/1240): the Receipts list, newest
 // first and keyset-paged on (date, id) through its indexes, with its export batches, and one
 // receipt with its allocations. Reads only; the writes are commands in app/services/receipts/.
-import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type Executor } from "~/db.server";
+import { and, asc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { getDb, schema, type Client, type Executor } from "~/db.server";
 import { receiptReversedSql, receiptView, withAllocations, type ReceiptView } from "~/models/receipt.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
+import { balanceOf, owedSql } from "~/rules/invoices.server";
+import { settle } from "~/rules/withholding";
 import type { PaymentFilters } from "~/schemas/payment-filters";
+import { parsePaymentFilters } from "~/schemas/payment-filters";
+import { csvFilename, type BadExport, type CsvColumn, type CsvExport } from "~/utils/csv.server";
+import { todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
 import { FIRST_PAGE, keysetBatches, keysetOrder, keysetWhere, toPage } from "~/utils/keyset.server";
 import type { Page, PageRequest } from "~/utils/params";
 
@@ -130,3 +136,55 @@ export const receiptJson = (v: ReceiptView) => ({
     withholdingId,
   })),
 });
+
+const receiptColumns: CsvColumn<ReceiptView>[] = [
+  { header: "Receipt", kind: "number", value: (v) => v.id },
+  { header: "Date", kind: "date", value: (v) => v.date },
+  { header: "Client", kind: "text", value: (v) => v.clientName },
+  { header: "Reference", kind: "text", value: (v) => v.reference },
+  { header: "Received", kind: "amount", value: (v) => v.amount },
+  { header: "Withheld", kind: "amount", value: (v) => v.withheld },
+  { header: "Settled", kind: "amount", value: (v) => v.settled },
+  { header: "Invoices", kind: "text", value: (v) => v.allocations.map((a) => `#${a.invoiceNo}`).join(" ") },
+  { header: "Reversed", kind: "text", value: (v) => (v.reversed ? "Yes" : "No") },
+];
+
+/** The Receipts list's CSV: every receipt the filters match, newest first (decision 0952). */
+export function receiptsExport(
+  actor: Actor,
+  params: URLSearchParams,
+  now = new Date(),
+): CsvExport<ReceiptView> | BadExport {
+  const { filters, invalid } = parsePaymentFilters(params);
+  if (invalid) return { invalid };
+  return {
+    filename: csvFilename("receipts", todayIn(env().APP_TIME_ZONE, now)),
+    columns: receiptColumns,
+    batches: receiptBatches(actor, filters),
+  };
+}
+
+/** The most owed invoices Record Receipt offers: a transfer pays a client's recent months. */
+const OFFERED = 100;
+
+/**
+ * A client's invoices still owed, oldest due first (through invoices_client_owed_due_idx), each
+ * with the cash that settles it whole after the client's withholding.
+ */
+export async function owedInvoicesOf(actor: Actor, client: Pick<Client, "id" | "whtRate" | "withholdsVat">) {
+  assertCan(actor, "payment.record", `client/${client.id}/receipts`);
+  const inv = schema.invoices;
+  const rows = await (
+    await getDb()
+  )
+    .select()
+    .from(inv)
+    .where(and(eq(inv.clientId, client.id), owedSql()))
+    .orderBy(asc(inv.expectedPaymentDate), asc(inv.id))
+    .limit(OFFERED);
+  return rows.map((i) => {
+    const balance = balanceOf(i);
+    const whole = settle(balance, { vatRate: i.taxRate, whtRate: client.whtRate, withholdsVat: client.withholdsVat });
+    return { id: i.id, invoiceNo: i.invoiceNo, due: i.expectedPaymentDate, balance, cashToSettle: whole.cash };
+  });
+}
