@@ -49,6 +49,9 @@ export default function ReceiptsPage() {
         <Link to="/receipts/new" className="btn-primary">
           Record Receipt
         </Link>
+        <Link to="/withholdings" className="btn-outline">
+          Withholding
+        </Link>
         <ExportCsvLink to="/receipts/export" />
       </PageHeader>
       <FilterForm

@@ -2,7 +2,15 @@
 // The write, the JSON call and the form parse with these; the form's constraints derive from them.
 import * as z from "zod";
 import { reasonField } from "./corrections";
-import { calendarDate, constraintOf, formSchema, optionalText, requiredDecimal, requiredId } from "./fields";
+import {
+  calendarDate,
+  constraintOf,
+  formSchema,
+  optionalText,
+  requiredDecimal,
+  requiredId,
+  requiredText,
+} from "./fields";
 
 /** The most invoices one receipt settles by hand: a transfer pays a client's month, not its history. */
 export const MAX_ALLOCATIONS = 200;
@@ -78,4 +86,17 @@ export const ReceiptReversalSchema = z.object({ reason: reasonField() });
 
 export const ReceiptReversalFormSchema = formSchema(
   ReceiptReversalSchema.extend({ idempotencyKey: optionalText("Request key", 200) }),
+);
+
+/** A withholding's certificate (the client's credit note for it): its number and the day it came. */
+export const CertificateSchema = z.object({
+  certificateNo: requiredText("Certificate number", 100),
+  receivedOn: calendarDate("Date received", { required: true }),
+});
+
+export const CertificateFormSchema = formSchema(
+  CertificateSchema.extend({
+    withholdingId: optionalText("Withholding", 20),
+    idempotencyKey: optionalText("Request key", 200),
+  }),
 );
