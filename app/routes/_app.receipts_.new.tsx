@@ -100,9 +100,11 @@ export default function RecordReceiptPage() {
       <Breadcrumb to="/receipts">Receipts</Breadcrumb>
       <PageHeader title="Record Receipt" subtitle="One transfer from a client, over one or more of its invoices" />
       <Form method="get" className="card flex flex-wrap items-end gap-3 p-4">
-        <label className="min-w-0 flex-1">
-          <span className="label">Client</span>
-          <select name="clientId" className="input" defaultValue={client?.id ?? ""} required>
+        <div className="min-w-0 flex-1">
+          <label className="label" htmlFor="receipt-client">
+            Client
+          </label>
+          <select id="receipt-client" name="clientId" className="input" defaultValue={client?.id ?? ""} required>
             <option value="">Choose a client</option>
             {clients.map((c) => (
               <option key={c.id} value={c.id}>
@@ -110,7 +112,7 @@ export default function RecordReceiptPage() {
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="submit" className="btn-outline">
           Show invoices
         </button>
