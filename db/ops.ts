@@ -34,6 +34,9 @@ export async function collectFigures(db: Db): Promise<Figures> {
       (select coalesce(sum(amount_paid), 0)::text from invoices) as invoice_amount_paid,
       (select coalesce(sum(amount), 0)::text from payments) as payments_amount,
       (select coalesce(sum(amount_credited), 0)::text from invoices) as invoice_amount_credited,
+      (select coalesce(sum(amount_withheld), 0)::text from invoices) as invoice_amount_withheld,
+      (select count(*) from receipts)::text as receipts,
+      (select count(*) from withholdings)::text as withholdings,
       (select count(*) from credit_notes)::text as credit_notes,
       (select coalesce(sum(amount), 0)::text from credit_notes) as credit_notes_amount,
       (select count(*) from agent_payouts)::text as agent_payouts,
@@ -82,6 +85,35 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       detail: `invoice ${r.invoice_no}: amountCredited ${r.credited}, credit notes ${r.credits}`,
     });
   }
+  // What the client withheld against the withholding rows (and their reversals) it keeps
+  // (docs/decisions/1240).
+  const withheld = await rows(
+    db,
+    sql`select i.invoice_no, i.amount_withheld::text as withheld, coalesce(sum(w.wht + w.vat), 0)::text as rows
+        from invoices i left join withholdings w on w.invoice_id = i.id
+        group by i.id, i.invoice_no, i.amount_withheld
+        having i.amount_withheld <> coalesce(sum(w.wht + w.vat), 0)
+        order by i.id limit 20`,
+  );
+  for (const r of withheld)
+    breaches.push({
+      check: "amount withheld equals the sum of withholdings",
+      detail: `invoice ${r.invoice_no}: amountWithheld ${r.withheld}, withholdings ${r.rows}`,
+    });
+  // A receipt's cash is its payments: what the receipt says reached the bank is what landed on
+  // invoices (reversals apart).
+  const receipts = await rows(
+    db,
+    sql`select r.id, r.amount::text as amount, coalesce(sum(p.amount), 0)::text as cash
+        from receipts r left join payments p on p.receipt_id = r.id and p.reverses_payment_id is null
+        group by r.id, r.amount having r.amount <> coalesce(sum(p.amount), 0)
+        order by r.id limit 20`,
+  );
+  for (const r of receipts)
+    breaches.push({
+      check: "a receipt's cash equals its payments",
+      detail: `receipt ${r.id}: amount ${r.amount}, payments ${r.cash}`,
+    });
   const over = await rows(
     db,
     sql`select invoice_no, amount::text as amount, amount_paid::text as paid from invoices where amount_paid > amount order by id limit 20`,
@@ -187,7 +219,7 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
     db,
     sql`with recount as (
           select b.client_id, b.due, sum(greatest(b.bal, 0)) as owed, sum(least(b.bal, 0)) as credit
-          from (select i.client_id, i.expected_payment_date as due, i.amount - i.amount_paid - i.amount_credited as bal
+          from (select i.client_id, i.expected_payment_date as due, i.amount - i.amount_paid - i.amount_withheld - i.amount_credited as bal
                 from invoices i where i.payment_status <> 'void') b
           group by b.client_id, b.due
         )
@@ -265,8 +297,8 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
   const rollup = await rows(
     db,
     sql`with recount as (
-          select payment_status, amount_paid + amount_credited < amount as owed, count(*)::int as n, sum(amount) as amount,
-            sum(amount_paid) as paid, sum(amount_credited) as credited
+          select payment_status, amount_paid + amount_withheld + amount_credited < amount as owed, count(*)::int as n,
+            sum(amount) as amount, sum(amount_paid) as paid, sum(amount_credited) as credited, sum(amount_withheld) as withheld
           from invoices where payment_status <> 'void' group by 1, 2
         )
         select coalesce(k.payment_status, r.payment_status) as status, coalesce(k.owed, r.owed) as owed,
@@ -275,6 +307,7 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
         from invoice_status_rollup k full join recount r on r.payment_status = k.payment_status and r.owed = k.owed
         where coalesce(k.n, 0) <> coalesce(r.n, 0) or coalesce(k.amount, 0) <> coalesce(r.amount, 0)
           or coalesce(k.amount_paid, 0) <> coalesce(r.paid, 0) or coalesce(k.amount_credited, 0) <> coalesce(r.credited, 0)
+          or coalesce(k.amount_withheld, 0) <> coalesce(r.withheld, 0)
         order by 1, 2 limit 20`,
   );
   for (const r of rollup)

@@ -18,6 +18,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { rateCards } from "./schema-rates";
+// receipts name clients and invoices, and payments name receipts (docs/decisions/1240).
+import { receipts } from "./schema-receipts";
 
 // Money, tons and percentages are `numeric`: drizzle reads them as strings and we keep
 // them as decimal strings end to end (see app/utils/money.ts).
@@ -150,9 +152,16 @@ export const clients = pgTable(
     // that leaves the client out of every reminder.
     whatsappNumber: text("whatsapp_number"),
     remindersOff: boolean("reminders_off").notNull().default(false),
+    // What the client withholds from what it pays (docs/decisions/1240): WHT percent of the
+    // VAT-exclusive amount settled, and whether it withholds the VAT too.
+    whtRate: percent("wht_rate").notNull().default("0"),
+    withholdsVat: boolean("withholds_vat").notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("clients_name_lower_unique").on(sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex("clients_name_lower_unique").on(sql`lower(${t.name})`),
+    check("clients_wht_rate_range", sql`${t.whtRate} >= 0 and ${t.whtRate} < 100`),
+  ],
 );
 
 // A client's quality rules (docs/decisions/1210): each holds from its date until the client's
@@ -204,6 +213,9 @@ export const invoices = pgTable(
     amountPaid: money("amount_paid").notNull().default("0"),
     // The sum of its credit notes (docs/decisions/0920): balance = amount - paid - credited.
     amountCredited: money("amount_credited").notNull().default("0"),
+    // What the client withheld (WHT and VAT) on receipts, less reversals (docs/decisions/1240):
+    // balance = amount - paid - withheld - credited.
+    amountWithheld: money("amount_withheld").notNull().default("0"),
     voidReason: text("void_reason"),
     voidedAt: timestamp("voided_at", { withTimezone: true }),
     voidedBy: uuid("voided_by").references(() => users.id),
@@ -230,32 +242,41 @@ export const invoices = pgTable(
     // Owed: app/rules/invoices.server.ts owedSql, word for word, so the planner uses these.
     index("invoices_owed_id_idx")
       .on(t.id)
-      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
+      .where(
+        sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`,
+      ),
     // Client credit: app/rules/invoices.server.ts clientCreditSql, word for word (the Invoices
     // list's "Client credit" filter; few rows, so a small index).
     index("invoices_credit_id_idx")
       .on(t.id)
-      .where(sql`(${t.amountPaid} + ${t.amountCredited} > ${t.amount} and ${t.paymentStatus} <> 'void')`),
+      .where(
+        sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} > ${t.amount} and ${t.paymentStatus} <> 'void')`,
+      ),
     // A client's invoices still owed, oldest due first (Apply Credit's choice of invoice).
     index("invoices_client_owed_due_idx")
       .on(t.clientId, t.expectedPaymentDate, t.id)
-      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
+      .where(
+        sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`,
+      ),
     // The Invoices list's due-date range (from/to): the range's own rows, then the page's order
     // (decision 0502; a range alone would walk every newer invoice).
     index("invoices_due_id_idx").on(t.expectedPaymentDate, t.id),
     // The dashboard's most urgent unpaid invoices.
     index("invoices_owed_due_idx")
       .on(t.expectedPaymentDate, t.id)
-      .where(sql`(${t.amountPaid} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`),
+      .where(
+        sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`,
+      ),
     check("invoices_invoice_no_numeric", sql`${t.invoiceNo} ~ '^[0-9]{1,18}$'`),
     check("invoices_paid_within_amount", sql`${t.amountPaid} >= 0 and ${t.amountPaid} <= ${t.amount}`),
     // Credits never exceed the amount; a credit beyond what is unpaid is the client's credit balance.
+    check("invoices_withheld_within_amount", sql`${t.amountWithheld} >= 0 and ${t.amountWithheld} <= ${t.amount}`),
     check("invoices_credited_within_amount", sql`${t.amountCredited} >= 0 and ${t.amountCredited} <= ${t.amount}`),
     check("invoices_status_check", sql`${t.paymentStatus} in ('pending','partial','paid','overdue','void')`),
     // Only an unsettled invoice is voided, always with its reason and time.
     check(
       "invoices_void_check",
-      sql`(${t.paymentStatus} = 'void') = (${t.voidedAt} is not null) and (${t.paymentStatus} <> 'void' or (${t.voidReason} is not null and ${t.amountPaid} = 0 and ${t.amountCredited} = 0))`,
+      sql`(${t.paymentStatus} = 'void') = (${t.voidedAt} is not null) and (${t.paymentStatus} <> 'void' or (${t.voidReason} is not null and ${t.amountPaid} = 0 and ${t.amountWithheld} = 0 and ${t.amountCredited} = 0))`,
     ),
   ],
 );
@@ -477,9 +498,13 @@ export const payments = pgTable(
     // row there naming this one (`creditFromPaymentId`, at most one each). No money moves.
     creditMovedToInvoiceId: integer("credit_moved_to_invoice_id").references((): AnyPgColumn => invoices.id),
     creditFromPaymentId: integer("credit_from_payment_id").references((): AnyPgColumn => payments.id),
+    // The receipt this cash came in with (docs/decisions/1240); null on entries older than
+    // receipts, refunds and credit moves. A reversal names its payment's receipt too.
+    receiptId: integer("receipt_id").references((): AnyPgColumn => receipts.id),
   },
   (t) => [
     index("payments_invoice_idx").on(t.invoiceId),
+    index("payments_receipt_idx").on(t.receiptId),
     index("payments_date_idx").on(t.paymentDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // The Payments list's reference search, a case-insensitive prefix (decision 0502):
     // `lower(reference) like 'trf-1%'` reads only the payments it matches.
@@ -799,6 +824,7 @@ export const invoiceStatusTotals = pgTable(
     amount: numeric("amount").notNull().default("0"),
     amountPaid: numeric("amount_paid").notNull().default("0"),
     amountCredited: numeric("amount_credited").notNull().default("0"),
+    amountWithheld: numeric("amount_withheld").notNull().default("0"),
   },
   // Void invoices are left out (they count in no total). The owed rows by due date answer
   // "how much is not yet due" from today on, without the rows of past due dates.
@@ -850,6 +876,7 @@ export const invoiceStatusRollup = pgTable(
     amount: numeric("amount").notNull().default("0"),
     amountPaid: numeric("amount_paid").notNull().default("0"),
     amountCredited: numeric("amount_credited").notNull().default("0"),
+    amountWithheld: numeric("amount_withheld").notNull().default("0"),
   },
   (t) => [primaryKey({ columns: [t.paymentStatus, t.owed] })],
 );
@@ -1006,3 +1033,4 @@ export * from "./schema-weighbridge";
 export * from "./schema-rates";
 export * from "./schema-sharing";
 export * from "./schema-reports";
+export * from "./schema-receipts";

@@ -51,6 +51,8 @@ export const clientDetails = (client: Client) => ({
   requiresReceivedTicket: client.requiresReceivedTicket,
   whatsappNumber: client.whatsappNumber,
   remindersOff: client.remindersOff,
+  whtRate: client.whtRate,
+  withholdsVat: client.withholdsVat,
 });
 
 /** Case-insensitive name match (the New Delivery form's fixed client). */
@@ -83,6 +85,8 @@ const clientValues = (data: z.infer<ReturnType<typeof clientSchema>>) => ({
   ...(data.requiresReceivedTicket === undefined ? {} : { requiresReceivedTicket: data.requiresReceivedTicket }),
   whatsappNumber: data.whatsappNumber ?? null,
   ...(data.remindersOff === undefined ? {} : { remindersOff: data.remindersOff }),
+  ...(data.whtRate === undefined ? {} : { whtRate: data.whtRate }),
+  ...(data.withholdsVat === undefined ? {} : { withholdsVat: data.withholdsVat }),
 });
 
 /** `lenient`: the HTML form, where non-numeric payment terms count as 0 (spec section 5). */

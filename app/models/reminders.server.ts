@@ -64,7 +64,7 @@ async function candidates(
     : sql`${inv.clientId} in (
         select distinct i2.client_id from invoices i2 join clients c2 on c2.id = i2.client_id
         where c2.reminders_off = false and i2.client_id > ${after}
-          and i2.amount_paid + i2.amount_credited < i2.amount and i2.payment_status <> 'void'
+          and i2.amount_paid + i2.amount_withheld + i2.amount_credited < i2.amount and i2.payment_status <> 'void'
           and i2.expected_payment_date <= ${dueBy}
         order by 1 limit ${limit + 1})`;
   const rows = await db
@@ -72,7 +72,7 @@ async function candidates(
       id: inv.id,
       clientId: inv.clientId,
       invoiceNo: inv.invoiceNo,
-      balance: sql<string>`(${inv.amount} - ${inv.amountPaid} - ${inv.amountCredited})::numeric(20,2)::text`,
+      balance: sql<string>`(${inv.amount} - ${inv.amountPaid} - ${inv.amountWithheld} - ${inv.amountCredited})::numeric(20,2)::text`,
       dueDate: inv.expectedPaymentDate,
       highestSent: sql<number | null>`(select max(r.level) from reminder_invoices r where r.invoice_id = ${inv.id})`,
     })

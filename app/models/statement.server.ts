@@ -38,7 +38,7 @@ export const keptAgeingPartsSql = (client: SQL, asOf: string) => sql`
 
 /**
  * The ageing of the balance at `asOf`: per invoice (not void) what it owed at the end of that
- * day (its amount if issued by then, less its payments and credit notes dated by then), in the
+ * day (its amount if issued by then, less its payments, withholdings and credit notes dated by then), in the
  * bucket of its due date (app/rules/statements.server.ts; a balance below zero, a credit, is
  * Current). The buckets add up to the closing balance.
  *
@@ -60,14 +60,18 @@ export async function ageingAsOf(clientId: number, asOf: string, ex?: Executor):
     ), later_credits as (
       select c.invoice_id, sum(c.amount) as amount from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
         where i.client_id = ${clientId} and c.issue_date > ${asOf}::date group by c.invoice_id
+    ), later_withholdings as (
+      select w.invoice_id, sum(w.wht + w.vat) as amount from withholdings w
+        where w.client_id = ${clientId} and w.withholding_date > ${asOf}::date group by w.invoice_id
     ), changed as (
-      select i.id, i.expected_payment_date as due, i.issue_date, i.amount - i.amount_paid - i.amount_credited as now_bal
+      select i.id, i.expected_payment_date as due, i.issue_date, i.amount - i.amount_paid - i.amount_withheld - i.amount_credited as now_bal
         from invoices i
         where i.client_id = ${clientId} and i.payment_status <> 'void' and i.issue_date > ${asOf}::date
       union
-      select i.id, i.expected_payment_date, i.issue_date, i.amount - i.amount_paid - i.amount_credited
+      select i.id, i.expected_payment_date, i.issue_date, i.amount - i.amount_paid - i.amount_withheld - i.amount_credited
         from invoices i where i.payment_status <> 'void'
-          and i.id in (select invoice_id from later_payments union select invoice_id from later_credits)
+          and i.id in (select invoice_id from later_payments union select invoice_id from later_credits
+            union select invoice_id from later_withholdings)
     ), parts (due, amount, sign) as (
       ${keptAgeingPartsSql(sql`${clientId}`, asOf)}
       union all
@@ -77,8 +81,9 @@ export async function ageingAsOf(clientId: number, asOf: string, ex?: Executor):
         from changed x
           left join later_payments lp on lp.invoice_id = x.id
           left join later_credits lc on lc.invoice_id = x.id
+          left join later_withholdings lw on lw.invoice_id = x.id
           cross join lateral (select case when x.issue_date <= ${asOf}::date
-            then x.now_bal + coalesce(lp.amount, 0) + coalesce(lc.amount, 0) else 0 end as then_bal) y
+            then x.now_bal + coalesce(lp.amount, 0) + coalesce(lc.amount, 0) + coalesce(lw.amount, 0) else 0 end as then_bal) y
         where y.then_bal <> 0
     )
     select ${ageingBucketSql(asOf, sql.raw("p.due"), sql.raw("p.sign"))} as bucket,

@@ -26,6 +26,7 @@ export type InvoiceView = {
   amount: string;
   amountPaid: string;
   amountCredited: string;
+  amountWithheld: string;
   /** amount - paid - credited; negative is the client's credit; 0 when void. */
   balance: string;
   taxRate: string;
@@ -72,6 +73,7 @@ export const invoiceColumns = {
   amount: schema.invoices.amount,
   amountPaid: schema.invoices.amountPaid,
   amountCredited: schema.invoices.amountCredited,
+  amountWithheld: schema.invoices.amountWithheld,
   taxRate: schema.invoices.taxRate,
   profit: schema.invoices.profit,
   expectedPaymentDate: schema.invoices.expectedPaymentDate,
@@ -96,6 +98,7 @@ export function toInvoiceView(row: InvoiceRow, today: string): InvoiceView {
     amount: row.amount,
     amountPaid: row.amountPaid,
     amountCredited: row.amountCredited,
+    amountWithheld: row.amountWithheld,
     balance: balanceOf(row),
     taxRate: row.taxRate,
     taxAmount: taxContained(row.amount, row.taxRate),
@@ -226,8 +229,12 @@ export function invoiceSummaryQuery(db: Executor, today: string) {
       invoiced: money(sql`${r.amount}`),
       paidAmount: money(sql`${r.amountPaid}`),
       creditedAmount: money(sql`${r.amountCredited}`),
+      withheldAmount: money(sql`${r.amountWithheld}`),
       // Void invoices have no rows here (the trigger leaves them out): they count in no total.
-      outstanding: money(sql`${r.amount} - ${r.amountPaid} - ${r.amountCredited}`, sql`${r.owed}`),
+      outstanding: money(
+        sql`${r.amount} - ${r.amountPaid} - ${r.amountWithheld} - ${r.amountCredited}`,
+        sql`${r.owed}`,
+      ),
     })
     .from(notYetDue)
     .leftJoin(r, sql`true`);

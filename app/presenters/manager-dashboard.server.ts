@@ -86,7 +86,10 @@ export async function loadManagerDashboard(user: User, now = new Date()) {
     totalInvoiced: summary.invoiced,
     totalPaid: summary.paidAmount,
     // Settled share, a percent string to one decimal ("1.7"): payments and credit notes both reduce what is owed.
-    outstandingProgress: percentOf(add(summary.paidAmount, summary.creditedAmount), summary.invoiced),
+    outstandingProgress: percentOf(
+      add(summary.paidAmount, summary.withheldAmount, summary.creditedAmount),
+      summary.invoiced,
+    ),
     outstandingSeries: series(dailyInvoiced),
     overdue: summary.overdue,
     unpaidCount: summary.pending + summary.partial + summary.overdue,

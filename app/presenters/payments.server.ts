@@ -48,6 +48,7 @@ export function creditMoveTargetsQuery(db: Executor, clientId: number, exceptInv
       amount: i.amount,
       amountPaid: i.amountPaid,
       amountCredited: i.amountCredited,
+      amountWithheld: i.amountWithheld,
       paymentStatus: i.paymentStatus,
       expectedPaymentDate: i.expectedPaymentDate,
     })

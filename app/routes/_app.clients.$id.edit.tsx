@@ -32,6 +32,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     ...Object.fromEntries(formData),
     requiresReceivedTicket: formData.get("requiresReceivedTicket") ?? false,
     remindersOff: formData.get("remindersOff") ?? false,
+    withholdsVat: formData.get("withholdsVat") ?? false,
   };
   const result = await updateClient(user, id, form, { lenient: true });
   if (!result.ok)

@@ -25,6 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
     ...Object.fromEntries(formData),
     requiresReceivedTicket: formData.get("requiresReceivedTicket") ?? false,
     remindersOff: formData.get("remindersOff") ?? false,
+    withholdsVat: formData.get("withholdsVat") ?? false,
   };
   const result = await createClient(user, form, { lenient: true });
   if (!result.ok)

@@ -71,6 +71,8 @@ function ClientDetails({ client }: { client: ClientPage["client"] }) {
   const facts: [string, string | null][] = [
     ["Tax rate", `${client.taxRate}%`],
     ["Payment terms", `${client.paymentTermsDays} ${client.paymentTermsDays === 1 ? "day" : "days"}`],
+    // Decision 1240: what the client keeps back from what it pays.
+    ["Withholds", `WHT ${client.whtRate}%${client.withholdsVat ? " and the VAT" : ""}`],
     ["E-mail", client.email],
     ["Phone", client.phone],
     ["Tax number (TIN)", client.taxNo],

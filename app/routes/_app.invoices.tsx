@@ -61,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         amount: inv.amount,
         amountPaid: inv.amountPaid,
         amountCredited: inv.amountCredited,
+        amountWithheld: inv.amountWithheld,
         balance: inv.balance,
         expectedPaymentDate: inv.expectedPaymentDate,
         profit: inv.profit,

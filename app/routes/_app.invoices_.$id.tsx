@@ -21,7 +21,10 @@ import {
 } from "~/components/reversal-marks";
 import { TableScroll } from "~/components/table-scroll";
 import { AuditEventList } from "~/components/audit/audit-event-list";
+import { InvoiceReceipts } from "~/components/invoices/invoice-receipts";
 import { getInvoiceDetail } from "~/presenters/invoice-page.server";
+import { receiptsOfInvoice } from "~/presenters/receipts.server";
+import { getDb } from "~/db.server";
 import { presentAuditEvents } from "~/presenters/audit-events.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
 import { formatDate, todayIn } from "~/utils/dates";
@@ -61,19 +64,37 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canReverseCredit: can(user, "credit_note.reverse"),
     canRefund: can(user, "payment.refund"),
     canPayments: can(user, "payment.record"),
+    // Cash and withholding per receipt (docs/decisions/1240).
+    receipts: (await receiptsOfInvoice(await getDb(), id)).map((r) => ({
+      id: r.id,
+      date: r.date,
+      reference: r.reference,
+      reversed: r.reversed,
+      allocations: r.allocations.map(({ amount, cash, wht, vatWithheld }) => ({ amount, cash, wht, vatWithheld })),
+    })),
   };
 }
 
 export default function InvoicePage() {
-  const { invoice, history, reminders, issuedOn, voidedOn, canReverse, canReverseCredit, canRefund, canPayments } =
-    useLoaderData<typeof loader>();
+  const {
+    invoice,
+    history,
+    reminders,
+    issuedOn,
+    voidedOn,
+    canReverse,
+    canReverseCredit,
+    canRefund,
+    canPayments,
+    receipts,
+  } = useLoaderData<typeof loader>();
   const isVoid = invoice.storedStatus === "void";
-  const settled = toFixed(add(invoice.amountPaid, invoice.amountCredited));
+  const settled = toFixed(add(invoice.amountPaid, invoice.amountWithheld, invoice.amountCredited));
   const canPay = !isVoid && invoice.storedStatus !== "paid";
   const canCredit = !isVoid && toFixed(sub(invoice.amount, invoice.amountCredited)) !== "0.00";
   const { lines, payments, creditNotes } = invoice;
   // A payment, even one reversed since, keeps the invoice from being voided (the model's rule).
-  const canVoid = !isVoid && payments.count === 0 && creditNotes.count === 0;
+  const canVoid = !isVoid && payments.count === 0 && creditNotes.count === 0 && invoice.amountWithheld === "0.00";
   return (
     <div className="space-y-4">
       <Breadcrumb to="/invoices">Invoices</Breadcrumb>
@@ -171,6 +192,12 @@ export default function InvoicePage() {
             <dt>Paid</dt>
             <dd data-testid="paid">{formatNaira(invoice.amountPaid)}</dd>
           </div>
+          {invoice.amountWithheld !== "0.00" ? (
+            <div>
+              <dt>Withheld by the client</dt>
+              <dd data-testid="withheld">{formatNaira(invoice.amountWithheld)}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Credited</dt>
             <dd data-testid="credited">{formatNaira(invoice.amountCredited)}</dd>
@@ -235,6 +262,8 @@ export default function InvoicePage() {
         ) : null}
         <Pager label="Delivery pages" olderCursor={lines.olderCursor} newerCursor={lines.newerCursor} />
       </section>
+
+      <InvoiceReceipts receipts={receipts} />
 
       <EntryList
         id="invoice-payments"

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Link, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ExportCsvLink } from "~/components/export-link";
 import { isPlainEntry, PaymentLines, PLAIN_ENTRY, type EntryMarks } from "~/components/payments/payment-lines";
 import { FilterForm } from "~/components/filter-form";
@@ -73,6 +73,9 @@ export default function PaymentsPage() {
   return (
     <div className="space-y-4">
       <PageHeader title="Payments" subtitle="Track payment records">
+        <Link to="/receipts" className="btn-outline">
+          Receipts
+        </Link>
         <ExportCsvLink to="/payments/export" />
       </PageHeader>
       <section className="grid grid-cols-2 gap-3">

@@ -16,17 +16,18 @@ export const isVoid = (x: Pick<Invoice, "paymentStatus">) => x.paymentStatus ===
 
 export const voidSql = () => sql`(${inv.paymentStatus} = 'void')`;
 
-// ---- Settled: what payments and credit notes have covered (paid + credited).
+// ---- Settled: what payments, withholdings and credit notes have covered (paid + withheld +
+// credited; docs/decisions/1240).
 
-type Money = Pick<Invoice, "amount" | "amountPaid" | "amountCredited">;
+type Money = Pick<Invoice, "amount" | "amountPaid" | "amountWithheld" | "amountCredited">;
 type MoneyAndStatus = Money & Pick<Invoice, "paymentStatus">;
 
-export const settledOf = (x: Pick<Invoice, "amountPaid" | "amountCredited">): Decimal =>
-  add(x.amountPaid, x.amountCredited);
+export const settledOf = (x: Pick<Invoice, "amountPaid" | "amountWithheld" | "amountCredited">): Decimal =>
+  add(add(x.amountPaid, x.amountWithheld), x.amountCredited);
 
-export const settledSql = () => sql`(${inv.amountPaid} + ${inv.amountCredited})`;
+export const settledSql = () => sql`(${inv.amountPaid} + ${inv.amountWithheld} + ${inv.amountCredited})`;
 
-// ---- Balance: amount - paid - credited; negative is the client's credit; 0 on a void invoice.
+// ---- Balance: amount - paid - withheld - credited; negative is the client's credit; 0 on a void invoice.
 
 export const balanceOf = (x: MoneyAndStatus): string => (isVoid(x) ? "0.00" : toFixed(sub(x.amount, settledOf(x))));
 
@@ -38,7 +39,7 @@ export const balanceSql = () =>
 export const isOwed = (x: MoneyAndStatus) => !isVoid(x) && compare(settledOf(x), x.amount) < 0;
 
 export const owedSql = () =>
-  sql`(${inv.amountPaid} + ${inv.amountCredited} < ${inv.amount} and ${inv.paymentStatus} <> 'void')`;
+  sql`(${inv.amountPaid} + ${inv.amountWithheld} + ${inv.amountCredited} < ${inv.amount} and ${inv.paymentStatus} <> 'void')`;
 
 // ---- Client credit: paid and credited past the amount, so the client is owed the difference
 // (a credit note on a paid invoice leaves one; a refund pays it back). The partial index
@@ -47,7 +48,7 @@ export const owedSql = () =>
 export const hasClientCredit = (x: MoneyAndStatus) => !isVoid(x) && compare(settledOf(x), x.amount) > 0;
 
 export const clientCreditSql = () =>
-  sql`(${inv.amountPaid} + ${inv.amountCredited} > ${inv.amount} and ${inv.paymentStatus} <> 'void')`;
+  sql`(${inv.amountPaid} + ${inv.amountWithheld} + ${inv.amountCredited} > ${inv.amount} and ${inv.paymentStatus} <> 'void')`;
 
 /** The client credit an invoice carries ("0.00" when none): what was paid and credited past its amount. */
 export const clientCreditOf = (x: MoneyAndStatus): string =>

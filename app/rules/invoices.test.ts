@@ -27,10 +27,11 @@ describe("tax contained in a tax-inclusive amount: A x r / (100 + r), half away 
 });
 
 describe("balance and status after payments and credit notes", () => {
-  const invoice = (amountPaid: string, amountCredited: string) => ({
+  const invoice = (amountPaid: string, amountCredited: string, amountWithheld = "0") => ({
     amount: "1000.00",
     amountPaid,
     amountCredited,
+    amountWithheld,
     paymentStatus: "partial" as const,
   });
 
@@ -46,6 +47,13 @@ describe("balance and status after payments and credit notes", () => {
     expect(statusAfterSettlement(invoice("999.99", "0"))).toBe("partial");
     expect(statusAfterSettlement(invoice("600.00", "400.00"))).toBe("paid");
     expect(statusAfterSettlement(invoice("1000.00", "300.00"))).toBe("paid");
+  });
+
+  it("counts what the client withheld as settled: balance = amount - paid - withheld - credited (decision 1240)", () => {
+    expect(balanceOf(invoice("900.00", "0", "60.00"))).toBe("40.00");
+    expect(statusAfterSettlement(invoice("900.00", "0", "60.00"))).toBe("partial");
+    expect(statusAfterSettlement(invoice("940.00", "0", "60.00"))).toBe("paid");
+    expect(statusAfterSettlement(invoice("0", "0", "0.01"))).toBe("partial");
   });
 });
 

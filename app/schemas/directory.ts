@@ -157,6 +157,37 @@ const requiresReceivedTicket = z.unknown().transform((value, ctx): boolean | und
   return z.NEVER;
 });
 
+/**
+ * What a client withholds from what it pays (docs/decisions/1240): a WHT percent below 100 with at
+ * most 2 decimals, and whether it withholds the VAT too. Blank or absent is "not given"
+ * (undefined): a new client withholds nothing, an edit keeps what was set, so a JSON call written
+ * before these existed never clears them.
+ */
+const whtRate = checked(
+  z.unknown().transform((value, ctx): string | undefined => {
+    if (value === undefined || value === null || value === "") return undefined;
+    const parsed = parseDecimalInput(String(value), { label: "WHT rate", precision: 5 });
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }
+    if (compare(parsed.value, "100") >= 0) {
+      ctx.addIssue({ code: "custom", message: "WHT rate must be at least 0 and below 100" });
+      return z.NEVER;
+    }
+    return parsed.value;
+  }),
+  { min: 0, max: 99.99, step: "0.01" },
+);
+
+const withholdsVat = z.unknown().transform((value, ctx): boolean | undefined => {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (value === true || value === "on" || value === "true") return true;
+  if (value === false || value === "false") return false;
+  ctx.addIssue({ code: "custom", message: "Withholds VAT must be true or false" });
+  return z.NEVER;
+});
+
 export const clientSchema = (lenient: boolean) =>
   z.object({
     name: requiredText("Client name", NAME_MAX),
@@ -169,6 +200,8 @@ export const clientSchema = (lenient: boolean) =>
     requiresReceivedTicket,
     whatsappNumber: whatsappField("WhatsApp number"),
     remindersOff,
+    whtRate,
+    withholdsVat,
   });
 
 /** The New/Edit Client form: non-numeric payment terms count as 0 there (spec section 5). */

@@ -79,6 +79,8 @@ describe("the directory and business forms' constraints, read from their schemas
       phone: { maxLength: 100 },
       taxNo: { maxLength: 100 },
       whatsappNumber: { maxLength: 100 },
+      // Decision 1240: below 100, to the hundredth.
+      whtRate: { min: 0, max: 99.99, step: "0.01" },
     });
     expect(BUSINESS_FORM_CONSTRAINT).toEqual({
       companyName: { maxLength: 200 },

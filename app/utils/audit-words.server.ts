@@ -39,6 +39,9 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "payment.reverse": "Payment reversed",
   "payment.refund": "Refund paid",
   "payment.apply_credit": "Client credit moved",
+  "receipt.create": "Receipt recorded",
+  "receipt.reverse": "Receipt reversed",
+  "withholding.certificate": "Withholding certificate recorded",
   "agent_payout.create": "Agent paid",
   "agent_payout.reverse": "Agent payout reversed",
   "agent_payout.approve": "Agent payout approved",
@@ -84,6 +87,8 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   invoice: "Invoice",
   credit_note: "Credit note",
   payment: "Payment",
+  receipt: "Receipt",
+  withholding: "Withholding",
   agent_payout: "Agent payout",
   agent: "Agent",
   client: "Client",
@@ -268,6 +273,12 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
       const on = text(row.invoiceNo) ?? text(isObject(row.from) ? row.from.invoiceNo : null);
       return `Payment #${id}${on ? ` on invoice #${on}` : ""}`;
     }
+    case "receipt": {
+      const client = text(row.clientName);
+      return `Receipt #${id}${client ? ` from ${client}` : ""}`;
+    }
+    case "withholding":
+      return `Withholding #${id}${text(row.invoiceNo) ? ` on invoice #${row.invoiceNo}` : ""}`;
     case "agent_payout": {
       const agent = text(row.agentName) ?? (refKey(row.agentId) ? names.agents.get(refKey(row.agentId)!) : undefined);
       return `Payout #${id}${agent ? ` to ${agent}` : ""}`;

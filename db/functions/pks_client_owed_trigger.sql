@@ -4,10 +4,10 @@ DECLARE
   new_bal numeric := 0;
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.payment_status <> 'void' THEN
-    old_bal := OLD.amount - OLD.amount_paid - OLD.amount_credited;
+    old_bal := OLD.amount - OLD.amount_paid - OLD.amount_withheld - OLD.amount_credited;
   END IF;
   IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.payment_status <> 'void' THEN
-    new_bal := NEW.amount - NEW.amount_paid - NEW.amount_credited;
+    new_bal := NEW.amount - NEW.amount_paid - NEW.amount_withheld - NEW.amount_credited;
   END IF;
   IF TG_OP = 'UPDATE' AND OLD.client_id = NEW.client_id AND OLD.expected_payment_date = NEW.expected_payment_date THEN
     IF new_bal <> old_bal THEN

@@ -14,13 +14,14 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF OLD.payment_status = 'void'
-     AND (NEW.payment_status, NEW.amount_paid, NEW.amount_credited, NEW.void_reason, NEW.voided_at, NEW.voided_by)
-       IS DISTINCT FROM (OLD.payment_status, OLD.amount_paid, OLD.amount_credited, OLD.void_reason, OLD.voided_at, OLD.voided_by) THEN
+     AND (NEW.payment_status, NEW.amount_paid, NEW.amount_withheld, NEW.amount_credited, NEW.void_reason, NEW.voided_at, NEW.voided_by)
+       IS DISTINCT FROM (OLD.payment_status, OLD.amount_paid, OLD.amount_withheld, OLD.amount_credited, OLD.void_reason, OLD.voided_at, OLD.voided_by) THEN
     RAISE EXCEPTION 'invoice % is void, and a void is final', OLD.invoice_no USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF NEW.payment_status = 'void' AND OLD.payment_status <> 'void'
      AND (EXISTS (SELECT 1 FROM payments WHERE invoice_id = OLD.id)
-          OR EXISTS (SELECT 1 FROM credit_notes WHERE invoice_id = OLD.id)) THEN
+          OR EXISTS (SELECT 1 FROM credit_notes WHERE invoice_id = OLD.id)
+          OR EXISTS (SELECT 1 FROM withholdings WHERE invoice_id = OLD.id)) THEN
     RAISE EXCEPTION 'invoice % has payments or credit notes and cannot be voided: issue a credit note instead', OLD.invoice_no
       USING ERRCODE = 'check_violation';
   END IF;

@@ -13,3 +13,5 @@ END $$;
 CREATE OR REPLACE TRIGGER "credit_notes_not_on_void" BEFORE INSERT ON "credit_notes" FOR EACH ROW EXECUTE FUNCTION pks_money_rows_not_on_void();
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER "payments_not_on_void" BEFORE INSERT ON "payments" FOR EACH ROW EXECUTE FUNCTION pks_money_rows_not_on_void();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER "withholdings_not_on_void" BEFORE INSERT ON "withholdings" FOR EACH ROW EXECUTE FUNCTION pks_money_rows_not_on_void();

@@ -3,7 +3,7 @@ BEGIN
   DELETE FROM client_owed_totals;
   INSERT INTO client_owed_totals (client_id, due_date, owed, credit)
   SELECT b.client_id, b.due, sum(greatest(b.bal, 0)), sum(least(b.bal, 0))
-  FROM (SELECT i.client_id, i.expected_payment_date AS due, i.amount - i.amount_paid - i.amount_credited AS bal
+  FROM (SELECT i.client_id, i.expected_payment_date AS due, i.amount - i.amount_paid - i.amount_withheld - i.amount_credited AS bal
         FROM invoices i WHERE i.payment_status <> 'void') b
   WHERE b.bal <> 0
   GROUP BY b.client_id, b.due;

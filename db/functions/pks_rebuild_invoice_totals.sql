@@ -24,9 +24,9 @@ BEGIN
   GROUP BY 1
   ON CONFLICT (month) DO UPDATE SET invoice_count = excluded.invoice_count, first_invoice_no = excluded.first_invoice_no,
     last_invoice_no = excluded.last_invoice_no;
-  INSERT INTO invoice_status_totals (payment_status, due_date, owed, n, amount, amount_paid, amount_credited)
-  SELECT payment_status, expected_payment_date, amount_paid + amount_credited < amount, count(*), sum(amount), sum(amount_paid),
-    sum(amount_credited)
+  INSERT INTO invoice_status_totals (payment_status, due_date, owed, n, amount, amount_paid, amount_credited, amount_withheld)
+  SELECT payment_status, expected_payment_date, amount_paid + amount_withheld + amount_credited < amount, count(*), sum(amount),
+    sum(amount_paid), sum(amount_credited), sum(amount_withheld)
   FROM invoices WHERE payment_status <> 'void' GROUP BY 1, 2, 3;
   INSERT INTO payment_day_totals (payment_date, client_id, n, amount, received)
   SELECT p.payment_date, i.client_id, count(*), sum(p.amount), count(*) FILTER (WHERE pks_payment_is_received(p)

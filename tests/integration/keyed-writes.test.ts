@@ -16,6 +16,9 @@ import { applyClientCredit } from "../../app/services/payments/apply-credit.serv
 import { reversePayment } from "../../app/services/payments/reverse-payment.server";
 import { closeMonth, PERIOD_CLOSED_MESSAGE, reopenMonth } from "../../app/models/period.server";
 import { recordPayment } from "../../app/services/payments/record-payment.server";
+import { recordCertificate } from "../../app/services/receipts/record-certificate.server";
+import { recordReceipt } from "../../app/services/receipts/record-receipt.server";
+import { reverseReceipt } from "../../app/services/receipts/reverse-receipt.server";
 import type { Failure } from "../../app/utils/result";
 import { createAgent, createClient, createDelivery, createUser } from "../factories";
 import { auditEvents } from "../money-entries";
@@ -207,6 +210,56 @@ const WRITES: WriteCase[] = [
     resource: (made) => made.reversal.id,
     effect: ({ payment }) => count("payments", eq(p.reversesPaymentId, payment.id)),
     totals: ({ invoice }) => invoiceTotals(invoice.id),
+  }),
+  // Receipts, their reversal and a withholding's certificate (docs/decisions/1240).
+  writeCase({
+    write: "record receipt",
+    action: "receipt.create",
+    setup: async (clock) => {
+      const clientId = (await createClient({ whtRate: "5.00" })).id;
+      return { clientId, invoice: await issuedInvoice(clock, clientId) };
+    },
+    call: ({ clientId }, clock, key) =>
+      recordReceipt(admin, { clientId, amount: "2500.00", date: clock.day }, clock.now, { idempotencyKey: key }),
+    resource: (made) => made.receipt.id,
+    effect: ({ clientId }) => count("receipts", eq(schema.receipts.clientId, clientId)),
+    totals: ({ invoice }) => invoiceTotals(invoice.id),
+  }),
+  writeCase({
+    write: "reverse receipt",
+    action: "receipt.reverse",
+    setup: async (clock) => {
+      const clientId = (await createClient({ whtRate: "5.00" })).id;
+      const invoice = await issuedInvoice(clock, clientId);
+      const made = must(await recordReceipt(admin, { clientId, amount: "2500.00", date: clock.day }, clock.now));
+      return { invoice, receiptId: made.receipt.id };
+    },
+    call: ({ receiptId }, clock, key) =>
+      reverseReceipt(admin, receiptId, { reason: "Entered twice" }, clock.now, { idempotencyKey: key }),
+    resource: (made) => made.receipt.id,
+    effect: ({ receiptId }) =>
+      count(
+        "withholdings",
+        sql`${schema.withholdings.receiptId} = ${receiptId} and ${schema.withholdings.reversesWithholdingId} is not null`,
+      ),
+    totals: ({ invoice }) => invoiceTotals(invoice.id),
+  }),
+  writeCase({
+    write: "record withholding certificate",
+    action: "withholding.certificate",
+    setup: async (clock) => {
+      const clientId = (await createClient({ whtRate: "5.00" })).id;
+      await issuedInvoice(clock, clientId);
+      const made = must(await recordReceipt(admin, { clientId, amount: "2500.00", date: clock.day }, clock.now));
+      return { withholdingId: made.receipt.allocations[0].withholdingId! };
+    },
+    call: ({ withholdingId }, clock, key) =>
+      recordCertificate(admin, withholdingId, { certificateNo: "C-1", receivedOn: clock.day }, clock.now, {
+        idempotencyKey: key,
+      }),
+    resource: (made) => made.certificate.id,
+    effect: ({ withholdingId }) =>
+      count("withholding_certificates", eq(schema.withholdingCertificates.withholdingId, withholdingId)),
   }),
   writeCase({
     write: "apply client credit",

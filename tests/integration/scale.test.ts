@@ -280,7 +280,13 @@ describe("the summary cards from the status roll-up", () => {
     const day = "2022-06-01";
     const counted = async () => {
       const counts = { pending: 0, partial: 0, overdue: 0, paid: 0 };
-      const sums = { invoiced: [] as string[], paid: [] as string[], credited: [] as string[], owed: [] as string[] };
+      const sums = {
+        invoiced: [] as string[],
+        paid: [] as string[],
+        credited: [] as string[],
+        withheld: [] as string[],
+        owed: [] as string[],
+      };
       for (const invoice of await db.select().from(schema.invoices)) {
         if (isVoid(invoice)) continue;
         const shown = effectiveStatus(invoice, day);
@@ -288,6 +294,7 @@ describe("the summary cards from the status roll-up", () => {
         sums.invoiced.push(invoice.amount);
         sums.paid.push(invoice.amountPaid);
         sums.credited.push(invoice.amountCredited);
+        sums.withheld.push(invoice.amountWithheld);
         if (isOwed(invoice)) sums.owed.push(balanceOf(invoice));
       }
       return {
@@ -295,6 +302,8 @@ describe("the summary cards from the status roll-up", () => {
         invoiced: toFixed(add(...sums.invoiced)),
         paidAmount: toFixed(add(...sums.paid)),
         creditedAmount: toFixed(add(...sums.credited)),
+        // What clients withheld (decision 1240).
+        withheldAmount: toFixed(add(...sums.withheld)),
         outstanding: toFixed(add(...sums.owed)),
       };
     };

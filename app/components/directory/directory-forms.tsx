@@ -139,6 +139,8 @@ export function ClientForm({
     paymentTermsDays?: number;
     requiresReceivedTicket?: boolean;
     remindersOff?: boolean;
+    whtRate?: string;
+    withholdsVat?: boolean;
   } & Partial<Record<(typeof CLIENT_OPTIONAL)[number], string | null>>
 >) {
   const [form, fields] = useForm<
@@ -148,6 +150,8 @@ export function ClientForm({
       paymentTermsDays: string;
       requiresReceivedTicket: string;
       remindersOff: string;
+      whtRate: string;
+      withholdsVat: string;
     } & Record<(typeof CLIENT_OPTIONAL)[number], string>
   >({
     lastResult,
@@ -158,6 +162,8 @@ export function ClientForm({
       paymentTermsDays: String(defaultValue?.paymentTermsDays ?? 30),
       requiresReceivedTicket: defaultValue?.requiresReceivedTicket ? "on" : "",
       remindersOff: defaultValue?.remindersOff ? "on" : "",
+      whtRate: defaultValue?.whtRate ?? "0",
+      withholdsVat: defaultValue?.withholdsVat ? "on" : "",
       ...Object.fromEntries(CLIENT_OPTIONAL.map((k) => [k, defaultValue?.[k] ?? ""])),
     },
   });
@@ -179,6 +185,12 @@ export function ClientForm({
         meta={fields.requiresReceivedTicket}
         label="Invoice only with the client's ticket"
         description="A delivery is offered for invoicing once the client's weighbridge ticket is recorded, and invoiced on the accepted tons."
+      />
+      <InputField meta={fields.whtRate} label="WHT withheld (%)" type="number" inputMode="decimal" />
+      <CheckboxField
+        meta={fields.withholdsVat}
+        label="Withholds VAT"
+        description="The client pays invoices less the VAT they contain (some government buyers)."
       />
     </DirectoryForm>
   );

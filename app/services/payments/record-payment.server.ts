@@ -1,6 +1,7 @@
 // Record Payment (decision 0300): money in against one invoice. The invoice row is locked, so
 // two payments racing for the last balance queue: the second sees what the first paid and is
-// refused rather than over-paying. Runs on the keyed write pipeline (decision 0805).
+// refused rather than over-paying. It is a one-invoice cash receipt (docs/decisions/1240): the
+// receipt is written with it. Runs on the keyed write pipeline (decision 0805).
 import { eq } from "drizzle-orm";
 import type * as z from "zod";
 import { schema, type Invoice, type Tx } from "~/db.server";
@@ -79,9 +80,27 @@ const recordPaymentCommand: KeyedCommand<Input, Invoice, Recorded> = {
     }
   },
   async write(tx, { invoiceId, amount, date, reference }, invoice, { actor }) {
+    // A one-invoice cash receipt (docs/decisions/1240): the receipt, and its cash as the payment.
+    const [receipt] = await tx
+      .insert(schema.receipts)
+      .values({
+        clientId: invoice.clientId,
+        receiptDate: date,
+        amount,
+        reference: reference ?? null,
+        createdBy: actor.id,
+      })
+      .returning({ id: schema.receipts.id });
     const [payment] = await tx
       .insert(schema.payments)
-      .values({ invoiceId, amount, paymentDate: date, reference: reference ?? null, createdBy: actor.id })
+      .values({
+        invoiceId,
+        amount,
+        paymentDate: date,
+        reference: reference ?? null,
+        receiptId: receipt.id,
+        createdBy: actor.id,
+      })
       .returning();
     const amountPaid = toFixed(add(invoice.amountPaid, amount));
     const paymentStatus = statusAfterSettlement({ ...invoice, amountPaid });

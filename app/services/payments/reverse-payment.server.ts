@@ -5,9 +5,9 @@
 // kept as the reversal's note. A credit moved between invoices is two entries, taken back
 // together. A payment is reversed at most once: its invoice rows are locked first, as a payment
 // locks them, and a unique index backs it. Runs on the keyed write pipeline (decision 0805).
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type * as z from "zod";
-import { schema, type Invoice } from "~/db.server";
+import { rowsOf, schema, type Invoice, type Tx } from "~/db.server";
 import {
   creditMovePartner,
   lockKeptTotals,
@@ -33,6 +33,20 @@ export const REVERSE_REFUND_FIRST =
 export const REFUND_CREDIT_GONE =
   "The invoice has been paid again since this refund, so the credit it paid back is gone: reverse that payment first";
 export const PAYMENT_REVERSAL_NOT_REVERSIBLE = "A reversal cannot itself be reversed";
+export const receiptPartMessage = (receiptId: number) =>
+  `This payment is part of receipt #${receiptId}, which also settled other invoices or withholding: reverse the receipt`;
+
+/** Whether the payment's receipt holds anything beside it: another payment or a withholding. */
+async function receiptHasOtherEntries(tx: Tx, payment: Payment) {
+  const [row] = await tx
+    .execute<{ other: boolean }>(
+      sql`select exists (
+      select 1 from payments o where o.receipt_id = ${payment.receiptId} and o.id <> ${payment.id} and o.reverses_payment_id is null
+    ) or exists (select 1 from withholdings w where w.receipt_id = ${payment.receiptId}) as other`,
+    )
+    .then(rowsOf<{ other: boolean }>);
+  return row?.other ?? false;
+}
 
 type Input = z.output<typeof PaymentReversalSchema> & { paymentId: number };
 
@@ -110,6 +124,10 @@ const reversePaymentCommand: KeyedCommand<Input, Locked, Reversed> = {
   async check(tx, _input, locked) {
     if (locked.payment.reversesPaymentId !== null)
       refuseWith({ ok: false, status: 409, message: PAYMENT_REVERSAL_NOT_REVERSIBLE });
+    // A payment that is one part of a receipt (several invoices, or withholding too) goes back
+    // with the whole receipt (docs/decisions/1240).
+    if (locked.payment.receiptId !== null && (await receiptHasOtherEntries(tx, locked.payment)))
+      refuseWith({ ok: false, status: 409, message: receiptPartMessage(locked.payment.receiptId) });
     const p = schema.payments;
     const [earlier] = await tx
       .select()
