@@ -24,6 +24,7 @@ import { formatDateTime } from "~/utils/dates";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm } from "~/utils/http.server";
 import { parseId } from "~/utils/params";
+import { newShareLinkCookie } from "~/utils/cookies.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // A document's share links (docs/decisions/1260): make one (its address shown this once), see
@@ -44,6 +45,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Share · ${data.subject.title}` : "Share" },
 ];
 
+/** The link the create just made, for this document, read once from its flash cookie. */
+async function justCreated(request: Request, scope: ShareScope, subjectId: number) {
+  const value: unknown = await newShareLinkCookie().parse(request.headers.get("Cookie"));
+  if (!value || typeof value !== "object") return null;
+  const made = value as Record<string, unknown>;
+  if (made.scope !== scope || made.subjectId !== subjectId) return null;
+  if (typeof made.url !== "string" || typeof made.expiresAt !== "string") return null;
+  return { url: made.url, expiresAt: made.expiresAt };
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { scope, subjectId } = readSubject(new URL(request.url));
@@ -51,7 +62,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const subject = await subjectTitle(scope, subjectId);
   invariantResponse(subject, "Document not found");
   const links = await listShareLinks(user, scope, subjectId);
-  return { scope, subjectId, subject, links };
+  const created = await justCreated(request, scope, subjectId);
+  const headers = created ? { "Set-Cookie": await newShareLinkCookie().serialize("", { maxAge: 0 }) } : undefined;
+  return data({ scope, subjectId, subject, links, created }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -74,13 +87,18 @@ export async function action({ request }: ActionFunctionArgs) {
     publicOrigin(request),
   );
   if (!result.ok) return replyRefused(submission, result);
-  return { result: submission.reply({ resetForm: true }), created: { url: result.url, expiresAt: result.expiresAt } };
+  // The address goes to the page by a flash cookie: reloading it then makes no second link.
+  const made = { scope, subjectId, url: result.url, expiresAt: result.expiresAt };
+  return redirectWithToast(
+    `${url.pathname}${url.search}`,
+    { title: "Share link created" },
+    { headers: { "Set-Cookie": await newShareLinkCookie().serialize(made) } },
+  );
 }
 
 export default function ShareLinks() {
-  const { scope, subjectId, subject, links } = useLoaderData<typeof loader>();
+  const { scope, subjectId, subject, links, created } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const created = actionData && "created" in actionData ? actionData.created : null;
   return (
     <div className="space-y-4">
       <PageHeader title="Share" subtitle={subject.title}>

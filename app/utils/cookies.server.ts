@@ -48,6 +48,20 @@ export const toastCookie = lazy(() =>
   }),
 );
 
+// A share link just made (docs/decisions/1260): its address, shown once by the page the create
+// redirects to, which clears it. A redirect, not an answer to the post, so reloading that page
+// shows the list again instead of posting the form a second time and making a second link.
+export const newShareLinkCookie = lazy(() =>
+  createCookie("__new_share_link", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: secure(),
+    path: "/share-links",
+    secrets: sessionSecrets(),
+    maxAge: 5 * 60,
+  }),
+);
+
 // Binds a passkey sign-in challenge to the browser that asked for it (a random value whose
 // hash is stored with the challenge).
 export const passkeyBindingCookie = lazy(() =>

@@ -9,6 +9,7 @@ import { getDb, schema, type User } from "../../app/db.server";
 import { openShareLink, tokenHash } from "../../app/models/share-link.server";
 import * as shareApi from "../../app/routes/api.share-links";
 import * as shareIdApi from "../../app/routes/api.share-links.$id";
+import * as sharePage from "../../app/routes/_app.share-links";
 import * as sharedPage from "../../app/routes/s.$token";
 import * as sharedPdf from "../../app/routes/s.$token_.pdf";
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
@@ -55,6 +56,48 @@ beforeAll(async () => {
 });
 
 describe("share links", () => {
+  it("made on the page, go to the page by a redirect with the address in a flash read once: a reload makes no second link", async () => {
+    const db = await getDb();
+    const path = `/share-links?scope=invoice&subjectId=${mine.id}`;
+    const count = async () =>
+      (
+        await db
+          .select({ id: schema.shareLinks.id })
+          .from(schema.shareLinks)
+          .where(and(eq(schema.shareLinks.scope, "invoice"), eq(schema.shareLinks.subjectId, mine.id)))
+      ).length;
+    const before = await count();
+    const posted = await call(
+      sharePage.action,
+      makeRequest(path, {
+        method: "POST",
+        cookie: manager.cookie,
+        form: { intent: "create", scope: "invoice", subjectId: String(mine.id), expiresInDays: "7" },
+      }),
+    );
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("Location")).toBe(path);
+    expect(await count()).toBe(before + 1);
+    const flash = posted.headers.getSetCookie().find((c) => c.startsWith("__new_share_link="));
+    expect(flash).toMatch(/Path=\/share-links/);
+    const withFlash = `${manager.cookie}; ${flash!.split(";")[0]}`;
+
+    const page = await call(sharePage.loader, makeRequest(path, { cookie: withFlash }));
+    const created = (page.body as { created: { url: string } | null }).created;
+    expect(created?.url).toMatch(/\/s\/[A-Za-z0-9_-]{20,}$/);
+    expect(page.headers.getSetCookie().some((c) => /^__new_share_link=;.*Max-Age=0/.test(c))).toBe(true);
+    // The flash belongs to that document: another document's page does not show it.
+    const other = await call(
+      sharePage.loader,
+      makeRequest(`/share-links?scope=client-statement&subjectId=${mineClient.id}`, { cookie: withFlash }),
+    );
+    expect((other.body as { created: unknown }).created).toBeNull();
+    // Reloading after the flash is spent shows the list, and nothing was posted twice.
+    const reloaded = await call(sharePage.loader, makeRequest(path, { cookie: manager.cookie }));
+    expect((reloaded.body as { created: unknown }).created).toBeNull();
+    expect(await count()).toBe(before + 1);
+  });
+
   it("are made by who may see the document: a URL on the app's origin shown once, only its hash kept", async () => {
     const made = await create(manager.cookie, { scope: "invoice", subjectId: mine.id });
     expect(made.status).toBe(201);
