@@ -255,6 +255,9 @@ export async function emailReminder(
     const refused = refuse(actor, "client.statement", `reminders/client/${String(input.clientId)}/email`);
     if (refused) return refused;
   }
+  // A request that could never be sent is told so first: bad input is a 400 with or without SMTP.
+  const parsedId = SentSchema.shape.clientId.safeParse(input.clientId);
+  if (!parsedId.success) return fail(400, "clientId must be an id", { clientId: ["clientId must be an id"] });
   if (!mailConfigured()) {
     return {
       ok: false,
@@ -263,8 +266,6 @@ export async function emailReminder(
       retryAfterSeconds: MAIL_RETRY_AFTER_SECONDS,
     };
   }
-  const parsedId = SentSchema.shape.clientId.safeParse(input.clientId);
-  if (!parsedId.success) return fail(400, "clientId must be an id", { clientId: ["clientId must be an id"] });
   const clientId = parsedId.data;
   const db = await getDb();
   const [client] = await db.select({ id: c.id, email: c.email }).from(c).where(eq(c.id, clientId));

@@ -212,6 +212,12 @@ describe("e-mail", () => {
     expect(r.status).toBe(503);
     expect(Number(r.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await sentRows(client.id)).toEqual([]);
+    // Bad input is told first, with or without SMTP: a 400, never a 5xx.
+    const bad = await call(
+      emailApi.action,
+      makeRequest("/api/reminders/email", { method: "POST", cookie: manager.cookie, json: { clientId: "x" } }),
+    );
+    expect(bad.status).toBe(400);
   });
 
   it("a mail server that refuses: 503, nothing recorded; two instances sending at once send once", async () => {
