@@ -56,7 +56,9 @@ export const newShareLinkCookie = lazy(() =>
     httpOnly: true,
     sameSite: "lax",
     secure: secure(),
-    path: "/share-links",
+    // "/", not "/share-links": with JavaScript the page's data is read from "/share-links.data",
+    // which a cookie of path "/share-links" does not reach.
+    path: "/",
     secrets: sessionSecrets(),
     maxAge: 5 * 60,
   }),
