@@ -43,6 +43,20 @@ export function Letterhead({
 
 const Money = ({ value }: { value: string | null }) => <>{value === null ? "" : formatNaira(value)}</>;
 
+/** A statement's figures for its period, in naira, side by side. */
+function Figures({ figures }: { figures: readonly (readonly [string, string])[] }) {
+  return (
+    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      {figures.map(([label, value]) => (
+        <div key={label}>
+          <dt className="text-xs text-slate-600">{label}</dt>
+          <dd className="font-semibold tabular-nums">{formatNaira(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** The lines shown are the period's first page: a longer period says where the rest is. */
 function More({ shown, more }: { shown: number; more: boolean }) {
   return more ? (
@@ -68,21 +82,14 @@ export function SharedClientStatement({
         <p className="font-semibold">{s.client.name}</p>
         {s.client.address ? <p className="whitespace-pre-line">{s.client.address}</p> : null}
       </section>
-      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-        {(
-          [
-            ["Opening balance", s.openingBalance],
-            ["Invoiced", s.totalDebits],
-            ["Paid and credited", s.totalCredits],
-            ["Closing balance", s.closingBalance],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-xs text-slate-600">{label}</dt>
-            <dd className="font-semibold tabular-nums">{formatNaira(value)}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures
+        figures={[
+          ["Opening balance", s.openingBalance],
+          ["Invoiced", s.totalDebits],
+          ["Paid and credited", s.totalCredits],
+          ["Closing balance", s.closingBalance],
+        ]}
+      />
       <div className="overflow-x-auto">
         <table className="w-full text-xs sm:text-sm">
           <caption className="sr-only">Transactions</caption>
@@ -174,21 +181,14 @@ export function SharedAgentStatement({
       <section aria-label="Agent">
         <p className="font-semibold">{s.agent.name}</p>
       </section>
-      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-        {(
-          [
-            ["Owed at the start", s.openingOwed],
-            ["Earned", s.totals.earned],
-            ["Paid out", s.totals.paid],
-            ["Owed at the end", s.closingOwed],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-xs text-slate-600">{label}</dt>
-            <dd className="font-semibold tabular-nums">{formatNaira(value)}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures
+        figures={[
+          ["Owed at the start", s.openingOwed],
+          ["Earned", s.totals.earned],
+          ["Paid out", s.totals.paid],
+          ["Owed at the end", s.closingOwed],
+        ]}
+      />
       <div className="overflow-x-auto">
         <table className="w-full text-xs sm:text-sm">
           <caption className="sr-only">Deliveries and payouts</caption>
