@@ -7,7 +7,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import * as z from "zod";
 import { getDb, rowsOf, schema, type Executor, type ReminderChannel } from "~/db.server";
 import { assertCan, refuse, type Actor } from "~/rules/capabilities.server";
-import { owedSql } from "~/rules/invoices.server";
+import { balanceSql, owedSql } from "~/rules/invoices.server";
 import { whatsappUrl } from "~/rules/phone";
 import { clientReminder, reminderMessage, type DueInvoice, type OpenInvoice } from "~/rules/reminders";
 import { todayIn } from "~/utils/dates";
@@ -72,7 +72,7 @@ async function candidates(
       id: inv.id,
       clientId: inv.clientId,
       invoiceNo: inv.invoiceNo,
-      balance: sql<string>`(${inv.amount} - ${inv.amountPaid} - ${inv.amountWithheld} - ${inv.amountCredited})::numeric(20,2)::text`,
+      balance: balanceSql(),
       dueDate: inv.expectedPaymentDate,
       highestSent: sql<number | null>`(select max(r.level) from reminder_invoices r where r.invoice_id = ${inv.id})`,
     })
