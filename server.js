@@ -12,6 +12,7 @@ import {
   drainDelayFromEnv,
   drainTimeoutFromEnv,
   healthRoutes,
+  keepAliveFromEnv,
   lastErrorHandler,
   malformedAddressIs400,
   retryAfterOn503,
@@ -131,6 +132,8 @@ app.use(
 const server = app.listen(port, host, () => {
   console.log(`PKS back office listening on http://${host ?? "localhost"}:${port}`);
 });
+// Idle keep-alive connections outlive a proxy's (decision 0702): it never reuses one we just closed.
+Object.assign(server, keepAliveFromEnv());
 // A body that would be refused is refused before the client sends it (decision 0705).
 server.on("checkContinue", continueUnlessRefused(app));
 

@@ -7,6 +7,12 @@ export const RETRY_AFTER_SECONDS = 5;
 export const DEFAULT_DRAIN_TIMEOUT_MS = 20_000;
 /** How long, after SIGTERM, new connections are still taken while /readyz says 503 (production). */
 export const DEFAULT_DRAIN_DELAY_MS = 5_000;
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s is shorter than the idle timeout
+ * of the usual load balancers and proxies (60 s): the server would close a connection the proxy
+ * is just reusing, and the proxy answers that request with a 502. Ours outlives theirs.
+ */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /**
  * /healthz: the process answers (no database). /readyz: the database answers `select 1`
@@ -182,4 +188,12 @@ export function drainDelayFromEnv(env = process.env) {
 export function drainTimeoutFromEnv(env = process.env) {
   const value = Number(env.DRAIN_TIMEOUT_MS);
   return env.DRAIN_TIMEOUT_MS && Number.isFinite(value) && value >= 0 ? value : DEFAULT_DRAIN_TIMEOUT_MS;
+}
+
+/** KEEP_ALIVE_TIMEOUT_MS, or 65 s; the headers timeout is one second more, as Node requires it above. */
+export function keepAliveFromEnv(env = process.env) {
+  const value = Number(env.KEEP_ALIVE_TIMEOUT_MS);
+  const keepAliveTimeout =
+    env.KEEP_ALIVE_TIMEOUT_MS && Number.isInteger(value) && value >= 1_000 ? value : DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
+  return { keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000 };
 }

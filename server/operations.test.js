@@ -7,6 +7,7 @@ import {
   drainDelayFromEnv,
   drainTimeoutFromEnv,
   healthRoutes,
+  keepAliveFromEnv,
   lastErrorHandler,
   retryAfterOn503,
 } from "./operations.js";
@@ -227,5 +228,19 @@ describe("lastErrorHandler", () => {
       app.close();
     }
     expect(JSON.parse(lines[0])).toMatchObject({ level: "warn", status: 400 });
+  });
+});
+
+describe("keepAliveFromEnv", () => {
+  it("outlives a 60 s proxy idle timeout by default, with the headers timeout above it", () => {
+    expect(keepAliveFromEnv({})).toEqual({ keepAliveTimeout: 65_000, headersTimeout: 66_000 });
+  });
+  it("takes KEEP_ALIVE_TIMEOUT_MS in whole milliseconds of at least a second", () => {
+    expect(keepAliveFromEnv({ KEEP_ALIVE_TIMEOUT_MS: "125000" })).toEqual({
+      keepAliveTimeout: 125_000,
+      headersTimeout: 126_000,
+    });
+    for (const bad of ["", "abc", "-1", "999", "1.5e3x", "2500.5"])
+      expect(keepAliveFromEnv({ KEEP_ALIVE_TIMEOUT_MS: bad }).keepAliveTimeout).toBe(65_000);
   });
 });
