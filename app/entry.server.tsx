@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { startHousekeeping, stopHousekeeping } from "~/models/housekeeping.server";
 import { startReminderTimer, stopReminderTimer } from "~/models/reminder-timer.server";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
@@ -7,7 +8,6 @@ import { renderToPipeableStream } from "react-dom/server";
 import { closeDb, getDb, getDriver, isDatabaseUnavailable, pingDb } from "~/db.server";
 import { startOpsSocket, stopOpsSocket } from "~/utils/backup.server";
 import { ensureFirstAdmin } from "~/models/user.server";
-import { deleteExpiredSessions } from "~/utils/session.server";
 import { env } from "~/utils/env.server";
 import { ErrorIdContext } from "~/utils/error-id";
 import { logEvent, logUnexpected, safeError } from "~/utils/logger.server";
@@ -39,7 +39,7 @@ export async function bootstrap() {
   }
   if ((await getDriver()) === "pglite") await startOpsSocket(config.PGLITE_DIR);
   await ensureFirstAdmin({ email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
-  await deleteExpiredSessions();
+  startHousekeeping();
   startReminderTimer();
 }
 
@@ -51,6 +51,7 @@ export function readiness() {
 /** Last step of the drain: the database closes after every request has finished. */
 export async function shutdown() {
   stopReminderTimer();
+  stopHousekeeping();
   await stopOpsSocket();
   await closeDb();
 }
