@@ -19,6 +19,8 @@ import * as twoFactorPage from "../../app/routes/_app.settings.two-factor";
 import * as disablePage from "../../app/routes/_app.settings.two-factor_.disable";
 import * as unlockPage from "../../app/routes/_app.settings.users.$id.unlock";
 import * as passwordPage from "../../app/routes/_app.settings.password";
+import { loadSecurityCards } from "../../app/presenters/security.server";
+import { formatDateTime } from "../../app/utils/dates";
 import { THROTTLE_MAX_FAILURES } from "../../app/utils/throttle.server";
 import { describeAccess } from "../access";
 import { createUser, loginAs } from "../factories";
@@ -231,6 +233,12 @@ describe("sign-in throttle", () => {
     const row = (await listUsers(READER)).find((u) => u.id === user.id)!;
     expect(row.lockedUntil).not.toBeNull();
     const admin = await loginAs("admin");
+    // The card shows the lock's end on the business's wall clock (Lagos, UTC+1), zone named.
+    const cards = await loadSecurityCards((await getUserById(admin.user.id))!);
+    const lagos = new Date(Date.parse(row.lockedUntil!) + 60 * 60 * 1000).toISOString();
+    expect(cards.users!.find((u) => u.id === user.id)!.lockedUntil).toBe(
+      `${formatDateTime(lagos.slice(0, 16))} Lagos time`,
+    );
     const res = await call(
       unlockPage.action,
       makeRequest(`/settings/users/${user.id}/unlock`, { method: "POST", cookie: admin.cookie }),

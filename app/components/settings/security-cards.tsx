@@ -6,7 +6,7 @@ import { CopyButton } from "~/components/copy-button";
 import type { SecurityCardsData, SecurityUserRow } from "~/presenters/security.server";
 import type { PublicUser } from "~/models/user.server";
 import { useHydrated } from "~/hooks/use-hydrated";
-import { formatDate, formatDateTime } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 
 export function SecurityCards({ security, profile }: { security: SecurityCardsData; profile: PublicUser }) {
   return (
@@ -298,7 +298,7 @@ function UserRow({
               className="badge bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200"
               title={`Sign-in locked until ${user.lockedUntil}`}
             >
-              Locked until {formatDateTime(new Date(user.lockedUntil).toISOString())}
+              Locked until {user.lockedUntil}
             </span>
           ) : null}
           {own ? <span className="text-xs text-slate-500">(you)</span> : null}
@@ -311,7 +311,7 @@ function UserRow({
         <p className="whitespace-nowrap text-xs text-slate-500">Added {formatDate(user.addedOn)}</p>
         {user.temporaryPasswordIssuedAt ? (
           <p className="text-xs text-slate-500">
-            Temporary password issued {formatDateTime(user.temporaryPasswordIssuedAt)}
+            Temporary password issued {user.temporaryPasswordIssuedAt}
             {user.temporaryPasswordUsed ? " · used to sign in, new password not yet chosen" : " · not used yet"}
           </p>
         ) : null}
