@@ -43,7 +43,7 @@ test("a short transfer settles an invoice with the WHT withheld, and its certifi
 
   await page.goto("/payments");
   await hydrated(page, javaScript);
-  await page.getByRole("link", { name: "Receipts", exact: true }).click();
+  await page.getByRole("main").getByRole("link", { name: "Receipts", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Receipts", level: 1 })).toBeVisible();
   await page.getByRole("link", { name: "Record Receipt" }).click();
   await expect(page.getByRole("heading", { name: "Record Receipt", level: 1 })).toBeVisible();
@@ -108,7 +108,9 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
       await expect(page.getByRole("heading", { name: "Receipts", level: 1 })).toBeVisible();
       await noSidewaysScroll();
       await page.getByRole("link", { name: "Record Receipt" }).click();
+      await expect(page.getByRole("heading", { name: "Record Receipt", level: 1 })).toBeVisible();
       await page.getByRole("combobox", { name: "Client" }).selectOption(String(client.id));
+      await expect(page.getByRole("combobox", { name: "Client" })).toHaveValue(String(client.id));
       await page.getByRole("button", { name: "Show invoices" }).click();
       for (const invoice of invoices)
         await expect(page.getByText(`Invoice #${invoice.invoiceNo}`, { exact: true })).toBeVisible();
