@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { User } from "../../app/db.server";
 import { clientStatement, type StatementLine } from "../../app/presenters/client-statement.server";
 import { clientStatementExport } from "../../app/presenters/statement-exports.server";
+import { loadSharedDocument } from "../../app/presenters/shared-document.server";
 import * as clientPdf from "../../app/routes/_app.clients_.$id_.statement_.pdf";
 import { parseStatementCursor } from "../../app/schemas/statement-query.server";
 import { createInvoiceForDelivery } from "../../app/services/invoices/create-invoice.server";
@@ -181,6 +182,23 @@ describe("a client statement with withholding", () => {
     );
     // Both invoices are owed whole again.
     expect(statement.closingBalance).toBe("20000.00");
+
+    // The shared statement (decision 1260) reads the same lines over its own months.
+    const shared = await loadSharedDocument({
+      id: 0,
+      scope: "client-statement",
+      subjectId: clientId,
+      createdBy: admin.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    if (shared?.kind !== "client-statement") throw new Error("no shared statement");
+    expect(shared.statement.lines.filter((l) => l.kind.endsWith("_withheld_reversal")).map((l) => l.credit)).toEqual([
+      "-219.10",
+      "-465.12",
+      "-328.64",
+      "-697.67",
+    ]);
+    expect(shared.statement.closingBalance).toBe("20000.00");
     expect(await findBreaches(await getDb())).toEqual([]);
   });
 });
