@@ -1,7 +1,9 @@
 // Fills the configured database (DATABASE_URL, or PGlite at PGLITE_DIR) for the bench:
 // `--size N` deliveries at about 100 a day back from today, 90% invoiced one invoice each, of
-// those 80% paid, 10% part-paid, 10% unpaid (their payments too); 50 bench users; the totals
-// recounted. Bulk inserts run with the totals triggers off, then pks_rebuild_totals().
+// those 80% paid, 10% part-paid, 10% unpaid (their payments too); the second client (Lafarge)
+// withholds WHT at 5 % (decision 1240), so each of its paid invoices is settled by a receipt of its
+// own: the cash as a payment of the receipt, the WHT as a withholding, whose certificate is in for
+// those withheld over 60 days ago; 50 bench users; the totals recounted. Bulk inserts run with the totals triggers off, then pks_rebuild_totals().
 // Usage: npx tsx bench/seed.ts --size 100000
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
@@ -68,9 +70,28 @@ await db.transaction(async (tx) => {
   await tx.execute(
     sql`update deliveries set status = 'invoiced', invoice_id = i.id from invoices i where i.delivery_id = deliveries.id`,
   );
+  // Lafarge's paid invoices: 10,000 x 5 / 107.5 of each 10,000 withheld, the rest paid by a receipt.
+  const lafarge = sql`(select min(id) + 1 from clients)`;
+  await tx.execute(sql`update clients set wht_rate = 5 where id = ${lafarge}`);
   await tx.execute(sql`
-    insert into payments (invoice_id, amount, payment_date, reference)
-    select id, amount_paid, least(current_date, expected_payment_date - 3), 'TRF-' || id from invoices where amount_paid > 0`);
+    update invoices set amount_withheld = round(amount * 5 / 107.5, 2), amount_paid = amount - round(amount * 5 / 107.5, 2)
+    where client_id = ${lafarge} and payment_status = 'paid'`);
+  await tx.execute(sql`
+    insert into receipts (client_id, receipt_date, amount, reference, created_by)
+    select client_id, least(current_date, expected_payment_date - 3), amount_paid, 'RCPT-' || id, ${admin.id}::uuid
+    from invoices where amount_withheld > 0 order by id`);
+  await tx.execute(sql`
+    insert into payments (invoice_id, amount, payment_date, reference, receipt_id)
+    select i.id, i.amount_paid, least(current_date, i.expected_payment_date - 3), coalesce(r.reference, 'TRF-' || i.id), r.id
+    from invoices i left join receipts r on r.reference = 'RCPT-' || i.id where i.amount_paid > 0`);
+  await tx.execute(sql`
+    insert into withholdings (receipt_id, invoice_id, client_id, withholding_date, wht, vat, created_by)
+    select r.id, i.id, i.client_id, r.receipt_date, i.amount_withheld, 0, ${admin.id}::uuid
+    from invoices i join receipts r on r.reference = 'RCPT-' || i.id order by r.id`);
+  await tx.execute(sql`
+    insert into withholding_certificates (withholding_id, certificate_no, received_on, created_by)
+    select id, 'FIRS/WHT/' || id, withholding_date + 30, ${admin.id}::uuid from withholdings
+    where withholding_date < current_date - 60`);
   await tx.execute(sql`select pks_rebuild_totals()`);
 });
 await db.execute(sql`analyze`);

@@ -357,6 +357,30 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
       check: "tax report totals equal their invoices and credit notes",
       detail: `${String(r.month).slice(0, 7)} at ${r.rate}%: kept sales ${r.kept_invoiced} tax ${r.kept_tax} credited tax ${r.kept_credit_tax}, recount sales ${r.invoiced} tax ${r.tax} credited tax ${r.credit_tax}`,
     });
+  // What clients withheld per month (migration 0041, docs/decisions/1240) against a recount of
+  // the withholdings, reversals counted back in their own month.
+  const withheldMonths = await rows(
+    db,
+    sql`with recount as (
+          select date_trunc('month', w.withholding_date)::date as month,
+            count(*) filter (where w.reverses_withholding_id is null)::int as n,
+            count(*) filter (where w.reverses_withholding_id is not null)::int as reversals,
+            sum(w.wht) as wht, sum(w.vat) as vat
+          from withholdings w group by 1
+        )
+        select coalesce(k.month, r.month)::text as month, coalesce(k.wht, 0)::text as kept_wht,
+          coalesce(k.vat, 0)::text as kept_vat, coalesce(r.wht, 0)::text as wht, coalesce(r.vat, 0)::text as vat
+        from withholding_month_totals k full join recount r on r.month = k.month
+        where coalesce(k.withholding_count, 0) <> coalesce(r.n, 0)
+          or coalesce(k.reversal_count, 0) <> coalesce(r.reversals, 0)
+          or coalesce(k.wht, 0) <> coalesce(r.wht, 0) or coalesce(k.vat, 0) <> coalesce(r.vat, 0)
+        order by 1 limit 20`,
+  );
+  for (const r of withheldMonths)
+    breaches.push({
+      check: "withholding month totals equal their withholdings",
+      detail: `${String(r.month).slice(0, 7)}: kept WHT ${r.kept_wht} VAT ${r.kept_vat}, recount WHT ${r.wht} VAT ${r.vat}`,
+    });
   return breaches;
 }
 

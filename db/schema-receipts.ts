@@ -12,6 +12,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -104,6 +105,27 @@ export const withholdingCertificates = pgTable(
     uniqueIndex("withholding_certificates_withholding_idx").on(t.withholdingId),
     check("withholding_certificates_no_present", sql`length(btrim(${t.certificateNo})) > 0`),
   ],
+);
+
+/**
+ * What clients withheld per month of the withholding's date (a receipt's date; a reversal's is the
+ * day it was made, so it counts back in that month), for the tax report (docs/decisions/0990,
+ * 1240). Kept by a trigger on withholdings in the receipt's own transaction, recounted by
+ * `pks_rebuild_totals()` and `db:check`: the report reads 12 rows, never the withholdings.
+ */
+export const withholdingMonthTotals = pgTable(
+  "withholding_month_totals",
+  {
+    // First day of the month.
+    month: date("month").notNull(),
+    /** Withholdings recorded (not counting reversals). */
+    withholdingCount: integer("withholding_count").notNull().default(0),
+    reversalCount: integer("reversal_count").notNull().default(0),
+    /** WHT and VAT withheld, net of reversals. */
+    wht: numeric("wht").notNull().default("0"),
+    vat: numeric("vat").notNull().default("0"),
+  },
+  (t) => [primaryKey({ columns: [t.month] })],
 );
 
 export type Receipt = typeof receipts.$inferSelect;

@@ -175,7 +175,8 @@ export function AppShell({
                     aria-current={active ? "page" : undefined}
                     aria-label={open ? undefined : item.label}
                     className={
-                      "flex h-9 items-center gap-3 rounded-md px-2 text-sm font-medium " +
+                      "flex items-center gap-3 rounded-md px-2 text-sm font-medium " +
+                      (item.sub ? "h-8 " + (open ? "pl-6 " : "pl-6 md:pl-2 ") : "h-9 ") +
                       (active
                         ? "bg-green-50 text-green-800 dark:bg-green-900/40 dark:text-green-200"
                         : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800")

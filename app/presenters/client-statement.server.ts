@@ -2,7 +2,8 @@
 // forward before `from`, every invoice (debit, by its invoice date), credit note (credit, by its
 // issue date) and payment (credit, by its payment date) of the period in date order with a
 // running balance, the closing balance at `to`, and the ageing of that closing balance by due
-// date. Every sum is SQL numeric; the lines are keyset pages so a client with years of trade
+// date. What the client withheld from a receipt (decision 1240) is a credit of its own: a WHT
+// line and a VAT withheld line per withholding, by the receipt's date, and their reversals. Every sum is SQL numeric; the lines are keyset pages so a client with years of trade
 // never renders an unbounded page. Void invoices are zero lines marked void and count nowhere.
 import { eq, sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf, schema, type Executor } from "~/db.server";
@@ -29,13 +30,20 @@ export type StatementLineKind =
   | "payment_reversal"
   | "refund"
   | "credit_moved_out"
-  | "credit_moved_in";
+  | "credit_moved_in"
+  | "wht_withheld"
+  | "wht_withheld_reversal"
+  | "vat_withheld"
+  | "vat_withheld_reversal";
 
 export type StatementLine = {
   kind: StatementLineKind;
   id: number;
   date: string;
-  /** Invoice number, credit note number (on a credit note reversal, the one it takes back), or the payment's reference. */
+  /**
+   * Invoice number, credit note number (on a credit note reversal, the one it takes back), the
+   * payment's reference, or on a withholding line its receipt's id.
+   */
   reference: string | null;
   /** The invoice the line belongs to. */
   invoiceId: number;
@@ -82,13 +90,19 @@ const KIND_ORDER: Record<StatementLineKind, number> = {
   refund: 3,
   credit_moved_out: 3,
   credit_moved_in: 3,
+  // A withholding's two lines share its id: each has an order of its own, after the receipt's cash.
+  wht_withheld: 4,
+  wht_withheld_reversal: 4,
+  vat_withheld: 5,
+  vat_withheld_reversal: 5,
 };
 
 /**
  * What the client was invoiced (`debits`), and paid and credited (`credits`), on the days
  * `dated(column)` holds, as two scalar subqueries over indexes and kept totals: the invoices (not
  * void) by client and issue date, the payments (every payment, reversal, refund and moved credit,
- * signed) from payment_day_totals, the credit notes one by one (few). The same as the lines of
+ * signed) from payment_day_totals, the credit notes one by one (few), what was withheld (WHT and
+ * VAT, reversals negative) by client and date (`withholdings_client_date_idx`). The same as the lines of
  * those days add up to: a void invoice is a zero line and holds no payment or credit note
  * (migration 0030). Read by the opening balance and the period's totals alike.
  */
@@ -99,7 +113,9 @@ function movementsSql(clientId: number, dated: (column: SQL) => SQL) {
     credits: sql`(coalesce((select sum(t.amount) from payment_day_totals t
         where t.client_id = ${clientId} and ${dated(sql.raw("t.payment_date"))}), 0)
       + coalesce((select sum(c.amount) from credit_notes c cross join lateral (${invoiceOf(sql.raw("c"))}) i
-        where i.client_id = ${clientId} and i.payment_status <> 'void' and ${dated(sql.raw("c.issue_date"))}), 0))`,
+        where i.client_id = ${clientId} and i.payment_status <> 'void' and ${dated(sql.raw("c.issue_date"))}), 0)
+      + coalesce((select sum(w.wht + w.vat) from withholdings w
+        where w.client_id = ${clientId} and ${dated(sql.raw("w.withholding_date"))}), 0))`,
   };
 }
 
@@ -162,7 +178,29 @@ function periodLinesSql(clientId: number, period: StatementPeriod, bounds = peri
         coalesce(${links.creditMovedToInvoiceNo}, ${links.creditFromInvoiceNo}, p.note), ${links.reversesKind}
       from payments p cross join lateral (${invoiceOf(sql.raw("p"))}) i
       where i.client_id = ${clientId} and i.payment_status <> 'void'
-        and p.payment_date between ${from} and ${to}`;
+        and p.payment_date between ${from} and ${to}
+    union all
+    ${withheldLinesSql(clientId, from, to, "wht")}
+    union all
+    ${withheldLinesSql(clientId, from, to, "vat")}`;
+}
+
+/**
+ * What the client withheld (decision 1240), one line per withholding and tax (`wht` or `vat`),
+ * dated by its receipt; a reversal (its amounts negative, dated the day the receipt was reversed)
+ * is a negative credit, as a payment reversal is. The reference is the receipt's id; a reversal
+ * names the withholding it takes back in `reverses_id`.
+ */
+function withheldLinesSql(clientId: number, from: SQL, to: SQL, tax: "wht" | "vat") {
+  const amount = sql.raw(`w.${tax}`);
+  return sql`
+    select ${sql.raw(tax === "wht" ? "4" : "5")},
+        case when w.reverses_withholding_id is null then ${sql.raw(`'${tax}_withheld'`)}
+          else ${sql.raw(`'${tax}_withheld_reversal'`)} end,
+        w.id, w.withholding_date, w.receipt_id::text, i.id, i.invoice_no, 0, ${amount}, false,
+        w.reverses_withholding_id, null, null
+      from withholdings w cross join lateral (${invoiceOf(sql.raw("w"))}) i
+      where w.client_id = ${clientId} and w.withholding_date between ${from} and ${to} and ${amount} <> 0`;
 }
 
 const periodBounds = (period: StatementPeriod) => ({ from: sql`${period.from}::date`, to: sql`${period.to}::date` });
@@ -171,7 +209,8 @@ const periodBounds = (period: StatementPeriod) => ({ from: sql`${period.from}::d
  * The last day a page of `limit` lines starting on `first` (after a line of that day when
  * `continued`) can reach: the first day by which the lines from `first` add up to more than
  * `limit`, or the period's end `to`. Counted from the invoices' index and the kept payment counts
- * per day (payment_day_totals), so a page builds the lines of its own days, not the whole
+ * per day (payment_day_totals) and the withholdings' index (one a withholding, of its one or two
+ * lines), so a page builds the lines of its own days, not the whole
  * period's (decision 0970); a later
  * page's running balance still starts from a sum over the lines before it (`upToSql`). The count
  * may only fall short, never exceed: credit notes are left out, and on a later page every line of
@@ -188,6 +227,9 @@ function pageLastDaySql(clientId: number, first: string, to: string, continued: 
           union all
           select t.payment_date, t.n from payment_day_totals t
             where t.client_id = ${clientId} and t.payment_date between ${first}::date and ${to}::date
+          union all
+          select w.withholding_date, count(*) from withholdings w
+            where w.client_id = ${clientId} and w.withholding_date between ${first}::date and ${to}::date group by 1
         ) x group by x.day
     ) d where d.running > ${limit})`;
 }

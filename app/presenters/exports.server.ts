@@ -336,6 +336,8 @@ export function taxMonthsExport(actor: Actor, now = new Date()): CsvExport<TaxMo
     columns: [
       { header: "Month", kind: "text", value: (m) => m.month },
       ...(taxFigureColumns as CsvColumn<TaxMonth>[]),
+      { header: "WHT Withheld", kind: "amount", value: (m) => m.whtWithheld },
+      { header: "VAT Withheld", kind: "amount", value: (m) => m.vatWithheld },
       { header: "Books", kind: "text", value: (m) => (m.closed ? "Closed" : "Open") },
     ],
     batches: pagedBatches<TaxMonth, string>(async (cursor) => {

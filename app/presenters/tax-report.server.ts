@@ -3,9 +3,11 @@
 // each with the tax its tax-inclusive amount contains (decision 0922). Months and their rates
 // come from the totals the invoice and credit note triggers keep (migration 0019): 12 rows a
 // page, however many invoices. A month's documents are read a page at a time through the
-// (issue_date, id) indexes.
-import { and, asc, desc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
-import { getDb, schema, type Executor } from "~/db.server";
+// (issue_date, id) indexes. Beside them, what clients withheld from their receipts (WHT and VAT,
+// decision 1240) in each month of the receipt's date, net of reversals, from the totals the
+// withholdings trigger keeps (migration 0041).
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { getDb, rowsOf, schema, type Executor } from "~/db.server";
 import { outerColumn } from "~/models/outer-column.server";
 import { readClosedThrough } from "~/models/period.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
@@ -34,7 +36,15 @@ export type TaxFigures = {
   netTax: string;
 };
 
-export type TaxMonth = TaxFigures & { month: string; closed: boolean };
+/** What clients withheld from receipts dated in the month, net of reversals (decision 1240). */
+export type WithheldFigures = {
+  withholdingCount: number;
+  withholdingReversalCount: number;
+  whtWithheld: string;
+  vatWithheld: string;
+};
+
+export type TaxMonth = TaxFigures & WithheldFigures & { month: string; closed: boolean };
 export type TaxRateRow = TaxFigures & { taxRate: string };
 
 const t = schema.taxMonthTotals;
@@ -74,50 +84,98 @@ const ym = (day: string) => day.slice(0, 7);
 /** A month up to the last closed day (decision 0901) is final. */
 const isClosed = (month: string, through: string | null) => !!through && month <= ym(through);
 
-/** A page of months, newest first, each with its totals over every tax rate. */
+/** A page of months, newest first, each with its totals over every tax rate and what was withheld. */
 export async function listTaxMonths(actor: Actor, page: MonthPageRequest = { cursor: null, direction: "older" }) {
   assertCan(actor, "tax.view", "tax");
   const db = await getDb();
-  const [rows, through] = await Promise.all([taxMonthsPageQuery(db, page), readClosedThrough(db)]);
+  const [result, through] = await Promise.all([db.execute(taxMonthsPageQuery(page)), readClosedThrough(db)]);
+  const rows = rowsOf<FigureRow & WithheldRow & { month: string }>(result);
   const { taken, olderCursor, newerCursor } = toMonthPage(rows, page, TAX_MONTHS_PER_PAGE);
   const months: TaxMonth[] = taken.map((row) => ({
     month: ym(row.month),
     closed: isClosed(ym(row.month), through),
     ...figures(row),
+    ...withheldFigures(row),
   }));
   return { months, olderCursor, newerCursor };
 }
 
-export function taxMonthsPageQuery(db: Executor, page: MonthPageRequest) {
-  const where = page.cursor
-    ? page.direction === "older"
-      ? lt(t.month, monthStart(page.cursor))
-      : gt(t.month, monthStart(page.cursor))
-    : undefined;
-  return db
-    .select({ month: sql<string>`${t.month}::text`, ...figureColumns })
-    .from(t)
-    .where(where)
-    .groupBy(t.month)
-    .orderBy(page.direction === "older" ? desc(t.month) : asc(t.month))
-    .limit(TAX_MONTHS_PER_PAGE + 1);
+type WithheldRow = { withholdingCount: number; withholdingReversalCount: number; wht: string; vat: string };
+
+const withheldFigures = (row: WithheldRow | undefined): WithheldFigures => ({
+  withholdingCount: row?.withholdingCount ?? 0,
+  withholdingReversalCount: row?.withholdingReversalCount ?? 0,
+  whtWithheld: toFixed(row?.wht ?? "0"),
+  vatWithheld: toFixed(row?.vat ?? "0"),
+});
+
+/**
+ * A page of months: those with a document (tax_month_totals) or a withholding
+ * (withholding_month_totals), each read by its key. 13 months of each table's key, never the
+ * invoices or the withholdings.
+ */
+export function taxMonthsPageQuery(page: MonthPageRequest) {
+  const older = page.direction === "older";
+  const bound = (column: SQL) =>
+    page.cursor
+      ? older
+        ? sql`where ${column} < ${monthStart(page.cursor)}::date`
+        : sql`where ${column} > ${monthStart(page.cursor)}::date`
+      : sql``;
+  const order = older ? sql`desc` : sql`asc`;
+  const limit = TAX_MONTHS_PER_PAGE + 1;
+  return sql`
+    with m as (
+      select month from (
+        (select distinct t.month from tax_month_totals t ${bound(sql`t.month`)} order by t.month ${order} limit ${limit})
+        union
+        (select w.month from withholding_month_totals w ${bound(sql`w.month`)} order by w.month ${order} limit ${limit})
+      ) u order by month ${order} limit ${limit}
+    )
+    select m.month::text as month,
+      coalesce(f.invoice_count, 0)::int as "invoiceCount", coalesce(f.invoiced, 0)::text as invoiced,
+      coalesce(f.invoice_tax, 0)::text as "invoiceTax", coalesce(f.void_count, 0)::int as "voidCount",
+      coalesce(f.credit_note_count, 0)::int as "creditNoteCount", coalesce(f.reversal_count, 0)::int as "reversalCount",
+      coalesce(f.credited, 0)::text as credited, coalesce(f.credit_tax, 0)::text as "creditTax",
+      coalesce(w.withholding_count, 0)::int as "withholdingCount",
+      coalesce(w.reversal_count, 0)::int as "withholdingReversalCount",
+      coalesce(w.wht, 0)::text as wht, coalesce(w.vat, 0)::text as vat
+    from m
+    left join lateral (
+      select sum(t.invoice_count) as invoice_count, sum(t.invoiced) as invoiced, sum(t.invoice_tax) as invoice_tax,
+        sum(t.void_count) as void_count, sum(t.credit_note_count) as credit_note_count,
+        sum(t.reversal_count) as reversal_count, sum(t.credited) as credited, sum(t.credit_tax) as credit_tax
+      from tax_month_totals t where t.month = m.month
+    ) f on true
+    left join withholding_month_totals w on w.month = m.month
+    order by m.month ${order}`;
 }
 
-/** One month by tax rate, with its totals; null for a month with no invoice or credit note. */
+/** One month by tax rate, with its totals and what was withheld; null for a month with none of them. */
 export async function taxMonth(actor: Actor, month: string) {
   assertCan(actor, "tax.view", `tax/${month}`);
   if (!isMonth(month)) return null;
   const db = await getDb();
-  const [rows, through] = await Promise.all([
+  const w = schema.withholdingMonthTotals;
+  const [rows, [withheld], through] = await Promise.all([
     db
       .select({ taxRate: sql<string>`${t.taxRate}::text`, ...figureColumns })
       .from(t)
       .where(eq(t.month, monthStart(month)))
       .groupBy(t.taxRate)
       .orderBy(desc(t.taxRate)),
+    db
+      .select({
+        withholdingCount: w.withholdingCount,
+        withholdingReversalCount: w.reversalCount,
+        wht: sql<string>`${w.wht}::text`,
+        vat: sql<string>`${w.vat}::text`,
+      })
+      .from(w)
+      .where(eq(w.month, monthStart(month))),
     readClosedThrough(db),
   ]);
-  if (!rows.length) return null;
+  if (!rows.length && !withheld) return null;
   const rates: TaxRateRow[] = rows.map((row) => ({ taxRate: row.taxRate, ...figures(row) }));
   const total = figures({
     invoiceCount: rows.reduce((n, r) => n + r.invoiceCount, 0),
@@ -129,7 +187,7 @@ export async function taxMonth(actor: Actor, month: string) {
     credited: sumOf(rows.map((r) => r.credited)),
     creditTax: sumOf(rows.map((r) => r.creditTax)),
   });
-  return { month, closed: isClosed(month, through), rates, total };
+  return { month, closed: isClosed(month, through), rates, total, withheld: withheldFigures(withheld) };
 }
 
 const sumOf = (values: string[]) => toFixed(sum(values));

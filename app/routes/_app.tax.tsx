@@ -102,6 +102,14 @@ export default function TaxReportPage() {
               <dd className="font-semibold tabular-nums">{formatNaira(month.total.netTax)}</dd>
             </div>
           </dl>
+          <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="tax-month-withheld">
+            Withheld by clients from receipts dated in the month (net of reversals): WHT{" "}
+            <span className="tabular-nums">{formatNaira(month.withheld.whtWithheld)}</span>, VAT{" "}
+            <span className="tabular-nums">{formatNaira(month.withheld.vatWithheld)}</span>.{" "}
+            <Link to="/withholdings" className="underline">
+              Withholding
+            </Link>
+          </p>
           <TableScroll label={`${formatMonth(month.month)} by tax rate`}>
             <table className="w-full min-w-[760px] text-left text-sm">
               <thead className="text-xs uppercase text-slate-500">
@@ -223,15 +231,17 @@ export default function TaxReportPage() {
       {months.length === 0 ? (
         <div className="card p-10 text-center">
           <p className="font-semibold">No invoices yet</p>
-          <p className="page-subtitle">A month shows here once it has an invoice or a credit note.</p>
+          <p className="page-subtitle">A month shows here once it has an invoice, a credit note or a withholding.</p>
         </div>
       ) : (
         <TableScroll label="Tax by month">
-          <table className="w-full min-w-[860px] text-left text-sm">
+          <table className="w-full min-w-[1060px] text-left text-sm">
             <thead className="text-xs uppercase text-slate-500">
               <tr>
                 <th className={HEAD}>Month</th>
                 <FigureHeads />
+                <th className={`${HEAD} text-right`}>WHT withheld</th>
+                <th className={`${HEAD} text-right`}>VAT withheld</th>
                 <th className={HEAD}>Books</th>
               </tr>
             </thead>
@@ -244,6 +254,8 @@ export default function TaxReportPage() {
                     </Link>
                   </td>
                   <FigureCells figures={m} />
+                  <td className={NUM}>{formatNaira(m.whtWithheld)}</td>
+                  <td className={NUM}>{formatNaira(m.vatWithheld)}</td>
                   <td className={HEAD}>
                     <MonthState closed={m.closed} />
                   </td>

@@ -8,7 +8,8 @@ import { pageResponse } from "~/utils/json-list.server";
 
 // GET: the tax report (docs/decisions/0990). Without `month`, 12 months a page, newest first,
 // the next page's cursor (a month, "YYYY-MM") in X-Next-Cursor and Link rel="next"; with
-// `month=YYYY-MM`, that month by tax rate and its total (404 when it has no invoice or credit note).
+// `month=YYYY-MM`, that month by tax rate and its total, and what clients withheld in it (404 when
+// it has no invoice, credit note or withholding).
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCapability(request, "tax.view");
   const params = new URL(request.url).searchParams;
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (month !== null) {
     if (!isMonth(month)) return jsonError(400, "month must be YYYY-MM");
     const report = await taxMonth(user, month);
-    return report ? Response.json(report) : jsonError(404, "No invoices or credit notes in that month");
+    return report ? Response.json(report) : jsonError(404, "No invoices, credit notes or withholdings in that month");
   }
   for (const name of ["cursor", "before"]) {
     const value = params.get(name);

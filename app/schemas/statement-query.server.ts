@@ -11,7 +11,7 @@ export type StatementPeriod = { from: string; to: string };
 /** Where a page of lines starts: after the line (date, kind order, id). */
 export type StatementCursor = { date: string; order: number; id: number };
 
-const LINE_CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\.([123])\.(\d{1,10})$/;
+const LINE_CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\.([1-5])\.(\d{1,10})$/;
 
 export const formatStatementCursor = (c: StatementCursor) => `${c.date}.${c.order}.${c.id}`;
 

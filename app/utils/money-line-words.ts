@@ -84,6 +84,10 @@ const CLIENT_LINE_TYPES = {
   refund: "Refund",
   credit_moved_out: "Credit moved",
   credit_moved_in: "Credit moved",
+  wht_withheld: "WHT withheld",
+  wht_withheld_reversal: "WHT withheld reversed",
+  vat_withheld: "VAT withheld",
+  vat_withheld_reversal: "VAT withheld reversed",
 } as const;
 
 /** The fields of a client statement line its words read. */
@@ -91,6 +95,7 @@ type ClientLine = {
   kind: keyof typeof CLIENT_LINE_TYPES;
   void: boolean;
   reference: string | null;
+  invoiceNo: string;
   reversesPaymentId: number | null;
   note: string | null;
   reversesKind: string | null;
@@ -102,8 +107,16 @@ export const clientLineType = (line: ClientLine) => `${CLIENT_LINE_TYPES[line.ki
 /** Whether the line's amount is a debit (an invoice); the rest are credits, a payment reversal a negative one. */
 export const isDebitLine = (line: Pick<ClientLine, "kind">) => line.kind === "invoice";
 
+/**
+ * What a client withheld from a receipt (decision 1240): "Receipt #12, invoice #127"; its reversal
+ * names the receipt reversed.
+ */
+export const withheldText = (line: { kind: string; reference: string | null; invoiceNo: string }) =>
+  `${line.kind.endsWith("_reversal") ? "Receipt reversed" : "Receipt"} #${line.reference ?? ""}, invoice #${line.invoiceNo}`;
+
 /** The Reference column: the payment's or credit note's reference; on a reversal, what it takes back and why. */
 export function clientLineReference(line: ClientLine) {
+  if (line.kind.startsWith("wht_withheld") || line.kind.startsWith("vat_withheld")) return withheldText(line);
   if (line.kind === "payment_reversal" && line.reversesPaymentId !== null)
     return paymentReversalText({
       reversesPaymentId: line.reversesPaymentId,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isActive, mobileBarItemsFor, navItemsFor, navPath } from "./nav";
 
 describe("navigation", () => {
-  it("gives admins the spec's 8 items, the Tax Report, Trucks, Rates and the Audit Trail, and staff and managers 3", () => {
+  it("gives admins the spec's 8 items and the rest, managers 3 and Receipts and Withholding, staff 3", () => {
     expect(navItemsFor("admin").map((i) => i.label)).toEqual([
       "Dashboard",
       "Deliveries",
@@ -11,6 +11,8 @@ describe("navigation", () => {
       "Profit Report",
       "Invoices",
       "Payments",
+      "Receipts",
+      "Withholding",
       "Agents",
       "Payout Approvals",
       "Clients",
@@ -19,8 +21,21 @@ describe("navigation", () => {
       "Audit Trail",
       "Settings",
     ]);
-    expect(navItemsFor("manager").map((i) => i.label)).toEqual(["Dashboard", "Deliveries", "Settings"]);
-    expect(navItemsFor("staff")).toHaveLength(3);
+    expect(navItemsFor("manager").map((i) => i.label)).toEqual([
+      "Dashboard",
+      "Deliveries",
+      "Receipts",
+      "Withholding",
+      "Settings",
+    ]);
+    expect(navItemsFor("staff").map((i) => i.label)).toEqual(["Dashboard", "Deliveries", "Settings"]);
+    // Grouped under Payments for admins, whose list is long; a manager's stand on their own.
+    const sub = (role: "admin" | "manager") =>
+      navItemsFor(role)
+        .filter((i) => i.sub)
+        .map((i) => i.to);
+    expect(sub("admin")).toEqual(["/receipts", "/withholdings"]);
+    expect(sub("manager")).toEqual([]);
   });
 
   it("matches the root exactly and the others by path prefix", () => {

@@ -10,11 +10,16 @@ export type NavItem = {
     "home" | "truck" | "calendar" | "file" | "wallet" | "users" | "building" | "settings" | "chart" | "more" | "shield";
   /** A count shown beside the label, from the app layout's loader. */
   badge?: "pendingApprovals";
+  /** Shown indented under the item before it (Receipts and Withholding under Payments). */
+  sub?: boolean;
 };
 
 const DASHBOARD: NavItem = { to: "/", label: "Dashboard", icon: "home" };
 const DELIVERIES: NavItem = { to: "/deliveries", label: "Deliveries", icon: "truck" };
 const SETTINGS: NavItem = { to: "/settings", label: "Settings", icon: "settings" };
+// Money in (docs/decisions/1240): receipts over several invoices and what clients withheld.
+const RECEIPTS: NavItem = { to: "/receipts", label: "Receipts", icon: "wallet" };
+const WITHHOLDING: NavItem = { to: "/withholdings", label: "Withholding", icon: "file" };
 
 const ADMIN_ITEMS: NavItem[] = [
   DASHBOARD,
@@ -26,6 +31,8 @@ const ADMIN_ITEMS: NavItem[] = [
   { to: "/reports/profit", label: "Profit Report", icon: "chart" },
   { to: "/invoices", label: "Invoices", icon: "file" },
   { to: "/payments", label: "Payments", icon: "wallet" },
+  { ...RECEIPTS, sub: true },
+  { ...WITHHOLDING, sub: true },
   { to: "/agents", label: "Agents", icon: "users" },
   // Payouts awaiting a second admin, with their count (docs/decisions/1250).
   { to: "/payouts/pending", label: "Payout Approvals", icon: "wallet", badge: "pendingApprovals" },
@@ -39,9 +46,15 @@ const ADMIN_ITEMS: NavItem[] = [
   SETTINGS,
 ];
 
-/** Spec section 2: admins see 8 items (and the Profit Report, Tax Report, Payout Approvals, Trucks, Rates and the Audit Trail); staff and managers see 3. */
+/**
+ * Spec section 2: admins see 8 items (and the Profit Report, Tax Report, Receipts, Withholding,
+ * Payout Approvals, Trucks, Rates and the Audit Trail); staff see 3; managers the same 3 and the
+ * receipts they record and the withholding they follow (decision 1240).
+ */
 export function navItemsFor(role: Role): NavItem[] {
-  return role === "admin" ? ADMIN_ITEMS : [DASHBOARD, DELIVERIES, SETTINGS];
+  if (role === "admin") return ADMIN_ITEMS;
+  if (role === "manager") return [DASHBOARD, DELIVERIES, RECEIPTS, WITHHOLDING, SETTINGS];
+  return [DASHBOARD, DELIVERIES, SETTINGS];
 }
 
 /**

@@ -5,5 +5,6 @@ BEGIN
   PERFORM pks_rebuild_agent_balances();
   PERFORM pks_rebuild_client_owed();
   PERFORM pks_rebuild_tax_month_totals();
+  PERFORM pks_rebuild_withholding_month_totals();
   PERFORM pks_rebuild_profit_totals();
 END $$;

@@ -47,8 +47,9 @@ for (const [device, viewport] of Object.entries(VIEWPORTS) as [
 
       const mainNav = page.getByRole("navigation", { name: "Main" });
       // The spec's 8, the Audit Trail, the Tax Report (decision 0990), Trucks (decision 1200), Rates
-      // (decision 1230), Payout Approvals (decision 1250) and the Profit Report (decision 1270).
-      await expect(mainNav.getByRole("link")).toHaveCount(14);
+      // (decision 1230), Payout Approvals (decision 1250), the Profit Report (decision 1270), and
+      // Receipts and Withholding under Payments (decision 1240).
+      await expect(mainNav.getByRole("link")).toHaveCount(16);
       await expect(mainNav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
 
       // Theme: dark survives a reload.
