@@ -38,6 +38,11 @@ const PRINT_TONES: Record<SeriesTone, string> = {
 
 const ROW = 14;
 const SIZE = 7.5;
+/**
+ * The most rows a PDF prints (about nine pages of table): a longer report (ten years by agent)
+ * prints its first rows, the foot of the whole period and a note sending to the CSV for the rest.
+ */
+export const PDF_ROWS = 300;
 
 export async function profitReportPdf(
   actor: Actor,
@@ -47,7 +52,7 @@ export async function profitReportPdf(
   const asked = readProfitQuery(params, now);
   if (!asked.ok) return { invalid: asked.message };
   const [view, business, logo] = await Promise.all([
-    loadProfitReportView(actor, asked.query),
+    loadProfitReportView(actor, asked.query, { cursor: null, limit: PDF_ROWS }),
     getBusinessDetails(),
     getBusinessLogo(),
   ]);
@@ -145,7 +150,10 @@ function drawTable(doc: Doc, view: ProfitReportView, top: number) {
     .filter(Boolean)
     .join(" ");
   line(doc, fit(doc, note, content, { size: 7 }), MARGIN, y + 2, { size: 7, color: GREY });
-  return y + 16;
+  if (!view.nextCursor) return y + 16;
+  const part = `The first ${view.rows.length.toLocaleString("en")} of ${view.rowCount.toLocaleString("en")} rows: the total is the whole period's, and the CSV export has every row.`;
+  line(doc, fit(doc, part, content, { size: 7.5, weight: "bold" }), MARGIN, y + 13, { size: 7.5, weight: "bold" });
+  return y + 28;
 }
 
 /** A chart from its geometry, scaled to fit the page; returns the y below it. */
