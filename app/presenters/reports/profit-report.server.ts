@@ -111,6 +111,7 @@ const dimensionOf = (query: ProfitQuery) => (query.by === "month" ? query.then :
 
 export function formatProfitCursor(query: ProfitQuery, row: ProfitRow): string {
   const dimension = dimensionOf(query);
+  if (dimension === null) return `${row.month}~~`;
   const key =
     dimension === "agent" ? String(row.agentId) : dimension === "client" ? String(row.clientId ?? 0) : (row.site ?? "");
   return `${row.month ?? ""}~${row.profit}~${key}`;
@@ -118,11 +119,15 @@ export function formatProfitCursor(query: ProfitQuery, row: ProfitRow): string {
 
 /** A cursor from `?cursor=`, checked against the question it continues; null when it is not one. */
 export function parseProfitCursor(query: ProfitQuery, value: string): ProfitCursor | null {
+  const dimension = dimensionOf(query);
+  if (dimension === null) {
+    const month = /^(\d{4}-\d{2})~~$/.exec(value)?.[1];
+    return month && isYearMonth(month) ? { month, profit: "0", key: null } : null;
+  }
   const match = /^(\d{4}-\d{2})?~(-?\d{1,20}\.\d{2})~(.{1,500})$/s.exec(value);
   if (!match) return null;
   const [, month = null, profit, key] = match;
-  const dimension = dimensionOf(query);
-  if (dimension === null || (query.by === "month") !== (month !== null)) return null;
+  if ((query.by === "month") !== (month !== null)) return null;
   if (month !== null && !isYearMonth(month)) return null;
   if (dimension !== "site" && !/^\d{1,10}$/.test(key)) return null;
   return { month, profit, key };
@@ -154,7 +159,9 @@ function afterCursor(keyed: ProfitDimension | null, cursor: ProfitCursor) {
   const within = key
     ? sql`(${profitSql} < ${cursor.profit}::numeric or (${profitSql} = ${cursor.profit}::numeric and ${key} > ${cursorKey}))`
     : sql`false`;
-  return cursor.month === null ? within : sql`(${t.month} > ${firstDayOfMonth(cursor.month)}::date or (${t.month} = ${firstDayOfMonth(cursor.month)}::date and ${within}))`;
+  return cursor.month === null
+    ? within
+    : sql`(${t.month} > ${firstDayOfMonth(cursor.month)}::date or (${t.month} = ${firstDayOfMonth(cursor.month)}::date and ${within}))`;
 }
 
 /**
@@ -259,8 +266,6 @@ export async function loadProfitRows(
 ): Promise<{ rows: ProfitRow[]; nextCursor: string | null }> {
   assertCan(actor, "report.profit", "reports/profit");
   db ??= await getDb();
-  // By month alone the rows are the period's months, at most 120: never paged.
-  if (dimensionOf(query) === null) page = ALL_ROWS;
   const read = (await profitSumsQuery(db, query, page)) as SumRow[];
   const more = page.limit !== null && read.length > page.limit;
   const found = more ? read.slice(0, page.limit!) : read;
