@@ -5,13 +5,7 @@ import { getBusinessDetails, getBusinessLogo } from "~/models/business.server";
 import type { Actor } from "~/rules/capabilities.server";
 import type { BadExport } from "~/utils/csv.server";
 import { formatMonth } from "~/utils/dates";
-import {
-  describeGrouping,
-  formatProfitCell,
-  GROUP_WORDS,
-  profitColumns,
-  unpricedNote,
-} from "~/utils/profit-report-words";
+import { formatProfitCell, GROUP_WORDS, profitColumns, unpricedNote } from "~/utils/profit-report-words";
 import type { Chart, SeriesTone } from "./charts.server";
 import {
   createDocument,
@@ -64,7 +58,9 @@ export async function profitReportPdf(
     let y = letterhead(doc, business, logo, "Profit and Tonnage", [
       ["From", formatMonth(view.query.from)],
       ["To", formatMonth(view.query.to)],
-      ["Grouping", describeGrouping(view.query.by, view.query.then)],
+      // The letterhead's values are narrow: "By month, then agent" as two short facts.
+      ["Grouped by", GROUP_WORDS[view.query.by]],
+      ...(view.query.then ? [["Each month by", GROUP_WORDS[view.query.then]] as [string, string]] : []),
     ]);
     y = drawTable(doc, view, y);
     // Two charts side by side, a row at a time, on the table's page when they fit.
@@ -92,11 +88,25 @@ function drawTable(doc: Doc, view: ProfitReportView, top: number) {
   const byMonth = view.query.by === "month";
   const dimension = byMonth ? view.query.then : view.query.by;
   const names = [...(byMonth ? [GROUP_WORDS.month] : []), ...(dimension ? [GROUP_WORDS[dimension]] : [])];
-  const figureWidth = Math.min(62, (content - names.length * 90) / columns.length);
-  const nameWidth = (content - figureWidth * columns.length) / Math.max(1, names.length);
+  // Each figure column as wide as its widest cell (ten years' foot runs to ₦ billions); when they
+  // all do not fit beside the names, the figures get smaller rather than run into each other.
+  const needed = columns.map(
+    (c) =>
+      Math.max(
+        40,
+        ...[view.totals, ...view.rows].map((r) =>
+          textWidth(doc, formatProfitCell(c, r), { size: SIZE, weight: "bold" }),
+        ),
+      ) + 8,
+  );
+  const room = content - names.length * 90;
+  const shrink = Math.min(1, room / needed.reduce((a, b) => a + b, 0));
+  const figureSize = Math.max(5, SIZE * shrink);
+  const widths = needed.map((w) => w * shrink);
+  const nameWidth = (content - widths.reduce((a, b) => a + b, 0)) / Math.max(1, names.length);
   const heads = [
     ...names.map((title) => ({ title, width: nameWidth, align: "left" as const })),
-    ...columns.map((c) => ({ title: c.header, width: figureWidth, align: "right" as const })),
+    ...columns.map((c, i) => ({ title: c.header, width: widths[i], align: "right" as const })),
   ];
   let y = tableHeader(doc, heads, top, { size: 6.5, rowHeight: 12, inset: 3 });
   const cells = (nameCells: string[], figures: Parameters<typeof formatProfitCell>[1], bold = false) => {
@@ -112,15 +122,15 @@ function drawTable(doc: Doc, view: ProfitReportView, top: number) {
       });
       x += nameWidth;
     }
-    for (const c of columns) {
+    columns.forEach((c, i) => {
       line(doc, formatProfitCell(c, figures), x - 3, y, {
-        size: SIZE,
+        size: figureSize,
         weight: bold ? "bold" : "regular",
         align: "right",
-        width: figureWidth,
+        width: widths[i],
       });
-      x += figureWidth;
-    }
+      x += widths[i];
+    });
     y += ROW;
   };
   for (const row of view.rows) {
