@@ -7,6 +7,7 @@ import { assertCan, type Actor } from "~/rules/capabilities.server";
 import { figuresOf, type ProfitFigures, type ProfitSums } from "~/rules/profit-figures";
 import { todayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
+import { MAX_ID } from "~/utils/params";
 import { firstDayOfMonth, isYearMonth, lastDayOfMonth } from "~/utils/year-month";
 
 export const PROFIT_GROUPS = ["month", "agent", "client", "site"] as const;
@@ -124,12 +125,12 @@ export function parseProfitCursor(query: ProfitQuery, value: string): ProfitCurs
     const month = /^(\d{4}-\d{2})~~$/.exec(value)?.[1];
     return month && isYearMonth(month) ? { month, profit: "0", key: null } : null;
   }
-  const match = /^(\d{4}-\d{2})?~(-?\d{1,20}\.\d{2})~(.{1,500})$/s.exec(value);
+  const match = /^(\d{4}-\d{2})?~(-?\d{1,20}\.\d{2})~(.+)$/s.exec(value);
   if (!match) return null;
   const [, month = null, profit, key] = match;
   if ((query.by === "month") !== (month !== null)) return null;
   if (month !== null && !isYearMonth(month)) return null;
-  if (dimension !== "site" && !/^\d{1,10}$/.test(key)) return null;
+  if (dimension !== "site" && !(/^\d{1,10}$/.test(key) && Number(key) <= MAX_ID)) return null;
   return { month, profit, key };
 }
 
