@@ -57,8 +57,9 @@ const ALL_PATHS = [
   "/withholdings",
   "/withholdings?status=outstanding",
   "/reconciliation",
-  "/reports/profit",
-  "/reports/profit?by=month&then=agent",
+  "/reports/profit?{window}&by=month",
+  "/reports/profit?{window}&by=agent",
+  "/reports/profit?{window}&by=month&then=agent",
   "/tax",
   "/receivables",
   "/agents/owed",
@@ -71,11 +72,16 @@ const ALL_PATHS = [
   "/api/agents?limit=50",
   "/api/clients?limit=50",
   "/api/trucks?limit=50",
-  "/api/reports/profit?by=site",
+  "/api/reports/profit?{window}&by=site",
 ];
-const PATHS = values.only
-  ? ["/bench/bare", ...values.only.split(",").filter((p) => p && p !== "/bench/bare")]
-  : ALL_PATHS;
+// `{window}` in a path: the last 12 months, this month included (`from=YYYY-MM&to=YYYY-MM`), which
+// the seed fills at every size, so a report is measured over the same months at each size.
+const thisMonth = new Date();
+const yearAgo = new Date(Date.UTC(thisMonth.getUTCFullYear(), thisMonth.getUTCMonth() - 11, 1));
+const WINDOW = `from=${yearAgo.toISOString().slice(0, 7)}&to=${thisMonth.toISOString().slice(0, 7)}`;
+const PATHS = (
+  values.only ? ["/bench/bare", ...values.only.split(",").filter((p) => p && p !== "/bench/bare")] : ALL_PATHS
+).map((p) => p.replace("{window}", WINDOW));
 
 async function startServer(env) {
   const child = spawn("node", ["server.js"], {

@@ -1,9 +1,11 @@
 // Fills the configured database (DATABASE_URL, or PGlite at PGLITE_DIR) for the bench:
-// `--size N` deliveries at about 100 a day back from today, 90% invoiced one invoice each, of
-// those 80% paid, 10% part-paid, 10% unpaid (their payments too); the second client (Lafarge)
-// withholds WHT at 5 % (decision 1240), so each of its paid invoices is settled by a receipt of its
-// own: the cash as a payment of the receipt, the WHT as a withholding, whose certificate is in for
-// those withheld over 60 days ago; 50 bench users; the totals recounted. Bulk inserts run with the totals triggers off, then pks_rebuild_totals().
+// `--size N` deliveries at about 100 a day back from today (over a year at least, so a 12-month
+// report reads the same window at every size), 90% invoiced one invoice each, of those 80% paid,
+// 10% part-paid, 10% unpaid (their payments too); the second client (Lafarge) withholds WHT at 5 %
+// (decision 1240), so each of its paid invoices is settled by a receipt of its own: the cash as a
+// payment of the receipt, the WHT as a withholding, whose certificate is in for those withheld
+// over 60 days ago; 50 bench users; the totals recounted. Bulk inserts run with the totals
+// triggers off, then pks_rebuild_totals().
 // Usage: npx tsx bench/seed.ts --size 100000
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
@@ -53,11 +55,15 @@ await db.execute(sql`
 await db.execute(
   sql`insert into settings (id, buying_rate, selling_rate, offloading_cost) values (1, 52000, 65000, 15000) on conflict (id) do nothing`,
 );
+// 100 deliveries a day going back, but over a year at least: every size then fills the last 12
+// months, so the profit report and the dashboard's trends are measured over the same months at
+// 1,000 as at 1,000,000 (decision 1270; the 1,000 seed used to fill 10 days).
+const days = Math.max(366, Math.ceil(size / 100));
 await db.transaction(async (tx) => {
   await tx.execute(sql`set local session_replication_role = replica`);
   await tx.execute(sql`
     insert into deliveries (date, agent_id, client_id, tons, location, status, created_by, buying_rate, selling_rate, offloading_cost, logistics_cost)
-    select current_date - (g / 100), 1 + g % 50, (select min(id) from clients) + g % 3, (10 + g % 30)::numeric, 'Yard ' || (g % 40), 'confirmed',
+    select current_date - ((g::bigint * ${days}) / ${size})::int, 1 + g % 50, (select min(id) from clients) + g % 3, (10 + g % 30)::numeric, 'Yard ' || (g % 40), 'confirmed',
            ${admin.id}::uuid, 52000, 65000, 15000, 20000
     from generate_series(1, ${size}) g`);
   await tx.execute(sql`

@@ -4,7 +4,7 @@ import { ChartFigure } from "~/components/reports/chart";
 import { ProfitTable } from "~/components/reports/profit-table";
 import { PageHeader } from "~/components/page-header";
 import { loadProfitReportView, profitTableView } from "~/presenters/reports/profit-page.server";
-import { readProfitQuery } from "~/presenters/reports/profit-report.server";
+import { PROFIT_PAGE_ROWS, readProfitCursor, readProfitQuery } from "~/presenters/reports/profit-report.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { formatMonth } from "~/utils/dates";
 import { describeGrouping, GROUP_WORDS } from "~/utils/profit-report-words";
@@ -24,7 +24,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!asked.ok) {
     return data({ error: { field: asked.field, message: asked.message }, typed, view: null }, { status: 400 });
   }
-  const { query, charts, ...report } = await loadProfitReportView(user, asked.query);
+  // A long month-by-agent report is thousands of rows: the page shows a keyset page of them.
+  const cursor = readProfitCursor(asked.query, params);
+  if (!cursor.ok) {
+    return data({ error: { field: cursor.field, message: cursor.message }, typed, view: null }, { status: 400 });
+  }
+  const { query, charts, ...report } = await loadProfitReportView(user, asked.query, {
+    cursor: cursor.cursor,
+    limit: PROFIT_PAGE_ROWS,
+  });
   // Only what the page shows goes into its data: the table's cells formatted, the charts' shapes.
   const view = { query, charts, table: profitTableView({ query, charts, ...report }) };
   return { error: null, typed: { ...query, then: query.then ?? "" }, view };

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { Pager } from "~/components/pager";
 import { TableScroll } from "~/components/table-scroll";
 import type { ProfitTableView } from "~/presenters/reports/profit-page.server";
 import { ACCEPTED_NOTE } from "~/utils/profit-report-words";
@@ -80,6 +81,8 @@ export function ProfitTable({ table }: { table: ProfitTableView }) {
           </table>
         </TableScroll>
       )}
+      {table.part ? <p className="page-subtitle text-sm">{table.part}</p> : null}
+      <Pager label="Report pages" olderCursor={table.nextCursor} newerCursor={null} olderLabel="Next rows" />
       <p className="page-subtitle text-xs">
         Confirmed and invoiced deliveries count, by their delivery date. Margin is the total profit over the total
         revenue. {table.withTickets ? ACCEPTED_NOTE : null} {table.note}

@@ -1,6 +1,7 @@
 // The report's three charts and the dashboard's two (docs/decisions/1270), from the report's rows
 // or the kept month totals: geometry only, drawn by app/components/reports/chart.tsx.
 import { formatMonth } from "~/utils/dates";
+import { sum, toFixed } from "~/utils/money";
 import { nextMonth } from "~/utils/year-month";
 import { horizontalBars, verticalBars, type Chart } from "./charts.server";
 import { rowName, type ProfitDimension, type ProfitRow } from "./profit-report.server";
@@ -19,35 +20,70 @@ const shortMonth = (month: string, first: boolean) => {
 
 type MonthFigures = Pick<ProfitRow, "month" | "revenue" | "profit" | "loadedTons" | "acceptedTons" | "shortageTons">;
 
+/**
+ * Above three years the report's month charts draw quarters: ten years of months is 240 bars
+ * and 120 table rows a chart, more than the page's 150 KB budget (decision 1270).
+ */
+export const MONTHLY_CHART_MONTHS = 36;
+
 function byMonth<T extends { month: string | null }>(rows: T[], months: string[]) {
   const found = new Map(rows.map((r) => [r.month, r]));
   return months.map((m, i) => ({ month: m, label: shortMonth(m, i === 0), row: found.get(m) }));
 }
 
+type Bucket = { key: string; label: string; rows: MonthFigures[] };
+
+/** The chart's bars: each month of the period, or above three years each quarter (its months summed). */
+function bucketsOf(rows: MonthFigures[], months: string[]): { buckets: Bucket[]; unit: "Month" | "Quarter" } {
+  if (months.length <= MONTHLY_CHART_MONTHS)
+    return {
+      unit: "Month",
+      buckets: byMonth(rows, months).map(({ month, label, row }) => ({ key: month, label, rows: row ? [row] : [] })),
+    };
+  const found = new Map(rows.map((r) => [r.month, r]));
+  const buckets: Bucket[] = [];
+  for (const m of months) {
+    const quarter = `${m.slice(0, 4)} Q${Math.floor((Number(m.slice(5, 7)) - 1) / 3) + 1}`;
+    if (buckets.at(-1)?.key !== quarter) {
+      const label = buckets.length === 0 || quarter.endsWith("Q1") ? quarter : quarter.slice(5);
+      buckets.push({ key: quarter, label, rows: [] });
+    }
+    const row = found.get(m);
+    if (row) buckets.at(-1)!.rows.push(row);
+  }
+  return { unit: "Quarter", buckets };
+}
+
+const total = (rows: MonthFigures[], field: Exclude<keyof MonthFigures, "month">, places: number) =>
+  toFixed(sum(rows.map((r) => r[field])), places);
+
 export function profitByMonthChart(rows: MonthFigures[], months: string[], id = "profit-by-month"): Chart {
+  const { buckets, unit } = bucketsOf(rows, months);
   return verticalBars({
     id,
-    title: "Profit and revenue by month",
+    title: `Profit and revenue by ${unit.toLowerCase()}`,
     unit: "naira",
     series: [
       { name: "Revenue", tone: "blue" },
       { name: "Profit", tone: "orange" },
     ],
-    categories: byMonth(rows, months).map(({ month, label, row }) => ({
-      key: month,
-      label,
-      values: [row?.revenue ?? "0", row?.profit ?? "0"],
+    categories: buckets.map((b) => ({
+      key: b.key,
+      label: b.label,
+      values: [total(b.rows, "revenue", 2), total(b.rows, "profit", 2)],
     })),
-    categoryAxisLabel: "Month",
+    categoryAxisLabel: unit,
     valueAxisLabel: "Naira (₦)",
   });
 }
 
 /** Loaded against accepted tons, with the shortage; before any client's ticket, loaded alone. */
 export function tonsByMonthChart(rows: MonthFigures[], months: string[], withTickets: boolean, id = "tons-by-month") {
+  const { buckets, unit } = bucketsOf(rows, months);
+  const by = unit.toLowerCase();
   return verticalBars({
     id,
-    title: withTickets ? "Tons by month: loaded, accepted and shortage" : "Tons loaded by month",
+    title: withTickets ? `Tons by ${by}: loaded, accepted and shortage` : `Tons loaded by ${by}`,
     unit: "tons",
     series: withTickets
       ? [
@@ -56,14 +92,14 @@ export function tonsByMonthChart(rows: MonthFigures[], months: string[], withTic
           { name: "Shortage", tone: "vermillion" },
         ]
       : [{ name: "Loaded", tone: "blue" }],
-    categories: byMonth(rows, months).map(({ month, label, row }) => ({
-      key: month,
-      label,
+    categories: buckets.map((b) => ({
+      key: b.key,
+      label: b.label,
       values: withTickets
-        ? [row?.loadedTons ?? "0", row?.acceptedTons ?? "0", row?.shortageTons ?? "0"]
-        : [row?.loadedTons ?? "0"],
+        ? [total(b.rows, "loadedTons", 3), total(b.rows, "acceptedTons", 3), total(b.rows, "shortageTons", 3)]
+        : [total(b.rows, "loadedTons", 3)],
     })),
-    categoryAxisLabel: "Month",
+    categoryAxisLabel: unit,
     valueAxisLabel: "Tons (t)",
   });
 }

@@ -8,9 +8,13 @@ import { getDb } from "~/db.server";
 import type { Chart } from "./charts.server";
 import { monthsOf, profitByMonthChart, tonsByMonthChart, topTenChart } from "./profit-charts.server";
 import {
+  ALL_ROWS,
   loadProfitReport,
+  loadProfitRows,
+  PROFIT_PAGE_ROWS,
   rowName,
   type ProfitDimension,
+  type ProfitPage,
   type ProfitQuery,
   type ProfitReport,
   type ProfitRow,
@@ -20,28 +24,43 @@ export type ProfitReportView = ProfitReport & {
   charts: Chart[];
   /** Received, accepted, shortage and deduction columns: only once some delivery has the client's ticket. */
   withTickets: boolean;
+  /** How many rows the whole report has (the page shows up to `page.limit` of them). */
+  rowCount: number;
+  /** True when the page starts after a cursor: a page lies before it. */
+  continued: boolean;
 };
 
-export async function loadProfitReportView(actor: Actor, query: ProfitQuery): Promise<ProfitReportView> {
+/**
+ * The report as the page and the PDF show it: `page` of its rows (month by agent over ten years
+ * is thousands), the foot of the whole period, and the charts: the period's months (at most
+ * 120 rows) and the ten best of the dimension, read as a page of ten.
+ */
+export async function loadProfitReportView(
+  actor: Actor,
+  query: ProfitQuery,
+  page: ProfitPage = { cursor: null, limit: PROFIT_PAGE_ROWS },
+): Promise<ProfitReportView> {
   const db = await getDb();
   const dimension: ProfitDimension = query.by === "month" ? (query.then ?? "agent") : query.by;
   const monthly: ProfitQuery = { ...query, by: "month", then: null };
   const ranked: ProfitQuery = { ...query, by: dimension, then: null };
-  const same = (a: ProfitQuery, b: ProfitQuery) => a.by === b.by && a.then === b.then;
-  const report = await loadProfitReport(actor, query, db);
-  const [byMonth, byDimension] = await Promise.all([
-    same(monthly, query) ? report : loadProfitReport(actor, monthly, db),
-    same(ranked, query) ? report : loadProfitReport(actor, ranked, db),
+  const byMonthAlone = query.by === "month" && query.then === null;
+  const [report, byMonth, topTen] = await Promise.all([
+    loadProfitReport(actor, query, page, db),
+    byMonthAlone ? null : loadProfitRows(actor, monthly, ALL_ROWS, db),
+    loadProfitRows(actor, ranked, { cursor: null, limit: 10 }, db),
   ]);
   const months = monthsOf(query.from, query.to);
   const withTickets = report.totals.receivedDeliveries > 0;
+  const monthRows = byMonth?.rows ?? report.rows;
   return {
     ...report,
     withTickets,
+    continued: page.cursor !== null,
     charts: [
-      profitByMonthChart(byMonth.rows, months),
-      tonsByMonthChart(byMonth.rows, months, withTickets),
-      topTenChart(byDimension.rows, dimension),
+      profitByMonthChart(monthRows, months),
+      tonsByMonthChart(monthRows, months, withTickets),
+      topTenChart(topTen.rows, dimension),
     ],
   };
 }
@@ -71,6 +90,10 @@ export type ProfitTableView = {
   totals: string[];
   withTickets: boolean;
   note: string | null;
+  /** "Rows 1 to 50 of 6,000", when the report has more rows than a page. */
+  part: string | null;
+  nextCursor: string | null;
+  continued: boolean;
 };
 
 export function profitTableView(view: ProfitReportView): ProfitTableView {
@@ -89,5 +112,11 @@ export function profitTableView(view: ProfitReportView): ProfitTableView {
     totals: columns.map((c) => formatProfitCell(c, view.totals)),
     withTickets: view.withTickets,
     note: unpricedNote(view.totals.unpricedDeliveries),
+    part:
+      view.nextCursor || view.continued
+        ? `${view.rows.length.toLocaleString("en")} of ${view.rowCount.toLocaleString("en")} rows on this page; the total is the whole period's`
+        : null,
+    nextCursor: view.nextCursor,
+    continued: view.continued,
   };
 }

@@ -5,13 +5,7 @@ import { getBusinessDetails, getBusinessLogo } from "~/models/business.server";
 import type { Actor } from "~/rules/capabilities.server";
 import type { BadExport } from "~/utils/csv.server";
 import { formatMonth } from "~/utils/dates";
-import {
-  describeGrouping,
-  formatProfitCell,
-  GROUP_WORDS,
-  profitColumns,
-  unpricedNote,
-} from "~/utils/profit-report-words";
+import { formatProfitCell, GROUP_WORDS, profitColumns, unpricedNote } from "~/utils/profit-report-words";
 import type { Chart, SeriesTone } from "./charts.server";
 import {
   createDocument,
@@ -38,6 +32,11 @@ const PRINT_TONES: Record<SeriesTone, string> = {
 
 const ROW = 14;
 const SIZE = 7.5;
+/**
+ * The most rows a PDF prints (about nine pages of table): a longer report (ten years by agent)
+ * prints its first rows, the foot of the whole period and a note sending to the CSV for the rest.
+ */
+export const PDF_ROWS = 300;
 
 export async function profitReportPdf(
   actor: Actor,
@@ -47,7 +46,7 @@ export async function profitReportPdf(
   const asked = readProfitQuery(params, now);
   if (!asked.ok) return { invalid: asked.message };
   const [view, business, logo] = await Promise.all([
-    loadProfitReportView(actor, asked.query),
+    loadProfitReportView(actor, asked.query, { cursor: null, limit: PDF_ROWS }),
     getBusinessDetails(),
     getBusinessLogo(),
   ]);
@@ -59,7 +58,9 @@ export async function profitReportPdf(
     let y = letterhead(doc, business, logo, "Profit and Tonnage", [
       ["From", formatMonth(view.query.from)],
       ["To", formatMonth(view.query.to)],
-      ["Grouping", describeGrouping(view.query.by, view.query.then)],
+      // The letterhead's values are narrow: "By month, then agent" as two short facts.
+      ["Grouped by", GROUP_WORDS[view.query.by]],
+      ...(view.query.then ? [["Each month by", GROUP_WORDS[view.query.then]] as [string, string]] : []),
     ]);
     y = drawTable(doc, view, y);
     // Two charts side by side, a row at a time, on the table's page when they fit.
@@ -87,11 +88,25 @@ function drawTable(doc: Doc, view: ProfitReportView, top: number) {
   const byMonth = view.query.by === "month";
   const dimension = byMonth ? view.query.then : view.query.by;
   const names = [...(byMonth ? [GROUP_WORDS.month] : []), ...(dimension ? [GROUP_WORDS[dimension]] : [])];
-  const figureWidth = Math.min(62, (content - names.length * 90) / columns.length);
-  const nameWidth = (content - figureWidth * columns.length) / Math.max(1, names.length);
+  // Each figure column as wide as its widest cell (ten years' foot runs to ₦ billions); when they
+  // all do not fit beside the names, the figures get smaller rather than run into each other.
+  const needed = columns.map(
+    (c) =>
+      Math.max(
+        40,
+        ...[view.totals, ...view.rows].map((r) =>
+          textWidth(doc, formatProfitCell(c, r), { size: SIZE, weight: "bold" }),
+        ),
+      ) + 8,
+  );
+  const room = content - names.length * 90;
+  const shrink = Math.min(1, room / needed.reduce((a, b) => a + b, 0));
+  const figureSize = Math.max(5, SIZE * shrink);
+  const widths = needed.map((w) => w * shrink);
+  const nameWidth = (content - widths.reduce((a, b) => a + b, 0)) / Math.max(1, names.length);
   const heads = [
     ...names.map((title) => ({ title, width: nameWidth, align: "left" as const })),
-    ...columns.map((c) => ({ title: c.header, width: figureWidth, align: "right" as const })),
+    ...columns.map((c, i) => ({ title: c.header, width: widths[i], align: "right" as const })),
   ];
   let y = tableHeader(doc, heads, top, { size: 6.5, rowHeight: 12, inset: 3 });
   const cells = (nameCells: string[], figures: Parameters<typeof formatProfitCell>[1], bold = false) => {
@@ -107,15 +122,15 @@ function drawTable(doc: Doc, view: ProfitReportView, top: number) {
       });
       x += nameWidth;
     }
-    for (const c of columns) {
+    columns.forEach((c, i) => {
       line(doc, formatProfitCell(c, figures), x - 3, y, {
-        size: SIZE,
+        size: figureSize,
         weight: bold ? "bold" : "regular",
         align: "right",
-        width: figureWidth,
+        width: widths[i],
       });
-      x += figureWidth;
-    }
+      x += widths[i];
+    });
     y += ROW;
   };
   for (const row of view.rows) {
@@ -145,7 +160,10 @@ function drawTable(doc: Doc, view: ProfitReportView, top: number) {
     .filter(Boolean)
     .join(" ");
   line(doc, fit(doc, note, content, { size: 7 }), MARGIN, y + 2, { size: 7, color: GREY });
-  return y + 16;
+  if (!view.nextCursor) return y + 16;
+  const part = `The first ${view.rows.length.toLocaleString("en")} of ${view.rowCount.toLocaleString("en")} rows: the total is the whole period's, and the CSV export has every row.`;
+  line(doc, fit(doc, part, content, { size: 7.5, weight: "bold" }), MARGIN, y + 13, { size: 7.5, weight: "bold" });
+  return y + 28;
 }
 
 /** A chart from its geometry, scaled to fit the page; returns the y below it. */
