@@ -670,6 +670,7 @@ describe("the capability table is spec section 6", () => {
       "payment.reverse": ["admin"],
       "credit_note.reverse": ["admin"],
       "payment.refund": ["admin"],
+      "bank.import": ["manager", "admin"],
       "reconciliation.view": ["manager", "admin"],
       "tax.view": ["manager", "admin"],
       "report.profit": ["manager", "admin"],
