@@ -43,7 +43,7 @@ const matchCommand: KeyedCommand<Input, Locked, Made> = {
     const [line] = await (await getDb()).select().from(l).where(eq(l.id, lineId));
     if (!line) return fail(404, "Bank line not found");
     if (compare(line.amount, "0") <= 0) return fail(409, "A debit is money out, not a client receipt");
-    if (line.status !== "unmatched") return fail(409, alreadyDecided(line));
+    // A line decided already is refused under its lock, after the request key: a retry replays.
     // The receipt's own reading of its fields and date (a line before the app's first business day).
     const receipt = await recordReceiptCommand.parse(
       { clientId: parsed.data.clientId, date: line.lineDate, amount: line.amount, reference: line.reference ?? "" },
