@@ -46,6 +46,16 @@ export type BankLineView = Pick<BankLine, "id" | "bankAccountId" | "amount" | "n
 /** The balance of an invoice still owed, as invoices_owed_balance_idx indexes it. */
 const owedBalanceSql = () => sql`(${inv.amount} - (${inv.amountPaid} + ${inv.amountWithheld} + ${inv.amountCredited}))`;
 
+/** Invoices still owed whose balance is one of `balances` (the scale test EXPLAINs it). */
+export function owedByBalanceQuery(ex: Executor, balances: string[]) {
+  return ex
+    .select()
+    .from(inv)
+    .where(and(owedSql(), inArray(owedBalanceSql(), balances)))
+    .orderBy(asc(inv.expectedPaymentDate), asc(inv.id))
+    .limit(500);
+}
+
 type ClientRow = ClientRates & { id: number; name: string; taxRate: string };
 
 const owedOf = (i: Invoice): OwedInvoice => ({
@@ -123,12 +133,7 @@ export async function proposalsFor(ex: Executor, lines: readonly BankLine[]): Pr
     ).values(),
   ];
   const candidates = [...new Set(open.flatMap((x) => settledCandidates(x.amount, rates)))];
-  const byAmount = await ex
-    .select()
-    .from(inv)
-    .where(and(owedSql(), inArray(owedBalanceSql(), candidates)))
-    .orderBy(asc(inv.expectedPaymentDate), asc(inv.id))
-    .limit(500);
+  const byAmount = await owedByBalanceQuery(ex, candidates);
 
   for (const line of open) {
     const proposals: Proposal[] = [];

@@ -7,7 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema, type User } from "../../app/db.server";
 import { importStatement, markNotReceipt } from "../../app/models/bank-statement.server";
-import { listBankLines } from "../../app/presenters/bank-lines.server";
+import { listBankLines, owedByBalanceQuery } from "../../app/presenters/bank-lines.server";
 import { matchBankLine } from "../../app/services/bank/match-bank-line.server";
 import { todayIn } from "../../app/utils/dates";
 import { findBreaches } from "../../db/ops";
@@ -280,5 +280,32 @@ describe("proposals and the match", () => {
       .set({ status: "matched", receiptId: made.receipt.id })
       .where(eq(schema.bankLines.id, c1.id));
     expect(await findBreaches(db)).toEqual([]);
+  });
+});
+
+describe("the proposals' reads stay on indexes", () => {
+  it("the match by amount reads the invoices of that balance, not every owed invoice", async () => {
+    const db = await getDb();
+    const client = await createClient();
+    const user = await createUser({ role: "manager" });
+    // 6,000 owed invoices of many balances, loaded in bulk with the totals triggers off.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`
+        insert into deliveries (date, agent_id, client_id, tons, location, status, created_by, buying_rate, selling_rate)
+        select date '2024-01-01' + g / 20, ${agentId}, ${client.id}, (10 + g % 3000)::numeric, 'Yard', 'confirmed',
+               ${user.id}::uuid, 52000, 65000
+        from generate_series(1, 6000) g`);
+      await tx.execute(sql`
+        insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, issue_date)
+        select (900000 + d.id)::text, d.id, d.client_id, d.tons * 650, 0, 0, d.date + 30, 'pending', 0, d.date
+        from deliveries d where d.client_id = ${client.id}`);
+    });
+    await db.execute(sql`analyze invoices`);
+    const query = owedByBalanceQuery(db, ["650000.00", "12345.67"]);
+    const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (analyze, format json) ${query}`));
+    const plan = JSON.stringify(Object.values(row)[0]);
+    expect(plan).toContain("invoices_owed_balance_idx");
+    expect((await query).length).toBe(2); // tons 1000 at 650 a ton, twice among 6,000
   });
 });
