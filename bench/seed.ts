@@ -98,6 +98,21 @@ await db.transaction(async (tx) => {
     insert into withholding_certificates (withholding_id, certificate_no, received_on, created_by)
     select id, 'FIRS/WHT/' || id, withholding_date + 30, ${admin.id}::uuid from withholdings
     where withholding_date < current_date - 60`);
+  // A bank statement (docs/decisions/1241): one line a ten deliveries, a fifth of them debits, the
+  // credits naming an invoice, a client, or nothing (matched by amount) in turn.
+  await tx.execute(sql`
+    insert into bank_accounts (name, mapping) values ('Bench bank', '{"dateColumn":"Date","dateFormat":"dd/MM/yyyy",
+      "narrationColumn":"Narration","amountStyle":"split","creditColumn":"Credit"}'::jsonb)`);
+  await tx.execute(sql`
+    insert into bank_statements (bank_account_id, file_name, lines_read, lines_added)
+    select id, 'bench.csv', ${size / 10}, ${size / 10} from bank_accounts`);
+  await tx.execute(sql`
+    insert into bank_lines (bank_account_id, statement_id, line_date, amount, narration, reference, fingerprint, status)
+    select s.bank_account_id, s.id, current_date - (g / 10), case when g % 5 = 0 then -(500 + g) else 650000 + g end,
+           case g % 3 when 0 then 'TRF INV ' || (126 + (g * 7) % ${(size * 9) / 10}) when 1 then 'TRF FROM KODAN NIG LTD'
+             else 'NIP TRF ' || lpad(g::text, 10, '0') end,
+           'BL' || g, md5(g::text), case when g % 5 = 0 then 'not_receipt' else 'unmatched' end
+    from bank_statements s, generate_series(1, ${size / 10}) g`);
   await tx.execute(sql`select pks_rebuild_totals()`);
 });
 await db.execute(sql`analyze`);

@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "./client.server";
 import { checkAdvances } from "./ops-advances";
+import { checkBankLines } from "./ops-bank";
 import { checkProfitTotals } from "./ops-reports";
 import { checkWeights } from "./ops-weights";
 
@@ -174,6 +175,7 @@ export async function findBreaches(db: Db): Promise<Breach[]> {
   }
   await checkWeights(db, breaches);
   await checkProfitTotals(db, breaches);
+  await checkBankLines(db, breaches);
   const twice = await rows(
     db,
     sql`select scope, resource_id, count(*)::int as n from idempotency_keys

@@ -258,6 +258,13 @@ export const invoices = pgTable(
       .where(
         sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`,
       ),
+    // The bank statement's match by amount (docs/decisions/1241): invoices still owed whose
+    // balance is a given figure. app/rules/bank-matching.server.ts owedBalanceSql, word for word.
+    index("invoices_owed_balance_idx")
+      .on(sql`(${t.amount} - (${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited}))`)
+      .where(
+        sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`,
+      ),
     // The Invoices list's due-date range (from/to): the range's own rows, then the page's order
     // (decision 0502; a range alone would walk every newer invoice).
     index("invoices_due_id_idx").on(t.expectedPaymentDate, t.id),
@@ -1034,3 +1041,4 @@ export * from "./schema-rates";
 export * from "./schema-sharing";
 export * from "./schema-reports";
 export * from "./schema-receipts";
+export * from "./schema-bank";

@@ -23,7 +23,14 @@ export const MAX_TICKET_JSON_BYTES = 3 * 1024 * 1024;
 // New Delivery's form posts the loading ticket's photo as a file without JavaScript (decision
 // 1220): as with the logo, its parser keeps at most 2 MB of it, and a larger photo straight from
 // a phone's camera reaches the form, which says so and keeps what was typed.
-const UPLOAD_PATHS = new Set(["/settings/business", "/api/settings/business", "/deliveries/new"]);
+// The bank statement's CSV (docs/decisions/1241) likewise: at most 2 MB kept, a larger file told so.
+const UPLOAD_PATHS = new Set([
+  "/settings/business",
+  "/api/settings/business",
+  "/deliveries/new",
+  "/receipts/bank",
+  "/api/bank-statements",
+]);
 const TICKET_JSON_PATHS = new Set(["/api/deliveries"]);
 
 /**

@@ -52,6 +52,9 @@ export default function ReceiptsPage() {
         <Link to="/withholdings" className="btn-outline">
           Withholding
         </Link>
+        <Link to="/receipts/bank" className="btn-outline">
+          Bank statement
+        </Link>
         <ExportCsvLink to="/receipts/export" />
       </PageHeader>
       <FilterForm

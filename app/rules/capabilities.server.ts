@@ -53,6 +53,8 @@ const CAPABILITIES = {
   "payment.reverse": ADMINS,
   /** Pay a client back out of the credit an invoice carries (docs/decisions/0920). */
   "payment.refund": ADMINS,
+  /** The bank statement: import a CSV, confirm its lines' matches as receipts (docs/decisions/1241). */
+  "bank.import": MANAGERS,
   /** Reconciliation. */
   "reconciliation.view": MANAGERS,
   /** The monthly tax report, its CSV and GET /api/tax-months (docs/decisions/0990). */

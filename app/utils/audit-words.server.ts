@@ -42,6 +42,9 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   "receipt.create": "Receipt recorded",
   "receipt.reverse": "Receipt reversed",
   "withholding.certificate": "Withholding certificate recorded",
+  "bank_statement.import": "Bank statement imported",
+  "bank_line.match": "Bank line matched to a receipt",
+  "bank_line.not_receipt": "Bank line marked as not a client receipt",
   "agent_payout.create": "Agent paid",
   "agent_payout.reverse": "Agent payout reversed",
   "agent_payout.approve": "Agent payout approved",
@@ -89,6 +92,8 @@ export const ENTITY_WORDS: Record<AuditEntity, string> = {
   payment: "Payment",
   receipt: "Receipt",
   withholding: "Withholding",
+  bank_statement: "Bank statement",
+  bank_line: "Bank line",
   agent_payout: "Agent payout",
   agent: "Agent",
   client: "Client",
@@ -279,6 +284,10 @@ function subjectOf(event: AuditEventInput, names: AuditNames): string | null {
     }
     case "withholding":
       return `Withholding #${id}${text(row.invoiceNo) ? ` on invoice #${row.invoiceNo}` : ""}`;
+    case "bank_statement":
+      return `Bank statement #${id}${text(row.fileName) ? ` (${row.fileName})` : ""}`;
+    case "bank_line":
+      return `Bank line #${id}${text(row.lineDate) ? ` of ${formatDate(text(row.lineDate)!)}` : ""}`;
     case "agent_payout": {
       const agent = text(row.agentName) ?? (refKey(row.agentId) ? names.agents.get(refKey(row.agentId)!) : undefined);
       return `Payout #${id}${agent ? ` to ${agent}` : ""}`;

@@ -4,7 +4,7 @@
 // response with `failureJson` / `failureData` (result.server.ts) or `replyOptions` (Conform).
 export type FieldErrors = Record<string, string[]>;
 
-type FailureStatus = 400 | 401 | 403 | 404 | 409 | 415 | 422 | 429 | 503;
+type FailureStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 export type Failure<S extends FailureStatus = FailureStatus> = {
   ok: false;

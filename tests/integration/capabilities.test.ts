@@ -8,6 +8,8 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type Role, type User } from "../../app/db.server";
 import * as adminUsers from "../../app/models/admin-users.server";
+import { importStatement, markNotReceipt } from "../../app/models/bank-statement.server";
+import { matchBankLine } from "../../app/services/bank/match-bank-line.server";
 import * as agents from "../../app/models/agent.server";
 import * as settlements from "../../app/models/agent-settlement.server";
 import * as audit from "../../app/models/audit.server";
@@ -131,6 +133,13 @@ type EntryPoint = {
 };
 
 const ENTRY_POINTS: EntryPoint[] = [
+  {
+    name: "bank.importStatement",
+    capability: "bank.import",
+    call: (u) => importStatement(u, {}, { name: "s.csv", text: "a,b" }),
+  },
+  { name: "bank.matchBankLine", capability: "bank.import", call: (u) => matchBankLine(u, 1, { clientId: 1 }) },
+  { name: "bank.markNotReceipt", capability: "bank.import", call: (u) => markNotReceipt(u, 1) },
   {
     name: "payment.recordPayment",
     capability: "payment.record",
@@ -670,6 +679,7 @@ describe("the capability table is spec section 6", () => {
       "payment.reverse": ["admin"],
       "credit_note.reverse": ["admin"],
       "payment.refund": ["admin"],
+      "bank.import": ["manager", "admin"],
       "reconciliation.view": ["manager", "admin"],
       "tax.view": ["manager", "admin"],
       "report.profit": ["manager", "admin"],

@@ -95,7 +95,8 @@ export function planAllocations(input: Input, { client, invoices }: Locked): Pla
   return planned;
 }
 
-const recordReceiptCommand: KeyedCommand<Input, Locked, Recorded> = {
+/** Exported for the bank line match, which records its receipt inside its own write (decision 1241). */
+export const recordReceiptCommand: KeyedCommand<Input, Locked, Recorded> = {
   capability: "payment.record",
   object: (input) => `client/${String(input.clientId ?? "")}/receipts`,
   scope: "receipt.create",
