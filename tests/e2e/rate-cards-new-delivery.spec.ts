@@ -61,3 +61,31 @@ test("the manager's rates panel follows the agent and date chosen; staff see non
   await expect(staffForm).not.toContainText("43,210");
   expect((await page.request.get(`/deliveries/new/rates?agentId=${agent.id}`)).status()).toBe(403);
 });
+
+test("a manager finds an agent's cards from the agents list and on its Edit dialog", async ({
+  page,
+  baseURL,
+  loginAs,
+  javaScript,
+}) => {
+  const tag = unique();
+  const agentName = `Card Agent ${tag}`;
+  await loginAs("admin");
+  const post = apiPoster(page.request, baseURL!);
+  const agent = await post("/api/agents", { name: agentName, contact: "08012345678" });
+  await post("/api/rate-cards", { kind: "haulage", rate: "3456.75", validFrom: lagosToday(), agentId: agent.id });
+
+  await loginAs("manager");
+  await page.goto(`/agents?q=${encodeURIComponent(agentName)}`);
+  await hydrated(page, javaScript);
+  const card = page.getByRole("listitem", { name: agentName });
+  await card.getByRole("link", { name: `Edit ${agentName}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Agent" });
+  await expect(dialog.getByRole("region", { name: `Rate cards naming ${agentName}` }).first()).toContainText(
+    "₦3,456.75",
+  );
+  await page.goto(`/agents?q=${encodeURIComponent(agentName)}`);
+  await page.getByRole("link", { name: `Rate cards of ${agentName}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/rates\\?agentId=${agent.id}`));
+  await expect(page.getByRole("region", { name: "Rate cards, newest first" }).first()).toContainText("₦3,456.75");
+});

@@ -1,12 +1,15 @@
 // New Delivery's rates panel follows the agent, pick-up site and date chosen (docs/decisions/1230),
 // on PGlite and PostgreSQL: the page sent back by "Show rates" (no JavaScript) keeps what was typed
 // and resolves the panel for the choice; `/deliveries/new/rates` answers the same panel as the
-// choices change; staff get neither the panel nor any money.
+// choices change; staff get neither the panel nor any money. A manager finds an agent's cards
+// from the agents list and on the agent's Edit dialog.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, schema, type Agent, type User } from "../../app/db.server";
 import { createRateCard } from "../../app/models/rate-card.server";
 import * as newDelivery from "../../app/routes/_app.deliveries.new";
 import * as panelRoute from "../../app/routes/_app.deliveries.new.rates";
+import * as agentsList from "../../app/routes/_app.agents";
+import * as editAgent from "../../app/routes/_app.agents.$id.edit";
 import { describeAccess } from "../access";
 import { createAgent, createClient, loginAs } from "../factories";
 import { call, makeRequest } from "../http";
@@ -138,5 +141,20 @@ describe("the panel for the choice", () => {
     expect(body.rates).toBeNull();
     for (const money of ["53000", "53,000", "61,000", "Buying rate"]) expect(JSON.stringify(body)).not.toContain(money);
     expect((await panel("staff", query.slice(1))).status).toBe(403);
+  });
+});
+
+describe("an agent's cards for a manager", () => {
+  it("links each agent to its cards on Rates and lists them on its Edit dialog", async () => {
+    const list = await call(agentsList.loader, makeRequest("/agents", { cookie: cookies.manager }));
+    expect(list.body).toMatchObject({ canViewRates: true });
+    const edit = await call(editAgent.loader, makeRequest(`/agents/${agent.id}/edit`, { cookie: cookies.manager }), {
+      id: String(agent.id),
+    });
+    expect(edit.status).toBe(200);
+    const cards = (edit.body as { rateCards: { items: { rate: string; agentId: number }[]; more: boolean } }).rateCards;
+    expect(cards.items.map((c) => c.rate).sort()).toEqual(["52000.00", "53000.00"]);
+    expect(cards.items.every((c) => c.agentId === agent.id)).toBe(true);
+    expect(cards.more).toBe(false);
   });
 });
