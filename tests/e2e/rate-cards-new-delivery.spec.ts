@@ -1,10 +1,12 @@
 import { apiPoster, expect, hydrated, test, unique } from "./fixtures";
 
 // New Delivery's rates panel follows the choices (docs/decisions/1230), with JavaScript on and
-// off: an admin adds a buying card for one agent from today; a manager opening New Delivery sees
-// System Settings' buying rate, picks that agent (and, without JavaScript, presses Show rates,
-// which keeps what was typed) and sees the card's rate; a day before the card brings the default
-// back. Staff see no panel and no money.
+// off: an admin adds a buying card for one agent at one pick-up site from today; a manager opening
+// New Delivery sees System Settings' buying rate, picks that agent and site (and, without
+// JavaScript, presses Show rates, which keeps what was typed) and sees the card's rate; a day
+// before the card brings the default back. Staff see no panel and no money. Every card names the
+// run's own agent and a site: a card naming one thing from today could tie with another journey's
+// (decision 1230).
 
 const lagosToday = () => new Date().toLocaleDateString("en-CA", { timeZone: "Africa/Lagos" });
 
@@ -20,7 +22,8 @@ test("the manager's rates panel follows the agent and date chosen; staff see non
   await loginAs("admin");
   const post = apiPoster(page.request, baseURL!);
   const agent = await post("/api/agents", { name: agentName, contact: "08012345678" });
-  await post("/api/rate-cards", { kind: "buying", rate: "43210.50", validFrom: lagosToday(), agentId: agent.id });
+  const site = `Panel Yard ${tag}`;
+  await post("/api/rate-cards", { kind: "buying", rate: "43210.50", validFrom: lagosToday(), agentId: agent.id, site });
 
   await loginAs("manager");
   await page.goto("/deliveries/new");
@@ -31,6 +34,7 @@ test("the manager's rates panel follows the agent and date chosen; staff see non
   await expect(panel.getByRole("row", { name: /Buying rate/ })).not.toContainText("₦43,210.50");
   await form.getByLabel("Tons *").fill("7.5");
   await form.getByLabel("Agent *").selectOption({ label: agentName });
+  await form.getByLabel("Location *").fill(site);
   if (javaScript) {
     await expect(form.getByRole("button", { name: "Show rates" })).toHaveCount(0);
   } else {
@@ -38,6 +42,7 @@ test("the manager's rates panel follows the agent and date chosen; staff see non
     // The page again, with what was typed kept.
     await expect(form.getByLabel("Tons *")).toHaveValue("7.5");
     await expect(form.getByLabel("Agent *")).toHaveValue(String(agent.id));
+    await expect(form.getByLabel("Location *")).toHaveValue(site);
   }
   await expect(panel).toContainText(agentName);
   await expect(panel.getByRole("row", { name: /Buying rate/ })).toContainText("₦43,210.50");
@@ -73,7 +78,13 @@ test("a manager finds an agent's cards from the agents list and on its Edit dial
   await loginAs("admin");
   const post = apiPoster(page.request, baseURL!);
   const agent = await post("/api/agents", { name: agentName, contact: "08012345678" });
-  await post("/api/rate-cards", { kind: "haulage", rate: "3456.75", validFrom: lagosToday(), agentId: agent.id });
+  await post("/api/rate-cards", {
+    kind: "haulage",
+    rate: "3456.75",
+    validFrom: lagosToday(),
+    agentId: agent.id,
+    site: `Card Yard ${tag}`,
+  });
 
   await loginAs("manager");
   await page.goto(`/agents?q=${encodeURIComponent(agentName)}`);
