@@ -122,6 +122,12 @@ export async function listRateCards(
   assertCan(actor, "rate.view", "rate-cards");
   db ??= await getDb();
   const today = todayIn(env().APP_TIME_ZONE, now);
+  const rows = await cardsQuery(db, filters, today, limit);
+  return { items: rows.slice(0, limit).map(view), more: rows.length > limit, today };
+}
+
+/** The Rates list's one statement (a test reads its plan): newest first by id, `limit` + 1 rows. */
+export function cardsQuery(db: Executor, filters: RateCardFilters, today: string, limit: number) {
   const where: (SQL | undefined)[] = [
     filters.kind ? eq(c.kind, filters.kind) : undefined,
     filters.clientId ? eq(c.clientId, filters.clientId) : undefined,
@@ -130,7 +136,7 @@ export async function listRateCards(
     filters.before ? lt(c.id, filters.before) : undefined,
     filters.inForce ? sql`${statusSql(today)} = 'in force'` : undefined,
   ];
-  const rows = await db
+  return db
     .select({ ...VIEW_COLUMNS, status: statusSql(today) })
     .from(c)
     .leftJoin(schema.clients, eq(schema.clients.id, c.clientId))
@@ -138,7 +144,6 @@ export async function listRateCards(
     .where(and(...where))
     .orderBy(desc(c.id))
     .limit(limit + 1);
-  return { items: rows.slice(0, limit).map(view), more: rows.length > limit, today };
 }
 
 export async function getRateCard(id: number, db?: Executor): Promise<RateCardView | null> {

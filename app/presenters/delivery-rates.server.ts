@@ -1,15 +1,41 @@
 // What a manager's New Delivery says about the rates a delivery will get (docs/decisions/1230),
 // written on the server as HTML: New Delivery's JavaScript budget (decision 0100) has no room
-// for a component, and the panel has nothing to do in the browser. Every value is escaped by the
-// `html` tag.
+// for a component. The panel follows the agent, pick-up site and date chosen: without
+// JavaScript through the form's "Show rates" (a GET of the page), with it through
+// `/deliveries/new/rates`, which answers this same HTML. Every value is escaped by the `html` tag.
 import type { Settings } from "~/db.server";
+import { getAgent } from "~/models/agent.server";
 import type { DeliveryView } from "~/models/delivery.server";
-import { cardWords, getRateCard, ratesFor, type AppliedRate } from "~/models/rate-card.server";
+import { cardWords, getRateCard, ratesFor, readResolveQuery, type AppliedRate } from "~/models/rate-card.server";
 import { can, type Actor } from "~/rules/capabilities.server";
 import { RATE_CARD_KINDS, RATE_KIND_LABELS } from "~/schemas/rate-cards";
-import { formatDate } from "~/utils/dates";
+import { formatDate, todayIn } from "~/utils/dates";
+import { env } from "~/utils/env.server";
 import { html } from "~/utils/html";
 import { formatNaira } from "~/utils/money";
+import type { Result } from "~/utils/result";
+
+/** What the panel is asked for: the day, agent and pick-up site chosen on the form (checked). */
+export type RatesChoice = { date: string; agentId: number | null; site: string | null };
+
+/**
+ * The choice from New Delivery's own field names (`date`, `agentId`, `location`), checked as the
+ * resolve call checks its query: a bad date or an unknown agent is a 400 under the field. An
+ * empty date is today.
+ */
+export async function readRatesChoice(params: URLSearchParams): Promise<Result<{ choice: RatesChoice }, 400>> {
+  const query = new URLSearchParams();
+  for (const [from, to] of [
+    ["date", "date"],
+    ["agentId", "agentId"],
+    ["location", "site"],
+  ])
+    query.set(to, params.get(from) ?? "");
+  const read = await readResolveQuery(query);
+  if (!read.ok) return read;
+  const { date, agentId, site } = read.query;
+  return { ok: true, choice: { date, agentId, site } };
+}
 
 const sourceWords = (applied: AppliedRate) =>
   applied.source === "card"
@@ -19,17 +45,23 @@ const sourceWords = (applied: AppliedRate) =>
       : html`none: type the logistics cost`;
 
 /**
- * The rates a delivery of `today` for the fixed client gets before any card naming its agent or
- * pick-up site, each with its source; null for whoever may not see rates (staff never see money).
+ * The rates a delivery for the fixed client with the chosen day, agent and pick-up site gets,
+ * each with its source; null for whoever may not see rates (staff never see money) and when
+ * there is no delivery client. `problem` is said above the rates (the choice that could not be
+ * read; the rates are then today's, for no agent and no site).
  */
 export async function newDeliveryRatesHtml(
   actor: Actor,
   client: { id: number; name: string } | null,
-  today: string,
+  choice: RatesChoice,
   settings: Settings,
+  problem: string | null = null,
 ): Promise<string | null> {
   if (!client || !can(actor, "rate.view")) return null;
-  const rates = await ratesFor(actor, { date: today, clientId: client.id, agentId: null, site: null }, settings);
+  const [rates, agent] = await Promise.all([
+    ratesFor(actor, { ...choice, clientId: client.id }, settings),
+    choice.agentId === null ? null : getAgent(choice.agentId),
+  ]);
   const rows = RATE_CARD_KINDS.map((kind) => {
     const applied = rates[kind];
     return html`<tr>
@@ -38,19 +70,39 @@ export async function newDeliveryRatesHtml(
       <td>${sourceWords(applied)}</td>
     </tr>`;
   });
+  const open = !agent || !choice.site;
   return html`<h3 class="font-semibold">Rates that will apply</h3>
-    <p class="page-subtitle">
-      For ${client.name} on ${formatDate(today)}. A card naming the delivery's agent or pick-up site wins over these (<a
+    ${problem ? html`<p class="text-red-600" role="alert">${problem}</p>` : null}
+    <p class="page-subtitle" data-rates-for>
+      For ${client.name}, ${agent ? agent.name : "any agent"}, ${choice.site ?? "any pick-up site"}, on
+      ${formatDate(choice.date)}.${open ? " A card naming the agent or pick-up site chosen may win over these." : ""}
+      The delivery keeps the rates it gets when it is recorded; its page shows where each came from (<a
         href="/rates?clientId=${client.id}&amp;inForce=1"
         >cards in force</a
-      >); the delivery keeps the rates it gets, and its page shows where each came from. Haulage becomes the logistics
-      cost (rate × loaded tons) unless one is typed.
+      >). Haulage becomes the logistics cost (rate × loaded tons) unless one is typed.
     </p>
     <table class="w-full text-sm">
       <tbody>
         ${rows}
       </tbody>
     </table>`.value;
+}
+
+/**
+ * New Delivery's panel for the choice in the page's query (the form sent by "Show rates"), or
+ * today's for no agent and no site with what could not be read said above it.
+ */
+export async function newDeliveryRatesPanel(
+  actor: Actor,
+  client: { id: number; name: string } | null,
+  params: URLSearchParams,
+  settings: Settings,
+): Promise<string | null> {
+  if (!client || !can(actor, "rate.view")) return null;
+  const read = await readRatesChoice(params);
+  if (read.ok) return newDeliveryRatesHtml(actor, client, read.choice, settings);
+  const today = todayIn(env().APP_TIME_ZONE);
+  return newDeliveryRatesHtml(actor, client, { date: today, agentId: null, site: null }, settings, read.message);
 }
 
 const RATE_FIELD_LABELS = {

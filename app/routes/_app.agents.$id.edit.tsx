@@ -1,18 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AgentForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { listSearch, listUrlOf } from "~/components/directory/list-url";
+import { RateCardsTable } from "~/components/rates/rate-cards-table";
 import { getAgent, updateAgent } from "~/models/agent.server";
+import { cardsNaming } from "~/models/rate-card.server";
 import { AGENT_FORM_CONSTRAINT, AgentFormSchema } from "~/schemas/directory";
-import { requireCapability } from "~/rules/capabilities.server";
+import { can, requireCapability } from "~/rules/capabilities.server";
 import { replyInvalid, replyRefused } from "~/utils/form-reply.server";
 import { invariantResponse, readForm, requireIdParam } from "~/utils/http.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
+/** The newest cards naming the agent its dialog shows; Rates has them all. */
+const CARDS_SHOWN = 10;
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireCapability(request, "agent.manage");
+  const user = await requireCapability(request, "agent.manage");
   const agent = await getAgent(requireIdParam(params.id, "Agent not found"));
   invariantResponse(agent, "Agent not found");
   const { id: agentId, name, contact, phone, bankName, bankAccountName, bankAccountNo, payBasis } = agent;
@@ -23,6 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ...{ whatsappNumber, email, remindersOff },
     },
     constraint: AGENT_FORM_CONSTRAINT,
+    // The manager's page of an agent is this dialog: it lists the agent's rate cards (decision 1230).
+    rateCards: can(user, "rate.view") ? await cardsNaming(user, { agentId }, { limit: CARDS_SHOWN }) : null,
   };
 }
 
@@ -40,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditAgent() {
-  const { agent, constraint } = useLoaderData<typeof loader>();
+  const { agent, constraint, rateCards } = useLoaderData<typeof loader>();
   return (
     <Dialog title="Edit Agent" closeTo={`/agents${listSearch(useLocation().search)}`} size="sm">
       <AgentForm
@@ -49,6 +56,25 @@ export default function EditAgent() {
         defaultValue={agent}
         submitLabel="Save Changes"
       />
+      {rateCards ? (
+        <section className="mt-4 space-y-2" aria-labelledby="agent-rate-cards">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h3 id="agent-rate-cards" className="font-semibold">
+              Rate cards
+            </h3>
+            <Link to={`/rates?agentId=${agent.id}`} className="btn-outline btn-sm">
+              All of its cards on Rates
+            </Link>
+          </div>
+          <RateCardsTable
+            id="agent-rate-card-list"
+            heading={`Rate cards naming ${agent.name}${rateCards.more ? ` (the newest ${CARDS_SHOWN})` : ""}`}
+            cards={rateCards.items}
+            empty="No card names this agent: the cards for every agent, else System Settings' rates, apply."
+            deleteFrom={null}
+          />
+        </section>
+      ) : null}
     </Dialog>
   );
 }

@@ -22,11 +22,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     newerCursor: page.newerCursor,
     search: asked.search,
     canSettle: can(user, "agent.settle"),
+    // Managers reach an agent's rate cards from here (decision 1230); the statement is admins'.
+    canViewRates: can(user, "rate.view"),
   };
 }
 
 export default function AgentsPage() {
-  const { agents, olderCursor, newerCursor, search, canSettle } = useLoaderData<typeof loader>();
+  const { agents, olderCursor, newerCursor, search, canSettle, canViewRates } = useLoaderData<typeof loader>();
   return (
     <DirectoryPage
       title="Agents Management"
@@ -44,6 +46,7 @@ export default function AgentsPage() {
       olderCursor={olderCursor}
       newerCursor={newerCursor}
       statementOf={canSettle ? (id) => `/agents/${id}/statement` : undefined}
+      ratesOf={canViewRates ? (id) => `/rates?agentId=${id}` : undefined}
       headerLinks={
         canSettle ? (
           <Link to="/agents/owed" className="btn-outline">

@@ -2,6 +2,7 @@ import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Dialog } from "~/components/dialog";
 import { LoadingTicketFields } from "~/components/deliveries/loading-ticket";
 import {
@@ -14,12 +15,13 @@ import {
   type FieldMeta,
   useChoiceSearch,
 } from "~/components/forms";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { useIsPending } from "~/hooks/use-is-pending";
 import { useOutboxForm } from "~/components/outbox-form";
 import { listAgentChoices } from "~/models/agent.server";
 import { getDeliveryClient } from "~/models/delivery.server";
 import { getSettings } from "~/models/settings.server";
-import { newDeliveryRatesHtml } from "~/presenters/delivery-rates.server";
+import { newDeliveryRatesPanel } from "~/presenters/delivery-rates.server";
 import { recentPlates } from "~/models/truck.server";
 import { requireCapability } from "~/rules/capabilities.server";
 import { createDelivery } from "~/services/deliveries/create-delivery.server";
@@ -44,9 +46,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const settings = await getSettings();
   const [agents, fixed, plates] = await Promise.all([listAgentChoices(), getDeliveryClient(settings), recentPlates()]);
   const today = todayIn(env().APP_TIME_ZONE);
+  // "Show rates" (no JavaScript) sends the form here as a GET: what was typed comes back in the
+  // boxes, and the rates panel is for the agent, site and date chosen (decision 1230).
+  const kept: Record<string, string> = {};
+  for (const name of Object.keys(NEW_DELIVERY_FORM_CONSTRAINT)) {
+    const value = url.searchParams.get(name);
+    if (value !== null) kept[name] = value;
+  }
   return {
-    // For managers and admins, the rates the delivery will get, as server-written HTML (decision 1230).
-    rates: await newDeliveryRatesHtml(user, fixed.client, today, settings),
+    // For managers and admins, the rates the delivery will get, as server-written HTML.
+    rates: await newDeliveryRatesPanel(user, fixed.client, url.searchParams, settings),
+    kept,
     agents,
     // Truck No.'s suggestions (docs/decisions/1200): plates only, as a plain <datalist>.
     plates,
@@ -58,7 +68,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadedAt: Date.now(),
     // One key per opened form: a retry or double tap of the same submission replays it.
     idempotencyKey: crypto.randomUUID(),
-    returnTo: url.searchParams.get("from") === "dashboard" ? "/" : "/deliveries",
+    returnTo:
+      url.searchParams.get("from") === "dashboard" || url.searchParams.get("returnTo") === "/" ? "/" : "/deliveries",
     constraint: NEW_DELIVERY_FORM_CONSTRAINT,
   };
 }
@@ -119,6 +130,7 @@ export default function NewDeliveryRoute() {
     returnTo,
     constraint,
     rates,
+    kept,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // Conform holds the server's answer (messages, what was typed); the submit itself is the
@@ -129,7 +141,8 @@ export default function NewDeliveryRoute() {
     constraint,
   });
   const text = (name: string) =>
-    typeof fields[name].initialValue === "string" ? (fields[name].initialValue as string) : undefined;
+    typeof fields[name].initialValue === "string" ? (fields[name].initialValue as string) : kept[name];
+  const ratesPanel = useRatesPanel(rates);
   // With JavaScript the submission goes through the phone's outbox; without it, a plain post.
   const outbox = useOutboxForm({
     serverKey: text("idempotencyKey") ?? idempotencyKey,
@@ -164,6 +177,7 @@ export default function NewDeliveryRoute() {
         encType="multipart/form-data"
         ref={outbox.formRef}
         onSubmit={client ? outbox.onSubmit : undefined}
+        onChange={ratesPanel.follow}
       >
         <input type="hidden" name="idempotencyKey" value={outbox.key} />
         <input type="hidden" name="returnTo" value={returnTo} />
@@ -262,7 +276,16 @@ export default function NewDeliveryRoute() {
           </Field>
         </div>
         <LoadingTicketFields meta={meta} constraint={c} text={text} />
-        {rates ? <section className="card p-3" dangerouslySetInnerHTML={{ __html: rates }} /> : null}
+        {ratesPanel.html ? (
+          <section aria-live="polite" aria-label="Rates that will apply" className="card space-y-2 p-3">
+            <div dangerouslySetInnerHTML={{ __html: ratesPanel.html }} />
+            {ratesPanel.hydrated ? null : (
+              <button type="submit" formMethod="get" formNoValidate className="btn-outline btn-sm">
+                Show rates
+              </button>
+            )}
+          </section>
+        ) : null}
         <Field meta={meta("remarks")} label="Remarks">
           <textarea
             {...fieldAria(meta("remarks"))}
@@ -278,4 +301,37 @@ export default function NewDeliveryRoute() {
       </Form>
     </Dialog>
   );
+}
+
+const FOLLOWED = ["agentId", "date", "location"];
+
+/**
+ * The rates panel (managers and admins), following the agent, pick-up site and date as they
+ * change: the same server HTML, asked of `/deliveries/new/rates` a moment after the last change;
+ * an answer overtaken by a later change is dropped. Without JavaScript, "Show rates" does it.
+ */
+function useRatesPanel(initial: string | null) {
+  const [panel, setPanel] = useState(initial);
+  const asked = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => setPanel(initial), [initial]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const follow = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (!initial || !FOLLOWED.includes(target.name)) return;
+    const form = event.currentTarget;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(async () => {
+      const turn = ++asked.current;
+      const chosen = new FormData(form);
+      const query = new URLSearchParams(FOLLOWED.map((name) => [name, String(chosen.get(name) ?? "")]));
+      try {
+        const response = await fetch(`/deliveries/new/rates?${query}`);
+        if (response.status === 200 && turn === asked.current) setPanel(await response.text());
+      } catch {
+        // Offline: the panel keeps the last rates it had.
+      }
+    }, 300);
+  };
+  return { html: panel, follow, hydrated: useHydrated() };
 }

@@ -1,13 +1,14 @@
 // Rate cards (docs/decisions/1230), on PGlite and PostgreSQL: cards added and refused (bad
 // fields, unknown client or agent, closed month, ties, also two admins at once), deleted until
 // used; deliveries recorded across a card change get the rates of their day and keep them after a
-// later card; haulage priced on the loaded tons as finally recorded; the resolution reads the
-// index with 10,000 cards; the JSON calls; every route per role.
+// later card; haulage priced on the loaded tons as finally recorded; the resolution and the
+// Rates page's "in force today" read indexes with 10,000 cards; the JSON calls; every route per role.
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, rowsOf, schema, type Agent, type Client, type User } from "../../app/db.server";
 import { closeMonth } from "../../app/models/period.server";
 import {
+  cardsQuery,
   createRateCard,
   deleteRateCard,
   listRateCards,
@@ -424,5 +425,32 @@ describe("the resolution at scale", () => {
     for (const kind of ["buying", "selling", "offloading", "haulage"] as const) {
       expect(resolved[kind]?.id ?? null, kind).toBe(cardFor(all, kind, delivery)?.id ?? null);
     }
+  });
+
+  it("lists the cards in force today through indexes, not the table, with those 10,000 cards", async () => {
+    const db = await getDb();
+    const today = "2026-01-01";
+    const explain = async (filters: Parameters<typeof cardsQuery>[1]) =>
+      rowsOf<Record<string, string>>(await db.execute(sql`explain ${cardsQuery(db, filters, today, 50).getSQL()}`))
+        .map((r) => Object.values(r)[0])
+        .join("\n");
+    for (const filters of [
+      { inForce: true },
+      { inForce: true, kind: "buying" as const },
+      { inForce: true, before: 5000 },
+    ]) {
+      const plan = await explain(filters);
+      // The cards come through an index (newest first down the id index, or a kind's cards through
+      // the scope index), and each card's status is one probe of the scope index.
+      expect(plan, JSON.stringify(filters)).not.toMatch(/Seq Scan on rate_cards/);
+      expect(plan, JSON.stringify(filters)).toMatch(/Index Only Scan using rate_cards_scope_idx on rate_cards n\b/);
+      expect(plan, JSON.stringify(filters)).toMatch(
+        /Index (Only )?Scan( Backward)? using rate_cards_\w+ on rate_cards/,
+      );
+    }
+    // The page's answer: only cards in force, newest first.
+    const { items } = await listRateCards(admin, { inForce: true }, { now: new Date(`${today}T12:00:00Z`) });
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((card) => card.status === "in force")).toBe(true);
   });
 });

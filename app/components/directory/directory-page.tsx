@@ -25,6 +25,7 @@ export function DirectoryPage({
   exportTo,
   statementOf,
   pageOf,
+  ratesOf,
   headerLinks,
   search,
   searchLabel,
@@ -49,6 +50,8 @@ export function DirectoryPage({
   statementOf?: (id: number) => string;
   /** Each entry's own page, linked from its name, e.g. (id) => `/clients/${id}`. */
   pageOf?: (id: number) => string;
+  /** Each entry's rate cards, e.g. (id) => `/rates?agentId=${id}` (managers and admins, decision 1230). */
+  ratesOf?: (id: number) => string;
   /** More links beside Export CSV, e.g. the agents' balances for admins. */
   headerLinks?: ReactNode;
   /** The name searched for (`?q=`), or null. */
@@ -112,6 +115,11 @@ export function DirectoryPage({
                 </p>
               </div>
               <div className="flex shrink-0 gap-1">
+                {ratesOf ? (
+                  <Link to={ratesOf(entry.id)} className="btn-ghost btn-sm" aria-label={`Rate cards of ${entry.name}`}>
+                    Rates
+                  </Link>
+                ) : null}
                 {statementOf ? (
                   <Link
                     to={statementOf(entry.id)}
