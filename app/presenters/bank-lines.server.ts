@@ -166,9 +166,12 @@ export async function proposalsFor(ex: Executor, lines: readonly BankLine[]): Pr
       "name",
       (named.get(line.id) ?? []).map((c) => c.id),
     );
+    // Only the invoices whose balance is one of this line's candidates are weighed exactly: the
+    // page's amount query answers up to 500, and every line against every one was most of its CPU.
+    const mine = new Set(settledCandidates(line.amount, rates));
     for (const i of byAmount) {
       const c = client(i.clientId);
-      if (!c) continue;
+      if (!c || !mine.has(balanceOf(i))) continue;
       const fit = fitOf(line.amount, [owedOf(i)], c);
       if (fit === "exact" || fit === "withholding")
         proposals.push({ rule: "amount", clientId: c.id, clientName: c.name, invoices: [owedOf(i)], fit });
