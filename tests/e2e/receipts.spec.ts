@@ -4,6 +4,7 @@
 // admin records one transfer over two invoices, follows it to the invoices and reverses it, at
 // desktop and phone widths; the four pages have no serious axe finding in either theme.
 import type { APIRequestContext } from "@playwright/test";
+import { todayIn } from "../../app/utils/dates";
 import { formatNaira } from "../../app/utils/money";
 import { apiPoster, expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
 import { checkPage, sidewaysScroll, signIn, walkContext, WIDTHS, type Finding, type Width } from "./walk";
@@ -177,7 +178,7 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
 }
 
 for (const theme of ["light", "dark"] as const) {
-  test(`the receipts and withholding pages have no serious axe finding, ${theme}, at both widths`, async ({
+  test(`the receipts, bank statement and withholding pages have no serious axe finding, ${theme}, at both widths`, async ({
     browser,
     baseURL,
     javaScript,
@@ -187,12 +188,31 @@ for (const theme of ["light", "dark"] as const) {
     for (const width of Object.keys(WIDTHS) as Width[]) {
       const context = await walkContext(browser, baseURL!, { theme, width, javaScript, axe: true });
       await signIn(context, baseURL!, "admin");
-      const { client } = await clientWithTwoInvoices(context.request, baseURL!, `RcptAxe ${theme} ${width}`);
+      const { client, invoices } = await clientWithTwoInvoices(context.request, baseURL!, `RcptAxe ${theme} ${width}`);
       const receipt = await apiPoster(context.request, baseURL!)("/api/receipts", {
         clientId: client.id,
         amount: "19069.76",
         reference: "NIP-AXE",
       });
+      // A statement line naming an invoice, so the bank page shows a proposal with its forms.
+      const day = todayIn("Africa/Lagos").split("-").reverse().join("/");
+      const imported = await context.request.post(`${baseURL}/api/bank-statements`, {
+        headers: { Origin: baseURL! },
+        multipart: {
+          accountName: `Axe bank ${theme} ${width} ${Date.now()}`,
+          dateColumn: "Date",
+          dateFormat: "dd/MM/yyyy",
+          narrationColumn: "Details",
+          amountStyle: "signed",
+          amountColumn: "Amount",
+          file: {
+            name: "statement.csv",
+            mimeType: "text/csv",
+            buffer: Buffer.from(`Date,Details,Amount\n${day},"TRF INV ${invoices[1].invoiceNo}",100.00\n`),
+          },
+        },
+      });
+      expect(imported.status(), await imported.text()).toBe(201);
       const page = await context.newPage();
       for (const url of [
         "/receipts",
@@ -200,6 +220,8 @@ for (const theme of ["light", "dark"] as const) {
         `/receipts/new?clientId=${client.id}`,
         `/receipts/${receipt.id}`,
         "/withholdings",
+        "/receipts/bank",
+        "/receipts/bank?status=unmatched",
       ])
         findings.push(...(await checkPage(page, url, { javaScript, width })));
       await context.close();
