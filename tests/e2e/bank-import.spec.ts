@@ -1,8 +1,7 @@
 // The bank statement import (docs/decisions/1241), with JavaScript and without: a manager goes
 // Receipts → Bank statement, imports the bank's CSV into a new account, confirms the short-paid
 // credit's proposed match, sees the invoice paid with the WHT withheld, and records the client's
-// certificate on the Withholding page. (The client statement's withheld lines are decision
-// 1240's "not done yet": this spec asserts the invoice and the Withholding page.)
+// certificate on the Withholding page, and finds the withholding on the client's statement.
 import { todayIn } from "../../app/utils/dates";
 import { formatNaira } from "../../app/utils/money";
 import { expect, hydrated, invoiceThroughApi, test, unique } from "./fixtures";
@@ -81,6 +80,14 @@ test("a statement's short-paid credit is confirmed as a receipt with its withhol
   await item.getByRole("button", { name: "Record certificate" }).click();
   await page.goto(`/withholdings?clientId=${client.id}&status=received`);
   await expect(page.getByText(`Certificate FIRS/WHT/${tag}, received`, { exact: false })).toBeVisible();
+
+  // The client's statement shows the withholding as a line of its own and closes at nothing owed.
+  await page.goto(`/clients/${client.id}/statement`);
+  await hydrated(page, javaScript);
+  const lines = page.getByRole("region", { name: "Transactions" });
+  await expect(lines.getByRole("row").filter({ hasText: "WHT withheld" })).toContainText(formatNaira("465.12"));
+  const balances = page.getByRole("region", { name: "Balances" });
+  await expect(balances.getByText("Closing balance").locator("..")).toContainText(formatNaira("0"));
 });
 
 test("staff are refused the bank statement", async ({ page, loginAs }) => {
