@@ -3,17 +3,18 @@ import type { User } from "~/db.server";
 import { getUserRow, listUsers } from "~/models/admin-users.server";
 import { listPasskeys } from "~/models/passkey.server";
 import { can, requireCapability } from "~/rules/capabilities.server";
-import { dayIn, formatDateTime } from "~/utils/dates";
+import { formatAuditTime } from "~/utils/audit-words.server";
+import { dayIn } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { invariantResponse } from "~/utils/http.server";
-import { wallClockOf, zoneLabel } from "~/utils/zone-days.server";
 
 /**
  * Data of the Password, Two-factor, Passkey and (admins only) User Management cards. "Added" and
  * "Last used" are days of the business time zone, worked out here: the cards also render in the
  * browser, which does not know APP_TIME_ZONE, and a timestamp's UTC date is the day before for
  * the first hour of every Lagos day. A lock's end and a temporary password's issue are shown as
- * the business's wall clock with the zone named ("29 Nov 2026 14:05 Lagos time"), not in UTC.
+ * the business's wall clock with the zone named ("Nov 29, 2026 14:05 WAT"), as the audit trail
+ * shows a moment, not in UTC.
  */
 export async function loadSecurityCards(user: User) {
   const [passkeys, users] = await Promise.all([
@@ -32,14 +33,13 @@ export async function loadSecurityCards(user: User) {
       users?.map(({ createdAt, lockedUntil, temporaryPasswordIssuedAt, ...row }) => ({
         ...row,
         addedOn: dayIn(timeZone, createdAt),
-        lockedUntil: lockedUntil ? localTime(timeZone, lockedUntil) : null,
-        temporaryPasswordIssuedAt: temporaryPasswordIssuedAt ? localTime(timeZone, temporaryPasswordIssuedAt) : null,
+        lockedUntil: lockedUntil ? formatAuditTime(lockedUntil, timeZone) : null,
+        temporaryPasswordIssuedAt: temporaryPasswordIssuedAt
+          ? formatAuditTime(temporaryPasswordIssuedAt, timeZone)
+          : null,
       })) ?? null,
   };
 }
-
-const localTime = (timeZone: string, iso: string) =>
-  `${formatDateTime(wallClockOf(timeZone, iso))} ${zoneLabel(timeZone)}`;
 
 export type SecurityCardsData = Awaited<ReturnType<typeof loadSecurityCards>>;
 /** A row of the User Management card. */

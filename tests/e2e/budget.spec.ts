@@ -5,7 +5,7 @@ import { expect, test } from "./fixtures";
 // JavaScript (STACK.md), and New Delivery may add at most ~35 KB on top (decision 0100, "New
 // Delivery's JavaScript budget", says what each kilobyte since 117 KB pays for).
 const HTML_BUDGET = 14 * 1024;
-const JS_BUDGET = 122 * 1024;
+const JS_BUDGET = 123 * 1024;
 // Strings that only appear in server-side libraries' code.
 const SERVER_MARKERS = [
   "pg_advisory",

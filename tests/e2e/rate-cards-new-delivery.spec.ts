@@ -96,7 +96,7 @@ test("a manager finds an agent's cards from the agents list and on its Edit dial
     "₦3,456.75",
   );
   await page.goto(`/agents?q=${encodeURIComponent(agentName)}`);
-  await page.getByRole("link", { name: `Rate cards of ${agentName}` }).click();
+  await page.getByRole("link", { name: `Rates of ${agentName}` }).click();
   await expect(page).toHaveURL(new RegExp(`/rates\\?agentId=${agent.id}`));
   await expect(page.getByRole("region", { name: "Rate cards, newest first" }).first()).toContainText("₦3,456.75");
 });

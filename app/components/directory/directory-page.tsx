@@ -116,7 +116,7 @@ export function DirectoryPage({
               </div>
               <div className="flex shrink-0 gap-1">
                 {ratesOf ? (
-                  <Link to={ratesOf(entry.id)} className="btn-ghost btn-sm" aria-label={`Rate cards of ${entry.name}`}>
+                  <Link to={ratesOf(entry.id)} className="btn-ghost btn-sm" aria-label={`Rates of ${entry.name}`}>
                     Rates
                   </Link>
                 ) : null}
