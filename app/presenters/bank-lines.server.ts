@@ -67,7 +67,17 @@ const owedOf = (i: Invoice): OwedInvoice => ({
 
 /** Among a client's owed invoices, the one the cash pays whole (or short by withholding), else none. */
 function bestOf(cash: string, owed: OwedInvoice[], client: ClientRow): OwedInvoice[] {
-  const fits = owed.filter((i) => ["exact", "withholding"].includes(fitOf(cash, [i], client)));
+  // Only a balance among the cash's candidates can fit whole (settledCandidates): the exact
+  // check runs on those alone, not on each of the client's hundred oldest owed invoices.
+  const rates = [...new Set(owed.map((i) => i.taxRate))].map((vatRate) => ({
+    vatRate,
+    whtRate: client.whtRate,
+    withholdsVat: client.withholdsVat,
+  }));
+  const candidates = new Set(settledCandidates(cash, rates));
+  const fits = owed
+    .filter((i) => candidates.has(i.balance))
+    .filter((i) => ["exact", "withholding"].includes(fitOf(cash, [i], client)));
   return fits.length ? [fits[0]] : [];
 }
 
