@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AgentForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { listSearch, listUrlOf } from "~/components/directory/list-url";
-import { RateCardsTable } from "~/components/rates/rate-cards-table";
+import { AgentRateCards } from "~/components/rates/rate-cards-table";
 import { getAgent, updateAgent } from "~/models/agent.server";
 import { cardsNaming } from "~/models/rate-card.server";
 import { AGENT_FORM_CONSTRAINT, AgentFormSchema } from "~/schemas/directory";
@@ -57,23 +57,12 @@ export default function EditAgent() {
         submitLabel="Save Changes"
       />
       {rateCards ? (
-        <section className="mt-4 space-y-2" aria-labelledby="agent-rate-cards">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <h3 id="agent-rate-cards" className="font-semibold">
-              Rate cards
-            </h3>
-            <Link to={`/rates?agentId=${agent.id}`} className="btn-outline btn-sm">
-              All of its cards on Rates
-            </Link>
-          </div>
-          <RateCardsTable
-            id="agent-rate-card-list"
-            heading={`Rate cards naming ${agent.name}${rateCards.more ? ` (the newest ${CARDS_SHOWN})` : ""}`}
-            cards={rateCards.items}
-            empty="No card names this agent: the cards for every agent, else System Settings' rates, apply."
-            deleteFrom={null}
-          />
-        </section>
+        <AgentRateCards
+          agent={agent}
+          cards={rateCards.items}
+          heading={`Rate cards naming ${agent.name}${rateCards.more ? ` (the newest ${CARDS_SHOWN})` : ""}`}
+          level="h3"
+        />
       ) : null}
     </Dialog>
   );

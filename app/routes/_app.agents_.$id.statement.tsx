@@ -15,7 +15,7 @@ import { invariantResponse } from "~/utils/http.server";
 import { formatNaira, formatTons } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { deliveriesCount } from "~/utils/plural";
-import { RateCardsTable } from "~/components/rates/rate-cards-table";
+import { AgentRateCards } from "~/components/rates/rate-cards-table";
 import { cardsNaming } from "~/models/rate-card.server";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
@@ -89,23 +89,7 @@ export default function AgentStatementPage() {
       <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}
       {agent ? (
-        <section className="space-y-2" aria-labelledby="agent-rate-cards">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <h2 id="agent-rate-cards" className="text-lg font-semibold">
-              Rate cards
-            </h2>
-            <Link to={`/rates?agentId=${agent.id}`} className="btn-outline btn-sm">
-              All of its cards on Rates
-            </Link>
-          </div>
-          <RateCardsTable
-            id="agent-rate-card-list"
-            heading={`Rate cards naming ${agent.name}`}
-            cards={rateCards}
-            empty="No card names this agent: the cards for every agent, else System Settings' rates, apply."
-            deleteFrom={null}
-          />
-        </section>
+        <AgentRateCards agent={agent} cards={rateCards} heading={`Rate cards naming ${agent.name}`} level="h2" />
       ) : null}
       <Outlet />
     </div>

@@ -86,3 +86,40 @@ export function RateCardsTable({
     </TableCard>
   );
 }
+
+/**
+ * An agent's cards under their own heading, with the way to all of them on Rates: the agent's
+ * Edit dialog (managers) and statement (admins) show the same section at their heading level.
+ */
+export function AgentRateCards({
+  agent,
+  cards,
+  heading,
+  level,
+}: {
+  agent: { id: number; name: string };
+  cards: RateCardRow[];
+  heading: string;
+  level: "h2" | "h3";
+}) {
+  const Heading = level;
+  return (
+    <section className={level === "h3" ? "mt-4 space-y-2" : "space-y-2"} aria-labelledby="agent-rate-cards">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Heading id="agent-rate-cards" className={level === "h3" ? "font-semibold" : "text-lg font-semibold"}>
+          Rate cards
+        </Heading>
+        <Link to={`/rates?agentId=${agent.id}`} className="btn-outline btn-sm">
+          All of its cards on Rates
+        </Link>
+      </div>
+      <RateCardsTable
+        id="agent-rate-card-list"
+        heading={heading}
+        cards={cards}
+        empty="No card names this agent: the cards for every agent, else System Settings' rates, apply."
+        deleteFrom={null}
+      />
+    </section>
+  );
+}
