@@ -258,10 +258,15 @@ export const invoices = pgTable(
       .where(
         sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`,
       ),
-    // The bank statement's match by amount (docs/decisions/1241): invoices still owed whose
-    // balance is a given figure. app/rules/bank-matching.server.ts owedBalanceSql, word for word.
+    // The bank statement's match by amount (docs/decisions/1241): the oldest due of the invoices
+    // still owed whose balance is a given figure, a few rows a figure however many share it.
+    // app/presenters/bank-lines.server.ts owedBalanceSql, word for word.
     index("invoices_owed_balance_idx")
-      .on(sql`(${t.amount} - (${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited}))`)
+      .on(
+        sql`(${t.amount} - (${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited}))`,
+        t.expectedPaymentDate,
+        t.id,
+      )
       .where(
         sql`(${t.amountPaid} + ${t.amountWithheld} + ${t.amountCredited} < ${t.amount} and ${t.paymentStatus} <> 'void')`,
       ),

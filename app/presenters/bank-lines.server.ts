@@ -4,9 +4,10 @@
 // invoice numbers in the narration (invoices_invoice_no_unique), account numbers the client's
 // earlier receipts showed (client_bank_accounts), the client's name (the clients table, read
 // once a page: a business has hundreds of clients, not millions), and the amount
-// (invoices_owed_balance_idx: invoices still owed whose balance is the cash or its gross-up).
+// (invoices_owed_balance_idx: the oldest due invoices still owed whose balance is the cash or
+// its gross-up, three a figure).
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type BankLine, type BankLineStatus, type Executor, type Invoice } from "~/db.server";
+import { getDb, rowsOf, schema, type BankLine, type BankLineStatus, type Executor, type Invoice } from "~/db.server";
 import { assertCan, type Actor } from "~/rules/capabilities.server";
 import {
   accountNumbersIn,
@@ -29,6 +30,8 @@ export const BANK_LINE_PAGE_SIZE = 50;
 const CLIENTS_READ = 5_000;
 /** A client's owed invoices a proposal chooses among (oldest due first, as Record Receipt offers). */
 const OWED_READ = 100;
+/** A line shows at most three proposals (rankProposals): three invoices of a balance fill them. */
+const AMOUNT_PROPOSALS = 3;
 
 const l = schema.bankLines;
 const inv = schema.invoices;
@@ -46,14 +49,28 @@ export type BankLineView = Pick<BankLine, "id" | "bankAccountId" | "amount" | "n
 /** The balance of an invoice still owed, as invoices_owed_balance_idx indexes it. */
 const owedBalanceSql = () => sql`(${inv.amount} - (${inv.amountPaid} + ${inv.amountWithheld} + ${inv.amountCredited}))`;
 
-/** Invoices still owed whose balance is one of `balances` (the scale test EXPLAINs it). */
-export function owedByBalanceQuery(ex: Executor, balances: string[]) {
-  return ex
-    .select()
-    .from(inv)
-    .where(and(owedSql(), inArray(owedBalanceSql(), balances)))
-    .orderBy(asc(inv.expectedPaymentDate), asc(inv.id))
-    .limit(500);
+/**
+ * The ids of the oldest due invoices still owed whose balance is one of `balances`, at most
+ * `perBalance` of each: one index probe a figure in invoices_owed_balance_idx, however many
+ * invoices share it (a common figure, 650,000 for ten tons, is thousands at a million
+ * deliveries). Not `balance in (...) order by due limit n`: the planner, guessing that many of
+ * the figures match, walked the owed invoices in due order and filtered them, every owed
+ * invoice when few match (the scale test EXPLAINs it).
+ */
+export function owedByBalanceQuery(balances: readonly string[], perBalance = AMOUNT_PROPOSALS) {
+  return sql`select i.id from unnest(${`{${balances.join(",")}}`}::numeric[]) as b(balance)
+    cross join lateral (
+      select ${inv.id} from ${inv}
+      where ${owedSql()} and ${owedBalanceSql()} = b.balance
+      order by ${inv.expectedPaymentDate}, ${inv.id} limit ${perBalance}
+    ) i`;
+}
+
+async function owedByBalance(ex: Executor, balances: string[]): Promise<Invoice[]> {
+  if (!balances.length) return [];
+  const ids = rowsOf<{ id: number }>(await ex.execute(owedByBalanceQuery(balances))).map((r) => Number(r.id));
+  if (!ids.length) return [];
+  return ex.select().from(inv).where(inArray(inv.id, ids)).orderBy(asc(inv.expectedPaymentDate), asc(inv.id));
 }
 
 type ClientRow = ClientRates & { id: number; name: string; taxRate: string };
@@ -143,7 +160,7 @@ export async function proposalsFor(ex: Executor, lines: readonly BankLine[]): Pr
     ).values(),
   ];
   const candidates = [...new Set(open.flatMap((x) => settledCandidates(x.amount, rates)))];
-  const byAmount = await owedByBalanceQuery(ex, candidates);
+  const byAmount = await owedByBalance(ex, candidates);
 
   for (const line of open) {
     const proposals: Proposal[] = [];
@@ -177,7 +194,7 @@ export async function proposalsFor(ex: Executor, lines: readonly BankLine[]): Pr
       (named.get(line.id) ?? []).map((c) => c.id),
     );
     // Only the invoices whose balance is one of this line's candidates are weighed exactly: the
-    // page's amount query answers up to 500, and every line against every one was most of its CPU.
+    // page's amount read answers up to three a candidate of every line on the page.
     const mine = new Set(settledCandidates(line.amount, rates));
     for (const i of byAmount) {
       const c = client(i.clientId);

@@ -284,28 +284,50 @@ describe("proposals and the match", () => {
 });
 
 describe("the proposals' reads stay on indexes", () => {
-  it("the match by amount reads the invoices of that balance, not every owed invoice", async () => {
+  it("the match by amount reads three invoices a balance, not every owed invoice nor every one of that balance", async () => {
     const db = await getDb();
     const client = await createClient();
     const user = await createUser({ role: "manager" });
-    // 6,000 owed invoices of many balances, loaded in bulk with the totals triggers off.
+    // 6,000 owed invoices of 3,000 balances, two each, and 1,000 more of one balance (650,000,
+    // as ten tons make thousands of one figure at a million deliveries), due in turn; loaded in
+    // bulk with the totals triggers off.
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local session_replication_role = replica`);
       await tx.execute(sql`
         insert into deliveries (date, agent_id, client_id, tons, location, status, created_by, buying_rate, selling_rate)
-        select date '2024-01-01' + g / 20, ${agentId}, ${client.id}, (10 + g % 3000)::numeric, 'Yard', 'confirmed',
-               ${user.id}::uuid, 52000, 65000
-        from generate_series(1, 6000) g`);
+        select date '2024-01-01' + g / 20, ${agentId}, ${client.id}, case when g > 6000 then 1000 else 10 + g % 3000 end,
+               'Yard', 'confirmed', ${user.id}::uuid, 52000, 65000
+        from generate_series(1, 7000) g`);
       await tx.execute(sql`
         insert into invoices (invoice_no, delivery_id, client_id, amount, tax_rate, profit, expected_payment_date, payment_status, amount_paid, issue_date)
         select (900000 + d.id)::text, d.id, d.client_id, d.tons * 650, 0, 0, d.date + 30, 'pending', 0, d.date
         from deliveries d where d.client_id = ${client.id}`);
     });
     await db.execute(sql`analyze invoices`);
-    const query = owedByBalanceQuery(db, ["650000.00", "12345.67"]);
+    const query = owedByBalanceQuery(["650000.00", "12345.67", "651300.00"]);
     const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (analyze, format json) ${query}`));
-    const plan = JSON.stringify(Object.values(row)[0]);
-    expect(plan).toContain("invoices_owed_balance_idx");
-    expect((await query).length).toBe(2); // tons 1000 at 650 a ton, twice among 6,000
+    type Node = { "Index Name"?: string; "Actual Rows"?: number; "Node Type"?: string; Plans?: Node[] };
+    const nodes: Node[] = [];
+    const walk = (n: Node) => (nodes.push(n), (n.Plans ?? []).forEach(walk));
+    walk((Object.values(row)[0] as { Plan: Node }[])[0].Plan);
+    const probes = nodes.filter((n) => n["Index Name"] === "invoices_owed_balance_idx");
+    expect(probes).toHaveLength(1);
+    expect(probes[0]["Actual Rows"]).toBeLessThanOrEqual(3); // a loop's rows, one loop a balance
+    expect(nodes.map((n) => n["Node Type"])).not.toContain("Sort");
+    const ids = rowsOf<{ id: number }>(await db.execute(query)).map((r) => Number(r.id));
+    // The same three a figure as a plain read of every owed invoice of that figure, oldest due
+    // first: three of the 1,002 at 650,000, none at 12,345.67, and both at 651,300 (1,002 tons).
+    const expected = [];
+    for (const balance of ["650000.00", "12345.67", "651300.00"])
+      expected.push(
+        ...rowsOf<{ id: number }>(
+          await db.execute(sql`select id from invoices
+            where amount_paid + amount_withheld + amount_credited < amount and payment_status <> 'void'
+              and amount - (amount_paid + amount_withheld + amount_credited) = ${balance}
+            order by expected_payment_date, id limit 3`),
+        ).map((r) => Number(r.id)),
+      );
+    expect(expected).toHaveLength(5);
+    expect(ids.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
   });
 });

@@ -1,0 +1,2 @@
+DROP INDEX "invoices_owed_balance_idx";--> statement-breakpoint
+CREATE INDEX "invoices_owed_balance_idx" ON "invoices" USING btree (("amount" - ("amount_paid" + "amount_withheld" + "amount_credited")),"expected_payment_date","id") WHERE ("invoices"."amount_paid" + "invoices"."amount_withheld" + "invoices"."amount_credited" < "invoices"."amount" and "invoices"."payment_status" <> 'void');
