@@ -46,8 +46,10 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
         .getByRole("region", { name: "Profit and tonnage figures" })
         .getByRole("row")
         .filter({ hasText: site });
-      // Should it still be on a later page, the report's own "Next rows" link reaches it.
-      await expect(page.getByRole("heading", { name: "Profit and Tonnage", level: 1 })).toBeVisible();
+      // The sites' page is on screen (with JavaScript the address can change before the new rows
+      // do, and the first page, read too soon, would look empty of this site). Should the site
+      // still be on a later page, the report's own "Next rows" link reaches it.
+      await expect(page.getByRole("heading", { name: "Top ten pick-up sites by profit" })).toBeVisible();
       for (let pages = 1; (await row.count()) === 0 && pages < 40; pages++) {
         const next = await page.getByRole("link", { name: "Next rows" }).getAttribute("href");
         expect(next, `${site} is on no page of the report`).toBeTruthy();
