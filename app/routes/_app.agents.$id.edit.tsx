@@ -4,7 +4,7 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AgentForm } from "~/components/directory/directory-forms";
 import { Dialog } from "~/components/dialog";
 import { listSearch, listUrlOf } from "~/components/directory/list-url";
-import { AgentRateCards } from "~/components/rates/rate-cards-table";
+import { OwnerRateCards } from "~/components/rates/rate-cards-table";
 import { getAgent, updateAgent } from "~/models/agent.server";
 import { cardsNaming } from "~/models/rate-card.server";
 import { AGENT_FORM_CONSTRAINT, AgentFormSchema } from "~/schemas/directory";
@@ -57,8 +57,8 @@ export default function EditAgent() {
         submitLabel="Save Changes"
       />
       {rateCards ? (
-        <AgentRateCards
-          agent={agent}
+        <OwnerRateCards
+          owner={{ kind: "agent", id: agent.id }}
           cards={rateCards.items}
           heading={`Rate cards naming ${agent.name}${rateCards.more ? ` (the newest ${CARDS_SHOWN})` : ""}`}
           level="h3"

@@ -15,7 +15,7 @@ import { invariantResponse } from "~/utils/http.server";
 import { formatNaira, formatTons } from "~/utils/money";
 import { parseId } from "~/utils/params";
 import { deliveriesCount } from "~/utils/plural";
-import { AgentRateCards } from "~/components/rates/rate-cards-table";
+import { OwnerRateCards } from "~/components/rates/rate-cards-table";
 import { cardsNaming } from "~/models/rate-card.server";
 import { PageHeader } from "~/components/page-header";
 import { keepListBehindDialogs } from "~/utils/revalidate";
@@ -89,7 +89,12 @@ export default function AgentStatementPage() {
       <StatementPeriod from={form.from} to={form.to} error={error} />
       {statement ? <StatementView statement={statement} /> : null}
       {agent ? (
-        <AgentRateCards agent={agent} cards={rateCards} heading={`Rate cards naming ${agent.name}`} level="h2" />
+        <OwnerRateCards
+          owner={{ kind: "agent", id: agent.id }}
+          cards={rateCards}
+          heading={`Rate cards naming ${agent.name}`}
+          level="h2"
+        />
       ) : null}
       <Outlet />
     </div>

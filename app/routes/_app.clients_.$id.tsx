@@ -3,7 +3,7 @@ import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { ErrorView } from "~/components/error-view";
 import { PlusIcon } from "~/components/icons";
 import { Breadcrumb, PageHeader } from "~/components/page-header";
-import { RateCardsTable } from "~/components/rates/rate-cards-table";
+import { OwnerRateCards } from "~/components/rates/rate-cards-table";
 import { TableScroll } from "~/components/table-scroll";
 import { clientPage, type ClientPage } from "~/presenters/client-page.server";
 import { requireCapability } from "~/rules/capabilities.server";
@@ -45,23 +45,12 @@ export default function ClientPageRoute() {
       </PageHeader>
       <ClientDetails client={client} />
       <QualityRules page={page} />
-      <section className="space-y-2" aria-labelledby="client-rate-cards">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 id="client-rate-cards" className="text-lg font-semibold">
-            Rate cards
-          </h2>
-          <Link to={`/rates?clientId=${client.id}`} className="btn-outline btn-sm">
-            All of its cards on Rates
-          </Link>
-        </div>
-        <RateCardsTable
-          id="client-rate-card-list"
-          heading={`Rate cards naming ${client.name}${page.moreRateCards ? " (the newest 50)" : ""}`}
-          cards={page.rateCards}
-          empty="No card names this client: the cards for every client, else System Settings' rates, apply."
-          deleteFrom={null}
-        />
-      </section>
+      <OwnerRateCards
+        owner={{ kind: "client", id: client.id }}
+        cards={page.rateCards}
+        heading={`Rate cards naming ${client.name}${page.moreRateCards ? " (the newest 50)" : ""}`}
+        level="h2"
+      />
       <Outlet />
     </div>
   );

@@ -3,7 +3,7 @@
 // theme and width (the walk is the slowest part of the suite); the JavaScript mode alternates so
 // that each width and each theme is walked once with JavaScript and once without:
 //   light: 1280 px with JavaScript, 390 px without; dark: 1280 px without, 390 px with.
-import type { BrowserContext } from "@playwright/test";
+import type { Browser, BrowserContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
   checkPage,
@@ -23,6 +23,23 @@ let data: WalkData | null = null;
 
 const THEMES: Theme[] = ["light", "dark"];
 const withJavaScript = (theme: Theme, width: Width) => (theme === "light") === (width === "desktop");
+
+/** Loads each of `urls` in one fresh context, prepared (signed in) by `prepare`: what it found. */
+async function walk(
+  browser: Browser,
+  baseURL: string,
+  { theme, width, javaScript }: { theme: Theme; width: Width; javaScript: boolean },
+  urls: string[],
+  prepare: (context: BrowserContext) => Promise<void>,
+): Promise<Finding[]> {
+  const context = await walkContext(browser, baseURL, { theme, width, javaScript, axe: true });
+  await prepare(context);
+  const page = await context.newPage();
+  const findings: Finding[] = [];
+  for (const url of urls) findings.push(...(await checkPage(page, url, { javaScript, width })));
+  await context.close();
+  return findings;
+}
 
 for (const width of Object.keys(WIDTHS) as Width[]) {
   for (const theme of THEMES) {
@@ -47,12 +64,9 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
         data ??= await prepareWalk(baseURL!);
         const middle = Math.ceil(data!.admin.length / 2);
         const urls = half === 1 ? data!.admin.slice(0, middle) : data!.admin.slice(middle);
-        const context = await walkContext(browser, baseURL!, { theme, width, javaScript, axe: true });
-        await signIn(context, baseURL!, "admin");
-        const page = await context.newPage();
-        const findings: Finding[] = [];
-        for (const url of urls) findings.push(...(await checkPage(page, url, { javaScript, width })));
-        await context.close();
+        const findings = await walk(browser, baseURL!, { theme, width, javaScript }, urls, (c) =>
+          signIn(c, baseURL!, "admin"),
+        );
         expect(urls.length).toBeGreaterThan(10);
         expect(findings).toEqual([]);
       });
@@ -67,24 +81,19 @@ for (const width of Object.keys(WIDTHS) as Width[]) {
       test.slow();
       data ??= await prepareWalk(baseURL!);
       const findings: Finding[] = [];
-      const walk = async (urls: string[], prepare: (context: BrowserContext) => Promise<void>) => {
-        const context = await walkContext(browser, baseURL!, { theme, width, javaScript, axe: true });
-        await prepare(context);
-        const page = await context.newPage();
-        for (const url of urls) findings.push(...(await checkPage(page, url, { javaScript, width })));
-        await context.close();
-      };
-      await walk(data!.staff, (c) => signIn(c, baseURL!, "staff"));
-      await walk(data!.signedOut, async () => {});
-      await walk(["/change-password"], (c) => c.addCookies(data!.mustChangeSession));
-      await walk(["/login/verify"], async (c) => {
+      const walkAs = async (urls: string[], prepare: (context: BrowserContext) => Promise<void>) =>
+        findings.push(...(await walk(browser, baseURL!, { theme, width, javaScript }, urls, prepare)));
+      await walkAs(data!.staff, (c) => signIn(c, baseURL!, "staff"));
+      await walkAs(data!.signedOut, async () => {});
+      await walkAs(["/change-password"], (c) => c.addCookies(data!.mustChangeSession));
+      await walkAs(["/login/verify"], async (c) => {
         const response = await c.request.post("/api/auth/password/login", {
           data: data!.totp,
           headers: { Origin: baseURL! },
         });
         expect(await response.json()).toMatchObject({ requiresTOTP: true });
       });
-      await walk(["/settings/two-factor/disable", "/settings/two-factor/recovery-codes"], (c) =>
+      await walkAs(["/settings/two-factor/disable", "/settings/two-factor/recovery-codes"], (c) =>
         c.addCookies(data!.totpSession),
       );
       expect(findings).toEqual([]);

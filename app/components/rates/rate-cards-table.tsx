@@ -88,36 +88,38 @@ export function RateCardsTable({
 }
 
 /**
- * An agent's cards under their own heading, with the way to all of them on Rates: the agent's
- * Edit dialog (managers) and statement (admins) show the same section at their heading level.
+ * A client's or an agent's cards under their own heading, with the way to all of them on Rates:
+ * the client's page, and the agent's Edit dialog (managers) and statement (admins), each at its
+ * heading level.
  */
-export function AgentRateCards({
-  agent,
+export function OwnerRateCards({
+  owner,
   cards,
   heading,
   level,
 }: {
-  agent: { id: number; name: string };
+  owner: { kind: "client" | "agent"; id: number };
   cards: RateCardRow[];
   heading: string;
   level: "h2" | "h3";
 }) {
   const Heading = level;
+  const { kind, id } = owner;
   return (
-    <section className={level === "h3" ? "mt-4 space-y-2" : "space-y-2"} aria-labelledby="agent-rate-cards">
+    <section className={level === "h3" ? "mt-4 space-y-2" : "space-y-2"} aria-labelledby={`${kind}-rate-cards`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <Heading id="agent-rate-cards" className={level === "h3" ? "font-semibold" : "text-lg font-semibold"}>
+        <Heading id={`${kind}-rate-cards`} className={level === "h3" ? "font-semibold" : "text-lg font-semibold"}>
           Rate cards
         </Heading>
-        <Link to={`/rates?agentId=${agent.id}`} className="btn-outline btn-sm">
+        <Link to={`/rates?${kind}Id=${id}`} className="btn-outline btn-sm">
           All of its cards on Rates
         </Link>
       </div>
       <RateCardsTable
-        id="agent-rate-card-list"
+        id={`${kind}-rate-card-list`}
         heading={heading}
         cards={cards}
-        empty="No card names this agent: the cards for every agent, else System Settings' rates, apply."
+        empty={`No card names this ${kind}: the cards for every ${kind}, else System Settings' rates, apply.`}
         deleteFrom={null}
       />
     </section>
